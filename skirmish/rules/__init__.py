@@ -1,0 +1,1 @@
+"""Game rules: pure functions over values (no geometry, no I/O)."""

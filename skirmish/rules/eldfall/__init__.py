@@ -1,0 +1,1 @@
+"""Eldfall Chronicles rules: profiles, modifiers, d20 dice, exact odds."""

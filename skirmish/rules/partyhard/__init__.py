@@ -1,0 +1,1 @@
+"""Party Hard rules: elements, damage, shield, effects, the fight loop."""
