@@ -1,0 +1,143 @@
+"""Solids of the table: vertical cylinders (hitboxes, barrels) and vertical prisms.
+
+Pure geometry: nothing here knows about games. Every solid is a plan shape
+extruded over ``[z0, z1]``; that "2.5D" structure is what the LoS, distance and
+template algorithms exploit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+#: Segments of a quarter circle when a disc is drawn as a polygon (display, unions).
+QUAD_SEGS = 32
+
+
+@dataclass(frozen=True)
+class Cylinder:
+    """A vertical cylinder: centre ``(x, y)``, radius, standing at ``z`` with ``height``."""
+
+    x: float
+    y: float
+    z: float
+    radius: float
+    height: float
+
+    @property
+    def top(self) -> float:
+        return self.z + self.height
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    def footprint(self) -> Polygon:
+        """The disc seen from above, as a polygon (for drawing and unions only)."""
+        return shapely.Point(self.x, self.y).buffer(self.radius, quad_segs=QUAD_SEGS)
+
+    def moved(self, dx: float, dy: float, dz: float = 0.0) -> Cylinder:
+        return Cylinder(self.x + dx, self.y + dy, self.z + dz, self.radius, self.height)
+
+
+@dataclass(frozen=True)
+class Prism:
+    """A polygon footprint extruded over ``[z0, z1]``. Circles are kept exact in ``circle``."""
+
+    footprint: Polygon
+    z0: float
+    z1: float
+    circle: tuple[float, float, float] | None = field(default=None)
+
+    @property
+    def height(self) -> float:
+        return self.z1 - self.z0
+
+    @cached_property
+    def convex_pieces(self) -> tuple[Polygon, ...]:
+        """The footprint cut into convex polygons (one piece when it is convex)."""
+        return convex_decomposition(self.footprint)
+
+    @cached_property
+    def halfplanes(self) -> tuple[np.ndarray, ...]:
+        """For each convex piece, an (n, 3) array of unit normals and offsets: a·p <= b."""
+        return tuple(halfplanes_of(p) for p in self.convex_pieces)
+
+
+def _ccw_coords(poly: Polygon) -> np.ndarray:
+    poly = shapely.geometry.polygon.orient(poly, 1.0)
+    return np.asarray(poly.exterior.coords)[:-1]
+
+
+def halfplanes_of(convex: Polygon) -> np.ndarray:
+    """Rows ``(ax, ay, b)`` with unit ``(ax, ay)``: the interior is where a·p < b for all rows."""
+    pts = _ccw_coords(convex)
+    nxt = np.roll(pts, -1, axis=0)
+    edge = nxt - pts
+    normal = np.stack([edge[:, 1], -edge[:, 0]], axis=1)  # outward for a CCW ring
+    norm = np.hypot(normal[:, 0], normal[:, 1])
+    keep = norm > 1e-12
+    normal = normal[keep] / norm[keep, None]
+    b = np.einsum("ij,ij->i", normal, pts[keep])
+    return np.column_stack([normal, b])
+
+
+def is_convex(poly: Polygon, tol: float = 1e-9) -> bool:
+    return poly.convex_hull.area - poly.area <= tol * max(1.0, poly.area) and not poly.interiors
+
+
+def convex_decomposition(poly: Polygon) -> tuple[Polygon, ...]:
+    """Convex pieces whose union is ``poly``: a triangulation merged greedily.
+
+    Constrained Delaunay triangles are merged pairwise while the union stays convex
+    (Hertel–Mehlhorn style), which keeps the piece count small for walls and ruins.
+    """
+    poly = shapely.make_valid(poly) if not poly.is_valid else poly
+    polys = [g for g in getattr(poly, "geoms", [poly]) if isinstance(g, Polygon) and g.area > 0]
+    out: list[Polygon] = []
+    for p in polys:
+        if is_convex(p):
+            out.append(shapely.geometry.polygon.orient(p, 1.0))
+            continue
+        tris = list(shapely.constrained_delaunay_triangles(p).geoms)
+        merged = True
+        while merged:
+            merged = False
+            for i in range(len(tris)):
+                for j in range(i + 1, len(tris)):
+                    a, b = tris[i], tris[j]
+                    shared = a.intersection(b)
+                    if shared.length <= 1e-12:
+                        continue
+                    u = shapely.union(a, b)
+                    if isinstance(u, Polygon) and is_convex(u):
+                        tris[i] = shapely.simplify(u, 0)
+                        del tris[j]
+                        merged = True
+                        break
+                if merged:
+                    break
+        out.extend(shapely.geometry.polygon.orient(t, 1.0) for t in tris)
+    return tuple(out)
+
+
+def disc(x: float, y: float, r: float) -> Polygon:
+    """A disc as a polygon (for display and unions, not for exact tests)."""
+    return shapely.Point(x, y).buffer(r, quad_segs=QUAD_SEGS)
+
+
+def rotate_point(x: float, y: float, angle_deg: float, cx: float = 0.0, cy: float = 0.0) -> tuple[float, float]:
+    a = math.radians(angle_deg)
+    c, s = math.cos(a), math.sin(a)
+    dx, dy = x - cx, y - cy
+    return (cx + c * dx - s * dy, cy + s * dx + c * dy)
+
+
+def plan_geometry_distance(a: BaseGeometry, b: BaseGeometry) -> float:
+    return float(shapely.distance(a, b))

@@ -1,0 +1,124 @@
+"""What stands on a map: models (with hitboxes) and scenery pieces."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ..geometry.solids import Cylinder, Prism
+from ..rules.eldfall.sizes import BASE_THICKNESS, FLAT_STATES, SIZES
+from ..rules.eldfall.weapons import Weapon
+from ..units import MM_PER_INCH
+
+
+def _frozen_map(m: Mapping[str, int] | None) -> Mapping[str, int]:
+    return MappingProxyType(dict(m or {}))
+
+
+@dataclass(frozen=True, repr=False)
+class Model:
+    """A model on the table. Lengths in inches; ``facing`` in degrees CCW from +x."""
+
+    id: str
+    side: str
+    size: str
+    x: float
+    y: float
+    z: float = 0.0
+    facing: float = 0.0
+    diameter: float | None = None  # None: the size's base diameter (E-SIZE)
+    height: float | None = None  # None: the size's hitbox height
+    attributes: Mapping[str, int] = field(default_factory=dict, hash=False)
+    weapons: tuple[Weapon, ...] = ()
+    states: frozenset[str] = frozenset()
+    profile: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "attributes", _frozen_map(self.attributes))
+        object.__setattr__(self, "states", frozenset(self.states))
+
+    def __repr__(self) -> str:
+        return (f"Model({self.id!r}, side={self.side!r}, size={self.size!r}, at=({self.x:g}, {self.y:g}, {self.z:g}), "
+                f"facing={self.facing:g})")
+
+    @property
+    def base_diameter(self) -> float:
+        return self.diameter if self.diameter is not None else SIZES[self.size].diameter
+
+    @property
+    def radius(self) -> float:
+        return self.base_diameter / 2
+
+    @property
+    def standing_height(self) -> float:
+        return self.height if self.height is not None else SIZES[self.size].height
+
+    @property
+    def hitbox_height(self) -> float:
+        """The size's height, or the base's thickness when Crouched or Dead (E-SIZE)."""
+        return BASE_THICKNESS if self.states & FLAT_STATES else self.standing_height
+
+    @property
+    def hitbox(self) -> Cylinder:
+        """The E-HITBOX cylinder."""
+        return Cylinder(self.x, self.y, self.z, self.radius, self.hitbox_height)
+
+    @property
+    def facing_vector(self) -> tuple[float, float]:
+        a = math.radians(self.facing)
+        return (math.cos(a), math.sin(a))
+
+    def attribute(self, name: str) -> int | None:
+        return self.attributes.get(name)
+
+    @property
+    def awareness(self) -> float | None:
+        """E-AWARE: Agility in inches from the base edge (None without AGI)."""
+        agi = self.attributes.get("AGI")
+        return None if agi is None else float(agi)
+
+    @property
+    def movement(self) -> float | None:
+        """Walk distance: SPD in inches (None without SPD)."""
+        spd = self.attributes.get("SPD")
+        return None if spd is None else float(spd)
+
+    def weapon(self, name: str) -> Weapon | None:
+        key = name.casefold()
+        for w in self.weapons:
+            if w.name.casefold() == key:
+                return w
+        return None
+
+    def describe_size(self) -> str:
+        return f"{self.size} ({self.base_diameter * MM_PER_INCH:.0f}mm base, {self.hitbox_height * MM_PER_INCH:.0f}mm tall)"
+
+
+@dataclass(frozen=True, repr=False)
+class Scenery:
+    """A scenery piece: a solid prism, whether it blocks LoS, whether its top is walkable.
+
+    ``shape`` and ``params`` keep the footprint as written (``"polygon"``, ``"rect"``,
+    ``"circle"``) so the piece can be written back unchanged.
+    """
+
+    id: str
+    solid: Prism
+    shape: str
+    params: tuple
+    blocks_los: bool = True
+    walkable: bool = False
+
+    def __repr__(self) -> str:
+        return (f"Scenery({self.id!r}, {self.shape}, z=[{self.solid.z0:g}, {self.solid.z1:g}]"
+                f"{'' if self.blocks_los else ', see-through'}{', walkable' if self.walkable else ''})")
+
+    @property
+    def base(self) -> float:
+        return self.solid.z0
+
+    @property
+    def top(self) -> float:
+        return self.solid.z1

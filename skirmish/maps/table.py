@@ -1,0 +1,257 @@
+"""The continuous table of Eldfall Chronicles, built on ``geometry/``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, Literal
+
+import numpy as np
+
+from ..errors import SkirmishError
+from ..geometry.distance import (
+    Point3,
+    cylinder_distance,
+    cylinder_distance_matrix,
+    cylinder_prism_distance,
+    nearest_points,
+)
+from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
+from ..rules.eldfall.weapons import Weapon
+from .base import Map, register_map, unknown_id
+from .pieces import Model, Scenery
+
+#: Two solids closer than this (inches, = 0.0254 mm) are in base contact (E-CONTACT).
+CONTACT_TOLERANCE = 1e-3
+
+Arc = Literal["front", "back"]
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """What a model may learn of another: the E-DIST distance (or only "beyond N"),
+    base contact, Awareness and the arc of ``frm`` that ``to`` is in. ``nearest`` is the
+    evidence: the two nearest points, when the distance is given."""
+
+    frm: str
+    to: str
+    distance: float | None
+    beyond: float | None
+    base_contact: bool
+    in_awareness: bool | None
+    arc: Arc
+    mode: Mode
+    declared: bool = False
+    nearest: tuple[Point3, Point3] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.frm, "to": self.to, "distance": self.distance, "beyond": self.beyond,
+                "base_contact": self.base_contact, "in_awareness": self.in_awareness, "arc": self.arc,
+                "mode": self.mode.value, "declared": self.declared,
+                "nearest_points": [list(p) for p in self.nearest] if self.nearest else None}
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Whether ``weapon`` used by ``frm`` reaches ``to`` (E-REACH), with the band that applies."""
+
+    frm: str
+    to: str
+    weapon: str
+    distance: float
+    in_reach: bool
+    band: int | None
+    accuracy: int | None
+    max_range: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.frm, "to": self.to, "weapon": self.weapon, "distance": self.distance,
+                "in_reach": self.in_reach, "band": self.band, "accuracy": self.accuracy,
+                "max_range": self.max_range}
+
+
+@register_map
+@dataclass(frozen=True, repr=False)
+class Table(Map):
+    """A ``width`` × ``depth`` table (inches) with models and scenery: the continuous map.
+
+    Build one with :func:`skirmish.load` or directly from :class:`Model` and
+    :class:`Scenery` values; the value is immutable (``with_model`` gives a new one).
+    """
+
+    kind = "table"
+    unit = "in"
+
+    width: float
+    depth: float
+    models: tuple[Model, ...] = ()
+    scenery: tuple[Scenery, ...] = ()
+    mode: Mode = Mode.ASSISTED
+    name: str = ""
+    source: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "models", tuple(self.models))
+        object.__setattr__(self, "scenery", tuple(self.scenery))
+        object.__setattr__(self, "mode", Mode(self.mode))
+
+    def __repr__(self) -> str:
+        label = f"{self.name!r}, " if self.name else ""
+        return (f"Table({label}{self.width:g}x{self.depth:g} in, {len(self.models)} models, "
+                f"{len(self.scenery)} scenery, mode={self.mode.value})")
+
+    # -- lookup ---------------------------------------------------------------
+    @cached_property
+    def _model_index(self) -> dict[str, int]:
+        return {m.id: i for i, m in enumerate(self.models)}
+
+    @cached_property
+    def _scenery_index(self) -> dict[str, int]:
+        return {s.id: i for i, s in enumerate(self.scenery)}
+
+    @property
+    def model_ids(self) -> tuple[str, ...]:
+        return tuple(m.id for m in self.models)
+
+    def model(self, model_id: str) -> Model:
+        """The model with this id (:class:`UnknownIdError` names close matches)."""
+        try:
+            return self.models[self._model_index[model_id]]
+        except KeyError:
+            raise unknown_id("model", model_id, self._model_index, self._where()) from None
+
+    def scenery_piece(self, scenery_id: str) -> Scenery:
+        try:
+            return self.scenery[self._scenery_index[scenery_id]]
+        except KeyError:
+            raise unknown_id("scenery piece", scenery_id, self._scenery_index, self._where()) from None
+
+    def piece(self, piece_id: str) -> Model | Scenery:
+        if piece_id in self._model_index:
+            return self.models[self._model_index[piece_id]]
+        if piece_id in self._scenery_index:
+            return self.scenery[self._scenery_index[piece_id]]
+        raise unknown_id("model or scenery piece", piece_id, [*self._model_index, *self._scenery_index],
+                         self._where())
+
+    def side_of(self, model_id: str) -> str:
+        return self.model(model_id).side
+
+    def _where(self) -> str:
+        return f"{self.source}: " if self.source else ""
+
+    def with_model(self, model: Model) -> Table:
+        """A copy of the table with ``model`` replacing the model of the same id."""
+        i = self._model_index.get(model.id)
+        if i is None:
+            raise unknown_id("model", model.id, self._model_index, self._where())
+        models = list(self.models)
+        models[i] = model
+        return replace(self, models=tuple(models))
+
+    # -- E-DIST, E-CONTACT ----------------------------------------------------
+    def distance(self, a: str, b: str) -> float:
+        """E-DIST: 3D distance between the nearest points of two hitboxes (or a hitbox and scenery)."""
+        pa, pb = self.piece(a), self.piece(b)
+        if isinstance(pa, Scenery) and isinstance(pb, Scenery):
+            raise SkirmishError(f"distance: {a!r} and {b!r} are both scenery; measure from a model")
+        if isinstance(pa, Scenery):
+            pa, pb = pb, pa
+        assert isinstance(pa, Model)
+        if isinstance(pb, Model):
+            return cylinder_distance(pa.hitbox, pb.hitbox)
+        return cylinder_prism_distance(pa.hitbox, pb.solid)
+
+    def distance_matrix(self) -> tuple[tuple[str, ...], np.ndarray]:
+        """E-DIST between every pair of models, vectorised: ``(ids, n × n matrix)``."""
+        boxes = [m.hitbox for m in self.models]
+        cols = np.array([(c.x, c.y, c.z, c.radius, c.height) for c in boxes], dtype=float).reshape(-1, 5)
+        return self.model_ids, cylinder_distance_matrix(*cols.T)
+
+    def in_contact(self, a: str, b: str) -> bool:
+        """E-CONTACT: touching within :data:`CONTACT_TOLERANCE`; a model touches itself."""
+        if a == b:
+            self.piece(a)
+            return True
+        return self.distance(a, b) <= CONTACT_TOLERANCE
+
+    def contacts(self, a: str) -> tuple[str, ...]:
+        """Every model and scenery piece in base contact with model ``a``."""
+        m = self.model(a)
+        out = [o.id for o in self.models if o.id != a and cylinder_distance(m.hitbox, o.hitbox) <= CONTACT_TOLERANCE]
+        out += [s.id for s in self.scenery if cylinder_prism_distance(m.hitbox, s.solid) <= CONTACT_TOLERANCE]
+        return tuple(out)
+
+    # -- E-ARC, E-AWARE, E-REACH ----------------------------------------------
+    def arc_of_point(self, a: str, x: float, y: float) -> Arc:
+        """E-ARC: the arc of ``a`` that the plan point (x, y) is in (the dividing line is front)."""
+        m = self.model(a)
+        fx, fy = m.facing_vector
+        return "front" if (x - m.x) * fx + (y - m.y) * fy >= -1e-12 else "back"
+
+    def arc(self, a: str, b: str) -> Arc:
+        """E-ARC: ``"front"`` when any part of ``b``'s base is in ``a``'s closed front half-plane."""
+        ma, mb = self.model(a), self.model(b)
+        fx, fy = ma.facing_vector
+        ahead = (mb.x - ma.x) * fx + (mb.y - ma.y) * fy + mb.radius
+        return "front" if ahead >= -1e-12 else "back"
+
+    def in_awareness(self, a: str, b: str) -> bool | None:
+        """E-AWARE: ``b`` is within ``a``'s Awareness when E-DIST ≤ AGI (None without AGI)."""
+        aw = self.model(a).awareness
+        return None if aw is None else self.distance(a, b) <= aw + CONTACT_TOLERANCE
+
+    def weapons_of(self, a: str) -> tuple[Weapon, ...]:
+        return self.model(a).weapons
+
+    def reach(self, a: str, b: str, weapon: str | Weapon) -> Reach:
+        """E-REACH: does ``a``'s weapon reach ``b``, and which band (Accuracy modifier) applies.
+
+        RCH 0 means base contact only; the band is chosen by the E-DIST distance.
+        """
+        ma = self.model(a)
+        if isinstance(weapon, str):
+            w = ma.weapon(weapon)
+            if w is None:
+                names = [x.name for x in ma.weapons]
+                raise SkirmishError(f"{self._where()}model {a!r} has no weapon {weapon!r}"
+                                    f"{'; it has: ' + ', '.join(names) if names else ' (it carries no weapons)'}")
+        else:
+            w = weapon
+        d = self.distance(a, b)
+        band = w.band_for(d, CONTACT_TOLERANCE)
+        return Reach(a, b, w.name, d, band is not None, band,
+                     None if band is None else w.bands[band].accuracy, w.reach)
+
+    # -- E-MODE ----------------------------------------------------------------
+    def measure(self, a: str, b: str, *, declared: bool = False, mode: Mode | str | None = None) -> Measurement:
+        """What ``a`` may measure of ``b`` under the measurement mode (E-MODE).
+
+        Assisted (or ``declared=True``: the query resolves a declared action): exact.
+        Standard: exact within max(Awareness, Movement) of ``a``, else only "beyond N".
+        Realism: :class:`MeasurementRefused` unless declared.
+        """
+        mode = self.mode if mode is None else Mode(mode)
+        ma, mb = self.model(a), self.model(b)
+        d = cylinder_distance(ma.hitbox, mb.hitbox)
+        limit = premeasure_limit(ma.awareness, ma.movement)
+        exact, beyond = apply_mode(mode, d, limit=limit, declared=declared, asker=a, what=f"distance to {b!r}")
+        aw = ma.awareness
+        in_aw = None if aw is None else (d <= aw + CONTACT_TOLERANCE if exact is not None else False)
+        return Measurement(a, b, exact, beyond, d <= CONTACT_TOLERANCE, in_aw, self.arc(a, b), mode, declared,
+                           nearest_points(ma.hitbox, mb.hitbox) if exact is not None else None)
+
+    # -- helpers for the other layers -----------------------------------------
+    def models_of_side(self, side: str) -> tuple[Model, ...]:
+        return tuple(m for m in self.models if m.side == side)
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(m.side for m in self.models))
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        return (0.0, 0.0, self.width, self.depth)
+
+    def ids(self) -> Sequence[str]:
+        return [*self.model_ids, *(s.id for s in self.scenery)]

@@ -1,0 +1,155 @@
+"""Reading one TOML table strictly: every refusal names the file, the entry and the field."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ..errors import ScenarioError, UnitError
+from ..units import angle, length
+
+T = TypeVar("T")
+_MISSING = object()
+
+
+def show(value: object) -> str:
+    """A found value as the user wrote it (TOML-ish)."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class Entry:
+    """One table of the file (the top level, ``[table]``, ``models[2]``, ...).
+
+    ``take`` reads a field through a parser; parsers raise ``ValueError`` with what
+    was expected, which becomes ``file: entry: field: message``. ``done`` refuses
+    unknown keys, so a typo never passes silently.
+    """
+
+    def __init__(self, source: str, label: str, data: Any):
+        self.source = source
+        self.label = label
+        if not isinstance(data, dict):
+            raise self.error(None, f"expected a table, got {show(data)}")
+        self.data = data
+        self.used: set[str] = set()
+
+    def error(self, field: str | None, message: str) -> ScenarioError:
+        parts = [p for p in (self.source, self.label, field) if p]
+        return ScenarioError(": ".join([*parts, message]))
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def take(self, key: str, parser: Callable[[Any], T], default: Any = _MISSING) -> T:
+        self.used.add(key)
+        if key not in self.data:
+            if default is _MISSING:
+                raise self.error(key, "required field is missing")
+            return default
+        try:
+            return parser(self.data[key])
+        except ScenarioError:
+            raise
+        except (ValueError, TypeError, UnitError) as exc:
+            raise self.error(key, str(exc)) from None
+
+    def child(self, key: str, label: str | None = None) -> Entry:
+        self.used.add(key)
+        return Entry(self.source, ".".join(p for p in (self.label, label or key) if p), self.data[key])
+
+    def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
+        unknown = [k for k in self.data if k not in self.used and k not in allowed_extra]
+        if unknown:
+            key = unknown[0]
+            known = sorted(self.used | set(allowed_extra))
+            raise self.error(key, f"unknown key (known keys here: {', '.join(known)})")
+
+
+# -- parsers: each takes the raw TOML value and returns a checked Python value --------
+
+def string(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {show(value)}")
+    return value
+
+
+def ident(value: Any) -> str:
+    s = string(value)
+    if not s.strip():
+        raise ValueError("expected a non-empty id")
+    if s != s.strip():
+        raise ValueError(f"an id may not start or end with spaces, got {show(s)}")
+    return s
+
+
+def boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, got {show(value)}")
+    return value
+
+
+def number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"expected a number, got {show(value)}")
+    if not math.isfinite(value):
+        raise ValueError(f"expected a finite number, got {show(value)}")
+    return float(value)
+
+
+def integer(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected a whole number, got {show(value)}")
+    return value
+
+
+def a_length(value: Any) -> float:
+    return length(value)
+
+
+def positive_length(value: Any) -> float:
+    v = length(value)
+    if v <= 0:
+        raise ValueError(f"expected a length greater than 0, got {show(value)}")
+    return v
+
+
+def an_angle(value: Any) -> float:
+    return angle(value)
+
+
+def one_of(*choices: str) -> Callable[[Any], str]:
+    def parse(value: Any) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}, got {show(value)}")
+        return value
+    return parse
+
+
+def list_of(item: Callable[[Any], T], *, n: int | None = None, min_n: int = 0, what: str = "a list") -> Callable[[Any], list[T]]:
+    def parse(value: Any) -> list[T]:
+        if not isinstance(value, list) or (n is not None and len(value) != n) or len(value) < min_n:
+            raise ValueError(f"expected {what}, got {show(value)}")
+        out = []
+        for i, v in enumerate(value):
+            try:
+                out.append(item(v))
+            except (ValueError, TypeError, UnitError) as exc:
+                raise ValueError(f"item {i + 1}: {exc}") from None
+        return out
+    return parse
+
+
+def coordinate(value: Any) -> float:
+    return length(value, allow_negative=True)
+
+
+point = list_of(coordinate, n=2, what="[x, y] (two lengths)")
+size2 = list_of(positive_length, n=2, what="[width, depth] (two lengths)")

@@ -1,0 +1,317 @@
+"""Scenario files (TOML, format 1) in, a validated :class:`Table` out.
+
+The format is documented in ``docs/scenario-format.md``. Every refusal is a
+:class:`ScenarioError` naming the file, the entry and the field.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from ..errors import ScenarioError
+from ..geometry.solids import Prism, disc
+from ..maps.pieces import Model, Scenery
+from ..maps.table import CONTACT_TOLERANCE, Table
+from ..rules.eldfall.modes import MODES, Mode
+from ..rules.eldfall.sizes import SIZE_ORDER, SIZES
+from ..rules.eldfall.weapons import BUILTIN_WEAPONS, ReachBand, Weapon
+from . import fields as F
+from .fields import Entry, show
+
+FORMAT = 1
+TOP_KEYS = ("format", "name", "mode", "map", "table", "scenery", "models", "weapons", "profiles")
+
+
+def load(path: str | Path) -> Table:
+    """Load and validate a scenario file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ScenarioError(f"{path}: is a directory, expected a scenario .toml file") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
+    return loads(text, source=str(path))
+
+
+def loads(text: str, source: str = "<string>") -> Table:
+    """Validate scenario text (``source`` names it in error messages)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+    return from_dict(data, source)
+
+
+def from_dict(data: dict[str, Any], source: str = "<dict>") -> Table:
+    """Validate an already parsed scenario (the dict TOML gives)."""
+    top = Entry(source, "", data)
+    fmt = top.take("format", F.integer)
+    if fmt != FORMAT:
+        raise top.error("format", f"expected {FORMAT} (the only format this version reads), got {show(fmt)}")
+    kind = top.take("map", F.one_of("table"), "table")
+    del kind  # the grid format arrives with its own loader
+    name = top.take("name", F.string, "")
+    mode = Mode(top.take("mode", F.one_of(*MODES), "assisted"))
+    if not top.has("table"):
+        raise top.error("table", "required section [table] is missing (it needs size = [width, depth])")
+    tbl = top.child("table")
+    width, depth = tbl.take("size", F.size2)
+    tbl.done()
+
+    weapons = dict(BUILTIN_WEAPONS)
+    weapons.update(_weapons(top, source))
+    profiles = _profiles(top, source, weapons)
+
+    scenery = [_scenery(Entry(source, f"scenery[{i}]", raw), i) for i, raw in enumerate(_array(top, "scenery"))]
+    models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
+              for i, raw in enumerate(_array(top, "models"))]
+    top.done()
+
+    _check_ids(source, scenery, models)
+    table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source)
+    _check_placement(source, table)
+    return table
+
+
+def _array(top: Entry, key: str) -> list[Any]:
+    raw = top.take(key, lambda v: v, [])
+    if not isinstance(raw, list):
+        raise top.error(key, f"expected an array of tables ([[{key}]]), got {show(raw)}")
+    return raw
+
+
+def _label(entry: Entry, ident: str) -> None:
+    entry.label = f'{entry.label} (id "{ident}")'
+
+
+# -- weapons and profiles ----------------------------------------------------------------
+
+def _weapons(top: Entry, source: str) -> dict[str, Weapon]:
+    if not top.has("weapons"):
+        return {}
+    cat = top.child("weapons")
+    out = {}
+    for key in cat.data:
+        cat.used.add(key)
+        e = Entry(source, f"weapons.{key}", cat.data[key])
+        name = e.take("name", F.ident, key)
+        pw = e.take("pw", F.integer, None)
+        stk_raw = e.take("stk", lambda v: v, 1)
+        if isinstance(stk_raw, bool) or not isinstance(stk_raw, (int, str)) or (isinstance(stk_raw, int) and stk_raw < 1):
+            raise e.error("stk", f"expected a Strike of 1 or more, or an attribute name like \"STA\", got {show(stk_raw)}")
+        has_reach, has_bands = e.has("reach"), e.has("bands")
+        if has_reach == has_bands:
+            raise e.error(None, "give exactly one of reach = N (melee) or bands = [[range, accuracy], ...] (ranged)")
+        if has_reach:
+            reach = e.take("reach", F.a_length)
+            attribute = e.take("attribute", F.ident, "MEL")
+            out[key] = Weapon(name, (ReachBand(reach, 0),), False, pw, stk_raw, attribute)
+        else:
+            bands = e.take("bands", F.list_of(_band, min_n=1, what="a list of [range, accuracy] bands"))
+            for i in range(1, len(bands)):
+                if bands[i].max_range <= bands[i - 1].max_range:
+                    raise e.error("bands", f"band {i + 1} must reach further than band {i} "
+                                  f"({bands[i].max_range:g} <= {bands[i - 1].max_range:g})")
+            attribute = e.take("attribute", F.ident, "ACC")
+            out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, attribute)
+        e.done()
+    return out
+
+
+def _band(value: Any) -> ReachBand:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"expected [range, accuracy modifier], got {show(value)}")
+    return ReachBand(F.positive_length(value[0]), F.integer(value[1]))
+
+
+def _attributes(e: Entry, key: str = "attributes") -> dict[str, int]:
+    if not e.has(key):
+        return {}
+    a = e.child(key)
+    out = {}
+    for name in a.data:
+        a.used.add(name)
+        if not name.isidentifier() or name != name.upper():
+            raise a.error(name, "attribute names are upper-case identifiers like AGI, SPD, STA, ARM, HP")
+        v = a.take(name, F.integer)
+        if v < 0:
+            raise a.error(name, f"expected 0 or more, got {v}")
+        out[name] = v
+    return out
+
+
+def _weapon_list(e: Entry, weapons: dict[str, Weapon]) -> tuple[Weapon, ...]:
+    names = e.take("weapons", F.list_of(F.ident, what="a list of weapon names"), [])
+    out = []
+    for n in names:
+        if n not in weapons:
+            raise e.error("weapons", f"unknown weapon {show(n)}; declare it under [weapons.{n}] "
+                          f"(known: {', '.join(sorted(weapons))})")
+        out.append(weapons[n])
+    return tuple(out)
+
+
+def _profiles(top: Entry, source: str, weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
+    if not top.has("profiles"):
+        return {}
+    cat = top.child("profiles")
+    out = {}
+    for key in cat.data:
+        cat.used.add(key)
+        e = Entry(source, f"profiles.{key}", cat.data[key])
+        out[key] = {
+            "size": e.take("size", F.one_of(*SIZE_ORDER), None),
+            "diameter": e.take("diameter", F.positive_length, None),
+            "height": e.take("height", F.positive_length, None),
+            "attributes": _attributes(e),
+            "weapons": _weapon_list(e, weapons),
+        }
+        e.done()
+    return out
+
+
+# -- scenery and models --------------------------------------------------------------------
+
+def _polygon(value: Any) -> Polygon:
+    pts = F.list_of(F.point, min_n=3, what="a list of at least 3 [x, y] points")(value)
+    poly = Polygon(pts)
+    if shapely.get_num_coordinates(shapely.simplify(poly, 0)) <= 3 or poly.convex_hull.area <= 1e-9:
+        raise ValueError("the polygon has no area (are its points in a line?)")
+    if not poly.is_valid:
+        reason = shapely.is_valid_reason(poly)
+        raise ValueError(f"the polygon is not simple ({reason}); list its corners in order around it")
+    if poly.area <= 1e-9:
+        raise ValueError("the polygon has no area (are its points in a line?)")
+    return poly
+
+
+def _rect(value: Any) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = F.list_of(F.coordinate, n=4, what="[x0, y0, x1, y1]")(value)
+    if not (x1 > x0 and y1 > y0):
+        raise ValueError(f"expected x0 < x1 and y0 < y1, got {show(value)}")
+    return x0, y0, x1, y1
+
+
+def _circle(value: Any) -> tuple[float, float, float]:
+    if not isinstance(value, list) or len(value) != 3:
+        raise ValueError(f"expected [x, y, radius], got {show(value)}")
+    return F.coordinate(value[0]), F.coordinate(value[1]), F.positive_length(value[2])
+
+
+def _scenery(e: Entry, index: int) -> Scenery:
+    sid = e.take("id", F.ident)
+    _label(e, sid)
+    shapes = [k for k in ("polygon", "rect", "circle") if e.has(k)]
+    if len(shapes) != 1:
+        raise e.error(None, "give exactly one footprint: polygon = [[x, y], ...], rect = [x0, y0, x1, y1] "
+                      f"or circle = [x, y, radius] (found {', '.join(shapes) or 'none'})")
+    shape = shapes[0]
+    circle = None
+    if shape == "polygon":
+        foot = e.take("polygon", _polygon)
+        params: tuple = tuple(tuple(p) for p in foot.exterior.coords[:-1])
+    elif shape == "rect":
+        params = e.take("rect", _rect)
+        foot = shapely.box(*params)
+    else:
+        params = e.take("circle", _circle)
+        circle = params
+        foot = disc(*params)
+    height = e.take("height", F.positive_length)
+    base = e.take("base", F.a_length, 0.0)
+    blocks = e.take("blocks_los", F.boolean, True)
+    walkable = e.take("walkable", F.boolean, False)
+    e.done()
+    return Scenery(sid, Prism(shapely.geometry.polygon.orient(foot, 1.0), base, base + height, circle), shape,
+                   params, blocks, walkable)
+
+
+def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, Any]]) -> Model:
+    mid = e.take("id", F.ident)
+    _label(e, mid)
+    side = e.take("side", F.ident)
+    pname = e.take("profile", F.ident, None)
+    prof: dict[str, Any] = {}
+    if pname is not None:
+        if pname not in profiles:
+            raise e.error("profile", f"unknown profile {show(pname)}; declare it under [profiles.{pname}]"
+                          + (f" (known: {', '.join(sorted(profiles))})" if profiles else ""))
+        prof = profiles[pname]
+    size = e.take("size", F.one_of(*SIZE_ORDER), prof.get("size"))
+    if size is None:
+        raise e.error("size", f"required field is missing (one of {', '.join(SIZE_ORDER)}, here or in its profile)")
+    x, y = e.take("at", F.point)
+    z = e.take("z", F.a_length, 0.0)
+    facing = e.take("facing", F.an_angle, 0.0) % 360.0
+    diameter = e.take("diameter", F.positive_length, prof.get("diameter"))
+    height = e.take("height", F.positive_length, prof.get("height"))
+    attributes = {**prof.get("attributes", {}), **_attributes(e)}
+    own = _weapon_list(e, weapons)
+    states = frozenset(e.take("states", F.list_of(F.one_of("Crouched", "Dead", "Incapacitated", "Prone"),
+                                                  what="a list of states"), []))
+    e.done()
+    return Model(mid, side, size, x, y, z, facing, diameter, height, attributes,
+                 prof.get("weapons", ()) + tuple(w for w in own if w not in prof.get("weapons", ())),
+                 states, pname)
+
+
+# -- whole-table checks -----------------------------------------------------------------------
+
+def _check_ids(source: str, scenery: list[Scenery], models: list[Model]) -> None:
+    seen: dict[str, str] = {}
+    for kind, items in (("scenery", scenery), ("models", models)):
+        for i, item in enumerate(items):
+            where = f"{kind}[{i}]"
+            if item.id in seen:
+                raise ScenarioError(f'{source}: {where} (id "{item.id}"): id: duplicate id, already used by {seen[item.id]}; '
+                                    "ids must be unique among scenery and models")
+            seen[item.id] = where
+
+
+def _check_placement(source: str, table: Table) -> None:
+    tol = CONTACT_TOLERANCE
+    for i, m in enumerate(table.models):
+        where = f'{source}: models[{i}] (id "{m.id}")'
+        r = m.radius
+        if m.x - r < -tol or m.y - r < -tol or m.x + r > table.width + tol or m.y + r > table.depth + tol:
+            raise ScenarioError(f"{where}: at: the base (radius {r:.3g} in at {m.x:g}, {m.y:g}) is off the "
+                                f"{table.width:g} x {table.depth:g} in table; move it inside")
+    if table.models:
+        hb = [m.hitbox for m in table.models]
+        x = np.array([c.x for c in hb]); y = np.array([c.y for c in hb]); r = np.array([c.radius for c in hb])
+        z0 = np.array([c.z for c in hb]); z1 = z0 + np.array([c.height for c in hb])
+        plan = np.hypot(x[:, None] - x, y[:, None] - y) < r[:, None] + r - tol
+        vert = np.minimum(z1[:, None], z1) - np.maximum(z0[:, None], z0) > tol
+        clash = np.triu(plan & vert, 1)
+        if clash.any():
+            i, j = (int(v) for v in np.argwhere(clash)[0])
+            a, b = table.models[i], table.models[j]
+            raise ScenarioError(f'{source}: models[{j}] (id "{b.id}"): at: its hitbox overlaps the hitbox of '
+                                f'models[{i}] (id "{a.id}"); bases may touch but not overlap')
+    for i, m in enumerate(table.models):
+        c = m.hitbox
+        for s in table.scenery:
+            p = s.solid
+            if min(c.top, p.z1) - max(c.z, p.z0) <= tol:
+                continue
+            if p.circle is not None:
+                inside = math.hypot(c.x - p.circle[0], c.y - p.circle[1]) < c.radius + p.circle[2] - tol
+            else:
+                inside = shapely.distance(shapely.Point(c.x, c.y), p.footprint) < c.radius - tol
+            if inside:
+                hint = (f"; to stand on it set z = {p.z1:g}" if s.walkable else
+                        f"; move it clear (z = {p.z1:g} would put it on top)")
+                raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): at: its hitbox is inside scenery '
+                                    f'"{s.id}" (z {p.z0:g} to {p.z1:g}){hint}')

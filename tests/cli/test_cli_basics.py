@@ -1,0 +1,84 @@
+"""The CLI: check and measure, --json schemas, errors without tracebacks (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from skirmish.cli import main
+
+from conftest import ROOT, SCENARIOS
+
+MILL = str(SCENARIOS / "mill-ambush.toml")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_prints_a_summary(capsys):
+    code, out, _ = run(capsys, "check", MILL)
+    assert code == 0
+    assert '"Mill ambush": ok' in out and "yumi" in out and "mill-loft" in out
+
+
+def test_check_json(capsys):
+    code, out, _ = run(capsys, "check", MILL, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["ok"] and len(data["models"]) == 7
+
+
+def test_measure_json_schema(capsys):
+    """E-DIST / E-CONTACT / E-AWARE / E-ARC through the documented --json schema."""
+    code, out, _ = run(capsys, "measure", MILL, "akane", "brute", "--json")
+    data = json.loads(out)
+    assert code == 0
+    for key, kind in (("from", str), ("to", str), ("distance", float), ("base_contact", bool),
+                      ("in_awareness", bool), ("arc", str)):
+        assert isinstance(data[key], kind), key
+    assert data["beyond"] is None and data["arc"] in ("front", "back")
+
+
+def test_measure_standard_mode_withholds(capsys):
+    """E-MODE via --mode: the distance is null and beyond is the limit."""
+    code, out, _ = run(capsys, "measure", MILL, "akane", "brute", "--json", "--mode", "standard")
+    data = json.loads(out)
+    assert data["distance"] is None and data["beyond"] == 7 and data["in_awareness"] is False
+    code, out, _ = run(capsys, "measure", MILL, "akane", "brute", "--json", "--mode", "standard", "--declared")
+    assert json.loads(out)["distance"] > 7
+
+
+def test_realism_refusal_exits_2_with_reason(capsys):
+    code, out, err = run(capsys, "measure", MILL, "akane", "brute", "--mode", "realism")
+    assert code == 2 and out == ""
+    assert "realism mode" in err and "Traceback" not in err
+
+
+def test_bad_file_exits_2_naming_the_place(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('format = 1\n[table]\nsize = [10, 10]\n[[models]]\nid = "x"\nside = "r"\nsize = "XL"\nat = [5, 5]\n')
+    code, _, err = run(capsys, "check", str(bad))
+    assert code == 2
+    assert f'{bad}: models[0] (id "x"): size: expected one of S, M, L, H, G, C, E, got "XL"' in err
+
+
+def test_unknown_model_exits_2(capsys):
+    code, _, err = run(capsys, "measure", MILL, "akane", "brutus")
+    assert code == 2 and "did you mean 'brute'" in err
+
+
+def test_console_script_runs_as_a_process():
+    proc = subprocess.run([sys.executable, "-m", "skirmish", "measure", MILL, "akane", "nobody"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "no model with id 'nobody'" in proc.stderr
+
+
+def test_usage_error_exits_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["measure"])
+    assert info.value.code == 2

@@ -1,0 +1,171 @@
+"""Scenario loading (SCENARIO-FORMAT.md): strict validation with messages that name file, entry, field."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import skirmish
+from skirmish import ScenarioError
+from skirmish.scenario.dump import dumps
+from skirmish.scenario.generate import random_table
+from skirmish.scenario.load import loads
+from skirmish.units import length
+
+from conftest import SCENARIOS, table_text
+
+def model(id: str = "a", side: str = "red", size: str | None = "M", at: str = "[5, 5]", extra: str = "") -> str:
+    size_line = f'size = "{size}"\n' if size else ""
+    return f'[[models]]\nid = "{id}"\nside = "{side}"\n{size_line}at = {at}\n{extra}\n'
+
+
+def refused(text: str) -> str:
+    with pytest.raises(ScenarioError) as info:
+        loads(text, "mill.toml")
+    return str(info.value)
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.toml")), ids=lambda p: p.name)
+def test_bundled_scenarios_load(path):
+    table = skirmish.load(path)
+    assert table.models
+
+
+def test_example_from_the_format_page_loads():
+    text = """
+format = 1
+name = "Mill ambush"
+mode = "assisted"
+[table]
+size = [36, 36]
+[[scenery]]
+id = "mill-wall"
+polygon = [[10, 10], [14, 10], [14, 10.5], [10, 10.5]]
+height = 3
+base = 0
+blocks_los = true
+walkable = false
+[[scenery]]
+id = "barrel"
+circle = [20, 20, 0.75]
+height = 1.2
+[[scenery]]
+id = "crate"
+rect = [3, 30, 5, 32]
+height = 2
+walkable = true
+[[models]]
+id = "akane"
+side = "red"
+size = "M"
+at = [5, 5]
+z = 0
+facing = 45
+[models.attributes]
+AGI = 7
+"""
+    t = loads(text)
+    assert t.model("akane").attributes["AGI"] == 7
+    assert t.model("akane").facing == 45
+    assert t.scenery_piece("crate").walkable
+
+
+def test_E_SIZE_sizes_and_overrides():
+    """E-SIZE / E-HITBOX: base diameter and height by size; per-model overrides; Crouched flattens."""
+    t = loads(table_text(model("s", size="S", at="[2, 2]") + model("e", size="E", at="[10, 10]")
+                         + model("big", size="E", at="[18, 18]", extra='diameter = "85mm"\nheight = "90mm"')
+                         + model("low", size="M", at="[2, 20]", extra='states = ["Crouched"]')))
+    assert t.model("s").base_diameter == pytest.approx(25 / 25.4)
+    assert t.model("s").hitbox.height == pytest.approx(25 / 25.4)
+    assert t.model("e").base_diameter == pytest.approx(100 / 25.4)
+    assert t.model("big").base_diameter == pytest.approx(85 / 25.4)
+    assert t.model("big").hitbox.height == pytest.approx(90 / 25.4)
+    assert t.model("low").hitbox.height == pytest.approx(3 / 25.4)
+
+
+def test_lengths_accept_units():
+    assert length("70mm") == pytest.approx(70 / 25.4)
+    assert length("1.5in") == 1.5
+    assert length('3"') == 3.0
+    assert length(2) == 2.0
+    t = loads(table_text(model(at='["127mm", "5in"]')))
+    assert (t.model("a").x, t.model("a").y) == pytest.approx((5.0, 5.0))
+
+
+@pytest.mark.parametrize("text, expected", [
+    (table_text(model(size="XL")), 'mill.toml: models[0] (id "a"): size: expected one of S, M, L, H, G, C, E, got "XL"'),
+    (table_text(model(extra="colour = 'red'")), 'models[0] (id "a"): colour: unknown key'),
+    (table_text(model() + model()), 'models[1] (id "a"): id: duplicate id, already used by models[0]'),
+    (table_text(model("a", at="[5, 5]") + model("b", at="[5.5, 5]")), 'models[1] (id "b"): at: its hitbox overlaps'),
+    (table_text(model(at="[0.2, 5]")), "is off the 24 x 24 in table"),
+    (table_text(model(at="[5, 30]")), "off the"),
+    (table_text(model(), scenery='[[scenery]]\nid = "w"\nrect = [4, 4, 6, 6]\nheight = 2\n'),
+     'models[0] (id "a"): at: its hitbox is inside scenery "w"'),
+    (table_text(model(at='["nan", 5]')), "at: item 1: expected a length"),
+    (table_text(model(at="[nan, 5]")), "a length must be finite"),
+    (table_text(model(extra="z = -1")), "z: a length must not be negative"),
+    (table_text(scenery='[[scenery]]\nid = "w"\npolygon = [[0, 0], [4, 4], [4, 0], [0, 4]]\nheight = 2\n'),
+     'scenery[0] (id "w"): polygon: the polygon is not simple'),
+    (table_text(scenery='[[scenery]]\nid = "w"\npolygon = [[0, 0], [1, 1], [2, 2]]\nheight = 2\n'), "has no area"),
+    (table_text(scenery='[[scenery]]\nid = "w"\nrect = [0, 0, 2, 2]\ncircle = [1, 1, 1]\nheight = 2\n'),
+     "give exactly one footprint"),
+    (table_text(scenery='[[scenery]]\nid = "w"\nrect = [0, 0, 2, 2]\nheight = 0\n'), "height: expected a length greater than 0"),
+    (table_text(scenery='[[scenery]]\nid = "w"\nrect = [0, 0, 2, 2]\nheight = "3 furlongs"\n'), "height: expected a length like"),
+    (table_text(model(extra='weapons = ["halberd"]')), 'weapons: unknown weapon "halberd"; declare it under [weapons.halberd]'),
+    (table_text(model(extra='profile = "ghost"')), 'profile: unknown profile "ghost"'),
+    (table_text(model(extra="facing = true")), "facing: expected an angle"),
+    ("format = 2\n[table]\nsize = [1, 1]\n", "format: expected 1"),
+    ("format = 1\n", "table: required section [table] is missing"),
+    ("format = 1\n[table]\nsize = [0, 3]\n", "size: item 1: expected a length greater than 0"),
+    ("format = 1\n[table\n", "mill.toml: not valid TOML"),
+    (table_text(extra='mode = "casual"'), 'mode: expected one of assisted, standard, realism, got "casual"'),
+])
+def test_refusals_name_the_place(text, expected):
+    assert expected in refused(text)
+
+
+def test_tangent_hitboxes_are_allowed():
+    """Bases may touch (E-CONTACT) but not overlap."""
+    d = 32 / 25.4
+    t = loads(table_text(model("a", at="[5, 5]") + model("b", at=f"[{5 + d}, 5]")))
+    assert t.in_contact("a", "b")
+
+
+def test_model_on_a_roof_is_not_inside_it():
+    t = loads(table_text(model(extra="z = 3"), scenery='[[scenery]]\nid = "hut"\nrect = [3, 3, 8, 8]\nheight = 3\nwalkable = true\n'))
+    assert t.model("a").z == 3
+
+
+def test_missing_file_is_a_scenario_error(tmp_path):
+    with pytest.raises(ScenarioError, match="no such file"):
+        skirmish.load(tmp_path / "nope.toml")
+
+
+def test_profiles_and_weapon_catalogue():
+    text = table_text(model(extra='profile = "archer"\nattributes = { AGI = 9 }'), extra="""
+[weapons.longbow]
+bands = [[12, 1], [24, 0]]
+pw = 11
+[profiles.archer]
+size = "L"
+weapons = ["longbow", "sword"]
+attributes = { AGI = 6, ACC = 13 }
+""")
+    m = loads(text.replace('size = "M"\n', "")).model("a")
+    assert m.size == "L" and m.attributes == {"AGI": 9, "ACC": 13}
+    assert [w.name for w in m.weapons] == ["longbow", "Sword"]
+    assert m.weapon("longbow").ranged and m.weapon("longbow").bands[0].accuracy == 1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_round_trip_through_toml(seed):
+    t = random_table(random.Random(seed), models=12, scenery=10)
+    assert loads(dumps(t)) == t
+
+
+def test_bundled_round_trip():
+    for path in SCENARIOS.glob("*.toml"):
+        t = skirmish.load(path)
+        assert loads(dumps(t)) == t, path
