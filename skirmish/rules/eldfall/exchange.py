@@ -102,6 +102,9 @@ class Side:
         """Most Wounds it can take in one exchange (E-WOUND); None: unknown HP."""
         return wound_cap(self.hp, self.incapacitated)
 
+    def __repr__(self) -> str:
+        return f"Side({self.to_text()!r})"
+
     def to_text(self) -> str:
         """The ``KEY=VALUE,...`` form that :func:`parse_side` reads back."""
         items: list[str] = []
