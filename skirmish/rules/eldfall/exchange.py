@@ -197,8 +197,6 @@ class Exchange:
     def __post_init__(self) -> None:
         if not self.active.attacks:
             raise RuleInputError("the Active side declares an Attack: give it ATT")
-        if self.active.dodge is not None:
-            raise RuleInputError("only the Reactive side Dodges: DODGE belongs to the Reactive side")
         if self.reactive.split is not None:
             raise RuleInputError("only the Active side splits its Strikes (E-STK-SPLIT): SPLIT belongs to the Active side")
         if self.dice is not None:
