@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -28,9 +29,9 @@ class Scripted(random.Random):
         super().__init__(0)
         self.faces = list(faces)
 
-    def randint(self, a: int, b: int) -> int:
-        assert (a, b) == (1, 20)
-        return self.faces.pop(0)
+    def getrandbits(self, k: int) -> int:
+        assert k == 5
+        return self.faces.pop(0) - 1
 
 
 def resolve(active: str, reactive: str, faces: list[int]):
@@ -247,6 +248,15 @@ def test_same_seed_same_log_random_and_numpy() -> None:
     assert len(logs) > 1
     with pytest.raises(RuleInputError):
         roll_d20(7)  # type: ignore[arg-type]
+
+
+def test_roll_d20_is_uniform_over_one_to_twenty() -> None:
+    rng = random.Random(11)
+    counts = Counter(roll_d20(rng) for _ in range(20000))
+    assert sorted(counts) == list(range(1, 21))
+    assert all(abs(c - 1000) < 5 * 31 for c in counts.values())  # 5 sigma
+    gen = np.random.default_rng(11)
+    assert {roll_d20(gen) for _ in range(2000)} == set(range(1, 21))
 
 
 sides = st.builds(

@@ -28,9 +28,16 @@ Role = Literal["active", "reactive"]
 
 
 def roll_d20(rng: Rng) -> int:
-    """One d20 from ``rng`` (``random.Random`` or ``numpy.random.Generator``)."""
+    """One d20 from ``rng`` (``random.Random`` or ``numpy.random.Generator``).
+
+    From a ``random.Random`` it takes 5 raw bits at a time until they make 0..19
+    (exactly uniform, and it depends only on the core generator, so a seed replays
+    the same across Python versions)."""
     if isinstance(rng, random.Random):
-        return rng.randint(1, D20)
+        while True:
+            v = rng.getrandbits(5)
+            if v < D20:
+                return v + 1
     if isinstance(rng, np.random.Generator):
         return int(rng.integers(1, D20 + 1))
     raise RuleInputError(f"pass a random.Random or numpy.random.Generator, got {type(rng).__name__}")
