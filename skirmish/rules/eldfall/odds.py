@@ -355,18 +355,23 @@ class _Damage:
         self.crit, self.D = success_weight(damage_target(attacker.pw, target.arm, True), attacker.reroll_damage)
         self.normal, _ = success_weight(damage_target(attacker.pw, target.arm, False), attacker.reroll_damage)
         self._cache: dict[tuple[int, int], list[int]] = {}
+        self._binomials: dict[tuple[int, int], list[int]] = {}
 
-    @staticmethod
-    def _binomial(n: int, w: int, D: int) -> list[int]:
-        return [comb(n, i) * w**i * (D - w) ** (n - i) for i in range(n + 1)]
+    def _binomial(self, n: int, w: int) -> list[int]:
+        key = (n, w)
+        got = self._binomials.get(key)
+        if got is None:
+            D = self.D
+            got = self._binomials[key] = [comb(n, i) * w**i * (D - w) ** (n - i) for i in range(n + 1)]
+        return got
 
     def vector(self, k: int, j: int) -> list[int]:
         key = (k, j)
         got = self._cache.get(key)
         if got is not None:
             return got
-        a = self._binomial(k, self.crit, self.D)
-        b = self._binomial(j, self.normal, self.D)
+        a = self._binomial(k, self.crit)
+        b = self._binomial(j, self.normal)
         v = [0] * (k + j + 1)
         for i, x in enumerate(a):
             if x:
@@ -379,6 +384,15 @@ class _Damage:
             v = v[: self.cap] + [sum(v[self.cap :])]
         self._cache[key] = v
         return v
+
+
+def _add_scaled(acc: list[int], v: list[int], w: int) -> None:
+    """``acc += w * v`` (growing ``acc`` as needed)."""
+    if len(v) > len(acc):
+        acc += [0] * (len(v) - len(acc))
+    for i, x in enumerate(v):
+        if x:
+            acc[i] += w * x
 
 
 def _states(wounds: Distribution | None, side: Side) -> dict[ModelState, Fraction] | None:
@@ -427,11 +441,7 @@ def exchange_odds(exchange: Exchange) -> ExchangeOdds:
     def marginal(detail: dict[tuple[int, int], int], dmg: _Damage) -> Distribution:
         acc: list[int] = []
         for (k, j), w in detail.items():
-            v = dmg.vector(k, j)
-            if len(v) > len(acc):
-                acc += [0] * (len(v) - len(acc))
-            for i, x in enumerate(v):
-                acc[i] += w * x
+            _add_scaled(acc, dmg.vector(k, j), w)
         return Distribution(acc, den * dmg.D**dmg.n)
 
     wounds_a = marginal(detail_a, dmg_a) if dmg_a is not None else None
@@ -442,18 +452,31 @@ def exchange_odds(exchange: Exchange) -> ExchangeOdds:
 
     joint_w: JointDistribution | None = None
     if dmg_a is not None and b_deals:
+        scale_a = dmg_a.D**dmg_a.n
+        scale_b = dmg_b.D**dmg_b.n if dmg_b is not None else 1
+        row: list[int] = []  # outcomes where the Reactive side scores nothing
+        col: list[int] = []  # outcomes where only the Reactive side scores
         acc: dict[tuple[int, int], int] = {}
-        db = dmg_b.D**dmg_b.n if dmg_b is not None else 1
         for (ka, ja, kb, jb), w in outcomes.items():
-            va = dmg_a.vector(ka, ja)
-            vb = dmg_b.vector(kb, jb) if dmg_b is not None else [1]
-            for a, x in enumerate(va):
-                if x:
-                    wx = w * x
-                    for b, y in enumerate(vb):
-                        if y:
-                            acc[(a, b)] = acc.get((a, b), 0) + wx * y
-        joint_w = JointDistribution(acc, den * dmg_a.D**dmg_a.n * db)
+            if not (kb or jb):
+                _add_scaled(row, dmg_a.vector(ka, ja), w)
+            elif not (ka or ja):
+                assert dmg_b is not None
+                _add_scaled(col, dmg_b.vector(kb, jb), w)
+            else:  # both scored: Criticals on both sides
+                assert dmg_b is not None
+                vb = dmg_b.vector(kb, jb)
+                for a, x in enumerate(dmg_a.vector(ka, ja)):
+                    if x:
+                        wx = w * x
+                        for b, y in enumerate(vb):
+                            if y:
+                                acc[(a, b)] = acc.get((a, b), 0) + wx * y
+        for a, x in enumerate(row):
+            acc[(a, 0)] = acc.get((a, 0), 0) + x * scale_b
+        for b, y in enumerate(col):
+            acc[(0, b)] = acc.get((0, b), 0) + y * scale_a
+        joint_w = JointDistribution(acc, den * scale_a * scale_b)
 
     return ExchangeOdds(
         exchange=exchange,
