@@ -240,7 +240,18 @@ def _roll_damage(role: Role, side: Side, target: Side, dice: Sequence[AttackDie]
 
 def resolve_exchange(exchange: Exchange, rng: Rng) -> ExchangeLog:
     """Roll one exchange (E-ROLL-ATK, E-CONF, E-CRIT, E-DODGE, E-ROLL-DMG, E-WOUND)
-    and return its full log. The order of draws is documented in the module."""
+    and return its full log. The order of draws is documented in the module.
+
+    >>> from skirmish.rules.eldfall.exchange import parse_side
+    >>> ex = Exchange(parse_side("ATT=13,STK=3,PW=10,ARM=1,HP=3"), parse_side("ATT=11,PW=9,ARM=2,HP=2"))
+    >>> log = resolve_exchange(ex, random.Random(7))
+    >>> [(d.id, d.face, d.hit, d.cancelled_by) for d in log.reactive.dice]
+    [('R1', 2, False, ('A1', 'A2', 'A3'))]
+    >>> log.active.hits, log.active.wounds_dealt, log.reactive.result.state
+    (3, 2, <ModelState.INCAPACITATED: 'Incapacitated'>)
+    >>> log == resolve_exchange(ex, random.Random(7))
+    True
+    """
     active, reactive = exchange.active, exchange.reactive
     a_attr = active.attribute
     r_attr = reactive.attribute

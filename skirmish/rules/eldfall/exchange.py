@@ -140,6 +140,13 @@ def parse_side(text: str, *, option: str = "side") -> Side:
     Keys are case-insensitive; ``MOD`` may repeat (the modifiers are summed, E-MOD-SUM);
     flags take 0 or 1; ``SPLIT`` takes shares joined by ``/`` (``SPLIT=2/1``).
     Errors name ``option``, the bad item and the fix.
+
+    >>> parse_side("ATT=13,MOD=-3,STK=2,PW=10").attribute.value
+    10
+    >>> parse_side("ATT=13,STK=two", option="--active")
+    Traceback (most recent call last):
+    ...
+    skirmish.errors.RuleInputError: --active: 'STK=two': STK takes a whole number, like STK=1
     """
     values: dict[str, object] = {}
     modifiers: list[int] = []

@@ -108,7 +108,13 @@ class ModifiedAttribute:
 
 
 def modify(base: int, *modifiers: int, halve: bool = False, double: bool = False) -> ModifiedAttribute:
-    """Apply fixed modifiers, then halving/doubling, to a base attribute (E-MOD-*)."""
+    """Apply fixed modifiers, then halving/doubling, to a base attribute (E-MOD-*).
+
+    >>> modify(13, -3, halve=True)
+    ModifiedAttribute(13 -3 = 10, halved -> 5)
+    >>> modify(13, -3, halve=True).value, modify(2, -3).fails_automatically, modify(22).critical_on_20
+    (5, True, True)
+    """
     return ModifiedAttribute(base, tuple(modifiers), bool(halve), bool(double))
 
 

@@ -489,7 +489,15 @@ def exchange_odds(exchange: Exchange) -> ExchangeOdds:
 
 
 def odds(active: Side, reactive: Side) -> ExchangeOdds:
-    """Shorthand: the exact odds of ``active`` attacking ``reactive`` with its whole Strike."""
+    """Shorthand: the exact odds of ``active`` attacking ``reactive`` with its whole Strike.
+
+    >>> from skirmish.rules.eldfall.exchange import Side
+    >>> o = odds(Side(att=13, modifiers=(-3,), stk=2, pw=10), Side(arm=2, hp=3))
+    >>> o.kind, o.active.hits
+    ('unopposed', Distribution({0: 1/4, 1: 1/2, 2: 1/4}))
+    >>> o.active.wounds[2], o.active.expected_wounds
+    (Fraction(1681, 40000), Fraction(41, 100))
+    """
     return exchange_odds(Exchange(active, reactive))
 
 
