@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
@@ -17,6 +18,7 @@ from ..geometry.distance import (
     cylinder_prism_distance,
     nearest_points,
 )
+from ..geometry.los import DEFAULT_TOLERANCE, Obstacles, Viewer, build_obstacles, line_of_sight_batch
 from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
 from ..rules.eldfall.weapons import Weapon
 from .base import Map, register_map, unknown_id
@@ -26,6 +28,40 @@ from .pieces import Model, Scenery
 CONTACT_TOLERANCE = 1e-3
 
 Arc = Literal["front", "back"]
+LosArc = Literal["front", "all"]
+Point3D = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class LineOfSight:
+    """A LoS verdict with its evidence (E-LOS, E-ARC).
+
+    Visible: ``witness`` is a segment from a point of ``frm``'s front half to a point of
+    ``to``'s hitbox that meets no interior of any other blocker. Not visible:
+    ``reason`` is ``"out_of_arc"`` or ``"blocked"``, ``blockers`` names the solids
+    the proof used, and no segment keeps a clearance of more than ``tolerance``
+    (inches) from every blocker. ``stage`` says which part of the algorithm settled it.
+    """
+
+    frm: str
+    to: str
+    visible: bool
+    reason: Literal["clear", "out_of_arc", "blocked"]
+    witness: tuple[Point3D, Point3D] | None
+    blockers: tuple[str, ...]
+    tolerance: float
+    arc: LosArc = "front"
+    stage: str = ""
+    visible_fraction: float | None = None
+
+    def __bool__(self) -> bool:
+        return self.visible
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.frm, "to": self.to, "visible": self.visible,
+                "witness": [list(p) for p in self.witness] if self.witness else None,
+                "reason": self.reason, "blockers": list(self.blockers), "tolerance": self.tolerance,
+                "visible_fraction": self.visible_fraction, "arc": self.arc, "stage": self.stage}
 
 
 @dataclass(frozen=True)
@@ -223,6 +259,55 @@ class Table(Map):
         band = w.band_for(d, CONTACT_TOLERANCE)
         return Reach(a, b, w.name, d, band is not None, band,
                      None if band is None else w.bands[band].accuracy, w.reach)
+
+    # -- E-LOS -----------------------------------------------------------------
+    @cached_property
+    def los_obstacles(self) -> Obstacles:
+        """Every model's hitbox and every LoS-blocking scenery solid, as arrays.
+        Owner ``i < len(models)`` is model ``i``."""
+        solids: list[tuple[str, Any]] = [(m.id, m.hitbox) for m in self.models]
+        solids += [(s.id, s.solid) for s in self.scenery if s.blocks_los]
+        return build_obstacles(solids)
+
+    def _viewer(self, model_id: str) -> Viewer:
+        i = self._model_index.get(model_id)
+        if i is None:
+            raise unknown_id("model", model_id, self._model_index, self._where())
+        c = self.models[i].hitbox
+        return Viewer(c.x, c.y, c.radius, c.z, c.height, i)
+
+    def line_of_sight(self, a: str, b: str, *, arc: LosArc = "front",
+                      tolerance: float = DEFAULT_TOLERANCE) -> LineOfSight:
+        """E-LOS: can ``a`` see ``b``? From ``a``'s front half (E-ARC), or from its whole
+        hitbox with ``arc="all"`` (E-LOS-MOVE). The answer carries its proof."""
+        return self.line_of_sight_pairs([(a, b)], arc=arc, tolerance=tolerance)[0]
+
+    def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE) -> list[LineOfSight]:
+        """LoS for every ordered pair of distinct models, in one vectorised search."""
+        ids = self.model_ids
+        return self.line_of_sight_pairs([(x, y) for x in ids for y in ids if x != y], arc=arc, tolerance=tolerance)
+
+    def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], *, arc: LosArc = "front",
+                            tolerance: float = DEFAULT_TOLERANCE) -> list[LineOfSight]:
+        """LoS for the given ordered pairs, solved together (same answers as one by one)."""
+        if arc not in ("front", "all"):
+            raise SkirmishError(f"arc must be 'front' or 'all', got {arc!r}")
+        if not (tolerance > 0 and math.isfinite(tolerance)):
+            raise SkirmishError(f"tolerance must be a positive length in inches, got {tolerance!r}")
+        for a, b in pairs:
+            if a == b:
+                raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models")
+        src = [self._viewer(a) for a, _ in pairs]
+        dst = [self._viewer(b) for _, b in pairs]
+        facings = [self.model(a).facing_vector if arc == "front" else None for a, _ in pairs]
+        raw = line_of_sight_batch(self.los_obstacles, src, dst, facings, tolerance=tolerance)
+        names = self.los_obstacles.names
+        out = []
+        for (a, b), r in zip(pairs, raw):
+            reason = "clear" if r.visible else ("out_of_arc" if r.out_of_arc else "blocked")
+            out.append(LineOfSight(a, b, r.visible, reason, r.witness, tuple(names[o] for o in r.blockers),
+                                   tolerance, arc, r.stage))
+        return out
 
     # -- E-MODE ----------------------------------------------------------------
     def measure(self, a: str, b: str, *, declared: bool = False, mode: Mode | str | None = None) -> Measurement:

@@ -1,0 +1,859 @@
+"""Line of sight between vertical solids, with a proof either way.
+
+The question: is there a segment from a point of the source region P (a disc, or
+the front half of one, extruded over a height range) to a point of the target
+region Q that meets the interior of no obstacle? Every solid is a plan shape
+extruded over a z-interval, so a segment is a plan segment plus two end heights
+``(u, v)``, and along the plan segment its height is linear in the parameter t.
+
+* **Visible**: a witness segment, checked exactly against every obstacle.
+* **Not visible**: a certificate at tolerance ε. The plan segments are cut into
+  bundles (a box of P × a box of Q). A bundle is *blocked* when one obstacle is
+  met by every segment of the bundle below its top; two sufficient tests prove it:
+
+  - *separator*: a line ℓ crossing the obstacle with every P-corner strictly on
+    one side and every Q-corner strictly on the other, such that the crossing
+    points of all segments with ℓ lie inside the obstacle, at heights below its
+    top over the whole range of crossing parameters;
+  - *containment*: a parameter interval J on which the whole Minkowski
+    combination ``(1-t)P + tQ`` lies inside one convex piece (exact support
+    functions), with every segment below the top somewhere in J.
+
+  A bundle that is neither blocked nor yields a witness is split; once both boxes
+  are smaller than ε and the segment through their centres has no clear heights,
+  every segment of the bundle passes within ε of an obstacle. So a "not visible"
+  verdict means: no segment from P to Q keeps a clearance of more than ε from
+  every obstacle. Between the two verdicts lies only that ε-band of doubt.
+
+Heights: an obstacle that stands on the table, or on solids that fill the column
+under it, is "grounded": its blocking range is ``[0, top)``, so no segment slips
+between a solid and the surface it stands on. A floating piece (a bridge, a
+balcony) can be passed under.
+
+Scalar and batch are one code path: :func:`line_of_sight_batch` solves any number
+of pairs at once, vectorised over (bundle × obstacle) rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Polygon
+
+from .solids import Cylinder, Prism, convex_decomposition, halfplanes_of
+
+#: A segment nearer than this to an obstacle's surface only touches it (inches).
+ETA = 1e-9
+#: Default certificate tolerance: 0.1 mm.
+DEFAULT_TOLERANCE = 0.1 / 25.4
+#: Bundles one pair may examine before the search gives up (never reached on real tables).
+MAX_BUNDLES_PER_PAIR = 60_000
+_BIG = 1e18
+
+Stage = Literal["arc", "separator", "containment", "witness", "subdivision", "undecided"]
+
+
+# ---------------------------------------------------------------------------------------
+# The obstacles of a scene
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Obstacles:
+    """Blocking solids as arrays. One *owner* (a model or scenery piece) may have
+    several convex *pieces*; all per-piece arrays have one row per piece."""
+
+    names: tuple[str, ...]  # per owner
+    owner_z0: np.ndarray  # per owner: bottom of the blocking range (0 when grounded)
+    owner_z1: np.ndarray  # per owner: top
+    owner_sealed: np.ndarray  # per owner: a segment at exactly z0 is blocked
+    owner_geom: tuple[Polygon, ...]  # per owner: exact footprint (discs as polygons, for culling)
+    owner_circle: np.ndarray  # per owner: (cx, cy, r), NaN for polygons
+    owner_axis: np.ndarray  # per owner: (ox, oy, ux, uy) principal axis through the centroid
+    owner_npieces: np.ndarray
+    piece_owner: np.ndarray  # per piece
+    halfplanes: np.ndarray  # per piece: (K, 3) rows a·x < b (padded with never-binding rows)
+    tree: shapely.STRtree  # over owner footprints
+    owner_pieces_start: np.ndarray
+    piece_circle: np.ndarray  # per piece: a circle (cx, cy, r) containing it
+    piece_round: np.ndarray  # per piece: the owner is round (its halfplanes are unused padding)
+
+    @property
+    def n_owners(self) -> int:
+        return len(self.names)
+
+
+def _axis(poly: Polygon) -> tuple[float, float, float, float]:
+    c = poly.centroid
+    rect = poly.minimum_rotated_rectangle
+    if rect.geom_type != "Polygon":
+        return (c.x, c.y, 1.0, 0.0)
+    pts = np.asarray(rect.exterior.coords)[:4]
+    e1, e2 = pts[1] - pts[0], pts[2] - pts[1]
+    e = e1 if np.hypot(*e1) >= np.hypot(*e2) else e2
+    n = float(np.hypot(*e)) or 1.0
+    return (c.x, c.y, float(e[0] / n), float(e[1] / n))
+
+
+def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: float = 1e-6) -> Obstacles:
+    """Arrays for the blocking tests from named cylinders and prisms.
+
+    A solid is *grounded* when it stands on the table or its footprint is covered by
+    grounded solids whose tops reach its base; it then blocks from z = 0 up.
+    """
+    names, z0, z1, geoms, circles, pieces, owners = [], [], [], [], [], [], []
+    circles_p: list[tuple[float, float, float]] = []
+    round_p: list[bool] = []
+    for name, s in solids:
+        if isinstance(s, Cylinder):
+            circle, geom, lo, hi = (s.x, s.y, s.radius), s.footprint(), s.z, s.top
+        elif s.circle is not None:
+            circle, geom, lo, hi = s.circle, s.footprint, s.z0, s.z1
+        else:
+            circle, geom, lo, hi = None, s.footprint, s.z0, s.z1
+        idx = len(names)
+        names.append(name)
+        z0.append(lo)
+        z1.append(hi)
+        geoms.append(geom)
+        circles.append(circle if circle is not None else (math.nan, math.nan, math.nan))
+        if circle is not None:
+            pieces.append(np.zeros((0, 3)))
+            owners.append(idx)
+            round_p.append(True)
+            circles_p.append(tuple(circle))
+            continue
+        else:
+            parts = s.convex_pieces if isinstance(s, Prism) else convex_decomposition(geom)
+        for p in parts:
+            pieces.append(halfplanes_of(p))
+            owners.append(idx)
+            round_p.append(False)
+            xy = np.asarray(p.exterior.coords)
+            mid = xy.mean(0)
+            circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
+    n = len(names)
+    z0a, z1a = np.array(z0, float), np.array(z1, float)
+    sealed = np.zeros(n, bool)
+    eff = z0a.copy()
+    order = np.argsort(z0a, kind="stable")
+    grounded: list[int] = []
+    for i in order:
+        if z0a[i] <= tol:
+            eff[i], sealed[i] = 0.0, True
+            grounded.append(int(i))
+            continue
+        supports = [geoms[j] for j in grounded if z1a[j] >= z0a[i] - tol]
+        if supports and shapely.union_all(supports).buffer(tol).covers(geoms[i]):
+            eff[i], sealed[i] = 0.0, True
+            grounded.append(int(i))
+        else:
+            sealed[i] = any(abs(z1a[j] - z0a[i]) <= tol and geoms[j].intersection(geoms[i]).area > tol
+                            for j in range(n) if j != i)
+    kmax = max((len(h) for h in pieces), default=1) or 1
+    hp = np.zeros((len(pieces), kmax, 3))
+    hp[:, :, 2] = _BIG
+    for k, h in enumerate(pieces):
+        hp[k, : len(h)] = h
+    owners_a = np.array(owners, int)
+    npieces = np.bincount(owners_a, minlength=n) if n else np.zeros(0, int)
+    start = np.concatenate([[0], np.cumsum(npieces)[:-1]]) if n else np.zeros(0, int)
+    axes = np.array([_axis(g) for g in geoms], float).reshape(-1, 4)
+    return Obstacles(tuple(names), eff, z1a, sealed, tuple(geoms), np.array(circles, float).reshape(-1, 3), axes,
+                     npieces, owners_a, hp, shapely.STRtree(geoms), start,
+                     np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool))
+
+
+# ---------------------------------------------------------------------------------------
+# Regions and pairs
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Viewer:
+    """One end of a sight line: a disc (optionally cut to a half-plane) over [z, z + h]."""
+
+    x: float
+    y: float
+    r: float
+    z: float
+    h: float
+    owner: int = -1  # obstacle owner index to ignore (the solid itself), -1 for none
+
+
+@dataclass(frozen=True)
+class LosAnswer:
+    """A raw verdict: ``witness`` when visible, else the ``blockers`` (owner indices)."""
+
+    visible: bool
+    stage: Stage
+    witness: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None
+    blockers: tuple[int, ...] = ()
+    bundles: int = 0
+    out_of_arc: bool = False
+
+
+@dataclass
+class _Pairs:
+    """Per-pair arrays (P = source region, Q = target region)."""
+
+    P: np.ndarray  # (n, 3) disc cx, cy, r
+    Q: np.ndarray
+    H: np.ndarray  # (n, 3) half-plane n·x >= c0 cutting both regions: nx, ny, c0 (0, 0, -BIG: none)
+    zP: np.ndarray  # (n, 2) [z0, z1] of the source heights
+    zQ: np.ndarray
+    cand_start: np.ndarray  # CSR into cand_owner
+    cand_count: np.ndarray
+    cand_owner: np.ndarray  # candidate obstacle owners per pair (flattened)
+    pieces_start: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
+
+
+def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """Exact bounding boxes of disc ∩ half-plane regions, shape (n, 4)."""
+    cx, cy, r = D.T
+    nx, ny, c0 = H.T
+    pts = [np.stack([cx - r, cy], 1), np.stack([cx + r, cy], 1), np.stack([cx, cy - r], 1), np.stack([cx, cy + r], 1)]
+    ok = [nx * p[:, 0] + ny * p[:, 1] >= c0 - 1e-12 for p in pts]
+    off = c0 - (nx * cx + ny * cy)  # signed offset of the chord line from the centre
+    half = np.sqrt(np.maximum(r * r - off * off, 0.0))
+    mx, my = cx + off * nx, cy + off * ny
+    has_chord = (np.abs(off) <= r) & ((nx != 0) | (ny != 0))
+    for sgn in (-1.0, 1.0):
+        pts.append(np.stack([mx - sgn * ny * half, my + sgn * nx * half], 1))
+        ok.append(has_chord)
+    P = np.stack(pts, 1)
+    OK = np.stack(ok, 1)
+    inf = np.where(OK, 0.0, np.inf)
+    x0 = np.min(P[:, :, 0] + inf, 1)
+    y0 = np.min(P[:, :, 1] + inf, 1)
+    x1 = np.max(P[:, :, 0] - inf, 1)
+    y1 = np.max(P[:, :, 1] - inf, 1)
+    return np.stack([x0, y0, x1, y1], 1)
+
+
+def _project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """The point of each region disc ∩ half-plane nearest to ``pt`` (rows)."""
+    c, r = D[:, :2], D[:, 2]
+    v = pt - c
+    d = np.hypot(v[:, 0], v[:, 1])
+    scale = np.where(d > r, r / np.maximum(d, 1e-300), 1.0)
+    q = c + v * scale[:, None]
+    n, c0 = H[:, :2], H[:, 2]
+    bad = np.einsum("ij,ij->i", n, q) < c0 - 1e-15
+    if bad.any():
+        off = c0 - np.einsum("ij,ij->i", n, c)
+        m = c + n * off[:, None]
+        half = np.sqrt(np.maximum(r * r - off * off, 0.0))
+        t = np.stack([-n[:, 1], n[:, 0]], 1)
+        s = np.clip(np.einsum("ij,ij->i", pt - m, t), -half, half)
+        q = np.where(bad[:, None], m + t * s[:, None], q)
+    return q
+
+
+def _box_meets_region(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
+    cx = np.clip(D[:, 0], box[:, 0], box[:, 2])
+    cy = np.clip(D[:, 1], box[:, 1], box[:, 3])
+    near = np.hypot(cx - D[:, 0], cy - D[:, 1]) <= D[:, 2] + 1e-12
+    nx, ny, c0 = H.T
+    hi = np.maximum(nx * box[:, 0], nx * box[:, 2]) + np.maximum(ny * box[:, 1], ny * box[:, 3])
+    return near & (hi >= c0 - 1e-12)
+
+
+def _support(verts: np.ndarray, D: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Upper bound of the support function of a patch (its polygon ∩ its disc) in
+    directions ``a`` (rows, K, 2)."""
+    hv = np.max(a[..., 0, None] * verts[:, None, :, 0] + a[..., 1, None] * verts[:, None, :, 1], -1)
+    hd = a[..., 0] * D[:, None, 0] + a[..., 1] * D[:, None, 1] + D[:, None, 2] * np.hypot(a[..., 0], a[..., 1])
+    return np.minimum(hv, hd)
+
+
+def _corners(box: np.ndarray) -> np.ndarray:
+    x0, y0, x1, y1 = box.T
+    return np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1), np.stack([x0, y1], 1)], 1)
+
+
+def _clip_polygon(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
+    """Clip convex polygons (rows, V, 2; padded by repeating vertices) to n·x >= c0.
+    Returns (rows, V + 1, 2); an empty result is all-NaN."""
+    rows, V, _ = verts.shape
+    side = np.einsum("rvj,rj->rv", verts, n) - c0[:, None]
+    nxt = np.roll(verts, -1, axis=1)
+    sn = np.roll(side, -1, axis=1)
+    inside = side >= 0
+    cross = (side >= 0) != (sn >= 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = side / (side - sn)
+        hit = verts + (nxt - verts) * t[..., None]
+    cand = np.stack([np.where(inside[..., None], verts, np.nan), np.where(cross[..., None], hit, np.nan)], 2)
+    cand = cand.reshape(rows, 2 * V, 2)
+    valid = ~np.isnan(cand[..., 0])
+    order = np.argsort(~valid, axis=1, kind="stable")
+    cand = np.take_along_axis(cand, order[..., None], axis=1)
+    count = valid.sum(1)
+    first = cand[:, :1, :]
+    idx = np.arange(2 * V)[None, :]
+    cand = np.where((idx < count[:, None])[..., None], cand, first)
+    return cand[:, : V + 1]
+
+
+def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Convex polygons containing box ∩ region: the box cut by the region's half-plane
+    and by the disc's tangent facing the box. Returns (vertices (rows, 6, 2), non-empty)."""
+    verts = _corners(box)
+    verts = _clip_polygon(verts, H[:, :2], H[:, 2])
+    mid = (box[:, :2] + box[:, 2:]) / 2 - D[:, :2]
+    d = np.hypot(mid[:, 0], mid[:, 1])
+    u = np.where(d[:, None] > 1e-12, -mid / np.maximum(d, 1e-300)[:, None], 0.0)
+    c0 = np.where(d > 1e-12, np.einsum("ij,ij->i", u, D[:, :2]) - D[:, 2], -_BIG)
+    verts = _clip_polygon(verts, u, c0)
+    ok = ~np.isnan(verts[:, 0, 0])
+    return verts, ok
+
+
+# ---------------------------------------------------------------------------------------
+# The tests, vectorised over rows (bundle × candidate obstacle piece)
+# ---------------------------------------------------------------------------------------
+
+def _clip(num: np.ndarray, den: np.ndarray, lo: float | np.ndarray = 0.0, hi: float | np.ndarray = 1.0):
+    """Interval of t with t·den < num for every column (open), intersected with [lo, hi]."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = num / den
+    upper = np.where(den > 0, ratio, np.inf)
+    lower = np.where(den < 0, ratio, -np.inf)
+    never = (den == 0) & (num <= 0)
+    t0 = np.maximum(np.max(lower, -1), lo)
+    t1 = np.minimum(np.min(upper, -1), hi)
+    t1 = np.where(np.any(never, -1), -np.inf, t1)
+    return t0, t1
+
+
+def _heights_block(t0, t1, zP, zQ, z0, z1, sealed):
+    """True where, for every t in [t0, t1], every segment is below z1 and not under z0."""
+    def top(t):
+        return (1 - t) * zP[:, 1] + t * zQ[:, 1]
+
+    def bot(t):
+        return (1 - t) * zP[:, 0] + t * zQ[:, 0]
+
+    need = z0 + np.where(sealed, 0.0, ETA)
+    return (np.maximum(top(t0), top(t1)) < z1) & (np.minimum(bot(t0), bot(t1)) >= need)
+
+
+def _containment_blocks(t0, t1, zP, zQ, z0, z1, sealed):
+    """True where some t in the open (t0, t1) has every segment below z1 and not under z0."""
+    dtop = zQ[:, 1] - zP[:, 1]
+    dbot = zQ[:, 0] - zP[:, 0]
+    need = z0 + np.where(sealed, 0.0, ETA)
+    # (1-t) zP1 + t zQ1 < z1  <=>  t * dtop < z1 - zP1 ;  bot >= need  <=>  -t * dbot <= zP0 - need
+    num = np.stack([z1 - zP[:, 1], zP[:, 0] - need + 1e-15], -1)
+    den = np.stack([dtop, -dbot], -1)
+    a, b = _clip(num, den, t0, t1)
+    return b - a > 1e-12
+
+
+@dataclass
+class _Rows:
+    bundle: np.ndarray  # row -> bundle index
+    piece: np.ndarray  # row -> piece index
+    owner: np.ndarray  # row -> owner index
+
+
+def _subset(rows: _Rows, bundles: np.ndarray) -> _Rows:
+    """The rows of the given bundles, renumbered 0..len(bundles)-1."""
+    new = np.full(int(rows.bundle.max(initial=-1)) + 2 + int(bundles.max(initial=0)), -1)
+    new[bundles] = np.arange(len(bundles))
+    nb = new[rows.bundle]
+    keep = nb >= 0
+    return _Rows(nb[keep], rows.piece[keep], rows.owner[keep])
+
+
+def _cull(rows: _Rows, obs: Obstacles, vP: np.ndarray, vQ: np.ndarray, p: np.ndarray, q: np.ndarray) -> _Rows:
+    """Keep the rows whose piece comes near the bundle: its bounding circle meets the
+    capsule around the segment between the patch centres that holds both patches."""
+    cP, cQ = np.nanmean(vP, 1), np.nanmean(vQ, 1)
+    rP = np.maximum(np.nanmax(np.hypot(*(vP - cP[:, None]).transpose(2, 0, 1)), 1), np.hypot(*(p - cP).T))
+    rQ = np.maximum(np.nanmax(np.hypot(*(vQ - cQ[:, None]).transpose(2, 0, 1)), 1), np.hypot(*(q - cQ).T))
+    b = rows.bundle
+    a, d = cP[b], (cQ - cP)[b]
+    c = obs.piece_circle[rows.piece]
+    dd = np.einsum("ij,ij->i", d, d)
+    t = np.clip(np.einsum("ij,ij->i", c[:, :2] - a, d) / np.maximum(dd, 1e-300), 0, 1)
+    near = np.hypot(*(a + d * t[:, None] - c[:, :2]).T) <= c[:, 2] + np.maximum(rP, rQ)[b] + 1e-9
+    return _Rows(b[near], rows.piece[near], rows.owner[near])
+
+
+def _rows(bundle_pair: np.ndarray, pairs: _Pairs, obs: Obstacles) -> _Rows:
+    counts = pairs.cand_count[bundle_pair]
+    bundle = np.repeat(np.arange(len(bundle_pair)), counts)
+    start = np.repeat(pairs.cand_start[bundle_pair], counts)
+    offs = np.arange(len(bundle)) - np.repeat(np.cumsum(counts) - counts, counts)
+    piece = pairs.cand_owner[start + offs]  # cand_owner holds piece indices
+    return _Rows(bundle, piece, obs.piece_owner[piece])
+
+
+def _crossing(p: np.ndarray, q: np.ndarray, rows: _Rows, obs: Obstacles, margin: float):
+    """Open parameter interval where the plan segment p→q is inside each row's piece
+    (shrunk by ``margin``). Round owners use their true circle."""
+    hp = obs.halfplanes[rows.piece]
+    a, b = hp[..., :2], hp[..., 2]
+    pp, dd = p[rows.bundle], (q - p)[rows.bundle]
+    num = b - margin - np.einsum("rkj,rj->rk", a, pp)
+    den = np.einsum("rkj,rj->rk", a, dd)
+    t0, t1 = _clip(num, den)
+    circ = obs.owner_circle[rows.owner]
+    round_ = ~np.isnan(circ[:, 0])
+    if round_.any():
+        c, R = circ[round_, :2], circ[round_, 2] - margin
+        p0, d0 = pp[round_], dd[round_]
+        A = np.einsum("ij,ij->i", d0, d0)
+        B = 2 * np.einsum("ij,ij->i", d0, p0 - c)
+        C = np.einsum("ij,ij->i", p0 - c, p0 - c) - R * R
+        disc = B * B - 4 * A * C
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sq = np.sqrt(np.maximum(disc, 0))
+            r1, r2 = (-B - sq) / (2 * A), (-B + sq) / (2 * A)
+        point = A < 1e-24
+        lo = np.where(point, np.where(C < 0, 0.0, 1.0), np.where(disc > 0, np.maximum(r1, 0.0), 1.0))
+        hi = np.where(point, np.where(C < 0, 1.0, 0.0), np.where(disc > 0, np.minimum(r2, 1.0), 0.0))
+        t0[round_], t1[round_] = lo, hi
+    return t0, t1
+
+
+# ---------------------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------------------
+
+def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
+                  facings: Sequence[tuple[float, float] | None]) -> _Pairs:
+    n = len(sources)
+    P = np.array([(s.x, s.y, s.r) for s in sources], float).reshape(n, 3)
+    Q = np.array([(t.x, t.y, t.r) for t in targets], float).reshape(n, 3)
+    H = np.zeros((n, 3))
+    H[:, 2] = -_BIG
+    for i, (s, f) in enumerate(zip(sources, facings)):
+        if f is not None:
+            H[i] = (f[0], f[1], f[0] * s.x + f[1] * s.y)
+    zP = np.array([(s.z, s.z + s.h) for s in sources], float).reshape(n, 2)
+    zQ = np.array([(t.z, t.z + t.h) for t in targets], float).reshape(n, 2)
+    # cull: obstacles whose footprint meets the hull of the two discs, and whose
+    # blocking range overlaps the heights the segments can take
+    # 16-gons with vertices on the circle lie inside it: grow them to contain the discs
+    grow = 1.0 / math.cos(math.pi / 16)
+    hulls = shapely.convex_hull(shapely.union(
+        shapely.buffer(shapely.points(P[:, :2]), P[:, 2] * grow + 1e-6, quad_segs=4),
+        shapely.buffer(shapely.points(Q[:, :2]), Q[:, 2] * grow + 1e-6, quad_segs=4)))
+    if obs.n_owners and n:
+        qi, oi = obs.tree.query(hulls, predicate="intersects")
+    else:
+        qi = oi = np.zeros(0, int)
+    lo = np.minimum(zP[:, 0], zQ[:, 0])[qi]
+    hi = np.maximum(zP[:, 1], zQ[:, 1])[qi]
+    own_s = np.array([s.owner for s in sources], int)[qi]
+    own_t = np.array([t.owner for t in targets], int)[qi]
+    keep = (obs.owner_z1[oi] > lo) & (obs.owner_z0[oi] < hi) & (oi != own_s) & (oi != own_t)
+    qi, oi = qi[keep], oi[keep]
+    # expand owners to pieces
+    npc = obs.owner_npieces[oi]
+    pair_of_piece = np.repeat(qi, npc)
+    piece = np.repeat(obs.owner_pieces_start[oi], npc) + (np.arange(npc.sum()) - np.repeat(np.cumsum(npc) - npc, npc))
+    order = np.argsort(pair_of_piece, kind="stable")
+    pair_of_piece, piece = pair_of_piece[order], piece[order]
+    count = np.bincount(pair_of_piece, minlength=n)
+    start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(int)
+    return _Pairs(P, Q, H, zP, zQ, start, count, piece)
+
+
+def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
+                        facings: Sequence[tuple[float, float] | None], *,
+                        tolerance: float = DEFAULT_TOLERANCE) -> list[LosAnswer]:
+    """Solve many pairs at once. ``facings[i]`` is the source's facing unit vector
+    (its front half only: E-ARC) or None for the whole disc (E-LOS-MOVE)."""
+    n = len(sources)
+    pairs = _pairs_arrays(obs, sources, targets, facings)
+    results: list[LosAnswer | None] = [None] * n
+    # E-ARC: the target must reach into the front half-plane
+    front_reach = np.einsum("ij,ij->i", pairs.H[:, :2], pairs.Q[:, :2]) + pairs.Q[:, 2] - pairs.H[:, 2]
+    for i in np.flatnonzero(front_reach < -1e-12):
+        results[i] = LosAnswer(False, "arc", out_of_arc=True)
+    live = np.array([r is None for r in results], bool)
+    bp = np.flatnonzero(live)
+    bP = _region_bbox(pairs.P[bp], pairs.H[bp])
+    bQ = _region_bbox(pairs.Q[bp], pairs.H[bp])
+    blockers: list[set[int]] = [set() for _ in range(n)]
+    stage_of: list[set[str]] = [set() for _ in range(n)]
+    examined = np.zeros(n, int)
+    while len(bp):
+        examined += np.bincount(bp, minlength=n)
+        over = examined > MAX_BUNDLES_PER_PAIR
+        if over.any():
+            for i in np.flatnonzero(over):
+                if results[i] is None:
+                    results[i] = LosAnswer(False, "undecided", blockers=tuple(sorted(blockers[i])),
+                                           bundles=int(examined[i]))
+            keep = ~over[bp]
+            bp, bP, bQ = bp[keep], bP[keep], bQ[keep]
+            if not len(bp):
+                break
+        D_P, D_Q, H = pairs.P[bp], pairs.Q[bp], pairs.H[bp]
+        zP, zQ = pairs.zP[bp], pairs.zQ[bp]
+        vP, okP = _patches(bP, D_P, H)
+        vQ, okQ = _patches(bQ, D_Q, H)
+        gone = ~(okP & okQ)  # the box misses the region: nothing to prove there
+        # the candidate segment of each bundle joins the region points nearest the patch centres
+        p = _project(np.nanmean(vP, 1) if not gone.all() else bP[:, :2], D_P, H)
+        q = _project(np.nanmean(vQ, 1) if not gone.all() else bQ[:, :2], D_Q, H)
+        rows = _cull(_rows(bp, pairs, obs), obs, vP, vQ, p, q)
+        blocked = gone.copy()
+        if len(rows.bundle):
+            by = _blocked_rows(rows, obs, vP, vQ, D_P, D_Q, zP, zQ)
+            for kind, hit in by.items():
+                blocked[rows.bundle[hit]] = True
+                for b, o in zip(bp[rows.bundle[hit]], rows.owner[hit]):
+                    blockers[b].add(int(o))
+                    stage_of[b].add(kind)
+        small = np.maximum(np.hypot(bP[:, 2] - bP[:, 0], bP[:, 3] - bP[:, 1]),
+                           np.hypot(bQ[:, 2] - bQ[:, 0], bQ[:, 3] - bQ[:, 1])) < tolerance
+        # witness candidates for the bundles not proven blocked
+        open_ = np.flatnonzero(~blocked)
+        if len(open_):
+            sub = _subset(rows, open_)
+            ok, heights, culprit = _witness_heights(sub, len(open_), p[open_], q[open_], obs, zP[open_], zQ[open_])
+            wit: dict[int, tuple] = {}
+            for k in np.flatnonzero(ok):
+                i = int(bp[open_[k]])
+                if results[i] is None and i not in wit:
+                    u, v = heights[k]
+                    seg = ((float(p[open_[k], 0]), float(p[open_[k], 1]), float(u)),
+                           (float(q[open_[k], 0]), float(q[open_[k], 1]), float(v)))
+                    if segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
+                        wit[i] = seg
+            for i, seg in wit.items():
+                results[i] = LosAnswer(True, "witness", witness=seg, bundles=int(examined[i]))
+            for k in np.flatnonzero(~ok):
+                if small[open_[k]]:
+                    i = int(bp[open_[k]])
+                    blockers[i].update(culprit[k])
+                    stage_of[i].add("subdivision")
+        done_pair = np.array([results[i] is not None for i in bp], bool)
+        split = ~blocked & ~done_pair & ~small
+        bp, bP, bQ = _split(bp[split], bP[split], bQ[split], pairs)
+    for i in range(n):
+        if results[i] is None:
+            st: Stage = "subdivision" if "subdivision" in stage_of[i] or len(stage_of[i]) > 1 or examined[i] > 1 \
+                else ("separator" if "separator" in stage_of[i] else "containment")
+            results[i] = LosAnswer(False, st, blockers=tuple(sorted(blockers[i])), bundles=int(examined[i]))
+    return [r for r in results if r is not None]
+
+
+def _excluded(s: Viewer, t: Viewer) -> tuple[int, ...]:
+    return tuple(o for o in (s.owner, t.owner) if o >= 0)
+
+
+def _split(bp: np.ndarray, bP: np.ndarray, bQ: np.ndarray, pairs: _Pairs):
+    """Halve the larger of the two boxes along its longer side; drop halves off the region."""
+    if not len(bp):
+        return bp, bP, bQ
+    sP = np.maximum(bP[:, 2] - bP[:, 0], bP[:, 3] - bP[:, 1])
+    sQ = np.maximum(bQ[:, 2] - bQ[:, 0], bQ[:, 3] - bQ[:, 1])
+    split_p = sP >= sQ
+    box = np.where(split_p[:, None], bP, bQ)
+    wide = (box[:, 2] - box[:, 0]) >= (box[:, 3] - box[:, 1])
+    midx = (box[:, 0] + box[:, 2]) / 2
+    midy = (box[:, 1] + box[:, 3]) / 2
+    a, b = box.copy(), box.copy()
+    a[:, 2] = np.where(wide, midx, a[:, 2])
+    b[:, 0] = np.where(wide, midx, b[:, 0])
+    a[:, 3] = np.where(wide, a[:, 3], midy)
+    b[:, 1] = np.where(wide, b[:, 1], midy)
+    nbp = np.concatenate([bp, bp])
+    halves = np.concatenate([a, b])
+    sp = np.concatenate([split_p, split_p])
+    nP = np.where(sp[:, None], halves, np.concatenate([bP, bP]))
+    nQ = np.where(sp[:, None], np.concatenate([bQ, bQ]), halves)
+    keep = (_box_meets_region(nP, pairs.P[nbp], pairs.H[nbp])
+            & _box_meets_region(nQ, pairs.Q[nbp], pairs.H[nbp]))
+    order = np.argsort(nbp[keep], kind="stable")
+    return nbp[keep][order], nP[keep][order], nQ[keep][order]
+
+
+def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict[str, np.ndarray]:
+    """Rows (bundle × piece) whose obstacle provably meets every segment of the bundle."""
+    b = rows.bundle
+    z0, z1, sealed = obs.owner_z0[rows.owner], obs.owner_z1[rows.owner], obs.owner_sealed[rows.owner]
+    round_ = obs.piece_round[rows.piece]
+    P, Q = vP[b], vQ[b]
+    # containment: the whole combination (1-t)P + tQ inside the piece for t in (t0, t1)
+    t0 = np.zeros(len(b))
+    t1 = np.zeros(len(b))
+    poly = np.flatnonzero(~round_)
+    if len(poly):
+        hp = obs.halfplanes[rows.piece[poly]]
+        a, off = hp[..., :2], hp[..., 2]
+        hP = _support(P[poly], D_P[b[poly]], a)
+        hQ = _support(Q[poly], D_Q[b[poly]], a)
+        pad = off >= _BIG / 2
+        t0[poly], t1[poly] = _clip(np.where(pad, 1.0, off - hP), np.where(pad, 0.0, hQ - hP))
+    rnd = np.flatnonzero(round_)
+    if len(rnd):
+        circ = obs.owner_circle[rows.owner[rnd]]
+        t0[rnd], t1[rnd] = _disc_containment(P[rnd], Q[rnd], circ)
+    with np.errstate(invalid="ignore"):
+        contain = (t1 - t0 > 1e-12) & _containment_blocks(t0, t1, zP[b], zQ[b], z0, z1, sealed)
+    # separator lines: through the owner's centre across the bundle, and along its axis
+    cP, cQ = P.mean(1), Q.mean(1)
+    axis = obs.owner_axis[rows.owner]
+    v = cQ - cP
+    vn = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-300)
+    across = np.stack([-v[:, 1] / vn, v[:, 0] / vn], 1)
+    sep = np.zeros(len(b), bool)
+    for d in (across, axis[:, 2:]):
+        sep |= _separator(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_)
+    return {"separator": np.flatnonzero(sep), "containment": np.flatnonzero(contain & ~sep)}
+
+
+def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Open t-interval where every vertex (1-t)p_i + t q_j of the combination is inside the circle."""
+    c, R = circ[:, None, None, :2], circ[:, None, None, 2]
+    a = P[:, :, None, :] - c  # (rows, V, 1, 2)
+    e = Q[:, None, :, :] - P[:, :, None, :]  # (rows, V, V, 2)
+    A = e[..., 0] ** 2 + e[..., 1] ** 2
+    B = 2 * (a[..., 0] * e[..., 0] + a[..., 1] * e[..., 1])
+    C = a[..., 0] ** 2 + a[..., 1] ** 2 - R * R
+    disc = B * B - 4 * A * C
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sq = np.sqrt(np.maximum(disc, 0))
+        lo = np.where(A > 1e-24, (-B - sq) / (2 * A), np.where(C < 0, -np.inf, np.inf))
+        hi = np.where(A > 1e-24, (-B + sq) / (2 * A), np.where(C < 0, np.inf, -np.inf))
+    lo = np.where((A > 1e-24) & (disc <= 0), np.inf, lo)
+    return np.maximum(lo.max((1, 2)), 0.0), np.minimum(hi.min((1, 2)), 1.0)
+
+
+def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_) -> np.ndarray:
+    """Rows where the line o + s·d separates the patches and the obstacle covers every crossing."""
+    nx, ny = -d[:, 1:2], d[:, 0:1]
+    PX, PY = CP[..., 0] - o[:, 0:1], CP[..., 1] - o[:, 1:2]
+    QX, QY = CQ[..., 0] - o[:, 0:1], CQ[..., 1] - o[:, 1:2]
+    dP, dQ = PX * nx + PY * ny, QX * nx + QY * ny
+    sP, sQ = PX * d[:, 0:1] + PY * d[:, 1:2], QX * d[:, 0:1] + QY * d[:, 1:2]
+    flip = np.where(dP[:, 0] < 0, -1.0, 1.0)[:, None]
+    dP, dQ = dP * flip, -dQ * flip
+    apart = (dP.min(1) > 0) & (dQ.min(1) > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tot = dP[:, :, None] + dQ[:, None, :]
+        s = (dQ[:, None, :] * sP[:, :, None] + dP[:, :, None] * sQ[:, None, :]) / tot
+        t = dP[:, :, None] / tot
+    smin, smax = s.min((1, 2)), s.max((1, 2))
+    tlo, thi = t.min((1, 2)), t.max((1, 2))
+    lo, hi = _line_interval(rows, obs, o, d, round_)
+    covered = (lo < smin) & (smax < hi)
+    multi = obs.owner_npieces[rows.owner] > 1
+    if multi.any():
+        # pieces of one footprint tile it: their intervals cover [smin, smax] when their
+        # overlaps with it add up to its length (a group = one bundle, one owner)
+        overlap = np.clip(np.minimum(hi, smax) - np.maximum(lo, smin), 0, None)
+        key = rows.bundle * (obs.n_owners + 1) + rows.owner
+        _, inv = np.unique(key, return_inverse=True)
+        total = np.bincount(inv, weights=np.where(multi, overlap, 0.0))
+        covered |= multi & (smax - smin > 1e-9) & (total[inv] >= (smax - smin) * (1 - 1e-9))
+    with np.errstate(invalid="ignore"):
+        heights = _heights_block(tlo, thi, zP, zQ, z0, z1, sealed)
+    return apart & covered & heights
+
+
+def _line_interval(rows: _Rows, obs: Obstacles, o, d, round_) -> tuple[np.ndarray, np.ndarray]:
+    """The open interval of s where o + s·d is inside each row's piece (chord for circles)."""
+    lo = np.full(len(o), np.inf)
+    hi = np.full(len(o), -np.inf)
+    poly = np.flatnonzero(~round_)
+    if len(poly):
+        hp = obs.halfplanes[rows.piece[poly]]
+        a, off = hp[..., :2], hp[..., 2]
+        num = off - (a[..., 0] * o[poly, 0:1] + a[..., 1] * o[poly, 1:2])
+        den = a[..., 0] * d[poly, 0:1] + a[..., 1] * d[poly, 1:2]
+        lo[poly], hi[poly] = _clip(num, den, -np.inf, np.inf)
+    rnd = np.flatnonzero(round_)
+    if len(rnd):
+        circ = obs.owner_circle[rows.owner[rnd]]
+        w = circ[:, :2] - o[rnd]
+        sc = w[:, 0] * d[rnd, 0] + w[:, 1] * d[rnd, 1]
+        h2 = circ[:, 2] ** 2 - (w[:, 0] ** 2 + w[:, 1] ** 2 - sc * sc)
+        half = np.sqrt(np.maximum(h2, 0))
+        lo[rnd] = np.where(h2 > 0, sc - half, np.inf)
+        hi[rnd] = np.where(h2 > 0, sc + half, -np.inf)
+    return lo, hi
+
+
+def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obstacles,
+                     zP: np.ndarray, zQ: np.ndarray):
+    """For each plan segment p→q (rows index them), end heights (u, v) that clear
+    every obstacle, if any. Returns (ok mask, heights (n, 2), culprits per segment)."""
+    heights = np.zeros((n, 2))
+    ok = np.ones(n, bool)
+    culprits: list[list[int]] = [[] for _ in range(n)]
+    mid = np.stack([zP.mean(1), zQ.mean(1)], 1)
+    top = np.stack([zP[:, 1], zQ[:, 1]], 1)
+    heights[:] = mid
+    if not len(rows.bundle):
+        return ok, heights, culprits
+    t0, t1 = _crossing(p, q, rows, obs, ETA)
+    crossed = t1 - t0 > 1e-12
+    r = np.flatnonzero(crossed)
+    if not len(r):
+        return ok, heights, culprits
+    b = rows.bundle[r]
+    z0, z1, sealed = obs.owner_z0[rows.owner[r]], obs.owner_z1[rows.owner[r]], obs.owner_sealed[rows.owner[r]]
+    ta, tb = t0[r], t1[r]
+
+    def line(h, t):
+        return (1 - t) * h[b, 0] + t * h[b, 1]
+
+    bottom = np.stack([zP[:, 0], zQ[:, 0]], 1)
+    over_ok = (line(top, ta) >= z1 - 1e-12) & (line(top, tb) >= z1 - 1e-12)
+    need = z0 - np.where(sealed, ETA, 0.0)
+    under_ok = (line(bottom, ta) <= need) & (line(bottom, tb) <= need)
+    hard = ~over_ok & ~under_ok
+    ambiguous = ~over_ok & under_ok
+    bad = np.zeros(n, bool)
+    bad[b[hard]] = True
+    amb = np.zeros(n, bool)
+    amb[b[ambiguous]] = True
+    for k in np.flatnonzero(bad):
+        culprits[k] = sorted({int(o) for o in rows.owner[r][(b == k) & hard]})
+    ok = ~bad
+    # all constraints "over": lift from mid-height towards the tops just enough, then halfway more
+    simple = ok & ~amb
+    if simple.any():
+        denom_a = line(top, ta) - line(mid, ta)
+        denom_b = line(top, tb) - line(mid, tb)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            la = np.where(denom_a > 0, (z1 - line(mid, ta)) / denom_a, np.where(line(mid, ta) >= z1, -np.inf, np.inf))
+            lb = np.where(denom_b > 0, (z1 - line(mid, tb)) / denom_b, np.where(line(mid, tb) >= z1, -np.inf, np.inf))
+        lam = np.full(n, 0.0)
+        np.maximum.at(lam, b, np.maximum(la, lb))
+        lam = np.clip(lam, 0.0, 1.0)
+        lam = np.where(lam > 0, lam + (1 - lam) / 2, 0.0)
+        heights[simple] = (mid + lam[:, None] * (top - mid))[simple]
+    # some obstacle may be passed under: solve the small 2D problem exactly
+    for k in np.flatnonzero(ok & amb):
+        sel = b == k
+        h = _heights_lp(ta[sel], tb[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
+        if h is None:
+            ok[k] = False
+            culprits[k] = sorted({int(o) for o in rows.owner[r][sel]})
+        else:
+            heights[k] = h
+    return ok, heights, culprits
+
+
+def _heights_lp(ta, tb, z0, z1, sealed, zP, zQ) -> tuple[float, float] | None:
+    """Heights (u, v) in [zP] × [zQ] with, for each crossed obstacle, the segment
+    over it (≥ z1 at both ends of its crossing) or under it (≤ z0). Branches only
+    on obstacles where both are possible; None when no choice is feasible."""
+    def at(h0, h1, t):
+        return (1 - t) * h0 + t * h1
+
+    can_over = (at(zP[1], zQ[1], ta) >= z1 - 1e-12) & (at(zP[1], zQ[1], tb) >= z1 - 1e-12)
+    need = z0 - np.where(sealed, ETA, 0.0)
+    can_under = (at(zP[0], zQ[0], ta) <= need) & (at(zP[0], zQ[0], tb) <= need)
+    if np.any(~can_over & ~can_under):
+        return None
+    box = [(-1.0, 0.0, -zP[0]), (1.0, 0.0, zP[1]), (0.0, -1.0, -zQ[0]), (0.0, 1.0, zQ[1])]  # a·(u,v) <= c
+
+    def over(i):
+        return [(-(1 - t), -t, -z1[i]) for t in (ta[i], tb[i])]
+
+    def under(i):
+        return [(1 - t, t, need[i]) for t in (ta[i], tb[i])]
+
+    fixed = list(box)
+    for i in np.flatnonzero(can_over & ~can_under):
+        fixed += over(i)
+    for i in np.flatnonzero(can_under & ~can_over):
+        fixed += under(i)
+    both = np.flatnonzero(can_over & can_under)
+    if len(both) > 10:
+        return None
+    for mask in range(1 << len(both)):
+        cons = list(fixed)
+        for j, i in enumerate(both):
+            cons += under(i) if (mask >> j) & 1 else over(i)
+        pt = _feasible_point(cons)
+        if pt is not None:
+            return pt
+    return None
+
+
+def _feasible_point(cons: list[tuple[float, float, float]]) -> tuple[float, float] | None:
+    A = np.array(cons, float)
+    m = len(A)
+    i, j = np.triu_indices(m, 1)
+    det = A[i, 0] * A[j, 1] - A[i, 1] * A[j, 0]
+    good = np.abs(det) > 1e-15
+    i, j, det = i[good], j[good], det[good]
+    u = (A[i, 2] * A[j, 1] - A[i, 1] * A[j, 2]) / det
+    v = (A[i, 0] * A[j, 2] - A[i, 2] * A[j, 0]) / det
+    feas = np.all(A[:, 0][None, :] * u[:, None] + A[:, 1][None, :] * v[:, None] <= A[:, 2][None, :] + 1e-9, 1)
+    if not feas.any():
+        return None
+    return (float(u[feas].mean()), float(v[feas].mean()))
+
+
+# ---------------------------------------------------------------------------------------
+# Exact check of one segment (the witness check; also the blockers of a drawn line)
+# ---------------------------------------------------------------------------------------
+
+def segment_blockers(obs: Obstacles, seg, *, exclude: Sequence[int] = (), margin: float = ETA) -> list[int]:
+    """Owners whose interior the 3D segment meets (footprints exact, non-convex included)."""
+    (x0, y0, u), (x1, y1, v) = seg
+    line = LineString([(x0, y0), (x1, y1)]) if (x0, y0) != (x1, y1) else shapely.Point(x0, y0)
+    idx = obs.tree.query(line, predicate="intersects")
+    out = []
+    L = math.hypot(x1 - x0, y1 - y0)
+    for o in idx:
+        if o in exclude:
+            continue
+        z0, z1, sealed = obs.owner_z0[o], obs.owner_z1[o], obs.owner_sealed[o]
+        for t_in, t_out in _plan_intervals(obs, int(o), line, (x0, y0), L, margin):
+            hs = ((1 - t_in) * u + t_in * v, (1 - t_out) * u + t_out * v)
+            over = min(hs) >= z1 - 1e-12
+            under = max(hs) <= z0 - (margin if sealed else 0.0)
+            if not over and not under:
+                out.append(int(o))
+                break
+    return out
+
+
+def segment_is_clear(obs: Obstacles, seg, *, exclude: Sequence[int] = ()) -> bool:
+    return not segment_blockers(obs, seg, exclude=exclude)
+
+
+def _plan_intervals(obs: Obstacles, o: int, line, start, L: float, margin: float) -> list[tuple[float, float]]:
+    circ = obs.owner_circle[o]
+    if not math.isnan(circ[0]):
+        if L == 0:
+            return [(0.0, 1.0)] if math.hypot(start[0] - circ[0], start[1] - circ[1]) < circ[2] - margin else []
+        (x0, y0), (x1, y1) = line.coords
+        p, d, c = np.array([x0, y0]), np.array([x1 - x0, y1 - y0]), circ[:2]
+        A, B, C = d @ d, 2 * d @ (p - c), (p - c) @ (p - c) - (circ[2] - margin) ** 2
+        disc = B * B - 4 * A * C
+        if disc <= 0:
+            return []
+        sq = math.sqrt(disc)
+        t0, t1 = max(0.0, (-B - sq) / (2 * A)), min(1.0, (-B + sq) / (2 * A))
+        return [(t0, t1)] if t1 - t0 > 1e-12 else []
+    poly = obs.owner_geom[o]
+    if L == 0:
+        return [(0.0, 1.0)] if poly.boundary.distance(line) > margin and poly.contains(line) else []
+    part = line.intersection(poly)
+    out = []
+    for g in getattr(part, "geoms", [part]):
+        if g.is_empty or g.geom_type != "LineString" or g.length <= 1e-12:
+            continue
+        if poly.boundary.distance(g.interpolate(0.5, normalized=True)) <= margin:
+            continue  # runs along the boundary (or barely dips in): touching, not inside
+        ts = [math.hypot(x - start[0], y - start[1]) / L for x, y in g.coords]
+        out.append((min(ts), max(ts)))
+    return out
