@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
+import shlex
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +164,19 @@ def test_help_lists_the_side_keys(capsys) -> None:
         assert info.value.code == 0
         for key in ("ATT=", "MOD=", "HALVE=", "STK=", "PW=", "ARM=", "HP=", "DODGE=", "REROLL=", "SPLIT="):
             assert key in out
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "dice.md"
+
+
+def test_docs_dice_python_examples_run() -> None:
+    result = doctest.testfile(str(DOCS), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_docs_dice_console_examples_print_what_they_show(capsys) -> None:
+    blocks = re.findall(r"```console\n\$ (skirmish [^\n]+)\n(.*?)```", DOCS.read_text(), flags=re.S)
+    assert len(blocks) >= 2
+    for command, shown in blocks:
+        code, out, _ = run(capsys, *shlex.split(command)[1:])
+        assert code == 0 and out == shown, command
