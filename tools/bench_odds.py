@@ -77,6 +77,7 @@ def main() -> None:
     exact = exchange_odds(ex)
     t_mc = median_seconds(lambda: monte_carlo_odds(ex, ROLLS, rng), repeat=1 if quick else 3)
     mc = monte_carlo_odds(ex, ROLLS, rng)
+    assert mc.reactive_wounds is not None and exact.reactive.wounds is not None
     err = max(max_abs_error(mc.active_hits, exact.active.hits), max_abs_error(mc.reactive_wounds, exact.reactive.wounds))
     print(ratio("Monte Carlo 10^6 rolls (numpy)", ours, t_mc, f"   (max |error| {err:.4f}, not exact)"))
     assert rate is not None

@@ -114,6 +114,7 @@ def _damage_lines(name: str, s: SideLog, target_arm: int) -> list[str]:
     if not s.damage:
         return []
     pw = s.side.pw
+    assert pw is not None
     lines = [f"{name} damage dice (wound on <= PW {pw} - ARM {target_arm} = {pw - target_arm}; "
              f"a Critical Hit ignores ARM: <= {pw}):"]
     for d in s.damage:

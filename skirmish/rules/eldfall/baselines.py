@@ -83,8 +83,7 @@ def brute_force_odds(exchange: Exchange, max_outcomes: int = 2_000_000) -> Excha
     a_faces = _face_weights(a_attr, active.reroll)
     r_faces = _face_weights(r_attr, reactive.reroll) if r_attr is not None else []
     if dodge_attr is not None:
-        s = [(v, w) for v, w in _face_weights(dodge_attr, reactive.reroll)]
-        dodge_faces = [(dodge_attr.succeeds(v), w) for v, w in s]
+        dodge_faces = [(dodge_attr.succeeds(v), w) for v, w in _face_weights(dodge_attr, reactive.reroll)]
     else:
         dodge_faces = [(False, 1)]
     per_die_den = D20 * D20 if active.reroll else D20

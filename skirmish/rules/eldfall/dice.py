@@ -263,7 +263,8 @@ def resolve_exchange(exchange: Exchange, rng: Rng) -> ExchangeLog:
     if dodge_attr is not None and not dodge_attr.fails_automatically:
         dodge_first = roll_d20(rng)
     # Rerolls: the Reactive player first, then the Active player (E-CONF, E-ROLL-REROLL).
-    r_replaced = _reroll_failed(r_faces, r_attr, rng) if reactive.reroll else [None] * len(r_faces)
+    none: list[int | None] = [None] * max(len(a_faces), len(r_faces))
+    r_replaced = _reroll_failed(r_faces, r_attr, rng) if reactive.reroll else none[: len(r_faces)]
     if dodge_attr is not None:
         if dodge_first is None:
             dodge = AttributeRoll(dodge_attr, None, False)
@@ -272,7 +273,7 @@ def resolve_exchange(exchange: Exchange, rng: Rng) -> ExchangeLog:
             dodge = AttributeRoll(dodge_attr, second, dodge_attr.succeeds(second), rerolled_from=dodge_first)
         else:
             dodge = AttributeRoll(dodge_attr, dodge_first, dodge_attr.succeeds(dodge_first))
-    a_replaced = _reroll_failed(a_faces, a_attr, rng) if active.reroll else [None] * len(a_faces)
+    a_replaced = _reroll_failed(a_faces, a_attr, rng) if active.reroll else none[: len(a_faces)]
 
     dodged = dodge is not None and dodge.success
     a_dice = _judge("active", a_attr, a_faces, a_replaced, r_attr, r_faces, dodged)

@@ -125,10 +125,11 @@ class Distribution:
 class JointDistribution:
     """An exact joint distribution of two counts (Active, Reactive): ``p(a, b)``."""
 
-    __slots__ = ("weights", "denominator")
+    __slots__ = ("weights", "denominator", "_index")
 
     weights: tuple[tuple[tuple[int, int], int], ...]
     denominator: int
+    _index: dict[tuple[int, int], int]
 
     def __init__(self, weights: Mapping[tuple[int, int], int], denominator: int) -> None:
         keys = sorted(k for k, w in weights.items() if w)
@@ -138,13 +139,14 @@ class JointDistribution:
         values_r, d = _reduce(values, denominator)
         object.__setattr__(self, "weights", tuple(zip(keys, values_r)))
         object.__setattr__(self, "denominator", d)
+        object.__setattr__(self, "_index", dict(self.weights))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("JointDistribution is immutable")
 
     def p(self, a: int, b: int) -> Fraction:
         """P(Active count = a and Reactive count = b)."""
-        return Fraction(dict(self.weights).get((a, b), 0), self.denominator)
+        return Fraction(self._index.get((a, b), 0), self.denominator)
 
     def items(self) -> Iterator[tuple[tuple[int, int], Fraction]]:
         """``((a, b), probability)`` for every outcome of non-zero probability."""
@@ -258,7 +260,7 @@ def attribute_roll_odds(attribute: ModifiedAttribute, reroll: bool = False) -> F
 class _Pool:
     """Tables for ``n`` dice of one side (see the module docstring)."""
 
-    __slots__ = ("n", "die", "H", "L", "E", "C", "multi")
+    __slots__ = ("n", "die", "H", "L", "E", "C", "fact")
 
     def __init__(self, n: int, die: DieWeights) -> None:
         self.n, self.die = n, die
@@ -273,8 +275,7 @@ class _Pool:
         Ln = [l**n for l in self.L]
         self.E = [Ln[0]] + [Ln[x] - Ln[x - 1] for x in range(1, D20 + 1)]
         self.C = [comb(n, k) * c**k * (D - c) ** (n - k) for k in range(n + 1)] if c else [(D - c) ** n]
-        fact = [factorial(i) for i in range(n + 1)]
-        self.multi = fact
+        self.fact = [factorial(i) for i in range(n + 1)]
 
     def scored(self, opponent_best: Sequence[int]) -> dict[tuple[int, int], int]:
         """``{(k, j): sum_x P(k crits, j non-crits > x) * opponent_best[x]}``."""
@@ -296,7 +297,7 @@ class _Pool:
                 if not hj:
                     break
         out: dict[tuple[int, int], int] = {}
-        f = self.multi
+        f = self.fact
         ck = 1
         for k in range(n + 1):
             for j in range(n + 1 - k):
