@@ -324,6 +324,8 @@ def test_parse_side_reads_keys_case_insensitively() -> None:
         ("ATT=1,STK=3,SPLIT=1/1", ["--active", "all 3 Strikes"]),
         ("", ["--active", "empty list"]),
         ("ATT=-2", ["--active", "ATT is 0 or more"]),
+        ("ARM=1,LOS=0", ["--active", "give DODGE too"]),
+        ("HP=2,INC=1", ["--active", "Incapacitated model has 0 HP"]),
     ],
 )
 def test_parse_side_errors_name_option_item_and_fix(text: str, words: list[str]) -> None:

@@ -68,6 +68,8 @@ class Side:
             raise RuleInputError(
                 "a model either attacks back (ATT) or Dodges (DODGE) as its Reaction, not both"
             )
+        if not self.los and self.dodge is None:
+            raise RuleInputError("LOS=0 (no LoS to the attacker) only applies to a Dodge: give DODGE too")
         wound_cap(self.hp, self.incapacitated)  # validates HP / INC
         if self.split is not None:
             split_strikes(self.strike, self.split)
