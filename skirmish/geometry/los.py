@@ -53,6 +53,8 @@ ETA = 1e-9
 DEFAULT_TOLERANCE = 0.1 / 25.4
 #: Bundles one pair may examine before the search gives up (never reached on real tables).
 MAX_BUNDLES_PER_PAIR = 60_000
+#: Extra witness candidates per bundle (segments between matching patch corners).
+CORNER_CANDIDATES = 4
 _BIG = 1e18
 
 Stage = Literal["arc", "separator", "containment", "witness", "subdivision", "undecided"]
@@ -81,6 +83,8 @@ class Obstacles:
     owner_pieces_start: np.ndarray
     piece_circle: np.ndarray  # per piece: a circle (cx, cy, r) containing it
     piece_round: np.ndarray  # per piece: the owner is round (its halfplanes are unused padding)
+    piece_axis: np.ndarray  # per piece: (ox, oy, ux, uy) principal axis through its centroid
+    owner_bound: np.ndarray  # per owner: a circle (cx, cy, r) containing its footprint
 
     @property
     def n_owners(self) -> int:
@@ -99,6 +103,15 @@ def _axis(poly: Polygon) -> tuple[float, float, float, float]:
     return (c.x, c.y, float(e[0] / n), float(e[1] / n))
 
 
+def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
+    out = np.zeros((len(geoms), 3))
+    for i, g in enumerate(geoms):
+        xy = np.asarray(g.exterior.coords)
+        mid = (xy.min(0) + xy.max(0)) / 2
+        out[i] = (mid[0], mid[1], float(np.hypot(*(xy - mid).T).max()) * 1.0001 + 1e-9)
+    return out
+
+
 def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: float = 1e-6) -> Obstacles:
     """Arrays for the blocking tests from named cylinders and prisms.
 
@@ -108,6 +121,7 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     names, z0, z1, geoms, circles, pieces, owners = [], [], [], [], [], [], []
     circles_p: list[tuple[float, float, float]] = []
     round_p: list[bool] = []
+    axes_p: list[tuple[float, float, float, float]] = []
     for name, s in solids:
         if isinstance(s, Cylinder):
             circle, geom, lo, hi = (s.x, s.y, s.radius), s.footprint(), s.z, s.top
@@ -125,6 +139,7 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
             pieces.append(np.zeros((0, 3)))
             owners.append(idx)
             round_p.append(True)
+            axes_p.append((circle[0], circle[1], 1.0, 0.0))
             circles_p.append(tuple(circle))
             continue
         else:
@@ -133,6 +148,7 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
             pieces.append(halfplanes_of(p))
             owners.append(idx)
             round_p.append(False)
+            axes_p.append(_axis(p))
             xy = np.asarray(p.exterior.coords)
             mid = xy.mean(0)
             circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
@@ -165,7 +181,8 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     axes = np.array([_axis(g) for g in geoms], float).reshape(-1, 4)
     return Obstacles(tuple(names), eff, z1a, sealed, tuple(geoms), np.array(circles, float).reshape(-1, 3), axes,
                      npieces, owners_a, hp, shapely.STRtree(geoms), start,
-                     np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool))
+                     np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
+                     np.array(axes_p, float).reshape(-1, 4), _bounding_circles(geoms))
 
 
 # ---------------------------------------------------------------------------------------
@@ -302,15 +319,19 @@ def _clip_polygon(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarra
 def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Convex polygons containing box ∩ region: the box cut by the region's half-plane
     and by the disc's tangent facing the box. Returns (vertices (rows, 6, 2), non-empty)."""
-    verts = _corners(box)
-    verts = _clip_polygon(verts, H[:, :2], H[:, 2])
-    mid = (box[:, :2] + box[:, 2:]) / 2 - D[:, :2]
-    d = np.hypot(mid[:, 0], mid[:, 1])
-    u = np.where(d[:, None] > 1e-12, -mid / np.maximum(d, 1e-300)[:, None], 0.0)
-    c0 = np.where(d > 1e-12, np.einsum("ij,ij->i", u, D[:, :2]) - D[:, 2], -_BIG)
-    verts = _clip_polygon(verts, u, c0)
-    ok = ~np.isnan(verts[:, 0, 0])
-    return verts, ok
+    corners = _corners(box)
+    verts = np.concatenate([corners, corners[:, :2]], 1)  # 6 slots, padded by repetition
+    behind = np.any(np.einsum("rvj,rj->rv", corners, H[:, :2]) < H[:, 2:3], 1)
+    outside = np.any(np.hypot(corners[..., 0] - D[:, 0:1], corners[..., 1] - D[:, 1:2]) > D[:, 2:3], 1)
+    cut = np.flatnonzero(behind | outside)
+    if len(cut):
+        v = _clip_polygon(corners[cut], H[cut, :2], H[cut, 2])
+        mid = (box[cut, :2] + box[cut, 2:]) / 2 - D[cut, :2]
+        d = np.hypot(mid[:, 0], mid[:, 1])
+        u = np.where(d[:, None] > 1e-12, -mid / np.maximum(d, 1e-300)[:, None], 0.0)
+        c0 = np.where(d > 1e-12, np.einsum("ij,ij->i", u, D[cut, :2]) - D[cut, 2], -_BIG)
+        verts[cut] = _clip_polygon(v, u, c0)
+    return verts, ~np.isnan(verts[:, 0, 0])
 
 
 # ---------------------------------------------------------------------------------------
@@ -440,13 +461,19 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
     zQ = np.array([(t.z, t.z + t.h) for t in targets], float).reshape(n, 2)
     # cull: obstacles whose footprint meets the hull of the two discs, and whose
     # blocking range overlaps the heights the segments can take
-    # 16-gons with vertices on the circle lie inside it: grow them to contain the discs
-    grow = 1.0 / math.cos(math.pi / 16)
-    hulls = shapely.convex_hull(shapely.union(
-        shapely.buffer(shapely.points(P[:, :2]), P[:, 2] * grow + 1e-6, quad_segs=4),
-        shapely.buffer(shapely.points(Q[:, :2]), Q[:, 2] * grow + 1e-6, quad_segs=4)))
+    # the segments stay inside the capsule around the centre line with the larger radius:
+    # query the tree with its bounding box, then keep owners whose bounding circle meets it
+    rad = np.maximum(P[:, 2], Q[:, 2]) + 1e-6
+    boxes = shapely.box(np.minimum(P[:, 0], Q[:, 0]) - rad, np.minimum(P[:, 1], Q[:, 1]) - rad,
+                        np.maximum(P[:, 0], Q[:, 0]) + rad, np.maximum(P[:, 1], Q[:, 1]) + rad)
     if obs.n_owners and n:
-        qi, oi = obs.tree.query(hulls, predicate="intersects")
+        qi, oi = obs.tree.query(boxes)
+        a, d = P[qi, :2], Q[qi, :2] - P[qi, :2]
+        c = obs.owner_bound[oi]
+        dd = np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)
+        t = np.clip(np.einsum("ij,ij->i", c[:, :2] - a, d) / dd, 0, 1)
+        near = np.hypot(*(a + d * t[:, None] - c[:, :2]).T) <= c[:, 2] + rad[qi]
+        qi, oi = qi[near], oi[near]
     else:
         qi = oi = np.zeros(0, int)
     lo = np.minimum(zP[:, 0], zQ[:, 0])[qi]
@@ -507,11 +534,14 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         q = _project(np.nanmean(vQ, 1) if not gone.all() else bQ[:, :2], D_Q, H)
         rows = _cull(_rows(bp, pairs, obs), obs, vP, vQ, p, q)
         blocked = gone.copy()
-        if len(rows.bundle):
-            by = _blocked_rows(rows, obs, vP, vQ, D_P, D_Q, zP, zQ)
+        # only a solid that rises above the lower of the two tops can block every segment
+        tall = obs.owner_z1[rows.owner] > np.minimum(zP[rows.bundle, 1], zQ[rows.bundle, 1])
+        tall_rows = _Rows(rows.bundle[tall], rows.piece[tall], rows.owner[tall])
+        if len(tall_rows.bundle):
+            by = _blocked_rows(tall_rows, obs, vP, vQ, D_P, D_Q, zP, zQ)
             for kind, hit in by.items():
-                blocked[rows.bundle[hit]] = True
-                for b, o in zip(bp[rows.bundle[hit]], rows.owner[hit]):
+                blocked[tall_rows.bundle[hit]] = True
+                for b, o in zip(bp[tall_rows.bundle[hit]], tall_rows.owner[hit]):
                     blockers[b].add(int(o))
                     stage_of[b].add(kind)
         small = np.maximum(np.hypot(bP[:, 2] - bP[:, 0], bP[:, 3] - bP[:, 1]),
@@ -520,15 +550,28 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         open_ = np.flatnonzero(~blocked)
         if len(open_):
             sub = _subset(rows, open_)
-            ok, heights, culprit = _witness_heights(sub, len(open_), p[open_], q[open_], obs, zP[open_], zQ[open_])
+            m = len(open_)
+            # candidates: the centre segment, then segments between the patches' matching corners
+            cp = [p[open_]] + [_project(vP[open_, c], D_P[open_], H[open_]) for c in range(CORNER_CANDIDATES)]
+            cq = [q[open_]] + [_project(vQ[open_, c], D_Q[open_], H[open_]) for c in range(CORNER_CANDIDATES)]
+            nc = len(cp)
+            rows_c = _Rows(np.concatenate([sub.bundle + c * m for c in range(nc)]), np.tile(sub.piece, nc),
+                           np.tile(sub.owner, nc))
+            pc, qc = np.concatenate(cp), np.concatenate(cq)
+            okc, heights, culprit = _witness_heights(rows_c, nc * m, pc, qc, obs, np.tile(zP[open_], (nc, 1)),
+                                                     np.tile(zQ[open_], (nc, 1)))
+            seams = _touches_a_seam(rows_c, nc * m, pc, qc, obs)
+            ok = okc[:m]
             wit: dict[int, tuple] = {}
-            for k in np.flatnonzero(ok):
+            for j in np.flatnonzero(okc):
+                k = j % m
                 i = int(bp[open_[k]])
                 if results[i] is None and i not in wit:
-                    u, v = heights[k]
-                    seg = ((float(p[open_[k], 0]), float(p[open_[k], 1]), float(u)),
-                           (float(q[open_[k], 0]), float(q[open_[k], 1]), float(v)))
-                    if segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
+                    u, v = heights[j]
+                    seg = ((float(pc[j, 0]), float(pc[j, 1]), float(u)), (float(qc[j, 0]), float(qc[j, 1]), float(v)))
+                    # convex pieces and circles are exact; only a line running along the seam
+                    # between two pieces of one footprint needs the whole-footprint check
+                    if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
                         wit[i] = seg
             for i, seg in wit.items():
                 results[i] = LosAnswer(True, "witness", witness=seg, bundles=int(examined[i]))
@@ -552,14 +595,8 @@ def _excluded(s: Viewer, t: Viewer) -> tuple[int, ...]:
     return tuple(o for o in (s.owner, t.owner) if o >= 0)
 
 
-def _split(bp: np.ndarray, bP: np.ndarray, bQ: np.ndarray, pairs: _Pairs):
-    """Halve the larger of the two boxes along its longer side; drop halves off the region."""
-    if not len(bp):
-        return bp, bP, bQ
-    sP = np.maximum(bP[:, 2] - bP[:, 0], bP[:, 3] - bP[:, 1])
-    sQ = np.maximum(bQ[:, 2] - bQ[:, 0], bQ[:, 3] - bQ[:, 1])
-    split_p = sP >= sQ
-    box = np.where(split_p[:, None], bP, bQ)
+def _halve(box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cut each box in two across its longer side."""
     wide = (box[:, 2] - box[:, 0]) >= (box[:, 3] - box[:, 1])
     midx = (box[:, 0] + box[:, 2]) / 2
     midy = (box[:, 1] + box[:, 3]) / 2
@@ -568,11 +605,29 @@ def _split(bp: np.ndarray, bP: np.ndarray, bQ: np.ndarray, pairs: _Pairs):
     b[:, 0] = np.where(wide, midx, b[:, 0])
     a[:, 3] = np.where(wide, a[:, 3], midy)
     b[:, 1] = np.where(wide, b[:, 1], midy)
-    nbp = np.concatenate([bp, bp])
-    halves = np.concatenate([a, b])
-    sp = np.concatenate([split_p, split_p])
-    nP = np.where(sp[:, None], halves, np.concatenate([bP, bP]))
-    nQ = np.where(sp[:, None], np.concatenate([bQ, bQ]), halves)
+    return a, b
+
+
+def _split(bp: np.ndarray, bP: np.ndarray, bQ: np.ndarray, pairs: _Pairs):
+    """Four children per bundle: both boxes halved across their longer sides (a box
+    much smaller than the other is kept whole); halves off the region are dropped."""
+    if not len(bp):
+        return bp, bP, bQ
+    sP = np.maximum(bP[:, 2] - bP[:, 0], bP[:, 3] - bP[:, 1])
+    sQ = np.maximum(bQ[:, 2] - bQ[:, 0], bQ[:, 3] - bQ[:, 1])
+    p1, p2 = _halve(bP)
+    q1, q2 = _halve(bQ)
+    keepP = (sP >= sQ / 2)[:, None]
+    keepQ = (sQ >= sP / 2)[:, None]
+    p2 = np.where(keepP, p2, np.nan)
+    q2 = np.where(keepQ, q2, np.nan)
+    p1 = np.where(keepP, p1, bP)
+    q1 = np.where(keepQ, q1, bQ)
+    nbp = np.concatenate([bp] * 4)
+    nP = np.concatenate([p1, p1, p2, p2])
+    nQ = np.concatenate([q1, q2, q1, q2])
+    keep = ~np.isnan(nP[:, 0]) & ~np.isnan(nQ[:, 0])
+    nbp, nP, nQ = nbp[keep], nP[keep], nQ[keep]
     keep = (_box_meets_region(nP, pairs.P[nbp], pairs.H[nbp])
             & _box_meets_region(nQ, pairs.Q[nbp], pairs.H[nbp]))
     order = np.argsort(nbp[keep], kind="stable")
@@ -602,9 +657,9 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict
         t0[rnd], t1[rnd] = _disc_containment(P[rnd], Q[rnd], circ)
     with np.errstate(invalid="ignore"):
         contain = (t1 - t0 > 1e-12) & _containment_blocks(t0, t1, zP[b], zQ[b], z0, z1, sealed)
-    # separator lines: through the owner's centre across the bundle, and along its axis
+    # separator lines: through each piece's centroid across the bundle, and along its axis
     cP, cQ = P.mean(1), Q.mean(1)
-    axis = obs.owner_axis[rows.owner]
+    axis = obs.piece_axis[rows.piece]
     v = cQ - cP
     vn = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-300)
     across = np.stack([-v[:, 1] / vn, v[:, 0] / vn], 1)
@@ -633,50 +688,76 @@ def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[n
 
 def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_) -> np.ndarray:
     """Rows where the line o + s·d separates the patches and the obstacle covers every crossing."""
+    out = np.zeros(len(o), bool)
     nx, ny = -d[:, 1:2], d[:, 0:1]
     PX, PY = CP[..., 0] - o[:, 0:1], CP[..., 1] - o[:, 1:2]
     QX, QY = CQ[..., 0] - o[:, 0:1], CQ[..., 1] - o[:, 1:2]
     dP, dQ = PX * nx + PY * ny, QX * nx + QY * ny
-    sP, sQ = PX * d[:, 0:1] + PY * d[:, 1:2], QX * d[:, 0:1] + QY * d[:, 1:2]
     flip = np.where(dP[:, 0] < 0, -1.0, 1.0)[:, None]
     dP, dQ = dP * flip, -dQ * flip
-    apart = (dP.min(1) > 0) & (dQ.min(1) > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tot = dP[:, :, None] + dQ[:, None, :]
-        s = (dQ[:, None, :] * sP[:, :, None] + dP[:, :, None] * sQ[:, None, :]) / tot
-        t = dP[:, :, None] / tot
+    apart = np.flatnonzero((dP.min(1) > 0) & (dQ.min(1) > 0))
+    if not len(apart):
+        return out
+    dP, dQ = dP[apart], dQ[apart]
+    da = d[apart]
+    sP = PX[apart] * da[:, 0:1] + PY[apart] * da[:, 1:2]
+    sQ = QX[apart] * da[:, 0:1] + QY[apart] * da[:, 1:2]
+    s = (dQ[:, None, :] * sP[:, :, None] + dP[:, :, None] * sQ[:, None, :]) / (dP[:, :, None] + dQ[:, None, :])
     smin, smax = s.min((1, 2)), s.max((1, 2))
-    tlo, thi = t.min((1, 2)), t.max((1, 2))
-    lo, hi = _line_interval(rows, obs, o, d, round_)
-    covered = (lo < smin) & (smax < hi)
-    multi = obs.owner_npieces[rows.owner] > 1
-    if multi.any():
-        # pieces of one footprint tile it: their intervals cover [smin, smax] when their
-        # overlaps with it add up to its length (a group = one bundle, one owner)
-        overlap = np.clip(np.minimum(hi, smax) - np.maximum(lo, smin), 0, None)
-        key = rows.bundle * (obs.n_owners + 1) + rows.owner
-        _, inv = np.unique(key, return_inverse=True)
-        total = np.bincount(inv, weights=np.where(multi, overlap, 0.0))
-        covered |= multi & (smax - smin > 1e-9) & (total[inv] >= (smax - smin) * (1 - 1e-9))
-    with np.errstate(invalid="ignore"):
-        heights = _heights_block(tlo, thi, zP, zQ, z0, z1, sealed)
-    return apart & covered & heights
+    pmin, pmax, qmin, qmax = dP.min(1), dP.max(1), dQ.min(1), dQ.max(1)
+    tlo, thi = pmin / (pmin + qmax), pmax / (pmax + qmin)
+    # the obstacles that rise above every segment over the crossings may cover the line
+    # together (abutting walls, the pieces of one ruin): each line pairs with its bundle's rows
+    order = np.argsort(rows.bundle, kind="stable")
+    lo_i = np.searchsorted(rows.bundle[order], rows.bundle[apart], "left")
+    hi_i = np.searchsorted(rows.bundle[order], rows.bundle[apart], "right")
+    size = hi_i - lo_i
+    k = np.repeat(np.arange(len(apart)), size)
+    other = order[np.repeat(lo_i, size) + np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)]
+    line_row = apart[k]
+    tall = _heights_block(tlo[k], thi[k], zP[line_row], zQ[line_row], z0[other], z1[other], sealed[other])
+    k, other, line_row = k[tall], other[tall], line_row[tall]
+    if not len(k):
+        return out
+    olo, ohi = _line_interval(rows.piece[other], obs, o[line_row], d[line_row], round_[other])
+    lo_c, hi_c = np.maximum(olo, smin[k]), np.minimum(ohi, smax[k])
+    use = hi_c > lo_c
+    k, lo_c, hi_c, olo, ohi = k[use], lo_c[use], hi_c[use], olo[use], ohi[use]
+    if not len(k):
+        return out
+    # sweep each line's intervals in order: covered when they start before smin, leave
+    # no gap and reach past smax (touching intervals meet only on a seam: within ε)
+    srt = np.lexsort((olo, k))
+    k, olo, ohi = k[srt], olo[srt], ohi[srt]
+    big = 4.0 * (np.abs(ohi).max() + np.abs(olo).max() + 1.0)
+    reach = np.maximum.accumulate(ohi + k * big) - k * big
+    first = np.r_[True, k[1:] != k[:-1]]
+    prev = np.r_[-np.inf, reach[:-1]]
+    gap = ~first & (olo > prev + 1e-12)
+    has_gap = np.bincount(k, weights=gap, minlength=len(apart)) > 0
+    start_ok = np.zeros(len(apart), bool)
+    start_ok[k[first]] = olo[first] < smin[k[first]] + 1e-12
+    end_reach = np.full(len(apart), -np.inf)
+    np.maximum.at(end_reach, k, ohi)
+    covered = start_ok & ~has_gap & (end_reach > smax - 1e-12)
+    out[apart[covered]] = True
+    return out
 
 
-def _line_interval(rows: _Rows, obs: Obstacles, o, d, round_) -> tuple[np.ndarray, np.ndarray]:
-    """The open interval of s where o + s·d is inside each row's piece (chord for circles)."""
+def _line_interval(piece: np.ndarray, obs: Obstacles, o, d, round_) -> tuple[np.ndarray, np.ndarray]:
+    """The open interval of s where o + s·d is inside each piece (chord for circles)."""
     lo = np.full(len(o), np.inf)
     hi = np.full(len(o), -np.inf)
     poly = np.flatnonzero(~round_)
     if len(poly):
-        hp = obs.halfplanes[rows.piece[poly]]
+        hp = obs.halfplanes[piece[poly]]
         a, off = hp[..., :2], hp[..., 2]
         num = off - (a[..., 0] * o[poly, 0:1] + a[..., 1] * o[poly, 1:2])
         den = a[..., 0] * d[poly, 0:1] + a[..., 1] * d[poly, 1:2]
         lo[poly], hi[poly] = _clip(num, den, -np.inf, np.inf)
     rnd = np.flatnonzero(round_)
     if len(rnd):
-        circ = obs.owner_circle[rows.owner[rnd]]
+        circ = obs.piece_circle[piece[rnd]]
         w = circ[:, :2] - o[rnd]
         sc = w[:, 0] * d[rnd, 0] + w[:, 1] * d[rnd, 1]
         h2 = circ[:, 2] ** 2 - (w[:, 0] ** 2 + w[:, 1] ** 2 - sc * sc)
@@ -684,6 +765,20 @@ def _line_interval(rows: _Rows, obs: Obstacles, o, d, round_) -> tuple[np.ndarra
         lo[rnd] = np.where(h2 > 0, sc - half, np.inf)
         hi[rnd] = np.where(h2 > 0, sc + half, -np.inf)
     return lo, hi
+
+
+def _touches_a_seam(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obstacles) -> np.ndarray:
+    """Segments that touch a piece of a multi-piece footprint without entering it."""
+    out = np.zeros(n, bool)
+    multi = obs.owner_npieces[rows.owner] > 1
+    if not multi.any():
+        return out
+    sub = _Rows(rows.bundle[multi], rows.piece[multi], rows.owner[multi])
+    a0, a1 = _crossing(p, q, sub, obs, ETA)
+    b0, b1 = _crossing(p, q, sub, obs, -ETA)
+    touch = (b1 - b0 >= 0) & ~(a1 - a0 > 1e-12)
+    out[sub.bundle[touch]] = True
+    return out
 
 
 def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obstacles,
