@@ -952,3 +952,27 @@ def _plan_intervals(obs: Obstacles, o: int, line, start, L: float, margin: float
         ts = [math.hypot(x - start[0], y - start[1]) / L for x, y in g.coords]
         out.append((min(ts), max(ts)))
     return out
+
+
+def surface_samples(c: Cylinder, n: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """Stratified points on a cylinder's side and top, with the area each stands for.
+
+    Side: ``n`` angles × ``max(2, n // 2)`` heights at cell centres. Top: rings at
+    cell-centre radii with ``n`` points each. The bottom rests on its surface and is
+    never seen. Points sit on the surface; weights sum to the side and top areas."""
+    k = max(2, n // 2)
+    ang = (np.arange(n) + 0.5) * 2 * math.pi / n
+    hz = c.z + (np.arange(k) + 0.5) * c.height / k
+    A, Z = np.meshgrid(ang, hz)
+    side = np.column_stack([c.x + c.radius * np.cos(A.ravel()), c.y + c.radius * np.sin(A.ravel()), Z.ravel()])
+    w_side = np.full(len(side), 2 * math.pi * c.radius * c.height / len(side))
+    rings = max(1, n // 4)
+    edges = np.linspace(0, c.radius, rings + 1)
+    pts, w = [], []
+    for i in range(rings):
+        r = (edges[i] + edges[i + 1]) / 2
+        area = math.pi * (edges[i + 1] ** 2 - edges[i] ** 2)
+        for a in ang + (i % 2) * math.pi / n:
+            pts.append((c.x + r * math.cos(a), c.y + r * math.sin(a), c.top))
+            w.append(area / n)
+    return np.vstack([side, np.array(pts)]), np.concatenate([w_side, np.array(w)])

@@ -14,7 +14,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..errors import UnknownIdError
+from ..errors import SkirmishError, UnknownIdError
+from .results import LineOfSight, MovePlan, MoveRange
 
 MAPS: dict[str, type[Map]] = {}
 
@@ -62,5 +63,28 @@ class Map(ABC):
     def in_contact(self, a: str, b: str) -> bool:
         """Whether two pieces are in base contact (every model is in contact with itself)."""
 
+    @abstractmethod
+    def line_of_sight(self, a: str, b: str) -> LineOfSight:
+        """Whether ``a`` sees ``b``, with the evidence (a witness or the blockers)."""
+
     def friends(self, a: str, b: str) -> bool:
         return self.side_of(a) == self.side_of(b)
+
+    # -- movement (E-MOVE-*, P-MOVE) -------------------------------------------
+    # Maps override these; ``to`` and path points are the map's own coordinates
+    # (inches (x, y) on the table, (column, row) of a room on a grid), or a model id
+    # for "move into base contact with it".
+    def plan_move(self, model_id: str, to: tuple[float, float] | str) -> MovePlan:
+        """The shortest legal movement of ``model_id`` to ``to`` this turn (or as near as it gets)."""
+        raise self._unsupported("plan_move")
+
+    def check_move(self, model_id: str, via: Sequence[tuple[float, float]]) -> MovePlan:
+        """Check a declared path (its points after the start); the first violations are reported."""
+        raise self._unsupported("check_move")
+
+    def movement_range(self, model_id: str) -> MoveRange:
+        """Where the model can end a movement this turn."""
+        raise self._unsupported("movement_range")
+
+    def _unsupported(self, what: str) -> SkirmishError:
+        return SkirmishError(f"the {self.kind} map does not answer {what}")

@@ -2,114 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from ..errors import SkirmishError
 from ..geometry.distance import (
-    Point3,
     cylinder_distance,
     cylinder_distance_matrix,
     cylinder_prism_distance,
     nearest_points,
 )
-from ..geometry.los import DEFAULT_TOLERANCE, Obstacles, Viewer, build_obstacles, line_of_sight_batch
+from ..geometry.los import (
+    DEFAULT_TOLERANCE,
+    Obstacles,
+    Viewer,
+    build_obstacles,
+    line_of_sight_batch,
+    surface_samples,
+)
 from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
 from ..rules.eldfall.weapons import Weapon
 from .base import Map, register_map, unknown_id
 from .pieces import Model, Scenery
+from .results import Arc, LineOfSight, LosArc, Measurement, Reach
+from .table_movement import TableMovement
+from .table_templates import TableTemplates
 
 #: Two solids closer than this (inches, = 0.0254 mm) are in base contact (E-CONTACT).
 CONTACT_TOLERANCE = 1e-3
 
-Arc = Literal["front", "back"]
-LosArc = Literal["front", "all"]
-Point3D = tuple[float, float, float]
-
-
-@dataclass(frozen=True)
-class LineOfSight:
-    """A LoS verdict with its evidence (E-LOS, E-ARC).
-
-    Visible: ``witness`` is a segment from a point of ``frm``'s front half to a point of
-    ``to``'s hitbox that meets no interior of any other blocker. Not visible:
-    ``reason`` is ``"out_of_arc"`` or ``"blocked"``, ``blockers`` names the solids
-    the proof used, and no segment keeps a clearance of more than ``tolerance``
-    (inches) from every blocker. ``stage`` says which part of the algorithm settled it.
-    """
-
-    frm: str
-    to: str
-    visible: bool
-    reason: Literal["clear", "out_of_arc", "blocked"]
-    witness: tuple[Point3D, Point3D] | None
-    blockers: tuple[str, ...]
-    tolerance: float
-    arc: LosArc = "front"
-    stage: str = ""
-    visible_fraction: float | None = None
-
-    def __bool__(self) -> bool:
-        return self.visible
-
-    def to_json(self) -> dict[str, Any]:
-        return {"from": self.frm, "to": self.to, "visible": self.visible,
-                "witness": [list(p) for p in self.witness] if self.witness else None,
-                "reason": self.reason, "blockers": list(self.blockers), "tolerance": self.tolerance,
-                "visible_fraction": self.visible_fraction, "arc": self.arc, "stage": self.stage}
-
-
-@dataclass(frozen=True)
-class Measurement:
-    """What a model may learn of another: the E-DIST distance (or only "beyond N"),
-    base contact, Awareness and the arc of ``frm`` that ``to`` is in. ``nearest`` is the
-    evidence: the two nearest points, when the distance is given."""
-
-    frm: str
-    to: str
-    distance: float | None
-    beyond: float | None
-    base_contact: bool
-    in_awareness: bool | None
-    arc: Arc
-    mode: Mode
-    declared: bool = False
-    nearest: tuple[Point3, Point3] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"from": self.frm, "to": self.to, "distance": self.distance, "beyond": self.beyond,
-                "base_contact": self.base_contact, "in_awareness": self.in_awareness, "arc": self.arc,
-                "mode": self.mode.value, "declared": self.declared,
-                "nearest_points": [list(p) for p in self.nearest] if self.nearest else None}
-
-
-@dataclass(frozen=True)
-class Reach:
-    """Whether ``weapon`` used by ``frm`` reaches ``to`` (E-REACH), with the band that applies."""
-
-    frm: str
-    to: str
-    weapon: str
-    distance: float
-    in_reach: bool
-    band: int | None
-    accuracy: int | None
-    max_range: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"from": self.frm, "to": self.to, "weapon": self.weapon, "distance": self.distance,
-                "in_reach": self.in_reach, "band": self.band, "accuracy": self.accuracy,
-                "max_range": self.max_range}
-
 
 @register_map
 @dataclass(frozen=True, repr=False)
-class Table(Map):
+class Table(TableMovement, TableTemplates, Map):
     """A ``width`` × ``depth`` table (inches) with models and scenery: the continuous map.
 
     Build one with :func:`skirmish.load` or directly from :class:`Model` and
@@ -276,11 +206,35 @@ class Table(Map):
         c = self.models[i].hitbox
         return Viewer(c.x, c.y, c.radius, c.z, c.height, i)
 
-    def line_of_sight(self, a: str, b: str, *, arc: LosArc = "front",
-                      tolerance: float = DEFAULT_TOLERANCE) -> LineOfSight:
+    def line_of_sight(self, a: str, b: str, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE,
+                      fraction: bool = False) -> LineOfSight:
         """E-LOS: can ``a`` see ``b``? From ``a``'s front half (E-ARC), or from its whole
-        hitbox with ``arc="all"`` (E-LOS-MOVE). The answer carries its proof."""
-        return self.line_of_sight_pairs([(a, b)], arc=arc, tolerance=tolerance)[0]
+        hitbox with ``arc="all"`` (E-LOS-MOVE). The answer carries its proof; with
+        ``fraction=True`` also the visible share of ``b``'s surface."""
+        r = self.line_of_sight_pairs([(a, b)], arc=arc, tolerance=tolerance)[0]
+        if fraction:
+            r = replace(r, visible_fraction=self.visible_fraction(a, b, arc=arc, tolerance=tolerance))
+        return r
+
+    def visible_fraction(self, a: str, b: str, *, arc: LosArc = "front", samples: int = 16,
+                         tolerance: float = DEFAULT_TOLERANCE) -> float:
+        """The share of ``b``'s hitbox surface (side and top, by area) that ``a`` can see.
+
+        ``b``'s surface is sampled on a stratified grid: ``samples`` angles × ``samples // 2``
+        heights on the side, rings on the top, each sample weighted by the area it stands
+        for; each sample point gets an exact LoS query from ``a`` (``b`` itself may hide
+        its own far side). The basis for cover (E-COVER)."""
+        ma, mb = self.model(a), self.model(b)
+        if a == b:
+            raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models")
+        pts, weights = surface_samples(mb.hitbox, samples)
+        src = self._viewer(a)
+        targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts]
+        facing = ma.facing_vector if arc == "front" else None
+        raw = line_of_sight_batch(self.los_obstacles, [src] * len(targets), targets, [facing] * len(targets),
+                                  tolerance=tolerance)
+        seen = np.array([r.visible for r in raw], float)
+        return float(seen @ weights / weights.sum())
 
     def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE) -> list[LineOfSight]:
         """LoS for every ordered pair of distinct models, in one vectorised search."""

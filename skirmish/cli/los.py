@@ -1,0 +1,100 @@
+"""``skirmish los FILE A B`` / ``--all``: line of sight with its proof (E-LOS, E-ARC)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import SkirmishError
+from ..geometry.los import DEFAULT_TOLERANCE
+from ..maps.table import LineOfSight, Table
+from ..units import MM_PER_INCH, length
+from ._output import add_json_flag, emit_json
+from ._scenario import add_scenario_args, load_table
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "los", help="line of sight between two models, or all pairs, with its proof",
+        description="Line of sight (E-LOS) from A's front half (E-ARC) to B's hitbox. A visible verdict "
+        "carries a witness segment; a blocked one names the blockers and certifies that no sight line keeps "
+        "more than the tolerance clear of them.")
+    add_scenario_args(p, mode=False)
+    p.add_argument("a", nargs="?", help="the looking model's id")
+    p.add_argument("b", nargs="?", help="the model looked at")
+    p.add_argument("--all", action="store_true", help="every ordered pair of models")
+    p.add_argument("--arc", choices=("front", "all"), default="front",
+                   help="front: LoS from the front half only (default); all: 360° while moving (E-LOS-MOVE)")
+    p.add_argument("--tolerance", default=f"{DEFAULT_TOLERANCE * MM_PER_INCH:g}mm",
+                   help="certificate tolerance, a length (default 0.1mm)")
+    p.add_argument("--fraction", action="store_true", help="also the visible share of B's hitbox surface (slower)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        tol = length(args.tolerance)
+    except SkirmishError as exc:
+        raise SkirmishError(f"--tolerance: {exc}") from None
+    table = load_table(args)
+    if args.all:
+        if args.a or args.b:
+            raise SkirmishError("give either two model ids or --all, not both")
+        results = table.line_of_sight_all(arc=args.arc, tolerance=tol)
+        if args.fraction:
+            results = [_with_fraction(table, r, args.arc, tol) for r in results]
+        if args.json:
+            emit_json({"pairs": [r.to_json() for r in results]})
+        else:
+            print_matrix(table, results)
+        return 0
+    if not (args.a and args.b):
+        raise SkirmishError("name two models (skirmish los FILE A B) or use --all")
+    r = table.line_of_sight(args.a, args.b, arc=args.arc, tolerance=tol, fraction=args.fraction)
+    if args.json:
+        emit_json(r.to_json())
+    else:
+        print_one(r)
+    return 0
+
+
+def _with_fraction(table: Table, r: LineOfSight, arc: str, tol: float) -> LineOfSight:
+    import dataclasses
+    return dataclasses.replace(r, visible_fraction=table.visible_fraction(r.frm, r.to, arc=arc, tolerance=tol))
+
+
+def _pt(p: tuple[float, float, float]) -> str:
+    return f"({p[0]:.2f}, {p[1]:.2f}, z {p[2]:.2f})"
+
+
+def print_one(r: LineOfSight) -> None:
+    arc = "" if r.arc == "front" else " (360°, moving)"
+    if r.visible:
+        print(f"{r.frm} -> {r.to}: VISIBLE{arc}")
+        print(f"  witness: a clear sight line from {_pt(r.witness[0])} to {_pt(r.witness[1])}")
+    elif r.reason == "out_of_arc":
+        print(f"{r.frm} -> {r.to}: NOT VISIBLE — out of arc: {r.to} is wholly behind {r.frm}'s front arc")
+    else:
+        names = ", ".join(r.blockers)
+        print(f"{r.frm} -> {r.to}: NOT VISIBLE{arc} — blocked by {names}")
+        print(f"  proof: no sight line from {r.frm}'s {'front half' if r.arc == 'front' else 'hitbox'} to {r.to} "
+              f"keeps more than {r.tolerance * MM_PER_INCH:.2g} mm clear of them")
+    if r.visible_fraction is not None:
+        print(f"  visible share of {r.to}'s hitbox surface: {r.visible_fraction:.0%}")
+
+
+def print_matrix(table: Table, results: list[LineOfSight]) -> None:
+    ids = table.model_ids
+    cell = {(r.frm, r.to): r for r in results}
+    width = max(len(i) for i in ids)
+    print("rows see columns:  V visible   x blocked   . out of arc")
+    print(" " * (width + 4) + "".join(f"{k + 1:>3}" for k in range(len(ids))))
+    for k, a in enumerate(ids):
+        marks = []
+        for b in ids:
+            r = cell.get((a, b))
+            marks.append("-" if r is None else ("V" if r.visible else ("." if r.reason == "out_of_arc" else "x")))
+        print(f"{k + 1:>2}  {a:<{width}}" + "".join(f"{m:>3}" for m in marks))
+    seen = sum(r.visible for r in results)
+    print(f"{seen} of {len(results)} ordered pairs have line of sight")
