@@ -17,6 +17,7 @@ from shapely.geometry import Polygon
 
 from ..errors import ScenarioError
 from ..geometry.solids import Prism, disc
+from ..maps.base import Map
 from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
 from ..rules.eldfall.modes import MODES, Mode
@@ -29,7 +30,7 @@ FORMAT = 1
 TOP_KEYS = ("format", "name", "mode", "map", "table", "scenery", "models", "weapons", "profiles")
 
 
-def load(path: str | Path) -> Table:
+def load(path: str | Path) -> Map:
     """Load and validate a scenario file."""
     p = Path(path)
     try:
@@ -45,7 +46,7 @@ def load(path: str | Path) -> Table:
     return loads(text, source=str(path))
 
 
-def loads(text: str, source: str = "<string>") -> Table:
+def loads(text: str, source: str = "<string>") -> Map:
     """Validate scenario text (``source`` names it in error messages)."""
     try:
         data = tomllib.loads(text)
@@ -54,14 +55,17 @@ def loads(text: str, source: str = "<string>") -> Table:
     return from_dict(data, source)
 
 
-def from_dict(data: dict[str, Any], source: str = "<dict>") -> Table:
-    """Validate an already parsed scenario (the dict TOML gives)."""
+def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
+    """Validate an already parsed scenario (the dict TOML gives): a :class:`Table`, or a
+    grid map for ``map = "grid"``."""
     top = Entry(source, "", data)
     fmt = top.take("format", F.integer)
     if fmt != FORMAT:
         raise top.error("format", f"expected {FORMAT} (the only format this version reads), got {show(fmt)}")
-    kind = top.take("map", F.one_of("table"), "table")
-    del kind  # the grid format arrives with its own loader
+    kind = top.take("map", F.one_of("table", "grid"), "table")
+    if kind == "grid":  # the Party Hard grid of rooms has its own loader
+        from .grid import grid_from_dict
+        return grid_from_dict(data, source)
     name = top.take("name", F.string, "")
     mode = Mode(top.take("mode", F.one_of(*MODES), "assisted"))
     if not top.has("table"):
