@@ -13,6 +13,10 @@ from ..rules.eldfall.weapons import Weapon
 from ..units import MM_PER_INCH
 
 
+def _slug(name: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in name.casefold()).split())
+
+
 def _frozen_map(m: Mapping[str, int] | None) -> Mapping[str, int]:
     return MappingProxyType(dict(m or {}))
 
@@ -86,9 +90,11 @@ class Model:
         return None if spd is None else float(spd)
 
     def weapon(self, name: str) -> Weapon | None:
-        key = name.casefold()
+        """The model's weapon called ``name`` (case, spaces and dashes do not matter:
+        "Short Bow", "short bow" and "short-bow" are one weapon)."""
+        key = _slug(name)
         for w in self.weapons:
-            if w.name.casefold() == key:
+            if _slug(w.name) == key:
                 return w
         return None
 

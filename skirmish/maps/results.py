@@ -144,3 +144,19 @@ class MoveRange:
         return {"model": self.model, "budget": self.budget, "area": self.area,
                 "polygons": [[[list(p) for p in ring] for ring in region] for region in self.regions],
                 "notes": list(self.notes)}
+
+
+@dataclass(frozen=True)
+class Cover:
+    """E-COVER for a ranged attack: the level, the attacker's modifier and the piece
+    that gives it (None for a Crouched model's own Light Cover)."""
+
+    level: Literal["none", "light", "heavy"]
+    modifier: int
+    piece: str | None
+    why: str
+    visible_fraction: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "modifier": self.modifier, "piece": self.piece, "why": self.why,
+                "visible_fraction": self.visible_fraction}

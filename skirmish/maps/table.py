@@ -26,10 +26,11 @@ from ..geometry.los import (
     surface_samples,
 )
 from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
+from ..rules.eldfall.sizes import BASE_THICKNESS, size_rank
 from ..rules.eldfall.weapons import Weapon
 from .base import Map, register_map, unknown_id
 from .pieces import Model, Scenery
-from .results import Arc, LineOfSight, LosArc, Measurement, Reach
+from .results import Arc, Cover, LineOfSight, LosArc, Measurement, Reach
 from .table_movement import TableMovement
 from .table_templates import TableTemplates
 
@@ -61,6 +62,13 @@ class Table(TableMovement, TableTemplates, Map):
         object.__setattr__(self, "models", tuple(self.models))
         object.__setattr__(self, "scenery", tuple(self.scenery))
         object.__setattr__(self, "mode", Mode(self.mode))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickle the fields only: cached indexes (STRtree, arrays) are rebuilt on demand
+        return {f: self.__dict__[f] for f in ("width", "depth", "models", "scenery", "mode", "name", "source")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
@@ -262,6 +270,46 @@ class Table(TableMovement, TableTemplates, Map):
             out.append(LineOfSight(a, b, r.visible, reason, r.witness, tuple(names[o] for o in r.blockers),
                                    tolerance, arc, r.stage))
         return out
+
+    # -- E-COVER -----------------------------------------------------------------
+    def cover(self, attacker: str, target: str) -> Cover:
+        """E-COVER for a ranged attack by ``attacker`` on ``target``.
+
+        A size S, M or L target has Cover from a LoS-blocking scenery piece within 1"
+        (E-DIST) that is taller than its base and partly hides it from the attacker
+        (the target's visible fraction is smaller with the piece than without it, and
+        not zero). Heavy (−4) when the piece rises above the target's hitbox and is
+        wider than its base; Light (−2) otherwise. A Crouched target has at least Light.
+        """
+        ma, mt = self.model(attacker), self.model(target)
+        crouched = "Crouched" in mt.states
+        if size_rank(mt.size) > size_rank("L"):
+            return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
+        seen = self.visible_fraction(attacker, target)
+        best: Cover | None = None
+        for s in self.scenery:
+            if not s.blocks_los or s.top <= mt.z + BASE_THICKNESS:
+                continue
+            if cylinder_prism_distance(mt.hitbox, s.solid) > 1.0 + CONTACT_TOLERANCE:
+                continue
+            if not 0 < seen < 1:
+                continue
+            without = replace(self, scenery=tuple(o for o in self.scenery if o.id != s.id))
+            if without.visible_fraction(attacker, target) <= seen + 1e-9:
+                continue
+            rect = s.solid.footprint.minimum_rotated_rectangle
+            xy = np.asarray(rect.exterior.coords)
+            width = float(max(np.hypot(*(xy[1] - xy[0])), np.hypot(*(xy[2] - xy[1]))))
+            heavy = s.top - mt.z >= mt.hitbox_height and width >= mt.base_diameter
+            c = Cover("heavy", -4, s.id, f"behind {s.id}, taller and wider than {target}", seen) if heavy else \
+                Cover("light", -2, s.id, f"partly hidden by {s.id}", seen)
+            if best is None or c.modifier < best.modifier:
+                best = c
+        if best is not None:
+            return best
+        if crouched:
+            return Cover("light", -2, None, f"{target} is Crouched", seen)
+        return Cover("none", 0, None, "no scenery within 1\" hides it" if seen > 0 else "not visible", seen)
 
     # -- E-MODE ----------------------------------------------------------------
     def measure(self, a: str, b: str, *, declared: bool = False, mode: Mode | str | None = None) -> Measurement:

@@ -1,0 +1,87 @@
+"""``skirmish run FILE``: play a scenario's script once (logged) or many times (a report)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Any
+
+from ..errors import SkirmishError
+from ..sim.engine import Simulator
+from ..sim.script import load_with_script
+from ..sim.trials import STATES, run_trials
+from ._output import add_json_flag, emit_json
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("run", help="play a scenario's [[script]] once, or many times",
+                       description="Resolve the declared actions of a scenario's [[script]] on the table: paths, "
+                       "line of sight, reach and cover from the geometry; d20 dice from a seeded generator. "
+                       "With --trials, repeat with independent seeds and report end states and Wounds per action.")
+    p.add_argument("scenario", help="scenario file (.toml) with a [[script]]")
+    p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the run can be replayed)")
+    p.add_argument("--trials", type=int, help="play the script this many times and report the distributions")
+    p.add_argument("--workers", type=int, default=1, help="processes for --trials (same report for any number)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    table, script = load_with_script(args.scenario)
+    if not script.actions:
+        raise SkirmishError(f"{args.scenario}: the scenario has no [[script]] to run (see docs/simulation.md)")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    if args.trials is None:
+        sim = Simulator(table, script)
+        sim.validate()
+        result = sim.run(random.Random(seed))
+        if args.json:
+            for e in result.events:
+                print(json.dumps(e.to_json()))
+            print(json.dumps({"seed": seed, "states": {m: s.value for m, s in result.states.items()}}))
+        else:
+            print(f"Seed {seed} (replay with --seed {seed})")
+            for e in result.events:
+                print(f"{e.action + 1:>2}. {e.text}")
+            print("End states: " + ", ".join(f"{m} {s.value}" for m, s in result.states.items()))
+        return 0
+    bar = _Progress() if sys.stderr.isatty() and not args.json else None
+    report = run_trials(table, script, args.trials, seed=seed, workers=args.workers,
+                        progress=bar.update if bar else None)
+    if bar:
+        bar.close()
+    if args.json:
+        emit_json(report.to_json())
+        return 0
+    n = report.trials
+    print(f"{n} trials from seed {seed}")
+    print(f"{'model':<14}" + "".join(f"{s.value:>15}" for s in STATES))
+    for m, counts in report.states.items():
+        print(f"{m:<14}" + "".join(f"{counts[s.value] / n:>14.1%} " for s in STATES))
+    print("Wounds dealt per action (simulated mean, and exact where the exchange never varied):")
+    for a in report.actions:
+        w, b = a.mean(n)
+        exact = f"   exact {float(a.exact_wounds):.4f}" if a.exact_wounds is not None else ""
+        back = f", back {b:.3f}" if b else ""
+        print(f"{a.index + 1:>2}. {a.text:<44} {w:.3f}{back}{exact}  (resolved in {a.resolved / n:.0%})")
+    return 0
+
+
+class _Progress:
+    """A one-line progress bar on stderr (only when it is a terminal)."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+
+    def update(self, done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / total)
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} trials ({rate:,.0f}/s)")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write("\n")

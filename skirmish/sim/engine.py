@@ -1,0 +1,346 @@
+"""One play-through of a script: each declared action resolved on the table.
+
+Geometry (paths, line of sight, reach bands, cover) comes from the map; dice from
+the d20 rules with the ``random.Random`` passed in. Geometry depends only on where
+models stand and which are Dead (a Dead model's hitbox is its base), never on the
+dice themselves, so it is computed once per such state and reused across trials.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import IllegalActionError, SkirmishError
+from ..maps.results import Cover, LineOfSight, MovePlan
+from ..maps.table import Table
+from ..rules.eldfall.dice import ExchangeLog, resolve_exchange
+from ..rules.eldfall.exchange import Exchange, Side
+from ..rules.eldfall.modes import Mode
+from ..rules.eldfall.weapons import Weapon
+from ..rules.eldfall.wounds import ModelState
+from .script import Action, Script
+
+#: A model's condition during a play-through.
+Status = dict[str, Any]  # hp, incapacitated, dead, taken
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """The geometry of one declared attack in one table state (no dice yet)."""
+
+    weapon: Weapon
+    distance: float
+    band: int
+    accuracy: int
+    sight: LineOfSight
+    cover: Cover | None
+    reaction: str  # what the target actually does: attack | dodge | none
+    reaction_weapon: Weapon | None = None
+    reaction_accuracy: int = 0
+    reaction_note: str = ""
+    dodge_has_los: bool = True
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the structured log."""
+
+    action: int
+    actor: str
+    kind: str  # move | attack | template | measure | skip
+    text: str
+    data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action, "actor": self.actor, "kind": self.kind, "text": self.text, **self.data}
+
+
+@dataclass
+class PlayThrough:
+    """A resolved play-through: the log, the end states and, per action, the exchange
+    that was rolled (for exact odds) and the Wounds dealt each way."""
+
+    events: list[Event]
+    states: dict[str, ModelState]
+    exchanges: list[Exchange | None]
+    wounds: list[tuple[int, int] | None]  # per action: (by the actor, back to the actor)
+
+
+class Simulator:
+    """Resolves a script on a table; keeps the geometry cache between trials."""
+
+    def __init__(self, table: Table, script: Script):
+        self.table = table
+        self.script = script
+        self._cache: dict[tuple, Any] = {}
+        self._tables: dict[int, Table] = {id(table): table}  # keeps every keyed table alive
+
+    # -- legality, once, before any dice ---------------------------------------
+    def validate(self) -> list[Event]:
+        """Resolve the geometry of every action in order with every model unhurt and
+        raise :class:`IllegalActionError` for the first that is illegal then."""
+        table = self.table
+        dead: frozenset[str] = frozenset()
+        for a in self.script.actions:
+            try:
+                table = self._geometry(a, table, dead)[0]
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"{self.script.source}: script[{a.index}] ({a.describe()}): {exc}") from None
+        return []
+
+    def _geometry(self, a: Action, table: Table, dead: frozenset[str]) -> tuple[Table, Any]:
+        # tables after a move come from this cache, so the same state is the same object
+        key = (a.index, id(table), dead)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        if a.do == "move":
+            out = self._plan_move(a, table)
+        elif a.do == "attack":
+            out = (table, self._plan_attack(a, table))
+        elif a.do == "measure":
+            out = (table, self._plan_measure(a, table))
+        else:
+            raise IllegalActionError("template attacks are not resolved by this version of the simulator")
+        self._cache[key] = out
+        self._tables[id(out[0])] = out[0]
+        return out
+
+    def _plan_move(self, a: Action, table: Table) -> tuple[Table, MovePlan]:
+        try:
+            plan = table.plan_move(a.actor, a.to) if a.to is not None else table.check_move(a.actor, a.via or ())
+        except SkirmishError as exc:
+            raise IllegalActionError(str(exc)) from None
+        if not plan.legal:
+            why = "; ".join(f"segment {v.at}: {v.what}" + (f" ({v.with_})" if v.with_ else "") for v in plan.violations)
+            raise IllegalActionError(f"illegal path: {why or 'not legal'}")
+        if plan.budget is not None and plan.cost > plan.budget * (2 if a.run else 1) + 1e-9:
+            raise IllegalActionError(f"the path costs {plan.cost:.2f} in, more than the budget")
+        x, y = plan.points[-1][0], plan.points[-1][1]
+        z = plan.points[-1][2] if len(plan.points[-1]) > 2 else table.model(a.actor).z
+        moved = dataclasses.replace(table.model(a.actor), x=float(x), y=float(y), z=float(z))
+        return table.with_model(moved), plan
+
+    def _plan_attack(self, a: Action, table: Table) -> AttackPlan:
+        actor, target = table.model(a.actor), table.model(a.target or "")
+        sight = table.line_of_sight(actor.id, target.id)
+        if not sight.visible:
+            why = "out of arc" if sight.reason == "out_of_arc" else f"blocked by {', '.join(sight.blockers)}"
+            raise IllegalActionError(f"{actor.id} has no line of sight to {target.id} ({why})")
+        weapon = _pick_weapon(table, actor.id, target.id, a.weapon)
+        r = table.reach(actor.id, target.id, weapon)
+        if not r.in_reach:
+            raise IllegalActionError(f"{target.id} is {r.distance:.2f} in away, beyond {weapon.name}'s reach "
+                                     f"of {weapon.reach:g} in")
+        if weapon.pw is None:
+            raise IllegalActionError(f"{weapon.name} has no Power (pw) in the scenario: give it one")
+        if actor.attributes.get(weapon.attribute) is None:
+            raise IllegalActionError(f"{actor.id} has no {weapon.attribute} attribute for {weapon.name}")
+        cover = table.cover(actor.id, target.id) if weapon.ranged else None
+        reaction, rweapon, racc, note, dodge_los = a.reaction, None, 0, "", True
+        if reaction == "attack":
+            back = table.line_of_sight(target.id, actor.id)
+            try:
+                rweapon = _pick_weapon(table, target.id, actor.id, a.reaction_weapon)
+                rr = table.reach(target.id, actor.id, rweapon)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"{target.id} cannot attack back: {exc}") from None
+            if not back.visible or not rr.in_reach or rweapon.pw is None \
+                    or target.attributes.get(rweapon.attribute) is None:
+                raise IllegalActionError(f"{target.id} cannot attack back with {rweapon.name} "
+                                         f"({'no line of sight' if not back.visible else 'out of reach or no PW'})")
+            racc = rr.accuracy or 0
+        elif reaction == "dodge":
+            if target.attributes.get("AGI") is None:
+                raise IllegalActionError(f"{target.id} has no AGI to Dodge with")
+            dodge_los = table.line_of_sight(target.id, actor.id).visible
+            note = "" if dodge_los else "no LoS to the attacker: Agility halved (E-DODGE)"
+        return AttackPlan(weapon, r.distance, r.band or 0, r.accuracy or 0, sight, cover, reaction, rweapon, racc,
+                          note, dodge_los)
+
+    def _plan_measure(self, a: Action, table: Table) -> Any:
+        if table.mode is Mode.REALISM:
+            raise IllegalActionError("realism mode: no pre-measuring (a measure step is not a declared action)")
+        return table.measure(a.actor, a.target or "")
+
+    def _flattened(self, table: Table, dead: frozenset[str]) -> Table:
+        key = ("flat", id(table), dead)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = _flatten(table, dead)
+            self._cache[key] = hit
+            self._tables[id(hit)] = hit
+        return hit
+
+    # -- one play-through ------------------------------------------------------
+    def run(self, rng: random.Random, *, log: bool = True) -> PlayThrough:
+        table = self.table
+        status = {m.id: {"hp": m.attributes.get("HP"), "incapacitated": "Incapacitated" in m.states,
+                         "dead": "Dead" in m.states, "taken": 0} for m in table.models}
+        dead = frozenset(k for k, v in status.items() if v["dead"])
+        events: list[Event] = []
+        exchanges: list[Exchange | None] = []
+        wounds: list[tuple[int, int] | None] = []
+        for a in self.script.actions:
+            ex, w = None, None
+            skip = _why_skip(a, status)
+            if skip:
+                if log:
+                    events.append(Event(a.index, a.actor, "skip", f"{a.describe()}: skipped, {skip}"))
+                exchanges.append(None)
+                wounds.append(None)
+                continue
+            table, plan = self._geometry(a, table, dead)
+            if a.do == "move":
+                if log:
+                    events.append(_move_event(a, plan))
+            elif a.do == "measure":
+                if log:
+                    d = "beyond %g in" % plan.beyond if plan.distance is None else f"{plan.distance:.2f} in"
+                    events.append(Event(a.index, a.actor, "measure", f"{a.actor} measures to {a.target}: {d}",
+                                        {"measurement": plan.to_json()}))
+            else:
+                sa, st = status[a.actor], status[a.target or ""]
+                ekey = ("ex", id(plan), sa["hp"], sa["incapacitated"], st["hp"], st["incapacitated"])
+                ex = self._cache.get(ekey)
+                if ex is None:
+                    ex = self._cache[ekey] = _exchange(table, a, plan, status)
+                result = resolve_exchange(ex, rng)
+                w = (result.active.wounds_dealt, result.reactive.wounds_dealt)
+                _apply(status, a.target or "", result.reactive.result.taken, result.reactive.result.state)
+                _apply(status, a.actor, result.active.result.taken, result.active.result.state)
+                if log:
+                    events.append(_attack_event(a, plan, result))
+                newly_dead = frozenset(k for k, v in status.items() if v["dead"])
+                if newly_dead != dead:
+                    dead = newly_dead
+                    table = self._flattened(table, dead)
+            exchanges.append(ex)
+            wounds.append(w)
+        states = {k: _state(v) for k, v in status.items()}
+        return PlayThrough(events, states, exchanges, wounds)
+
+
+def _flatten(table: Table, dead: frozenset[str]) -> Table:
+    """Dead models lie flat (E-SIZE): their hitbox becomes their base."""
+    models = tuple(dataclasses.replace(m, states=m.states | {"Dead"}) if m.id in dead and "Dead" not in m.states
+                   else m for m in table.models)
+    return dataclasses.replace(table, models=models)
+
+
+def _pick_weapon(table: Table, actor: str, target: str, name: str | None) -> Weapon:
+    m = table.model(actor)
+    if name is not None:
+        w = m.weapon(name)
+        if w is None:
+            raise IllegalActionError(f"{actor} has no weapon {name!r}")
+        return w
+    if not m.weapons:
+        raise IllegalActionError(f"{actor} carries no weapon")
+    for w in m.weapons:
+        if table.reach(actor, target, w).in_reach:
+            return w
+    return m.weapons[0]
+
+
+def _why_skip(a: Action, status: dict[str, Status]) -> str:
+    s = status[a.actor]
+    if s["dead"]:
+        return f"{a.actor} is Dead"
+    if s["incapacitated"]:
+        return f"{a.actor} is Incapacitated"
+    if a.target is not None and a.do == "attack" and status[a.target]["dead"]:
+        return f"{a.target} is already Dead"
+    return ""
+
+
+def _side(table: Table, model_id: str, status: Status, weapon: Weapon | None, modifiers: tuple[int, ...],
+          *, reactive: bool) -> Side:
+    m = table.model(model_id)
+    kw: dict[str, Any] = {"arm": m.attributes.get("ARM", 0), "hp": 0 if status["incapacitated"] else status["hp"],
+                          "incapacitated": status["incapacitated"]}
+    if weapon is not None:
+        kw.update(att=m.attributes[weapon.attribute], modifiers=modifiers, pw=weapon.pw)
+        if not reactive:
+            kw["stk"] = weapon.strike(dict(m.attributes))
+    return Side(**kw)
+
+
+def _exchange(table: Table, a: Action, plan: AttackPlan, status: dict[str, Status]) -> Exchange:
+    cover = plan.cover.modifier if plan.cover else 0
+    mods = tuple(x for x in (plan.accuracy, cover, *a.modifiers) if x)
+    active = _side(table, a.actor, status[a.actor], plan.weapon, mods, reactive=False)
+    target = a.target or ""
+    if plan.reaction == "attack":
+        rmods = tuple(x for x in (plan.reaction_accuracy,) if x)
+        reactive = _side(table, target, status[target], plan.reaction_weapon, rmods, reactive=True)
+    else:
+        reactive = _side(table, target, status[target], None, (), reactive=True)
+        if plan.reaction == "dodge":
+            reactive = dataclasses.replace(reactive, dodge=table.model(target).attributes["AGI"],
+                                           los=plan.dodge_has_los)
+    return Exchange(active, reactive)
+
+
+def _apply(status: dict[str, Status], model_id: str, taken: int, state: ModelState) -> None:
+    s = status[model_id]
+    s["taken"] += taken
+    if s["hp"] is not None and not s["incapacitated"]:
+        s["hp"] = max(0, s["hp"] - taken)
+    if state is ModelState.DEAD:
+        s["dead"] = True
+    elif state is ModelState.INCAPACITATED:
+        s["incapacitated"] = True
+
+
+def _state(s: Status) -> ModelState:
+    if s["dead"]:
+        return ModelState.DEAD
+    if s["incapacitated"]:
+        return ModelState.INCAPACITATED
+    return ModelState.WOUNDED if s["taken"] else ModelState.UNHARMED
+
+
+def _move_event(a: Action, plan: MovePlan) -> Event:
+    end = plan.points[-1]
+    text = f"{a.actor} moves {plan.length:.2f} in to ({end[0]:.2f}, {end[1]:.2f})"
+    if plan.stopped_at_contact:
+        text += f", stopping in base contact with {plan.stopped_at_contact} (E-MOVE-ENEMY)"
+    if plan.fall_rolls:
+        text += f", falling: {plan.fall_rolls} Agility roll(s) (E-FALL)"
+    return Event(a.index, a.actor, "move", text, {"path": plan.to_json()})
+
+
+def _attack_event(a: Action, plan: AttackPlan, log: ExchangeLog) -> Event:
+    act, rea = log.active, log.reactive
+    parts = [f"{a.actor} attacks {a.target} with {plan.weapon.name} at {plan.distance:.2f} in"]
+    if plan.accuracy:
+        parts.append(f"Accuracy {plan.accuracy:+d}")
+    if plan.cover and plan.cover.modifier:
+        parts.append(f"{plan.cover.level} cover {plan.cover.modifier:+d}")
+    dice = " ".join(f"{d.face}{'*' if d.critical else ''}{'✓' if d.hit else '✗'}" for d in act.dice)
+    text = ", ".join(parts) + f": dice [{dice}] -> {act.hits} Hit(s), {act.wounds_dealt} Wound(s) to {a.target}"
+    if log.kind == "confrontation":
+        rd = " ".join(f"{d.face}{'*' if d.critical else ''}{'✓' if d.hit else '✗'}" for d in rea.dice)
+        text += f"; {a.target} strikes back [{rd}] -> {rea.hits} Hit(s), {rea.wounds_dealt} Wound(s)"
+    elif log.kind == "dodge" and rea.dodge is not None:
+        text += f"; Dodge {'succeeds' if rea.dodge.success else 'fails'}"
+    text += f"; {a.target}: {rea.result.state.value}"
+    data = {
+        "target": a.target, "weapon": plan.weapon.name, "distance": plan.distance, "band": plan.band,
+        "accuracy": plan.accuracy, "cover": plan.cover.to_json() if plan.cover else None, "exchange": log.kind,
+        "witness": [list(p) for p in plan.sight.witness] if plan.sight.witness else None,
+        "dice": [{"id": d.id, "face": d.face, "target": d.target, "success": d.success, "critical": d.critical,
+                  "hit": d.hit, "cancelled_by": list(d.cancelled_by)} for d in act.dice],
+        "reaction_dice": [{"id": d.id, "face": d.face, "target": d.target, "success": d.success,
+                           "critical": d.critical, "hit": d.hit, "cancelled_by": list(d.cancelled_by)}
+                          for d in rea.dice],
+        "dodge": None if rea.dodge is None else {"face": rea.dodge.face, "success": rea.dodge.success},
+        "damage": [{"face": d.face, "target": d.target, "wound": d.wound} for d in act.damage or ()],
+        "hits": act.hits, "wounds": act.wounds_dealt, "wounds_back": rea.wounds_dealt,
+        "target_state": rea.result.state.value, "actor_state": act.result.state.value,
+    }
+    return Event(a.index, a.actor, "attack", text, data)

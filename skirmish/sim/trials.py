@@ -1,0 +1,180 @@
+"""Many play-throughs of one script: end-state distributions and Wounds per action.
+
+Trial ``i`` always uses the generator ``random.Random(f"{seed}:{i}")``, so a report
+depends only on the seed and the number of trials — never on how many worker
+processes shared the work.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..errors import SkirmishError
+from ..maps.table import Table
+from ..rules.eldfall.exchange import Exchange
+from ..rules.eldfall.odds import exchange_odds
+from ..rules.eldfall.wounds import ModelState
+from .engine import Simulator
+from .script import Script
+
+STATES = (ModelState.UNHARMED, ModelState.WOUNDED, ModelState.INCAPACITATED, ModelState.DEAD)
+CHUNK = 250
+
+
+def trial_rng(seed: int, i: int) -> random.Random:
+    """The generator of trial ``i``: independent of worker count and order."""
+    return random.Random(f"{seed}:{i}")
+
+
+@dataclass(frozen=True)
+class ActionStats:
+    """What one action did over the trials: how often it was resolved, the Wounds it
+    dealt (and took back), and the exact expectations where the exchange was the same
+    in every trial."""
+
+    index: int
+    text: str
+    resolved: int
+    wounds: int
+    wounds_back: int
+    exact_wounds: Fraction | None
+    exact_wounds_back: Fraction | None
+
+    def mean(self, trials: int) -> tuple[float, float]:
+        return self.wounds / trials, self.wounds_back / trials
+
+    def to_json(self, trials: int) -> dict[str, Any]:
+        w, b = self.mean(trials)
+        return {"action": self.index, "text": self.text, "resolved": self.resolved, "wounds_mean": w,
+                "wounds_back_mean": b,
+                "wounds_exact": None if self.exact_wounds is None else str(self.exact_wounds),
+                "wounds_back_exact": None if self.exact_wounds_back is None else str(self.exact_wounds_back)}
+
+
+@dataclass(frozen=True)
+class TrialReport:
+    """The outcome of ``trials`` play-throughs from ``seed``."""
+
+    trials: int
+    seed: int
+    states: dict[str, dict[str, int]]  # model -> state -> count
+    actions: tuple[ActionStats, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trials": self.trials, "seed": self.seed,
+                "states": {m: {s: c / self.trials for s, c in d.items()} for m, d in self.states.items()},
+                "state_counts": self.states, "actions": [a.to_json(self.trials) for a in self.actions]}
+
+
+@dataclass
+class _Partial:
+    states: dict[str, dict[str, int]]
+    resolved: list[int]
+    wounds: list[int]
+    back: list[int]
+    exchange: list[Exchange | None]
+    same: list[bool]
+    trials: int = 0
+
+    @classmethod
+    def empty(cls, table: Table, n: int) -> _Partial:
+        return cls({m: {s.value: 0 for s in STATES} for m in table.model_ids}, [0] * n, [0] * n, [0] * n,
+                   [None] * n, [True] * n)
+
+    def merge(self, other: _Partial) -> None:
+        for m, d in other.states.items():
+            for s, c in d.items():
+                self.states[m][s] += c
+        for k in range(len(self.resolved)):
+            if other.resolved[k]:
+                if self.exchange[k] is None and self.resolved[k] == 0:
+                    self.exchange[k] = other.exchange[k]
+                elif other.exchange[k] != self.exchange[k]:
+                    self.same[k] = False
+            self.same[k] = self.same[k] and other.same[k]
+            self.resolved[k] += other.resolved[k]
+            self.wounds[k] += other.wounds[k]
+            self.back[k] += other.back[k]
+        self.trials += other.trials
+
+
+def _run_range(sim: Simulator, seed: int, start: int, stop: int) -> _Partial:
+    n = len(sim.script)
+    part = _Partial.empty(sim.table, n)
+    for i in range(start, stop):
+        result = sim.run(trial_rng(seed, i), log=False)
+        for m, st in result.states.items():
+            part.states[m][st.value] += 1
+        for k in range(n):
+            ex, w = result.exchanges[k], result.wounds[k]
+            if w is None:
+                if sim.script.actions[k].do == "attack":
+                    part.same[k] = False  # skipped in some trial: the exact figure would not apply
+                continue
+            if ex is not None:
+                if part.resolved[k] == 0:
+                    part.exchange[k] = ex
+                elif part.exchange[k] != ex:
+                    part.same[k] = False
+            part.resolved[k] += 1
+            part.wounds[k] += w[0]
+            part.back[k] += w[1]
+        part.trials += 1
+    return part
+
+
+_WORKER_SIM: Simulator | None = None
+
+
+def _init_worker(table: Table, script: Script) -> None:
+    global _WORKER_SIM
+    _WORKER_SIM = Simulator(table, script)
+
+
+def _work(job: tuple[int, int, int]) -> _Partial:
+    assert _WORKER_SIM is not None
+    return _run_range(_WORKER_SIM, *job)
+
+
+def run_trials(table: Table, script: Script, trials: int, *, seed: int = 0, workers: int = 1,
+               progress: Callable[[int, int], None] | None = None) -> TrialReport:
+    """Play the script ``trials`` times (trial ``i`` seeded by ``(seed, i)``) over
+    ``workers`` processes; the report is the same for any number of workers."""
+    if trials < 1:
+        raise SkirmishError(f"trials must be 1 or more, got {trials}")
+    if workers < 1:
+        raise SkirmishError(f"workers must be 1 or more, got {workers}")
+    sim = Simulator(table, script)
+    sim.validate()
+    jobs = [(seed, s, min(trials, s + CHUNK)) for s in range(0, trials, CHUNK)]
+    total = _Partial.empty(table, len(script))
+    done = 0
+    if workers == 1 or len(jobs) == 1:
+        parts = (_run_range(sim, *job) for job in jobs)
+        for part in parts:
+            total.merge(part)
+            done += part.trials
+            if progress:
+                progress(done, trials)
+    else:
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(table, script)) as pool:
+            for part in pool.imap(_work, jobs):  # in order: merging is then deterministic too
+                total.merge(part)
+                done += part.trials
+                if progress:
+                    progress(done, trials)
+    actions = []
+    for k, a in enumerate(script.actions):
+        exact_w = exact_b = None
+        ex = total.exchange[k]
+        if ex is not None and total.same[k] and total.resolved[k] == trials:
+            o = exchange_odds(ex)
+            exact_w, exact_b = o.active.expected_wounds, o.reactive.expected_wounds
+        actions.append(ActionStats(k, a.describe(), total.resolved[k], total.wounds[k], total.back[k], exact_w, exact_b))
+    return TrialReport(trials, seed, total.states, tuple(actions))

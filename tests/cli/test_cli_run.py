@@ -1,0 +1,37 @@
+"""``skirmish run``: one logged play-through, --json lines, --trials reports."""
+
+from __future__ import annotations
+
+import json
+
+from skirmish.cli import main
+
+from conftest import SCENARIOS
+
+MILL = str(SCENARIOS / "mill-ambush.toml")
+
+
+def test_single_run_is_logged_and_replayable(capsys):
+    assert main(["run", MILL, "--seed", "3"]) == 0
+    first = capsys.readouterr().out
+    assert "Seed 3" in first and "yumi attacks brute" in first and "End states:" in first
+    main(["run", MILL, "--seed", "3"])
+    assert capsys.readouterr().out == first
+
+
+def test_json_lines(capsys):
+    assert main(["run", MILL, "--seed", "3", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines[0]["kind"] == "attack" and "dice" in lines[0] and lines[-1]["seed"] == 3
+
+
+def test_trials_json(capsys):
+    assert main(["run", MILL, "--seed", "1", "--trials", "300", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["trials"] == 300 and set(report["states"]["brute"]) == {"Unharmed", "Wounded", "Incapacitated", "Dead"}
+    assert report["actions"][0]["wounds_exact"] is not None
+
+
+def test_no_script_is_an_error(capsys):
+    assert main(["run", str(SCENARIOS / "first-steps.toml")]) == 2
+    assert "has no [[script]]" in capsys.readouterr().err

@@ -1,0 +1,172 @@
+"""Simulating scripts: forced fights step by step, refusals, trials against exact odds, workers."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import tomllib
+
+import pytest
+
+from skirmish import IllegalActionError, ScenarioError
+from skirmish.scenario.load import from_dict
+from skirmish.sim.engine import Simulator
+from skirmish.sim.script import load_with_script, parse_script
+from skirmish.sim.trials import run_trials
+from skirmish.rules.eldfall.wounds import ModelState
+
+from conftest import SCENARIOS
+
+
+def scenario(script: str, a_attrs: str = "MEL = 25, ACC = 25, ARM = 0, HP = 2, AGI = 5, STA = 2",
+             b_attrs: str = "MEL = 25, ARM = 0, HP = 2, AGI = 5", b_at: str = "[6.3, 5]", extra: str = "",
+             mode: str = "assisted"):
+    text = f"""
+format = 1
+mode = "{mode}"
+[table]
+size = [24, 24]
+[weapons.blade]
+reach = 1
+pw = 25
+stk = "STA"
+[weapons.bow]
+bands = [[12, 0], [24, -6]]
+pw = 25
+[[models]]
+id = "a"
+side = "red"
+size = "M"
+at = [5, 5]
+weapons = ["blade", "bow"]
+attributes = {{ {a_attrs} }}
+[[models]]
+id = "b"
+side = "blue"
+size = "M"
+at = {b_at}
+facing = 180
+weapons = ["blade"]
+attributes = {{ {b_attrs} }}
+{extra}
+{script}
+"""
+    data = tomllib.loads(text)
+    raw = data.pop("script", [])
+    table = from_dict(data, "t.toml")
+    return table, parse_script(raw, table, "t.toml")
+
+
+ATTACK = '[[script]]\nactor = "a"\ndo = "attack"\ntarget = "b"\nweapon = "blade"\n'
+BACK = '[[script]]\nactor = "b"\ndo = "attack"\ntarget = "a"\n'
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_forced_fight_step_by_step(seed):
+    """E-ROLL-ATK / E-ROLL-DMG / E-WOUND: attribute 25 succeeds on every face and PW 25
+    wounds on every face, so a's 2 Strikes always deal 2 Wounds: b (HP 2) is Incapacitated
+    and its own attack is skipped, whatever the seed."""
+    table, script = scenario(ATTACK + BACK)
+    sim = Simulator(table, script)
+    sim.validate()
+    run = sim.run(random.Random(seed))
+    first, second = run.events
+    assert first.kind == "attack" and first.data["hits"] == 2 and first.data["wounds"] == 2
+    assert first.data["target_state"] == "Incapacitated"
+    assert second.kind == "skip" and "b is Incapacitated" in second.text
+    assert run.states["b"] is ModelState.INCAPACITATED and run.states["a"] is ModelState.UNHARMED
+
+
+def test_forced_failure_with_attribute_zero():
+    """E-MOD-ZERO: an attribute modified to 0 fails automatically: no dice, no Wounds."""
+    table, script = scenario(ATTACK.replace('weapon = "blade"\n', 'weapon = "blade"\nmodifiers = [-30]\n'))
+    run = Simulator(table, script).run(random.Random(1))
+    assert run.events[0].data["dice"] == [] and run.events[0].data["wounds"] == 0
+    assert run.states["b"] is ModelState.UNHARMED
+
+
+def test_dead_after_second_attack():
+    """E-WOUND: an Incapacitated model that takes another Wound becomes Dead; a Dead
+    model is then flat (its hitbox is its base), and attacks on it are skipped."""
+    table, script = scenario(ATTACK + ATTACK + ATTACK)
+    run = Simulator(table, script).run(random.Random(0))
+    assert [e.kind for e in run.events] == ["attack", "attack", "skip"]
+    assert run.events[1].data["target_state"] == "Dead" and run.states["b"] is ModelState.DEAD
+
+
+def test_confrontation_reaction_in_script():
+    """E-CONF: with reaction = "attack" the target strikes back in the same exchange."""
+    table, script = scenario(ATTACK.replace('weapon = "blade"\n', 'weapon = "blade"\nreaction = "attack"\n'))
+    run = Simulator(table, script).run(random.Random(2))
+    assert run.events[0].data["exchange"] == "confrontation" and run.events[0].data["reaction_dice"]
+
+
+def test_out_of_reach_is_refused_with_action_model_and_reason():
+    table, sc = scenario(ATTACK, b_at="[15, 5]")
+    with pytest.raises(IllegalActionError) as info:
+        Simulator(table, sc).validate()
+    assert "script[0] (a attacks b with blade)" in str(info.value) and "beyond blade's reach of 1 in" in str(info.value)
+
+
+def test_out_of_arc_is_refused():
+    """E-ARC: b faces away from a, so b's attack on a has no line of sight."""
+    table, sc = scenario(BACK, b_at="[15, 5]")
+    table = table.with_model(dataclasses.replace(table.model("b"), facing=0.0))
+    with pytest.raises(IllegalActionError, match=r"script\[0\] .*no line of sight to a \(out of arc\)"):
+        Simulator(table, sc).validate()
+
+
+def test_wall_blocks_the_shot():
+    wall = '[[scenery]]\nid = "wall"\nrect = [9, 0, 9.5, 10]\nheight = 4\n'
+    table, sc = scenario('[[script]]\nactor = "a"\ndo = "attack"\ntarget = "b"\nweapon = "bow"\n', b_at="[15, 5]",
+                         extra=wall)
+    with pytest.raises(IllegalActionError, match="no line of sight to b \\(blocked by wall\\)"):
+        Simulator(table, sc).validate()
+
+
+def test_E_MODE_realism_refuses_a_premeasure_step():
+    table, sc = scenario('[[script]]\nactor = "a"\ndo = "measure"\ntarget = "b"\n', mode="realism")
+    with pytest.raises(IllegalActionError, match="realism mode"):
+        Simulator(table, sc).validate()
+
+
+def test_script_errors_name_the_entry():
+    with pytest.raises(ScenarioError, match=r'script\[0\] \(actor "a"\): target: no model with id "zed"'):
+        scenario('[[script]]\nactor = "a"\ndo = "attack"\ntarget = "zed"\n')
+    with pytest.raises(ScenarioError, match=r"script\[0\].*do: expected one of move, attack, template, measure"):
+        scenario('[[script]]\nactor = "a"\ndo = "dance"\n')
+
+
+def test_trial_frequencies_match_exact_odds():
+    """The simulated mean Wounds of a first action lie within 5 standard errors of the
+    exact expectation (the d20 rules' exact odds)."""
+    table, script = scenario(ATTACK, a_attrs="MEL = 11, ARM = 0, HP = 3, STA = 2", b_attrs="ARM = 2, HP = 3, AGI = 6",
+                             extra="")
+    table = table.with_model(dataclasses.replace(
+        table.model("a"), weapons=tuple(dataclasses.replace(w, pw=9) for w in table.model("a").weapons)))
+    report = run_trials(table, script, 4000, seed=11)
+    a = report.actions[0]
+    assert a.exact_wounds is not None
+    exact = float(a.exact_wounds)
+    # each trial deals 0..2 Wounds: the variance is at most 1
+    assert abs(a.wounds / report.trials - exact) < 5 * math.sqrt(1.0 / report.trials)
+    assert report.states["b"]["Unharmed"] + report.states["b"]["Wounded"] == report.trials
+
+
+def test_same_seed_same_report_for_any_worker_count():
+    table, script = load_with_script(SCENARIOS / "mill-ambush.toml")
+    one = run_trials(table, script, 600, seed=4, workers=1)
+    two = run_trials(table, script, 600, seed=4, workers=2)
+    assert one == two
+    other = run_trials(table, script, 600, seed=5, workers=1)
+    assert other != one
+
+
+def test_bundled_script_runs_and_logs():
+    table, script = load_with_script(SCENARIOS / "mill-ambush.toml")
+    sim = Simulator(table, script)
+    sim.validate()
+    a, b = sim.run(random.Random(3)), sim.run(random.Random(3))
+    assert [e.to_json() for e in a.events] == [e.to_json() for e in b.events]
+    assert len(a.events) == len(script)
