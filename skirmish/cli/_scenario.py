@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from ..errors import SkirmishError
+from ..maps.base import Map
 from ..maps.table import Table
 from ..rules.eldfall.modes import MODES, Mode
 from ..scenario.load import load
@@ -16,8 +18,16 @@ def add_scenario_args(parser: argparse.ArgumentParser, *, mode: bool = True) -> 
         parser.add_argument("--mode", choices=MODES, help="measurement mode (E-MODE); overrides the file's mode")
 
 
-def load_table(args: argparse.Namespace) -> Table:
+def load_table(args: argparse.Namespace) -> Map:
+    """The scenario's map; ``--mode`` overrides a table's measurement mode."""
     table = load(args.scenario)
-    if getattr(args, "mode", None):
+    if getattr(args, "mode", None) and isinstance(table, Table):
         table = dataclasses.replace(table, mode=Mode(args.mode))
     return table
+
+
+def require_table(m: Map, what: str) -> Table:
+    """The continuous table, or a clear refusal for another kind of map."""
+    if not isinstance(m, Table):
+        raise SkirmishError(f"{what} needs a continuous table; this scenario is a {m.kind} map")
+    return m

@@ -7,10 +7,11 @@ from typing import Any
 
 from ..errors import SkirmishError
 from ..geometry.los import DEFAULT_TOLERANCE
+from ..maps.results import LosArc
 from ..maps.table import LineOfSight, Table
 from ..units import MM_PER_INCH, length
 from ._output import add_json_flag, emit_json
-from ._scenario import add_scenario_args, load_table
+from ._scenario import add_scenario_args, load_table, require_table
 
 
 def register(sub: Any) -> None:
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         tol = length(args.tolerance)
     except SkirmishError as exc:
         raise SkirmishError(f"--tolerance: {exc}") from None
-    table = load_table(args)
+    table = require_table(load_table(args), "skirmish los")
     if args.all:
         if args.a or args.b:
             raise SkirmishError("give either two model ids or --all, not both")
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_fraction(table: Table, r: LineOfSight, arc: str, tol: float) -> LineOfSight:
+def _with_fraction(table: Table, r: LineOfSight, arc: LosArc, tol: float) -> LineOfSight:
     import dataclasses
     return dataclasses.replace(r, visible_fraction=table.visible_fraction(r.frm, r.to, arc=arc, tolerance=tol))
 
@@ -70,7 +71,7 @@ def _pt(p: tuple[float, float, float]) -> str:
 
 def print_one(r: LineOfSight) -> None:
     arc = "" if r.arc == "front" else " (360°, moving)"
-    if r.visible:
+    if r.visible and r.witness is not None:
         print(f"{r.frm} -> {r.to}: VISIBLE{arc}")
         print(f"  witness: a clear sight line from {_pt(r.witness[0])} to {_pt(r.witness[1])}")
     elif r.reason == "out_of_arc":

@@ -118,7 +118,13 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     A solid is *grounded* when it stands on the table or its footprint is covered by
     grounded solids whose tops reach its base; it then blocks from z = 0 up.
     """
-    names, z0, z1, geoms, circles, pieces, owners = [], [], [], [], [], [], []
+    names: list[str] = []
+    z0: list[float] = []
+    z1: list[float] = []
+    geoms: list[Polygon] = []
+    circles: list[tuple[float, float, float]] = []
+    pieces: list[np.ndarray] = []
+    owners: list[int] = []
     circles_p: list[tuple[float, float, float]] = []
     round_p: list[bool] = []
     axes_p: list[tuple[float, float, float, float]] = []
@@ -134,13 +140,13 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
         z0.append(lo)
         z1.append(hi)
         geoms.append(geom)
-        circles.append(circle if circle is not None else (math.nan, math.nan, math.nan))
+        circles.append((circle[0], circle[1], circle[2]) if circle is not None else (math.nan, math.nan, math.nan))
         if circle is not None:
             pieces.append(np.zeros((0, 3)))
             owners.append(idx)
             round_p.append(True)
             axes_p.append((circle[0], circle[1], 1.0, 0.0))
-            circles_p.append(tuple(circle))
+            circles_p.append((circle[0], circle[1], circle[2]))
             continue
         else:
             parts = s.convex_pieces if isinstance(s, Prism) else convex_decomposition(geom)
@@ -503,8 +509,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     results: list[LosAnswer | None] = [None] * n
     # E-ARC: the target must reach into the front half-plane
     front_reach = np.einsum("ij,ij->i", pairs.H[:, :2], pairs.Q[:, :2]) + pairs.Q[:, 2] - pairs.H[:, 2]
-    for i in np.flatnonzero(front_reach < -1e-12):
-        results[i] = LosAnswer(False, "arc", out_of_arc=True)
+    for ii in np.flatnonzero(front_reach < -1e-12):
+        results[int(ii)] = LosAnswer(False, "arc", out_of_arc=True)
     live = np.array([r is None for r in results], bool)
     bp = np.flatnonzero(live)
     bP = _region_bbox(pairs.P[bp], pairs.H[bp])
@@ -516,7 +522,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         examined += np.bincount(bp, minlength=n)
         over = examined > MAX_BUNDLES_PER_PAIR
         if over.any():
-            for i in np.flatnonzero(over):
+            for ii in np.flatnonzero(over):
+                i = int(ii)
                 if results[i] is None:
                     results[i] = LosAnswer(False, "undecided", blockers=tuple(sorted(blockers[i])),
                                            bundles=int(examined[i]))
@@ -563,7 +570,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
             seams = _touches_a_seam(rows_c, nc * m, pc, qc, obs)
             ok = okc[:m]
             wit: dict[int, tuple] = {}
-            for j in np.flatnonzero(okc):
+            for jj in np.flatnonzero(okc):
+                j = int(jj)
                 k = j % m
                 i = int(bp[open_[k]])
                 if results[i] is None and i not in wit:
@@ -575,7 +583,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                         wit[i] = seg
             for i, seg in wit.items():
                 results[i] = LosAnswer(True, "witness", witness=seg, bundles=int(examined[i]))
-            for k in np.flatnonzero(~ok):
+            for kk in np.flatnonzero(~ok):
+                k = int(kk)
                 if small[open_[k]]:
                     i = int(bp[open_[k]])
                     blockers[i].update(culprit[k])

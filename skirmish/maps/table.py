@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -266,7 +266,8 @@ class Table(TableMovement, TableTemplates, Map):
         names = self.los_obstacles.names
         out = []
         for (a, b), r in zip(pairs, raw):
-            reason = "clear" if r.visible else ("out_of_arc" if r.out_of_arc else "blocked")
+            reason: Literal["clear", "out_of_arc", "blocked"] = \
+                "clear" if r.visible else ("out_of_arc" if r.out_of_arc else "blocked")
             out.append(LineOfSight(a, b, r.visible, reason, r.witness, tuple(names[o] for o in r.blockers),
                                    tolerance, arc, r.stage))
         return out

@@ -97,6 +97,7 @@ class Simulator:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
+        out: tuple[Table, Any]
         if a.do == "move":
             out = self._plan_move(a, table)
         elif a.do == "attack":

@@ -18,7 +18,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ..errors import ScenarioError
 from ..maps.table import Table
@@ -99,7 +99,7 @@ def parse_script(raw: Any, table: Table, source: str = "<script>") -> Script:
         e.label = f'{e.label} (actor "{actor}")'
         if actor not in table.model_ids:
             raise e.error("actor", f"no model with id {show(actor)} on the table")
-        do = e.take("do", F.one_of(*ACTION_KEYS))
+        do = cast(Do, e.take("do", F.one_of(*ACTION_KEYS)))
         e.take("turn", F.integer, None)  # optional label for the reader; the order is the file's
         kw: dict[str, Any] = {}
         if do == "move":
