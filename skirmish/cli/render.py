@@ -1,0 +1,44 @@
+"""``skirmish render FILE -o table.png``: the viewer's picture of a table, drawn headless."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ._scenario import add_scenario_args, load_table
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "render", help="draw the table to a PNG (headless, no display needed)",
+        description="Draw the table as the viewer shows it — scenery shaded by height, models with facing and "
+        "front arc — with a legend, to a PNG. Works without a display (pyglet over EGL). Overlays: line of sight "
+        "for pairs (with a profile slice each), everything a selected model sees, a movement range.")
+    add_scenario_args(p)
+    p.add_argument("-o", "--output", required=True, metavar="PNG", help="the picture to write (.png)")
+    p.add_argument("--los", nargs=2, action="append", default=[], metavar=("A", "B"),
+                   help="line of sight from A to B, with the profile slice that settles it (repeatable)")
+    p.add_argument("--from", dest="frm", metavar="A",
+                   help="select A: its Awareness, reach bands and LoS to every other model")
+    p.add_argument("--template", metavar="NAME", help="an area template (circle-small, circle-large, spray-small, "
+                   "spray-large) ...")
+    p.add_argument("--on", dest="template_on", metavar="MODEL", help="... placed on this model (E-TMPL)")
+    p.add_argument("--range", dest="range_of", metavar="A", help="where A can end a movement")
+    p.add_argument("--size", type=int, default=1200, metavar="PX",
+                   help="pixels along the table's longer side (default 1200); the legend and profiles are added")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import SkirmishError
+
+    if not args.output.lower().endswith(".png"):
+        raise SkirmishError(f"-o {args.output}: the picture is a PNG; name it something.png")
+    table = load_table(args)
+    from ..viewer.render import RenderRequest, render_png  # lazy: pyglet only when drawing
+
+    req = RenderRequest(los=tuple((a, b) for a, b in args.los), frm=args.frm, template=args.template,
+                        template_on=args.template_on, range_of=args.range_of, size=args.size)
+    res = render_png(table, args.output, req)
+    print(f"wrote {res.path} ({res.width}x{res.height} px) in {res.seconds:.2f} s")
+    return 0

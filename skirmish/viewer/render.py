@@ -1,0 +1,283 @@
+"""Headless rendering: the viewer's scene drawn off-screen (pyglet over EGL) to a PNG.
+
+:func:`compose` is pure: it asks the map its answers and lays the picture out
+(table, legend, profile panels). :func:`render_image` draws a composition with
+OpenGL, supersampled for smooth edges; :func:`render_png` writes it. No display is
+needed: ``pyglet.options['headless'] = True`` is set before pyglet opens anything.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import SkirmishError
+from ..maps.results import LineOfSight
+from ..maps.table import Table
+from . import palette as P
+from .camera import Camera
+from .overlays import Extras, extras_for
+from .png import write_png
+from .scene import (
+    LegendItem,
+    Prim,
+    Profile,
+    Scene,
+    Text,
+    legend_height,
+    legend_items,
+    legend_prims,
+    los_line,
+    blocker_prims,
+    merge,
+    panel_prims,
+    profile_caption,
+    profile_prims,
+    profile_slice,
+    selection_scene,
+    table_scene,
+)
+
+MARGIN = 36
+LEGEND_WIDTH = 330
+#: Pictures are drawn this many times larger, then averaged down: smooth edges and text.
+SUPERSAMPLE = 2
+
+
+@dataclass(frozen=True)
+class RenderRequest:
+    """What to draw over the table (ids are checked against the map)."""
+
+    los: tuple[tuple[str, str], ...] = ()
+    frm: str | None = None
+    template: str | None = None
+    template_on: str | None = None
+    range_of: str | None = None
+    size: int = 1200
+
+
+@dataclass
+class Composition:
+    """A laid-out picture: world scene and camera, screen layers, and the pixel size."""
+
+    width: int
+    height: int
+    scene: Scene
+    camera: Camera
+    clip: tuple[int, int, int, int]
+    legend: list[Prim]
+    panels: list[tuple[list[Prim], list[Prim], Camera]] = field(default_factory=list)
+    profiles: list[Profile] = field(default_factory=list)
+    sight: list[LineOfSight] = field(default_factory=list)
+
+
+def _wrap(text: str, width: int = 50) -> list[str]:
+    return textwrap.wrap(text, width) or [""]
+
+
+def _verdict_lines(rs: Sequence[LineOfSight]) -> list[LegendItem]:
+    seen = [r.to for r in rs if r.visible]
+    blocked = [f"{r.to} ({', '.join(r.blockers)})" for r in rs if r.reason == "blocked"]
+    arc = [r.to for r in rs if r.reason == "out_of_arc"]
+    out = []
+    for label, ids, col in (("sees", seen, P.LOS_VISIBLE), ("blocked", blocked, P.LOS_BLOCKED),
+                            ("out of arc", arc, P.LOS_OUT_OF_ARC)):
+        if ids:
+            for k, line in enumerate(_wrap(f"{label}: {', '.join(ids)}")):
+                out.append(LegendItem("text", line if k == 0 else "    " + line, P.lighter(col, 0.2)))
+    return out
+
+
+def compose(table: Table, req: RenderRequest) -> Composition:
+    """Ask the map for every answer the picture shows and lay it out (pure)."""
+    if not isinstance(table, Table):
+        raise SkirmishError(f"render draws the continuous table; this scenario is a {table.kind} map")
+    if not 100 <= req.size <= 8000:
+        raise SkirmishError(f"--size must be between 100 and 8000 pixels, got {req.size}")
+    for a, b in req.los:
+        table.model(a), table.model(b)
+        if a == b:
+            raise SkirmishError(f"--los {a} {b}: pick two different models")
+    colors = P.side_colors(table.sides)
+    scene = table_scene(table, colors)
+    extra_items: list[LegendItem] = []
+    sight: list[LineOfSight] = []
+    selection = None
+    if req.frm is not None:
+        selection = table.model(req.frm)
+        others = [m for m in table.model_ids if m != req.frm]
+        rs = table.line_of_sight_pairs([(req.frm, o) for o in others]) if others else []
+        sight += rs
+        scene = merge(scene, selection_scene(table, req.frm, rs, colors=colors))
+        extra_items += [LegendItem("heading", f"Sight from {req.frm}"), *_verdict_lines(rs)]
+    pairs = table.line_of_sight_pairs(list(req.los)) if req.los else []
+    for r in pairs:
+        over = scene["overlays"]
+        over += los_line(table, r, 4.0)
+        if r.reason == "blocked":
+            scene["underlay"] += blocker_prims(table, r.blockers)
+    sight += pairs
+    extras: Extras = extras_for(table, template=req.template, template_on=req.template_on, range_of=req.range_of,
+                                colors=colors)
+    scene = merge(scene, extras.scene)
+    extra_items += extras.legend
+
+    tw = req.size * table.width / max(table.width, table.depth)
+    th = req.size * table.depth / max(table.width, table.depth)
+    tw, th = round(tw), round(th)
+    items = legend_items(table, sight=bool(sight), selection=selection, extra=extra_items)
+    if pairs:
+        items.append(LegendItem("heading", "Profiles (below)"))
+        for r in pairs:
+            verdict = "visible" if r.visible else ("out of arc" if r.reason == "out_of_arc" else
+                                                   f"blocked by {', '.join(r.blockers)}")
+            for line in _wrap(f"{r.frm} → {r.to}: {verdict}"):
+                items.append(LegendItem("text", line, P.lighter(
+                    P.LOS_VISIBLE if r.visible else P.LOS_BLOCKED if r.reason == "blocked" else P.LOS_OUT_OF_ARC, 0.2)))
+    lh = legend_height(items)
+    top_h = max(th, lh)
+    gap = MARGIN // 2
+    width = MARGIN + tw + MARGIN + LEGEND_WIDTH + MARGIN
+    pw = width - 2 * MARGIN
+    profiles, heights = [], []
+    for r in pairs:
+        ph = panel_height(profile_slice(table, r, colors), pw)
+        profiles.append(profile_slice(table, r, colors, aspect=(pw - 72) / (ph - 64)))
+        heights.append(ph)
+    height = int(round(MARGIN + top_h + MARGIN + sum(h + gap for h in heights)))
+    ty = height - MARGIN - th
+    camera = Camera(tw / table.width, MARGIN, ty)
+    clip = (MARGIN - 30, ty - 30, tw + 60, th + 60)
+    legend = legend_prims(items, MARGIN + tw + MARGIN, height - MARGIN, LEGEND_WIDTH)
+    comp = Composition(width, height, scene, camera, clip, legend, sight=sight)
+    y = height - MARGIN - top_h - MARGIN
+    for prof, ph in zip(profiles, heights):
+        y -= ph
+        frame, content, cam = profile_panel(prof, MARGIN, y, pw, ph)
+        comp.panels.append((frame, content, cam))
+        comp.profiles.append(prof)
+        y -= gap
+    return comp
+
+
+def panel_height(prof: Profile, width: float, lo: float = 200, hi: float = 360) -> float:
+    """A profile panel tall enough to show the slice at true scale (within limits)."""
+    s0, s1 = prof.s_range
+    z = prof.z_top * 1.27 + 0.3
+    return float(min(hi, max(lo, (width - 72) * z / max(s1 - s0, 1e-6) + 64)))
+
+
+def profile_panel(prof: Profile, x: float, y: float, w: float, h: float) -> tuple[list[Prim], list[Prim], Camera]:
+    """Frame (screen space), slice content and the slice's camera for a panel at (x, y)."""
+    title, sub = profile_caption(prof)
+    frame = panel_prims(x, y, w, h, title, sub)
+    lo, hi = prof.s_range
+    top = prof.z_top * 1.15 + 0.3
+    cam = Camera.fit((lo, -0.12 * top, hi, top), (x + 56, y + 12, w - 72, h - 64))
+    return frame, profile_prims(prof), cam
+
+
+def _pyglet_headless():  # noqa: ANN202 - returns the pyglet module
+    try:
+        import pyglet
+    except ImportError as exc:  # pragma: no cover - pyglet is a dependency of the viewer
+        raise SkirmishError(f"rendering needs pyglet (pip install 'skirmish[viewer]'): {exc}") from None
+    if "pyglet.window" not in sys.modules:
+        pyglet.options["headless"] = True
+    return pyglet
+
+
+def open_window(width: int, height: int):  # noqa: ANN201 - a pyglet Window
+    """A hidden window to draw into (EGL when headless); a clear error when none can be made."""
+    pyglet = _pyglet_headless()
+    try:
+        import pyglet.window
+        from pyglet import gl
+
+        try:  # 8 bits a channel: the pixels are the palette's colours exactly
+            config = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, double_buffer=False)
+            return pyglet.window.Window(width, height, visible=False, resizable=False, config=config)
+        except pyglet.window.NoSuchConfigException:
+            return pyglet.window.Window(width, height, visible=False, resizable=False)
+    except Exception as exc:  # noqa: BLE001 - pyglet raises many kinds here
+        raise SkirmishError(
+            f"cannot draw off-screen: no OpenGL context ({type(exc).__name__}: {exc}). Rendering uses pyglet "
+            "over EGL; install the EGL/GL libraries (for example: apt-get install libegl1 libgl1)") from None
+
+
+def draw_composition(comp: Composition, window, ratio: float) -> np.ndarray:  # noqa: ANN001
+    """Draw ``comp`` into ``window`` at ``ratio`` × its size; the pixels, top row first."""
+    from .draw import Canvas, clear_window, read_pixels
+
+    canvas = Canvas(window, ratio)
+    cam = comp.camera.scaled_screen(ratio)
+    canvas.world.clip = tuple(round(v * ratio) for v in comp.clip)  # type: ignore[assignment]
+    for name, prims in comp.scene.items():
+        canvas.set(name, prims, cam)
+    screen = Camera(ratio, 0, 0)
+    canvas.set("legend", comp.legend, screen)
+    for frame, content, pcam in comp.panels:
+        canvas.add("panel", frame, screen)
+        canvas.add("panel_content", content, pcam.scaled_screen(ratio))
+    window.switch_to()
+    clear_window(window)
+    canvas.draw()
+    pixels = read_pixels()
+    canvas.clear()
+    return pixels
+
+
+def render_image(table: Table, req: RenderRequest = RenderRequest(), *, supersample: int = SUPERSAMPLE) -> np.ndarray:
+    """The picture as an (h, w, 3) uint8 RGB array, top row first."""
+    comp = compose(table, req)
+    return render_composition(comp, supersample=supersample)
+
+
+def render_composition(comp: Composition, *, supersample: int = SUPERSAMPLE) -> np.ndarray:
+    ss = max(1, int(supersample))
+    window = open_window(comp.width * ss, comp.height * ss)
+    try:
+        px = draw_composition(comp, window, ss)
+    finally:
+        window.close()
+    return downsample(px[: comp.height * ss, : comp.width * ss, :3], ss)
+
+
+def downsample(px: np.ndarray, ss: int) -> np.ndarray:
+    """Average ``ss`` × ``ss`` blocks of an (h·ss, w·ss, c) uint8 picture (rounded).
+
+    >>> downsample(np.array([[[0], [255]], [[255], [255]]], np.uint8), 2).tolist()
+    [[[191]]]
+    """
+    if ss == 1:
+        return np.ascontiguousarray(px)
+    acc = np.zeros((px.shape[0] // ss, px.shape[1] // ss, px.shape[2]), np.uint32)
+    for i in range(ss):
+        for j in range(ss):
+            acc += px[i::ss, j::ss]
+    return ((acc + (ss * ss) // 2) // (ss * ss)).astype(np.uint8)
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    path: Path
+    width: int
+    height: int
+    seconds: float
+
+
+def render_png(table: Table, path: str | Path, req: RenderRequest = RenderRequest()) -> RenderResult:
+    """Render ``table`` with ``req``'s overlays to the PNG file ``path``."""
+    t0 = time.perf_counter()
+    img = render_image(table, req)
+    out = write_png(path, img, {"Software": "skirmish render", "Title": table.name or ""})
+    return RenderResult(out, img.shape[1], img.shape[0], time.perf_counter() - t0)
+
+
+__all__ = ["Composition", "RenderRequest", "RenderResult", "compose", "render_image", "render_png"]

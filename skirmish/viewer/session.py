@@ -1,0 +1,364 @@
+"""What the user is doing with the table, without any window: selection, tools, drags,
+edits, and the scenes they produce. Pure (no pyglet): the window only turns pyglet
+events into these calls, in table inches, and draws :meth:`Session.world_scene`.
+
+Every verdict shown comes from the map: LoS from ``line_of_sight_pairs``, distances
+from ``measure`` and the mode policy, paths from ``plan_move``, ranges from
+``movement_range``. The session only remembers which answers to show.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..errors import SkirmishError
+from ..maps.results import LineOfSight, MovePlan, MoveRange
+from ..maps.table import Table
+from ..scenario.dump import dumps
+from ..scenario.load import loads
+from . import palette as P
+from .overlays import describe_violation, path_prims, range_prims, supports_movement, supports_templates
+from .scene import (
+    HELP_LINES,
+    MOVE_HELP,
+    TEMPLATE_HELP,
+    MeasureAnswer,
+    Profile,
+    Scene,
+    all_sight_scene,
+    empty_scene,
+    measure,
+    measure_prims,
+    merge,
+    nearest_model,
+    profile_slice,
+    selection_scene,
+    table_scene,
+)
+
+Tool = Literal["select", "measure", "template"]
+Point2 = tuple[float, float]
+
+#: How far one key press turns the selected model (degrees).
+TURN_STEP = 15.0
+
+
+def default_save_path(source: str) -> Path:
+    """Where ``s`` saves when no path was given: ``NAME.edited.toml`` beside the scenario.
+
+    >>> str(default_save_path("scenarios/mill-ambush.toml"))
+    'scenarios/mill-ambush.edited.toml'
+    """
+    if not source or source.startswith("<"):
+        return Path("table.edited.toml")
+    p = Path(source)
+    return p.with_name(p.stem + ".edited.toml")
+
+
+@dataclass
+class _Drag:
+    kind: Literal["move", "measure", "none"]
+    model: str | None
+    start: Point2
+    moved: bool = False
+    shift: bool = False
+
+
+class Session:
+    """The viewer's state over one table. Call the event methods with table coordinates."""
+
+    def __init__(self, table: Table, *, save_path: str | Path | None = None) -> None:
+        if not isinstance(table, Table):
+            raise SkirmishError(f"the viewer draws the continuous table; this scenario is a {table.kind} map")
+        self.table = table
+        self.colors = P.side_colors(table.sides)
+        self.save_path = Path(save_path) if save_path else default_save_path(table.source)
+        self.selected: str | None = None
+        self.target: str | None = None
+        self.tool: Tool = "select"
+        self.show_help = False
+        self.show_all = False
+        self.show_range = False
+        self.show_profile = True
+        self.measured: MeasureAnswer | None = None
+        self.move_plan: MovePlan | None = None
+        self.message = "click a model to select it · h for help"
+        self.error = False
+        #: Bumped when the table changes (static layers must be rebuilt) and when any
+        #: overlay changes; the window compares them with what it last drew.
+        self.table_version = 0
+        self.overlay_version = 0
+        #: A press and release closer than this (inches) is a click, not a drag.
+        self.slop = 0.05
+        self._drag: _Drag | None = None
+        self._sight: dict[str, list[LineOfSight]] = {}
+        self._all: list[LineOfSight] | None = None
+        self._range: dict[str, MoveRange | SkirmishError] = {}
+        self._static: Scene | None = None
+
+    # -- feedback ----------------------------------------------------------------------
+    def say(self, text: str, *, error: bool = False) -> None:
+        self.message, self.error = text, error
+        self.overlay_version += 1
+
+    def _changed(self) -> None:
+        self.overlay_version += 1
+
+    def _set_table(self, table: Table) -> None:
+        self.table = table
+        self._sight.clear()
+        self._all = None
+        self._range.clear()
+        self._static = None
+        self.table_version += 1
+        self.overlay_version += 1
+
+    # -- engine answers (cached per table) -------------------------------------------------
+    def sight_from(self, model_id: str) -> list[LineOfSight]:
+        """LoS from ``model_id`` to every other model (one batch query, cached)."""
+        if model_id not in self._sight:
+            others = [m for m in self.table.model_ids if m != model_id]
+            self._sight[model_id] = self.table.line_of_sight_pairs([(model_id, o) for o in others]) if others else []
+        return self._sight[model_id]
+
+    def all_sight(self) -> list[LineOfSight]:
+        if self._all is None:
+            self._all = self.table.line_of_sight_all()
+        return self._all
+
+    def verdict(self) -> LineOfSight | None:
+        """The selected pair's LoS verdict."""
+        if self.selected is None or self.target is None or self.selected == self.target:
+            return None
+        return next((r for r in self.sight_from(self.selected) if r.to == self.target), None)
+
+    def profile(self, aspect: float | None = None) -> Profile | None:
+        v = self.verdict()
+        return None if v is None or not self.show_profile else profile_slice(self.table, v, self.colors, aspect=aspect)
+
+    def movement_range(self, model_id: str) -> MoveRange | None:
+        if model_id not in self._range:
+            try:
+                self._range[model_id] = self.table.movement_range(model_id)
+            except SkirmishError as exc:
+                self._range[model_id] = exc
+        r = self._range[model_id]
+        if isinstance(r, SkirmishError):
+            self.say(f"no movement range: {r}", error=True)
+            return None
+        return r
+
+    # -- selection --------------------------------------------------------------------------
+    def select(self, model_id: str | None, *, as_target: bool = False) -> None:
+        if as_target and model_id is not None and self.selected is not None and model_id != self.selected:
+            self.target = model_id
+            v = self.verdict()
+            if v is not None:
+                self.say(_verdict_text(v))
+        else:
+            self.selected, self.target = model_id, None
+            if model_id is None:
+                self.say("click a model to select it · h for help")
+            else:
+                rs = self.sight_from(model_id)
+                seen = sum(r.visible for r in rs)
+                self.say(f"{model_id}: sees {seen} of {len(rs)} models · shift+click another for the profile")
+        self._changed()
+
+    def cycle_target(self) -> None:
+        if self.selected is None:
+            self.say("select a model first", error=True)
+            return
+        others = [m for m in self.table.model_ids if m != self.selected]
+        if not others:
+            return
+        i = others.index(self.target) + 1 if self.target in others else 0
+        self.select(others[i % len(others)], as_target=True)
+
+    # -- pointer events (table inches) ------------------------------------------------------
+    def press(self, x: float, y: float, *, shift: bool = False) -> None:
+        hit = nearest_model(self.table, x, y)
+        if self.tool == "measure":
+            if hit is None:
+                self._drag = _Drag("none", None, (x, y))
+                self.say("start a measurement on a model: the model measures (E-MODE)", error=True)
+                return
+            self._drag = _Drag("measure", hit, (x, y))
+            self.measured = None
+            self._changed()
+            return
+        self._drag = _Drag("move" if hit is not None and not shift else "none", hit, (x, y), shift=shift)
+
+    def drag(self, x: float, y: float) -> None:
+        d = self._drag
+        if d is None or d.kind == "none" or d.model is None:
+            return
+        if not d.moved and math.hypot(x - d.start[0], y - d.start[1]) < self.slop:
+            return
+        d.moved = True
+        if d.kind == "measure":
+            target = nearest_model(self.table, x, y)
+            self.measured = measure(self.table, d.model, target if target and target != d.model else (x, y))
+            if self.measured.refused:
+                self.say(self.measured.refused, error=True)
+            else:
+                self.say(f"{d.model}: {self.measured.label}")
+            self._changed()
+        elif d.kind == "move":
+            self._preview_move(d.model, (x, y))
+
+    def release(self, x: float, y: float) -> None:
+        d, self._drag = self._drag, None
+        if d is None:
+            return
+        if self.tool == "measure":
+            if d.kind == "measure" and not d.moved:
+                self.say(f"drag from {d.model} to measure")
+            return
+        if not d.moved:  # a click
+            hit = nearest_model(self.table, x, y)
+            self.select(hit, as_target=d.shift and hit is not None)
+            return
+        if d.kind == "move" and d.model is not None:
+            self._commit_move(d.model, (x, y))
+
+    # -- movement (the map plans and checks; the viewer shows and applies) -------------------
+    def _preview_move(self, model_id: str, to: Point2) -> None:
+        try:
+            self.move_plan = self.table.plan_move(model_id, to)
+        except SkirmishError as exc:
+            self.move_plan = None
+            self.say(f"cannot move {model_id}: {exc}", error=True)
+            return
+        p = self.move_plan
+        if p.legal:
+            self.say(f"{model_id}: {p.length:.2f} in" + (f" of {p.budget:g}" if p.budget is not None else ""))
+        else:
+            self.say(f"{model_id}: {describe_violation(p)}", error=True)
+        self._changed()
+
+    def _commit_move(self, model_id: str, to: Point2) -> None:
+        self._preview_move(model_id, to)
+        plan, self.move_plan = self.move_plan, None
+        if plan is None:
+            return
+        if not plan.legal:
+            self.say(f"move refused: {describe_violation(plan)}", error=True)
+            return
+        end = plan.points[-1]
+        m = self.table.model(model_id)
+        moved = dataclasses.replace(m, x=float(end[0]), y=float(end[1]), z=float(end[2]) if len(end) > 2 else m.z)
+        self._set_table(self.table.with_model(moved))
+        self.say(f"{model_id} moved {plan.length:.2f} in")
+
+    # -- keys ---------------------------------------------------------------------------------
+    def key(self, name: str) -> None:
+        """A key by name: h, s, m, t, c, r, a, p, q, e, tab, escape."""
+        if name == "h":
+            self.show_help = not self.show_help
+        elif name == "s":
+            try:
+                path = self.save()
+                self.say(f"saved to {path}")
+            except SkirmishError as exc:
+                self.say(str(exc), error=True)
+        elif name == "m":
+            self.tool = "select" if self.tool == "measure" else "measure"
+            self.measured = None
+            self.say("measure: drag from a model" if self.tool == "measure" else "select")
+        elif name == "t":
+            self.say("templates are not available in this version of the engine yet", error=True)
+        elif name == "r":
+            self.show_range = not self.show_range
+            if self.show_range and self.selected is None:
+                self.say("select a model to see its movement range", error=True)
+        elif name == "a":
+            self.show_all = not self.show_all
+            if self.show_all:
+                seen = sum(r.visible for r in self.all_sight())
+                self.say(f"who sees whom: {seen} of {len(self.all_sight())} ordered pairs have LoS")
+        elif name == "p":
+            self.show_profile = not self.show_profile
+        elif name in ("q", "e"):
+            self.turn(TURN_STEP if name == "q" else -TURN_STEP)
+        elif name == "tab":
+            self.cycle_target()
+        elif name == "escape":
+            self.tool = "select"
+            self.measured = None
+            self.move_plan = None
+            self.show_help = False
+            self.select(None)
+        self._changed()
+
+    def turn(self, degrees: float) -> None:
+        """Turn the selected model (an edit of the set-up; E-MOVE-KIND lets Idle rotate)."""
+        if self.selected is None:
+            self.say("select a model to turn it", error=True)
+            return
+        m = self.table.model(self.selected)
+        self._set_table(self.table.with_model(dataclasses.replace(m, facing=(m.facing + degrees) % 360.0)))
+        self.say(f"{m.id} faces {(m.facing + degrees) % 360.0:g}°")
+
+    # -- saving ---------------------------------------------------------------------------------
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write the (edited) table as a scenario file; it is checked to load back equal."""
+        target = Path(path) if path else self.save_path
+        text = dumps(self.table)
+        if loads(text, source=str(target)) != self.table:  # pragma: no cover - dumps guarantees it
+            raise SkirmishError("the table does not survive a save and load; not written")
+        try:
+            target.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise SkirmishError(f"{target}: cannot save: {exc.strerror}") from None
+        return target
+
+    # -- scenes -----------------------------------------------------------------------------------
+    def static_scene(self) -> Scene:
+        """Board, scenery and models (rebuilt only when the table changes)."""
+        if self._static is None:
+            self._static = table_scene(self.table, self.colors)
+        return self._static
+
+    def overlay_scene(self) -> Scene:
+        """Everything drawn over the table for the current state."""
+        s = empty_scene()
+        if self.show_all:
+            s = merge(s, all_sight_scene(self.table, self.all_sight()))
+        if self.selected is not None:
+            s = merge(s, selection_scene(self.table, self.selected, self.sight_from(self.selected),
+                                         target=self.target, colors=self.colors))
+            if self.show_range:
+                rng = self.movement_range(self.selected)
+                if rng is not None:
+                    s["underlay"] += range_prims(rng)
+        if self.measured is not None:
+            s["overlays"] += measure_prims(self.measured)
+        if self.move_plan is not None:
+            s["overlays"] += path_prims(self.move_plan)
+        return s
+
+    def help_lines(self) -> list[tuple[str, str]]:
+        """The help overlay's lines for what this map supports."""
+        lines = list(HELP_LINES[:2])
+        if supports_movement(self.table):
+            lines += MOVE_HELP
+        if supports_templates(self.table):
+            lines += TEMPLATE_HELP
+        return lines + list(HELP_LINES[2:])
+
+    def status(self) -> str:
+        tool = {"select": "", "measure": "[measure] ", "template": "[template] "}[self.tool]
+        return f"{tool}{self.message}   ·   {self.table.mode.value} mode"
+
+
+def _verdict_text(v: LineOfSight) -> str:
+    if v.visible:
+        return f"{v.frm} → {v.to}: VISIBLE (witness shown in the profile)"
+    if v.reason == "out_of_arc":
+        return f"{v.frm} → {v.to}: out of arc"
+    return f"{v.frm} → {v.to}: blocked by {', '.join(v.blockers)}"

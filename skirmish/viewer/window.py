@@ -1,0 +1,173 @@
+"""The interactive window: pyglet events → :class:`Session` calls, session → layers.
+
+Left button: click selects (shift+click picks the profile's second model), drag a
+model to move it, or drag to measure with the measure tool (``m``). Right button
+drag pans, the wheel zooms, ``h`` shows the help. Layers are rebuilt only when what
+they show changed; panning shifts the world layers with the view matrix until the
+button is released.
+"""
+
+from __future__ import annotations
+
+import pyglet
+from pyglet.window import key, mouse
+
+from .camera import Camera
+from .draw import Canvas, clear_window
+from .render import profile_panel, panel_height
+from .scene import WORLD_LAYERS, help_prims, status_prims
+from .session import Session
+
+STATUS_HEIGHT = 24
+#: 8 bits a channel (some drivers offer 16-bit colour first).
+RGBA8 = {"red_size": 8, "green_size": 8, "blue_size": 8, "alpha_size": 8}
+KEY_NAMES = {key.H: "h", key.S: "s", key.M: "m", key.T: "t", key.C: "c", key.R: "r", key.A: "a", key.P: "p",
+             key.Q: "q", key.E: "e", key.TAB: "tab", key.ESCAPE: "escape"}
+
+
+class ViewerWindow(pyglet.window.Window):
+    """A window on a :class:`Session`. ``visible=False`` makes it drawable headless."""
+
+    def __init__(self, session: Session, width: int = 1280, height: int = 900, *, visible: bool = True,
+                 **kwargs: object) -> None:
+        config = kwargs.pop("config", None)
+        configs = [config] if config is not None else [
+            pyglet.gl.Config(sample_buffers=1, samples=4, double_buffer=True, **RGBA8),  # smooth edges
+            pyglet.gl.Config(double_buffer=True, **RGBA8), None]
+        for i, cfg in enumerate(configs):
+            try:
+                super().__init__(width, height, caption=_caption(session), resizable=True, visible=visible,
+                                 config=cfg, **kwargs)
+                break
+            except pyglet.window.NoSuchConfigException:
+                if i == len(configs) - 1:
+                    raise
+        self.session = session
+        self.canvas = Canvas(self)
+        self.camera = self.fitted_camera()
+        self._drawn: tuple[int, int, Camera, tuple[int, int]] | None = None
+        self._drawn_static: tuple[int, Camera] | None = None
+        self._panning = False
+        self.panel_rect: tuple[float, float, float, float] | None = None
+
+    # -- view ----------------------------------------------------------------------------
+    def fitted_camera(self) -> Camera:
+        t = self.session.table
+        return Camera.fit((0, 0, t.width, t.depth), (0, STATUS_HEIGHT, self.width, self.height - STATUS_HEIGHT),
+                          margin=28)
+
+    def to_world(self, x: float, y: float) -> tuple[float, float]:
+        return self.camera.to_world(x, y)
+
+    def screen_of(self, wx: float, wy: float) -> tuple[float, float]:
+        """Where a table point is drawn now (tests and tools use it to aim events)."""
+        return self.camera.to_screen(wx, wy)
+
+    # -- building layers --------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Rebuild the layers whose content changed since the last frame."""
+        s = self.session
+        size = (self.width, self.height)
+        if self._drawn_static != (s.table_version, self.camera):
+            static = s.static_scene()
+            for name in ("table", "scenery", "models"):
+                self.canvas.set(name, static[name], self.camera)
+            self._drawn_static = (s.table_version, self.camera)
+            self._drawn = None
+        state = (s.table_version, s.overlay_version, self.camera, size)
+        if self._drawn == state:
+            return
+        over = s.overlay_scene()
+        for name in WORLD_LAYERS:
+            if name not in ("table", "scenery", "models"):
+                self.canvas.set(name, over[name], self.camera)
+        self._build_ui()
+        self._drawn = state
+
+    def _build_ui(self) -> None:
+        s = self.session
+        w, h = self.width, self.height
+        self.canvas.clear("panel", "panel_content", "hud", "help")
+        self.panel_rect = None
+        if s.verdict() is not None and s.show_profile:
+            pw = w - 24
+            first = s.profile()
+            if first is not None:
+                ph = min(panel_height(first, pw, 180, 300), h * 0.45)
+                prof = s.profile(aspect=(pw - 72) / (ph - 64))
+                if prof is not None:
+                    frame, content, cam = profile_panel(prof, 12, STATUS_HEIGHT + 8, pw, ph)
+                    self.canvas.set("panel", frame)
+                    self.canvas.set("panel_content", content, cam)
+                    self.panel_rect = (12, STATUS_HEIGHT + 8, pw, ph)
+        self.canvas.set("hud", status_prims(s.status(), w, error=s.error))
+        if s.show_help:
+            self.canvas.set("help", help_prims(w, h, s.help_lines()))
+
+    # -- pyglet events --------------------------------------------------------------------------
+    def on_draw(self) -> None:
+        self.refresh()
+        clear_window(self)
+        self.canvas.draw()
+
+    def on_resize(self, width: int, height: int) -> None:
+        super().on_resize(width, height)
+        if hasattr(self, "session"):
+            self._drawn = None
+
+    def _in_panel(self, x: float, y: float) -> bool:
+        r = self.panel_rect
+        return r is not None and r[0] <= x <= r[0] + r[2] and r[1] <= y <= r[1] + r[3]
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if button == mouse.RIGHT:
+            self._panning = True
+            return
+        if button == mouse.LEFT and not self._in_panel(x, y) and y > STATUS_HEIGHT:
+            self.session.press(*self.to_world(x, y), shift=bool(modifiers & key.MOD_SHIFT))
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
+        if buttons & mouse.RIGHT and self._panning:
+            ox, oy = self.canvas.world.offset
+            self.canvas.world.offset = (ox + dx, oy + dy)
+            return
+        if buttons & mouse.LEFT:
+            self.session.drag(*self.to_world(x, y))
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if button == mouse.RIGHT and self._panning:
+            self._panning = False
+            ox, oy = self.canvas.world.offset
+            self.canvas.world.offset = (0.0, 0.0)
+            self.camera = self.camera.panned(ox, oy)
+            return
+        if button == mouse.LEFT:
+            self.session.release(*self.to_world(x, y))
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        if scroll_y:
+            self.camera = self.camera.zoomed(1.15 ** scroll_y, x, y)
+            self.session.slop = 4 / self.camera.scale
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if symbol == key._0 or symbol == key.NUM_0:
+            self.camera = self.fitted_camera()
+            return
+        name = KEY_NAMES.get(symbol)
+        if name is None:
+            return
+        if name == "escape" and not (self.session.show_help or self.session.selected or self.session.tool != "select"):
+            self.close()
+            return
+        self.session.key(name)
+
+
+def _caption(session: Session) -> str:
+    t = session.table
+    return f"skirmish — {t.name or t.source or 'table'}"
+
+
+def run(session: Session, width: int = 1280, height: int = 900) -> None:
+    """Open the window and run pyglet's event loop until it is closed."""
+    ViewerWindow(session, width, height)
+    pyglet.app.run()

@@ -1,0 +1,394 @@
+"""The viewer's pure half: engine answers → drawables, camera, tessellation, PNG, the
+session's logic. No OpenGL here (frames are checked in test_viewer_frames.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import math
+import sys
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import skirmish
+from skirmish.errors import MeasurementRefused
+from skirmish.maps.results import MovePlan, MoveRange, Violation
+from skirmish.rules.eldfall.modes import Mode
+from skirmish.scenario.load import load, loads
+from skirmish.viewer import camera, palette, png, render, scene, session, tessellate
+from skirmish.viewer import palette as P
+from skirmish.viewer.camera import Camera
+from skirmish.viewer.overlays import describe_violation, path_prims, range_prims
+from skirmish.viewer.scene import Disc, Dot, Fill, Line, Text
+from skirmish.viewer.session import Session
+
+from conftest import SCENARIOS, table_text
+
+
+@pytest.fixture(scope="module")
+def mill():
+    return load(SCENARIOS / "mill-ambush.toml")
+
+
+@pytest.fixture(scope="module")
+def first():
+    return load(SCENARIOS / "first-steps.toml")
+
+
+def test_pure_modules_do_not_import_pyglet():
+    pure = ["palette", "camera", "scene", "tessellate", "png", "session", "overlays"]
+    code = ("import sys\n" + "".join(f"import skirmish.viewer.{m}\n" for m in pure) +
+            "import skirmish.cli\nskirmish.cli.build_parser()\n"
+            "assert 'pyglet' not in sys.modules, sorted(m for m in sys.modules if 'pyglet' in m)\n")
+    import subprocess
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("module", [palette, camera, png, session, scene, render])
+def test_docstring_examples(module, monkeypatch):
+    from conftest import ROOT
+    monkeypatch.chdir(ROOT)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+# -- palette and camera ------------------------------------------------------------------------
+
+def test_side_colours_named_and_distinct():
+    c = P.side_colors(["blue", "red", "orcs", "elves"])
+    assert c["red"] == P.SIDE_NAMED["red"] and c["blue"] == P.SIDE_NAMED["blue"]
+    assert len(set(c.values())) == 4
+
+
+def test_scenery_shade_darkens_with_height():
+    shades = [P.luminance(P.scenery_shade(h)) for h in (0.5, 1, 2, 3, 6, 8)]
+    assert shades == sorted(shades, reverse=True) and len(set(shades)) == 6
+
+
+@given(st.floats(-50, 50), st.floats(-50, 50), st.floats(0.2, 80), st.floats(-500, 500), st.floats(-500, 500))
+def test_camera_round_trip(x, y, scale, ox, oy):
+    cam = Camera(scale, ox, oy)
+    wx, wy = cam.to_world(*cam.to_screen(x, y))
+    assert math.isclose(wx, x, abs_tol=1e-7) and math.isclose(wy, y, abs_tol=1e-7)
+
+
+def test_camera_zoom_keeps_the_point_under_the_cursor():
+    cam = Camera.fit((0, 0, 30, 30), (0, 0, 800, 600), margin=20)
+    before = cam.to_world(300, 200)
+    z = cam.zoomed(1.5, 300, 200)
+    assert z.scale == pytest.approx(cam.scale * 1.5)
+    assert z.to_world(300, 200) == pytest.approx(before)
+    assert cam.panned(10, -5).to_screen(0, 0) == pytest.approx((cam.ox + 10, cam.oy - 5))
+
+
+def test_camera_fit_shows_the_whole_table_centred():
+    cam = Camera.fit((0, 0, 30, 20), (0, 24, 1000, 700), margin=28)
+    x0, y0 = cam.to_screen(0, 0)
+    x1, y1 = cam.to_screen(30, 20)
+    assert x0 >= 28 - 1e-9 and x1 <= 1000 - 28 + 1e-9 and y0 >= 24 + 28 - 1e-9 and y1 <= 724 - 28 + 1e-9
+    assert (x0 + x1) / 2 == pytest.approx(500) and (y0 + y1) / 2 == pytest.approx(24 + 350)
+
+
+# -- primitives and tessellation ---------------------------------------------------------------------
+
+def test_fill_triangulates_concave_and_holed_footprints(mill):
+    wall = mill.scenery_piece("yard-wall").solid.footprint  # L-shaped
+    f = Fill.of(wall, P.WHITE)
+    area = sum(shapely.Polygon(t).area for t in f.triangles)
+    assert area == pytest.approx(wall.area)
+    holed = shapely.Polygon([(0, 0), (4, 0), (4, 4), (0, 4)], [[(1, 1), (2, 1), (2, 2), (1, 2)]])
+    assert sum(shapely.Polygon(t).area for t in Fill.of(holed, P.WHITE).triangles) == pytest.approx(15)
+
+
+def test_stroke_is_a_band_of_the_given_width():
+    tris = tessellate.stroke(np.array([[0.0, 0.0], [100.0, 0.0]]), 4.0)
+    pts = tris.reshape(-1, 2)
+    assert pts[:, 1].min() == pytest.approx(-2) and pts[:, 1].max() == pytest.approx(2)
+    assert sum(shapely.Polygon(t).area for t in tris) == pytest.approx(400)
+
+
+def test_dashes_cover_half_of_the_line():
+    pieces = tessellate._dashes(np.array([[0.0, 0.0], [100.0, 0.0], [100.0, 100.0]]), 10.0)
+    on = sum(float(np.sum(np.hypot(*np.diff(p, axis=0).T))) for p in pieces)
+    assert on == pytest.approx(100, abs=1e-6) and len(pieces) == 10
+
+
+def test_tessellate_places_everything_through_the_camera():
+    cam = Camera(10, 5, 7)
+    mesh, labels = tessellate.tessellate(
+        [Fill.rect(0, 0, 1, 1, P.WHITE), Disc(2, 2, 0.5, P.INK), Dot(1, 1, 3, P.INK),
+         Line.seg((0, 0), (1, 0), P.INK, 2.0), Text(1, 2, "hi", dx=3, size=10)], cam, ratio=2.0)
+    assert mesh.count % 3 == 0 and mesh.positions.dtype == np.float32 and mesh.colors.shape == (mesh.count, 4)
+    assert mesh.positions[:6].min(axis=0) == pytest.approx([5, 7]) and mesh.positions[:6].max(axis=0) == pytest.approx([15, 17])
+    (lb,) = labels
+    assert (lb.x, lb.y, lb.size) == (15 + 6, 27, 20)
+
+
+# -- the table scene ------------------------------------------------------------------------------
+
+def test_table_scene_has_every_piece_in_its_layer(mill):
+    s = scene.table_scene(mill)
+    texts = [p.text for p in s["scenery"] if isinstance(p, Text)]
+    assert sorted(texts) == sorted(scene.height_text(x) for x in mill.scenery)
+    assert "2.7–3\"" in texts  # the balcony floats: base and top
+    discs = [p for p in s["models"] if isinstance(p, Disc)]
+    colors = P.side_colors(mill.sides)
+    assert {(d.x, d.y, d.r, d.color) for d in discs} == {(m.x, m.y, m.radius, colors[m.side]) for m in mill.models}
+    badges = [p.text for p in s["models"] if isinstance(p, Text) and p.text.startswith("↑")]
+    assert sorted(badges) == sorted(f"↑{scene.inches(m.z)}" for m in mill.models if m.z > 0)
+
+
+def test_scenery_fill_follows_height_and_sight(mill):
+    assert scene.scenery_fill(mill.scenery_piece("hedge")) == P.SEE_THROUGH
+    assert scene.scenery_fill(mill.scenery_piece("mill")) == P.scenery_shade(3.0)
+
+
+def test_height_labels_avoid_higher_pieces(mill):
+    s = scene.table_scene(mill)
+    mill_label = next(p for p in s["scenery"] if isinstance(p, Text) and p.text == '3"')
+    loft = mill.scenery_piece("mill-loft").solid.footprint
+    assert not loft.buffer(0.3).contains(shapely.Point(mill_label.x, mill_label.y))
+
+
+# -- selection overlays: the map's verdicts drawn -----------------------------------------------------
+
+def _lines(prims, color):
+    return [p for p in prims if isinstance(p, Line) and p.color == color]
+
+
+def test_selection_draws_each_verdict_in_its_colour(mill):
+    rs = mill.line_of_sight_pairs([("akane", o) for o in mill.model_ids if o != "akane"])
+    s = scene.selection_scene(mill, "akane", rs)
+    over = s["overlays"]
+    green, red = _lines(over, P.LOS_VISIBLE), _lines(over, P.LOS_BLOCKED)
+    grey = _lines(over, P.LOS_OUT_OF_ARC)
+    assert len(green) == sum(r.visible for r in rs)
+    assert len(red) == sum(r.reason == "blocked" for r in rs)
+    assert len(grey) == sum(r.reason == "out_of_arc" for r in rs) and all(g.dash for g in grey)
+    witnesses = {(tuple(np.round(l.points[0], 9)), tuple(np.round(l.points[1], 9))) for l in green}
+    for r in rs:
+        if r.visible:
+            assert (tuple(np.round(r.witness[0][:2], 9)), tuple(np.round(r.witness[1][:2], 9))) in witnesses
+    # blockers highlighted, under the models
+    named = {b for r in rs if r.reason == "blocked" for b in r.blockers}
+    outlines = [p for p in s["underlay"] if isinstance(p, Line) and p.color == P.LOS_BLOCKED]
+    assert len(outlines) >= len(named) > 0
+    # Awareness ring at AGI from the base edge, reach rings per band
+    m = mill.model("akane")
+    rings = [p for p in over if isinstance(p, Line) and p.closed]
+    radii = {round(float(np.hypot(*(p.points[0] - (m.x, m.y)))), 6) for p in rings}
+    assert round(m.radius + m.awareness, 6) in radii
+    for w in m.weapons:
+        for b in w.bands:
+            assert round(m.radius + b.max_range, 6) in radii
+
+
+def test_blocked_line_joins_the_bases(first):
+    (r,) = first.line_of_sight_pairs([("akane", "brute")])
+    assert not r.visible and r.blockers == ("wall",)
+    (line,) = scene.los_line(first, r)
+    a, b = first.model("akane"), first.model("brute")
+    assert line.color == P.LOS_BLOCKED
+    assert math.hypot(*(line.points[0] - (a.x, a.y))) == pytest.approx(a.radius)
+    assert math.hypot(*(line.points[1] - (b.x, b.y))) == pytest.approx(b.radius)
+
+
+def test_all_sight_draws_every_visible_pair(mill):
+    rs = mill.line_of_sight_all()
+    s = scene.all_sight_scene(mill, rs)
+    assert len(s["overlays"]) == sum(r.visible for r in rs) == 28
+
+
+# -- measuring under the mode ------------------------------------------------------------------------
+
+def test_measure_between_models_is_the_maps_answer(first):
+    ans = scene.measure(first, "akane", "brute")
+    m = first.measure("akane", "brute")
+    assert ans.distance == m.distance and ans.start == m.nearest[0][:2] and ans.end == m.nearest[1][:2]
+    assert ans.label.startswith('5"')
+
+
+def test_measure_to_a_point_from_the_base_edge(first):
+    a = first.model("akane")
+    ans = scene.measure(first, "akane", (a.x + 3, a.y + 4))
+    assert ans.distance == pytest.approx(5 - a.radius) and ans.refused is None
+    assert math.hypot(ans.start[0] - a.x, ans.start[1] - a.y) == pytest.approx(a.radius)
+
+
+def test_measure_standard_mode_is_clipped_at_the_limit(first):
+    t = dataclasses.replace(first, mode=Mode.STANDARD)
+    a = t.model("akane")  # AGI 7, SPD 4: may pre-measure 7"
+    ans = scene.measure(t, "akane", (a.x + 11, a.y))
+    assert ans.distance is None and ans.beyond == 7
+    assert ans.end[0] - ans.start[0] == pytest.approx(7) and "beyond 7\"" in ans.label
+    near = scene.measure(t, "akane", (a.x + 3, a.y))
+    assert near.distance == pytest.approx(3 - a.radius)
+    prims = scene.measure_prims(ans)
+    assert any(isinstance(p, Line) and p.color == P.MEASURE_CLIPPED for p in prims)
+
+
+def test_measure_realism_mode_is_refused_with_the_maps_reason(first):
+    t = dataclasses.replace(first, mode=Mode.REALISM)
+    with pytest.raises(MeasurementRefused) as exc:
+        t.measure("akane", "brute")
+    ans = scene.measure(t, "akane", "brute")
+    assert ans.distance is None and ans.refused == str(exc.value)
+    assert scene.measure(t, "akane", (9, 9)).refused.startswith("realism mode")
+    assert any(isinstance(p, Text) and p.text == "refused" for p in scene.measure_prims(ans))
+
+
+# -- the profile slice ------------------------------------------------------------------------------
+
+def test_profile_of_a_blocked_pair_cuts_the_wall_between_them(first):
+    (r,) = first.line_of_sight_pairs([("akane", "brute")])
+    prof = scene.profile_slice(first, r)
+    assert prof.along == "centres" and prof.witness is None
+    wall, a, b = prof.box("wall"), prof.box("akane"), prof.box("brute")
+    assert wall.role == "blocker" and a.role == "viewer" and b.role == "target"
+    assert a.s1 < wall.s0 < wall.s1 < b.s0
+    assert wall.s1 - wall.s0 == pytest.approx(0.5) and (wall.z0, wall.z1) == (0, 3)
+    assert a.z1 == pytest.approx(first.model("akane").hitbox.top)
+    assert wall.z1 > max(a.z1, b.z1)  # the picture: the wall is taller than both
+    title, sub = scene.profile_caption(prof)
+    assert "blocked by wall" in title and "0.1 mm" in sub
+
+
+def test_profile_of_a_visible_pair_follows_the_witness_and_it_clears_every_cut(mill):
+    r = mill.line_of_sight("yumi", "brute")
+    prof = scene.profile_slice(mill, r, aspect=6.0)
+    assert prof.along == "witness"
+    (s0, z0), (s1, z1) = prof.witness
+    (w0, w1) = r.witness
+    assert s0 == pytest.approx(0) and s1 == pytest.approx(math.hypot(w1[0] - w0[0], w1[1] - w0[1]))
+    assert (z0, z1) == (w0[2], w1[2])
+    cut = [b for b in prof.boxes if b.role not in ("viewer", "target") and b.blocks_los]
+    assert {"mill", "mill-loft"} <= {b.id for b in cut}
+    for b in cut:  # the witness passes over (or under) every other solid it crosses
+        lo, hi = max(b.s0, min(s0, s1)), min(b.s1, max(s0, s1))
+        if hi <= lo:
+            continue
+        zs = [z0 + (z1 - z0) * (s - s0) / (s1 - s0) for s in (lo, hi)]
+        assert min(zs) >= b.z1 - 1e-6 or max(zs) <= b.z0 + 1e-6, b
+    lo, hi = prof.s_range
+    plain = scene.profile_slice(mill, r).s_range  # without an aspect: just both models and 1" more
+    assert lo <= plain[0] and hi >= plain[1] and hi - lo > plain[1] - plain[0] + 1
+    x0, y0 = prof.origin[0] + lo * prof.direction[0], prof.origin[1] + lo * prof.direction[1]
+    x1, y1 = prof.origin[0] + hi * prof.direction[0], prof.origin[1] + hi * prof.direction[1]
+    assert all(-1e-6 <= v <= 30 + 1e-6 for v in (x0, y0, x1, y1))  # widened within the table
+
+
+def test_profile_marks_the_viewers_front_half(first):
+    (r,) = first.line_of_sight_pairs([("akane", "brute")])
+    prof = scene.profile_slice(first, r)
+    a = prof.box("akane")
+    f0, f1 = prof.front
+    assert f0 == pytest.approx((a.s0 + a.s1) / 2) and f1 == pytest.approx(a.s1)  # she faces brute
+
+
+# -- legend, overlays of movement --------------------------------------------------------------------
+
+def test_legend_lists_sides_scenery_and_overlays(mill):
+    items = scene.legend_items(mill, sight=True, selection=mill.model("yumi"))
+    labels = [i.label for i in items]
+    assert labels[0] == "Mill ambush"
+    assert "red (3 models)" in labels and "blue (4 models)" in labels
+    assert "walkable top" in labels and "does not block sight" in labels
+    assert any("visible" in l for l in labels) and "Longbow reach bands" in labels
+    prims = scene.legend_prims(items, 10, 800, 300)
+    assert scene.legend_height(items) > 200 and len([p for p in prims if isinstance(p, Text)]) >= len(items)
+
+
+def test_range_and_path_layers_draw_the_maps_answers():
+    rng = MoveRange("akane", 4.0, ((((0, 0), (4, 0), (4, 4), (0, 4)), ((1, 1), (2, 1), (2, 2), (1, 2))),), 15.0)
+    fill = [p for p in range_prims(rng) if isinstance(p, Fill)]
+    assert sum(shapely.Polygon(t).area for t in fill[0].triangles) == pytest.approx(15)
+    ok = MovePlan("akane", ((0, 0, 0), (2, 0, 0), (2, 2, 0)), 4.0, 4.0, True, budget=5.0)
+    assert any(isinstance(p, Line) and p.color == P.PATH_OK for p in path_prims(ok))
+    bad = MovePlan("akane", ((0, 0, 0), (9, 0, 0)), 9.0, 9.0, False, (Violation(0, "enters an enemy", "brute"),))
+    texts = [p.text for p in path_prims(bad) if isinstance(p, Text)]
+    assert texts == ["refused: enters an enemy (brute)"] == [describe_violation(bad)]
+
+
+# -- PNG -----------------------------------------------------------------------------------------------
+
+@settings(max_examples=25)
+@given(st.integers(1, 9), st.integers(1, 9), st.sampled_from([3, 4]), st.integers(0, 2**31 - 1))
+def test_png_round_trip(h, w, c, seed):
+    a = np.random.default_rng(seed).integers(0, 256, (h, w, c), dtype=np.uint8)
+    assert np.array_equal(png.decode_png(png.encode_png(a)), a)
+
+
+def test_downsample_averages_blocks():
+    a = np.arange(4 * 6 * 3, dtype=np.uint8).reshape(4, 6, 3)
+    expected = np.floor(a.reshape(2, 2, 3, 2, 3).mean((1, 3)) + 0.5).astype(np.uint8)  # halves round up
+    assert np.array_equal(render.downsample(a, 2), expected)
+
+
+# -- the session: events in table inches ---------------------------------------------------------------
+
+def test_click_selects_shift_click_picks_the_pair(mill):
+    s = Session(mill)
+    a = mill.model("akane")
+    s.press(a.x + 0.1, a.y)
+    s.release(a.x + 0.1, a.y)
+    assert s.selected == "akane" and s.target is None
+    b = mill.model("brute")
+    s.press(b.x, b.y, shift=True)
+    s.release(b.x, b.y)
+    assert s.target == "brute" and s.verdict() == mill.line_of_sight("akane", "brute")
+    assert s.profile() is not None
+    s.press(1, 1)
+    s.release(1, 1)
+    assert s.selected is None and s.profile() is None
+
+
+def test_drag_measures_and_keeps_the_answer(first):
+    s = Session(first)
+    s.key("m")
+    a = first.model("akane")
+    s.press(a.x, a.y)
+    s.drag(a.x + 2, a.y + 2)
+    s.release(a.x + 2, a.y + 2)
+    assert s.measured.distance == pytest.approx(math.hypot(2, 2) - a.radius)
+    assert s.selected is None  # measuring does not select
+
+
+def test_session_refuses_a_measure_not_started_on_a_model(first):
+    s = Session(first)
+    s.key("m")
+    s.press(0.5, 11.5)
+    s.drag(3, 3)
+    s.release(3, 3)
+    assert s.measured is None and s.error and "start a measurement on a model" in s.message
+
+
+def test_turn_and_save_round_trip(mill, tmp_path):
+    s = Session(mill, save_path=tmp_path / "out.toml")
+    s.select("akane")
+    s.key("q")
+    assert s.table.model("akane").facing == pytest.approx((mill.model("akane").facing + 15) % 360)
+    assert s.table_version == 1
+    s.key("s")
+    back = load(tmp_path / "out.toml")
+    assert back == s.table != mill and not s.error and "saved to" in s.message
+
+
+def test_drag_to_move_shows_the_maps_refusal_when_it_cannot_move(first):
+    s = Session(first)
+    a = first.model("akane")
+    s.press(a.x, a.y)
+    s.drag(a.x, a.y + 3)
+    s.release(a.x, a.y + 3)
+    if first.__class__.plan_move is skirmish.Map.plan_move:
+        assert s.error and "plan_move" in s.message
+        assert s.table is first
+
+
+def test_default_save_path_is_beside_the_scenario(mill):
+    assert Session(mill).save_path.name == "mill-ambush.edited.toml"
+    assert Session(loads(table_text())).save_path.name == "table.edited.toml"
