@@ -32,7 +32,8 @@ class ViewerWindow(pyglet.window.Window):
                  **kwargs: object) -> None:
         config = kwargs.pop("config", None)
         configs = [config] if config is not None else [
-            pyglet.gl.Config(sample_buffers=1, samples=4, double_buffer=True, **RGBA8),  # smooth edges
+            *([pyglet.gl.Config(sample_buffers=1, samples=4, double_buffer=True, **RGBA8)]  # smooth edges
+              if hardware_renderer() else []),
             pyglet.gl.Config(double_buffer=True, **RGBA8), None]
         for i, cfg in enumerate(configs):
             try:
@@ -160,6 +161,16 @@ class ViewerWindow(pyglet.window.Window):
             self.close()
             return
         self.session.key(name)
+
+
+def hardware_renderer() -> bool:
+    """Whether OpenGL runs on a GPU. Software renderers (llvmpipe, softpipe, swrast)
+    would spend most of a frame on multisampling, so the window goes without it."""
+    try:
+        name = pyglet.gl.gl_info.get_renderer() if pyglet.gl.current_context is not None else ""
+    except Exception:  # noqa: BLE001 - no context to ask: assume a GPU
+        return True
+    return not any(k in name.lower() for k in ("llvmpipe", "softpipe", "swrast", "software"))
 
 
 def _caption(session: Session) -> str:
