@@ -227,6 +227,9 @@ def _label_point(geom: Polygon, covers: Sequence[BaseGeometry] = ()) -> Point2:
             free = max(parts, key=lambda p: p.area)
     if isinstance(free, Polygon) and free.is_valid:
         p = polylabel(free, tolerance=0.05)
+        c = free.centroid  # centred when that is (nearly) as open: walls get the label mid-length
+        if free.contains(c) and free.exterior.distance(c) >= 0.8 * free.exterior.distance(p):
+            return (c.x, c.y)
         return (p.x, p.y)
     p = free.representative_point()
     return (p.x, p.y)
@@ -251,7 +254,10 @@ def scenery_prims(table: Table) -> list[Prim]:
         out += Line.outline(foot, edge, 1.5, dash=6.0 if s.base > 0 else None)
         covers = [o.solid.footprint for o in pieces[k + 1:]] + [m.hitbox.footprint() for m in table.models]
         x, y = _label_point(foot, covers)
-        labels.append(Text(x, y, height_text(s), P.text_on(fill), 9, bold=True))
+        if foot.exterior.distance(Point(x, y)) < 0.6:  # a thin piece: the label overflows it, give it a plate
+            labels.append(Text(x, y, height_text(s), P.INK, 8.5, bold=True, box=P.with_alpha(P.lighter(fill, 0.5), 215)))
+        else:
+            labels.append(Text(x, y, height_text(s), P.text_on(fill), 9, bold=True))
     return out + labels
 
 
@@ -818,6 +824,22 @@ def panel_prims(x: float, y: float, w: float, h: float, title: str, sub: str) ->
     return [Fill.rect(x, y, x + w, y + h, P.PANEL),
             Text(x + 12, y + h - 14, title, P.PANEL_TEXT, 11, "left", "center", bold=True),
             Text(x + 12, y + h - 32, sub, P.PANEL_DIM, 8.5, "left", "center")]
+
+
+def describe_point(table: Table, x: float, y: float) -> str:
+    """What is under the plan point (x, y): a model, the topmost scenery piece, or the table."""
+    mid = nearest_model(table, x, y)
+    if mid is not None:
+        m = table.model(mid)
+        state = f", {', '.join(sorted(m.states))}" if m.states else ""
+        return (f"{m.id}: {m.side}, {m.describe_size()}, z {inches(m.z)}, facing {m.facing:g}°{state}"
+                f" — at ({m.x:.2f}, {m.y:.2f})")
+    s = point_in_scenery(table, x, y)
+    where = f"({x:.2f}, {y:.2f})"
+    if s is None:
+        return f"table at {where}"
+    kind = ("walkable top" if s.walkable else "") + ("; does not block sight" if not s.blocks_los else "")
+    return f"{s.id}: {height_text(s)} high{', ' + kind if kind else ''} — at {where}"
 
 
 def nearest_model(table: Table, x: float, y: float, slack: float = 0.0) -> str | None:

@@ -30,6 +30,7 @@ from .scene import (
     Profile,
     Scene,
     all_sight_scene,
+    describe_point,
     empty_scene,
     measure,
     measure_prims,
@@ -88,6 +89,7 @@ class Session:
         self.move_plan: MovePlan | None = None
         self.message = "click a model to select it · h for help"
         self.error = False
+        self.hover_text = ""
         #: Bumped when the table changes (static layers must be rebuilt) and when any
         #: overlay changes; the window compares them with what it last drew.
         self.table_version = 0
@@ -192,6 +194,14 @@ class Session:
             self._changed()
             return
         self._drag = _Drag("move" if hit is not None and not shift else "none", hit, (x, y), shift=shift)
+
+    def hover(self, x: float, y: float) -> None:
+        """The pointer moved (no button): say what is under it."""
+        if self._drag is None and not self.error:
+            text = describe_point(self.table, x, y)
+            if text != self.hover_text:
+                self.hover_text = text
+                self._changed()
 
     def drag(self, x: float, y: float) -> None:
         d = self._drag
@@ -353,7 +363,8 @@ class Session:
 
     def status(self) -> str:
         tool = {"select": "", "measure": "[measure] ", "template": "[template] "}[self.tool]
-        return f"{tool}{self.message}   ·   {self.table.mode.value} mode"
+        hover = f"   ·   {self.hover_text}" if self.hover_text else ""
+        return f"{tool}{self.message}   ·   {self.table.mode.value} mode{hover}"
 
 
 def _verdict_text(v: LineOfSight) -> str:

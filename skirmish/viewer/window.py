@@ -127,6 +127,10 @@ class ViewerWindow(pyglet.window.Window):
         if button == mouse.LEFT and not self._in_panel(x, y) and y > STATUS_HEIGHT:
             self.session.press(*self.to_world(x, y), shift=bool(modifiers & key.MOD_SHIFT))
 
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        if y > STATUS_HEIGHT and not self._in_panel(x, y):
+            self.session.hover(*self.to_world(x, y))
+
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         if buttons & mouse.RIGHT and self._panning:
             ox, oy = self.canvas.world.offset

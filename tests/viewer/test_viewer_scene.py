@@ -392,3 +392,17 @@ def test_drag_to_move_shows_the_maps_refusal_when_it_cannot_move(first):
 def test_default_save_path_is_beside_the_scenario(mill):
     assert Session(mill).save_path.name == "mill-ambush.edited.toml"
     assert Session(loads(table_text())).save_path.name == "table.edited.toml"
+
+
+def test_hover_names_what_is_under_the_pointer(mill):
+    s = Session(mill)
+    s.hover(13.5, 9.5)
+    assert s.hover_text.startswith('mill: 3" high, walkable top') and s.hover_text in s.status()
+    s.hover(14.5, 11.0)  # the loft stands on the mill: the topmost piece is named
+    assert s.hover_text.startswith('mill-loft: 3–6" high')
+    s.hover(26, 5.5)
+    assert "hedge" in s.hover_text and "does not block sight" in s.hover_text
+    s.hover(25.1, 14)
+    assert s.hover_text.startswith("raider-1: blue, M (32mm base, 45mm tall), z 0\"")
+    s.hover(1, 1)
+    assert s.hover_text == "table at (1.00, 1.00)"
