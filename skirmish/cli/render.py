@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..rules.eldfall.templates import TEMPLATES
 from ._scenario import add_scenario_args, load_table
 
 
@@ -13,16 +14,18 @@ def register(sub: Any) -> None:
         "render", help="draw the table to a PNG (headless, no display needed)",
         description="Draw the table as the viewer shows it — scenery shaded by height, models with facing and "
         "front arc — with a legend, to a PNG. Works without a display (pyglet over EGL). Overlays: line of sight "
-        "for pairs (with a profile slice each), everything a selected model sees, a movement range.")
+        "for pairs (with a profile slice each), everything a selected model sees, an area template, a movement range.")
     add_scenario_args(p)
     p.add_argument("-o", "--output", required=True, metavar="PNG", help="the picture to write (.png)")
     p.add_argument("--los", nargs=2, action="append", default=[], metavar=("A", "B"),
                    help="line of sight from A to B, with the profile slice that settles it (repeatable)")
     p.add_argument("--from", dest="frm", metavar="A",
                    help="select A: its Awareness, reach bands and LoS to every other model")
-    p.add_argument("--template", metavar="NAME", help="an area template (circle-small, circle-large, spray-small, "
-                   "spray-large) ...")
-    p.add_argument("--on", dest="template_on", metavar="MODEL", help="... placed on this model (E-TMPL)")
+    p.add_argument("--template", metavar="NAME", help="an area template (E-TMPL): " + ", ".join(TEMPLATES) +
+                   "; with --on")
+    p.add_argument("--on", dest="template_on", metavar="MODEL",
+                   help="the template's main target: a circle is centred on it, a spray points at it from the "
+                   "--from model; the models it hits are ringed, with why others are spared in the legend")
     p.add_argument("--range", dest="range_of", metavar="A", help="where A can end a movement")
     p.add_argument("--size", type=int, default=1200, metavar="PX",
                    help="pixels along the table's longer side (default 1200); the legend and profiles are added")

@@ -123,8 +123,8 @@ def compose(table: Table, req: RenderRequest) -> Composition:
         if r.reason == "blocked":
             scene["underlay"] += blocker_prims(table, r.blockers)
     sight += pairs
-    extras: Extras = extras_for(table, template=req.template, template_on=req.template_on, range_of=req.range_of,
-                                colors=colors)
+    extras: Extras = extras_for(table, template=req.template, template_on=req.template_on, by=req.frm,
+                                range_of=req.range_of, colors=colors)
     scene = merge(scene, extras.scene)
     extra_items += extras.legend
 

@@ -793,7 +793,8 @@ MOVE_HELP = (
     ("r", "movement range of the selected model"),
 )
 TEMPLATE_HELP = (
-    ("t", "template tool: it follows the pointer, click to keep it; c cycles circle / spray sizes"),
+    ("t", "template tool: it follows the pointer, click keeps it; c cycles circle / spray sizes"),
+    ("  shift + click", "(template tool) the template's user: a spray starts at its base"),
 )
 
 

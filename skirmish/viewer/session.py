@@ -18,10 +18,20 @@ from typing import Literal
 from ..errors import SkirmishError
 from ..maps.results import LineOfSight, MovePlan, MoveRange
 from ..maps.table import Table
+from ..maps.template_results import TemplateResult
+from ..rules.eldfall.templates import TEMPLATES, template_spec
 from ..scenario.dump import dumps
 from ..scenario.load import loads
 from . import palette as P
-from .overlays import describe_violation, path_prims, range_prims, supports_movement, supports_templates
+from .overlays import (
+    describe_violation,
+    path_prims,
+    range_prims,
+    supports_movement,
+    supports_templates,
+    template_prims,
+    template_summary,
+)
 from .scene import (
     HELP_LINES,
     MOVE_HELP,
@@ -86,6 +96,11 @@ class Session:
         self.show_range = False
         self.show_profile = True
         self.measured: MeasureAnswer | None = None
+        self.template_names: tuple[str, ...] = tuple(TEMPLATES)
+        self.template_name = self.template_names[0]
+        self.template: TemplateResult | None = None
+        self.template_pinned = False
+        self._pointer: Point2 | None = None
         self.move_plan: MovePlan | None = None
         self.message = "click a model to select it · h for help"
         self.error = False
@@ -184,6 +199,9 @@ class Session:
     # -- pointer events (table inches) ------------------------------------------------------
     def press(self, x: float, y: float, *, shift: bool = False) -> None:
         hit = nearest_model(self.table, x, y)
+        if self.tool == "template":
+            self._drag = _Drag("none", hit, (x, y), shift=shift)
+            return
         if self.tool == "measure":
             if hit is None:
                 self._drag = _Drag("none", None, (x, y))
@@ -196,7 +214,11 @@ class Session:
         self._drag = _Drag("move" if hit is not None and not shift else "none", hit, (x, y), shift=shift)
 
     def hover(self, x: float, y: float) -> None:
-        """The pointer moved (no button): say what is under it."""
+        """The pointer moved (no button): say what is under it; a loose template follows it."""
+        self._pointer = (x, y)
+        if self.tool == "template" and not self.template_pinned:
+            self.place_template(x, y)
+            return
         if self._drag is None and not self.error:
             text = describe_point(self.table, x, y)
             if text != self.hover_text:
@@ -229,12 +251,75 @@ class Session:
             if d.kind == "measure" and not d.moved:
                 self.say(f"drag from {d.model} to measure")
             return
+        if self.tool == "template":  # a click keeps the template where it is; another lets it follow again
+            hit = nearest_model(self.table, x, y)
+            if d.shift and hit is not None:  # shift+click: the template's user (a spray's attacker)
+                self.select(hit)
+                self.template_pinned = False
+                self.place_template(x, y)
+                return
+            if self.template_pinned:
+                self.template_pinned = False
+                self.place_template(x, y)
+            else:
+                self.place_template(x, y)
+                self.template_pinned = self.template is not None
+                if self.template_pinned:
+                    self.say(self.message + " · kept (click again to move it)", error=self.error)
+            return
         if not d.moved:  # a click
             hit = nearest_model(self.table, x, y)
             self.select(hit, as_target=d.shift and hit is not None)
             return
         if d.kind == "move" and d.model is not None:
             self._commit_move(d.model, (x, y))
+
+    # -- templates (the map places them and says who is hit) ----------------------------------
+    def place_template(self, x: float, y: float) -> None:
+        """Place the current template at the pointer: a circle centred there (on the model
+        under it, its main target, if any); a spray from the selected model toward it."""
+        spec = template_spec(self.template_name)
+        hit = nearest_model(self.table, x, y)
+        try:
+            if spec.kind == "circle":
+                by = self.selected if self.selected is not None and self.selected != hit else None
+                res = (self.table.template(spec.name, on=hit, by=by) if hit is not None
+                       else self.table.template(spec.name, at=(x, y), by=by))
+            else:
+                if self.selected is None:
+                    self.template = None
+                    self.say(f"{spec.name}: select the attacker first (a spray starts at its base)", error=True)
+                    return
+                toward: str | Point2 = hit if hit is not None and hit != self.selected else (x, y)
+                res = self.table.template(spec.name, by=self.selected, toward=toward)
+        except SkirmishError as exc:
+            self.template = None
+            self.say(f"{spec.name}: {exc}", error=True)
+            return
+        self.template = res
+        lines = template_summary(res)
+        self.say(" · ".join(lines[:1] + [ln for ln in lines[1:] if "main target" in ln]),
+                 error=res.main_target_covered is False)
+
+    def _template_key(self, name: str) -> None:
+        if not supports_templates(self.table):
+            self.say(f"the {self.table.kind} map does not place area templates", error=True)
+            return
+        if name == "t":
+            self.tool = "select" if self.tool == "template" else "template"
+            self.template, self.template_pinned = None, False
+            self.say(f"template {self.template_name}: it follows the pointer; click to keep it; c: next template"
+                     if self.tool == "template" else "select")
+            return
+        i = self.template_names.index(self.template_name)
+        self.template_name = self.template_names[(i + 1) % len(self.template_names)]
+        if self.tool != "template":
+            self.tool = "template"
+        self.template_pinned = False
+        if self._pointer is not None:
+            self.place_template(*self._pointer)
+        else:
+            self.say(f"template {self.template_name}")
 
     # -- movement (the map plans and checks; the viewer shows and applies) -------------------
     def _preview_move(self, model_id: str, to: Point2) -> None:
@@ -280,8 +365,8 @@ class Session:
             self.tool = "select" if self.tool == "measure" else "measure"
             self.measured = None
             self.say("measure: drag from a model" if self.tool == "measure" else "select")
-        elif name == "t":
-            self.say("templates are not available in this version of the engine yet", error=True)
+        elif name in ("t", "c"):
+            self._template_key(name)
         elif name == "r":
             self.show_range = not self.show_range
             if self.show_range and self.selected is None:
@@ -301,6 +386,7 @@ class Session:
             self.tool = "select"
             self.measured = None
             self.move_plan = None
+            self.template, self.template_pinned = None, False
             self.show_help = False
             self.select(None)
         self._changed()
@@ -346,6 +432,10 @@ class Session:
                 rng = self.movement_range(self.selected)
                 if rng is not None:
                     s["underlay"] += range_prims(rng)
+        if self.template is not None:
+            under, over = template_prims(self.template, self.table)
+            s["underlay"] += under
+            s["overlays"] += over
         if self.measured is not None:
             s["overlays"] += measure_prims(self.measured)
         if self.move_plan is not None:

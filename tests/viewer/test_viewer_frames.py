@@ -136,6 +136,21 @@ def test_render_from_a_model_draws_its_sight_to_everyone(mill):
     assert any(near(c, P.LOS_OUT_OF_ARC, 8) for c in samples)  # dashed: some samples fall on a dash
 
 
+def test_render_a_template_on_a_model_rings_who_it_hits(mill):
+    comp = compose(mill, RenderRequest(template="circle-small", template_on="brute", size=600))
+    img = render_composition(comp)
+    res = mill.template("circle-small", on="brute")
+    assert res.affected_ids == ("brute",)
+    b = mill.model("brute")
+    d = 1.2 / math.sqrt(2)  # inside the template, beside brute's base, behind its front arc
+    assert near(pixel(img, comp, b.x + d, b.y - d), P.mix(P.TABLE, P.TEMPLATE, P.TEMPLATE[3] / 255), 3)
+    ring = b.radius + 0.1
+    assert near(pixel(img, comp, b.x + ring * math.cos(0.8), b.y + ring * math.sin(0.8)), P.HIT, 12)
+    far = mill.model("raider-1")
+    fr = far.radius + 0.1  # no ring: it is not under the template
+    assert not near(pixel(img, comp, far.x + fr * math.cos(0.8), far.y + fr * math.sin(0.8)), P.HIT, 60)
+
+
 # -- the interactive window, driven by synthetic events -------------------------------------------------
 
 @pytest.fixture
@@ -314,6 +329,24 @@ def test_h_shows_the_help_overlay(mill, window_on):
     assert w.canvas.stats()["help"] == (0, 0)
 
 
+def test_template_follows_the_mouse_and_highlights_hits(mill, window_on):
+    from pyglet.window import key, mouse
+
+    w = window_on(mill)
+    send(w, "on_key_press", key.T, 0)
+    b = mill.model("brute")
+    sx, sy = w.screen_of(b.x, b.y)
+    send(w, "on_mouse_motion", sx, sy, 1, 1)
+    assert w.session.template is not None and w.session.template.affected_ids == ("brute",)
+    img = frame(w)
+    ring = b.radius + 0.1
+    assert near(screen_pixel(w, img, b.x + ring * math.cos(0.8), b.y + ring * math.sin(0.8)), P.HIT, 40)
+    send(w, "on_mouse_press", sx, sy, mouse.LEFT, 0)
+    send(w, "on_mouse_release", sx, sy, mouse.LEFT, 0)
+    send(w, "on_mouse_motion", 30, 400, 1, 1)
+    assert w.session.template_pinned and w.session.template.main_target == "brute"
+
+
 def test_all_sight_overlay(mill, window_on):
     from pyglet.window import key
 
@@ -341,6 +374,14 @@ def test_render_command_errors_exit_2(tmp_path, capsys):
     assert main(["render", scen, "-o", str(tmp_path / "x.jpg")]) == 2
     assert main(["render", scen, "-o", str(tmp_path / "x.png"), "--los", "yumi", "nobody"]) == 2
     assert "no model with id 'nobody'" in capsys.readouterr().err
+    assert main(["render", scen, "-o", str(tmp_path / "x.png"), "--template", "spray-small", "--on", "brute"]) == 2
+    assert "--from" in capsys.readouterr().err
+    assert main(["render", scen, "-o", str(tmp_path / "x.png"), "--template", "circle-small"]) == 2
+    assert main(["render", scen, "-o", str(tmp_path / "x.png"), "--template", "cone", "--on", "brute"]) == 2
+    assert "known templates" in capsys.readouterr().err
+    assert main(["render", scen, "-o", str(tmp_path / "x.png"), "--template", "circle-small", "--on", "brute",
+                 "--mode", "standard"]) == 2
+    assert "cannot be pre-placed" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
 
 

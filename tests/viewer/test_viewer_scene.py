@@ -406,3 +406,67 @@ def test_hover_names_what_is_under_the_pointer(mill):
     assert s.hover_text.startswith("raider-1: blue, M (32mm base, 45mm tall), z 0\"")
     s.hover(1, 1)
     assert s.hover_text == "table at (1.00, 1.00)"
+
+
+# -- templates (E-TMPL): the map resolves them, the viewer draws the answer ---------------------------
+
+def test_template_layers_show_the_area_hits_and_spared(mill):
+    from skirmish.viewer.overlays import template_prims, template_summary
+
+    res = mill.template("spray-large", by="akane", toward="raider-2")
+    under, over = template_prims(res, mill)
+    (area,) = under
+    assert sum(shapely.Polygon(t).area for t in area.triangles) == pytest.approx(shapely.Polygon(res.outline).area)
+    hit_rings = [p for p in over if isinstance(p, Line) and p.closed and p.color == P.HIT]
+    spared_rings = [p for p in over if isinstance(p, Line) and p.closed and p.color == P.LOS_OUT_OF_ARC]
+    assert len(hit_rings) == len(res.affected) and len(spared_rings) == len(res.spared) >= 2
+    words = {p.text for p in over if isinstance(p, Text)}
+    assert {"user", "out of band"} <= words  # akane is the user, yumi is 6" up
+    lines = template_summary(res)
+    assert lines[0].startswith("spray-large from akane toward raider-2")
+    assert all(f"{sp.id}: {sp.why}" in lines for sp in res.spared)
+
+
+def test_template_tool_follows_the_pointer_and_a_click_keeps_it(mill):
+    s = Session(mill)
+    s.key("t")
+    b = mill.model("brute")
+    s.hover(b.x, b.y)
+    assert s.template == mill.template("circle-small", on="brute") and s.template.hits("brute")
+    s.hover(20.0, 20.0)
+    assert s.template == mill.template("circle-small", at=(20.0, 20.0))
+    s.press(20.0, 20.0)
+    s.release(20.0, 20.0)
+    assert s.template_pinned
+    s.hover(5.0, 5.0)  # kept: it no longer follows
+    assert s.template.center == (20.0, 20.0)
+    s.key("c")
+    assert s.template_name == "circle-large" and s.template == mill.template("circle-large", at=(5.0, 5.0))
+    sc = s.overlay_scene()
+    assert any(isinstance(p, Fill) and p.color == P.TEMPLATE for p in sc["underlay"])
+
+
+def test_spray_needs_its_attacker_and_points_at_the_pointer(mill):
+    s = Session(mill)
+    s.key("t")
+    s.key("c")
+    s.key("c")
+    assert s.template_name == "spray-small"
+    s.hover(20, 20)
+    assert s.template is None and s.error and "select the attacker" in s.message
+    a = mill.model("akane")
+    s.press(a.x, a.y, shift=True)  # shift+click: the user
+    s.release(a.x, a.y)
+    assert s.selected == "akane" and s.tool == "template"
+    s.hover(20, 20)
+    assert s.template == mill.template("spray-small", by="akane", toward=(20, 20))
+
+
+def test_template_pre_placement_is_refused_in_standard_mode(mill):
+    t = dataclasses.replace(mill, mode=Mode.STANDARD)
+    s = Session(t)
+    s.key("t")
+    s.hover(20, 20)
+    with pytest.raises(MeasurementRefused) as exc:
+        t.template("circle-small", at=(20, 20))
+    assert s.template is None and s.error and str(exc.value) in s.message
