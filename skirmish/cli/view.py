@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     table = load_table(args)
     from ..viewer.session import Session
 
-    session = Session(table, save_path=args.save)
+    session = Session(table, save_path=args.save)  # type: ignore[arg-type]  # refuses other maps clearly
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise SkirmishError("no display to open a window on (DISPLAY is not set); use `skirmish render FILE -o "
                             "table.png` for a picture without a display")

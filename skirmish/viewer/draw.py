@@ -47,7 +47,9 @@ void main() { final_color = vertex_colors; }
 
 def flat_program() -> ShaderProgram:
     """The shader of every triangle the viewer draws (cached per GL context)."""
-    return pyglet.gl.current_context.create_program((_VERTEX, "vertex"), (_FRAGMENT, "fragment"))
+    ctx = pyglet.gl.current_context
+    assert ctx is not None, "no OpenGL context: open a window first"
+    return ctx.create_program((_VERTEX, "vertex"), (_FRAGMENT, "fragment"))
 
 
 class WorldGroup(Group):
@@ -169,7 +171,8 @@ class Canvas:
         slot.triangles += mesh.count // 3
 
     def _label(self, lb: Label, group: Group) -> pyglet.text.Label:
-        return pyglet.text.Label(lb.text, x=round(lb.x), y=round(lb.y), anchor_x=lb.anchor_x, anchor_y=lb.anchor_y,
+        return pyglet.text.Label(lb.text, x=round(lb.x), y=round(lb.y), anchor_x=lb.anchor_x,  # type: ignore[arg-type]
+                                 anchor_y=lb.anchor_y,  # type: ignore[arg-type]
                                  font_name=list(FONT), font_size=lb.size, weight="bold" if lb.bold else "normal",
                                  color=lb.color, batch=self.batch, group=group)
 

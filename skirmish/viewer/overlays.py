@@ -84,7 +84,7 @@ def template_prims(res: TemplateResult, table: Map) -> tuple[list[Prim], list[Pr
     gave), a grey dashed ring on every model under it that is spared."""
     poly = Polygon(res.outline)
     under: list[Prim] = [Fill.of(poly, P.TEMPLATE)]
-    over: list[Prim] = Line.outline(poly, P.TEMPLATE_EDGE, 2.5)
+    over: list[Prim] = [*Line.outline(poly, P.TEMPLATE_EDGE, 2.5)]
     if res.center is not None:
         over.append(Dot(res.center[0], res.center[1], 3.5, P.TEMPLATE_EDGE))
     for h in res.affected:

@@ -201,7 +201,7 @@ def open_window(width: int, height: int):  # noqa: ANN201 - a pyglet Window
         from pyglet import gl
 
         try:  # 8 bits a channel: the pixels are the palette's colours exactly
-            config = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, double_buffer=False)
+            config = gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, double_buffer=False)  # type: ignore[abstract]
             return pyglet.window.Window(width, height, visible=False, resizable=False, config=config)
         except pyglet.window.NoSuchConfigException:
             return pyglet.window.Window(width, height, visible=False, resizable=False)

@@ -71,7 +71,7 @@ class Fill:
         return cls(np.array([[c[0], c[1], c[2]], [c[0], c[2], c[3]]]), color)
 
     @classmethod
-    def polygon(cls, points: Sequence[Point2], color: Color) -> Fill:
+    def polygon(cls, points: Sequence[Point2] | np.ndarray, color: Color) -> Fill:
         return cls.of(Polygon(points), color)
 
 
@@ -492,6 +492,9 @@ def measure_prims(ans: MeasureAnswer) -> list[Prim]:
 
 # -- the profile: a vertical slice between two models ---------------------------------------------
 
+Role = Literal["viewer", "target", "blocker", "other"]
+
+
 @dataclass(frozen=True)
 class SliceBox:
     """A solid cut by the slice: the interval ``[s0, s1]`` along the slice × its height."""
@@ -502,7 +505,7 @@ class SliceBox:
     s1: float
     z0: float
     z1: float
-    role: Literal["viewer", "target", "blocker", "other"]
+    role: Role
     color: Color
     blocks_los: bool = True
 
@@ -621,8 +624,8 @@ def _slice_boxes(table: Table, verdict: LineOfSight, o: Point2, u: Point2, lo: f
     boxes: list[SliceBox] = []
     for m in table.models:
         for s0, s1 in _chord((m.x, m.y, m.radius), o, u, lo, hi):
-            role = ("viewer" if m.id == verdict.frm else "target" if m.id == verdict.to else
-                    "blocker" if m.id in blockers else "other")
+            role: Role = ("viewer" if m.id == verdict.frm else "target" if m.id == verdict.to else
+                          "blocker" if m.id in blockers else "other")
             c = m.hitbox
             boxes.append(SliceBox(m.id, "model", s0, s1, c.z, c.top, role, colors[m.side]))
     for sc in table.scenery:

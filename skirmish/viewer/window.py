@@ -32,9 +32,8 @@ class ViewerWindow(pyglet.window.Window):
                  **kwargs: object) -> None:
         config = kwargs.pop("config", None)
         configs = [config] if config is not None else [
-            *([pyglet.gl.Config(sample_buffers=1, samples=4, double_buffer=True, **RGBA8)]  # smooth edges
-              if hardware_renderer() else []),
-            pyglet.gl.Config(double_buffer=True, **RGBA8), None]
+            *([_config(sample_buffers=1, samples=4)] if hardware_renderer() else []),  # smooth edges on a GPU
+            _config(), None]
         for i, cfg in enumerate(configs):
             try:
                 super().__init__(width, height, caption=_caption(session), resizable=True, visible=visible,
@@ -165,6 +164,11 @@ class ViewerWindow(pyglet.window.Window):
             self.close()
             return
         self.session.key(name)
+
+
+def _config(**kw: int) -> pyglet.gl.Config:
+    """A double-buffered 8-bit RGBA config (with ``kw``: multisampling)."""
+    return pyglet.gl.Config(double_buffer=True, **RGBA8, **kw)  # type: ignore[abstract]
 
 
 def hardware_renderer() -> bool:
