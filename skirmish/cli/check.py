@@ -1,21 +1,40 @@
-"""``skirmish check FILE``: validate a scenario and print a one-screen summary."""
+"""``skirmish check FILE``: validate a scenario and print a one-screen summary (any map kind)."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import Any
 
+from ..errors import SkirmishError
+from ..maps.base import Map
+from ..maps.grid import CREATURES, Grid, room_text
 from ..maps.table import Table
+from ..rules.eldfall.modes import Mode
+from ..scenario.load import load
 from ._output import add_json_flag, emit_json
-from ._scenario import add_scenario_args, load_table
+from ._scenario import add_scenario_args
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("check", help="validate a scenario file and summarise it",
-                       description="Validate a scenario file; print a summary, or the first error (exit 2).")
+                       description="Validate a scenario file (a table, or a Party Hard grid of rooms); print a "
+                       "summary, or the first error (exit 2).")
     add_scenario_args(p)
     add_json_flag(p)
     p.set_defaults(func=run)
+
+
+def load_map(args: argparse.Namespace) -> Map:
+    """The scenario's map; ``--mode`` (when the command has it) applies to a table only."""
+    m = load(args.scenario)
+    mode = getattr(args, "mode", None)
+    if mode:
+        if not isinstance(m, Table):
+            raise SkirmishError(f"--mode: measurement modes (E-MODE) apply to the table; {args.scenario} is a "
+                                f"{m.kind} map, always measured exactly")
+        m = dataclasses.replace(m, mode=Mode(mode))
+    return m
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -29,8 +48,33 @@ def summary(table: Table) -> dict[str, Any]:
     }
 
 
+def grid_summary(grid: Grid) -> dict[str, Any]:
+    """The ``check --json`` document of a grid: its layout (rooms, walls, rows) and every piece."""
+    return {"name": grid.name, **{k: v for k, v in grid.layout().items() if k != "name"}}
+
+
+def generic_summary(m: Map) -> dict[str, Any]:
+    return {"map": m.kind, "unit": m.unit, "models": [{"id": i, "side": m.side_of(i)} for i in m.model_ids]}
+
+
 def run(args: argparse.Namespace) -> int:
-    table = load_table(args)
+    m = load_map(args)
+    if isinstance(m, Table):
+        return run_table(args, m)
+    if isinstance(m, Grid):
+        if args.json:
+            emit_json({"ok": True, **grid_summary(m)})
+        else:
+            print("\n".join(grid_lines(m, args.scenario)))
+        return 0
+    if args.json:
+        emit_json({"ok": True, **generic_summary(m)})
+    else:
+        print(f"{args.scenario}: ok — {m.kind} map, {len(m.model_ids)} models")
+    return 0
+
+
+def run_table(args: argparse.Namespace, table: Table) -> int:
     if args.json:
         emit_json({"ok": True, **summary(table)})
         return 0
@@ -51,3 +95,40 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {m.id:<16} {m.size} at ({m.x:g}, {m.y:g}){up} facing {m.facing:g}°"
                   f"{'  ' + weapons if weapons else ''}{states}")
     return 0
+
+
+def grid_lines(grid: Grid, path: str) -> list[str]:
+    """The text summary of a grid: the drawing with column and row numbers, named rooms,
+    fights on, and each side's pieces with their stats."""
+    title = f'"{grid.name}"' if grid.name else path
+    cols, rows = grid.size
+    lines = [f"{title}: ok — grid of {len(grid.rooms)} rooms ({cols} columns x {rows} rows), "
+             f"{len(grid.players)} player{'s' * (len(grid.players) != 1)}, {len(grid.pieces)} pieces"]
+    width = len(str(cols - 1))
+    lines.append("    " + " ".join(f"{c:>{width}}" for c in range(cols)))
+    for r, line in enumerate(grid.drawing()):
+        lines.append(f"{r:>3} " + " ".join(f"{ch:>{width}}" for ch in line))
+    for room in grid.rooms:
+        if room.name or room.treasure is not None:
+            vault = f", vault: {room.treasure} Anima" if room.treasure is not None else ""
+            lines.append(f"  {room.key} {room_text(room.at)}: {room.name or 'unnamed'}{vault}")
+    for at in grid.fights():
+        rows_here = grid.rows(at)
+        lines.append(f"fight on in {room_text(at)}: " + " | ".join(f"{s}: {', '.join(ids)}" for s, ids in rows_here.items()))
+    for side in grid.sides:
+        pieces = [p for p in grid.pieces if p.side == side]
+        lines.append(f"{'creatures' if side == CREATURES else 'player ' + side} ({len(pieces)}):")
+        for p in pieces:
+            f = p.fighter
+            stats = f"ATK {f.attack} DEF {f.defense} HP {f.health} EN {f.energy}"
+            if f.is_creature:
+                el = f"{f.attack_element} attack" + (f", {f.guard_element} defence" if f.guard_element else "")
+                extra = (f"{el}, {f.targets} target{'s' * (f.targets > 1)}"
+                         + (f", {f.attack_effect}" if f.attack_effect else "") + (", unique" if f.unique else ""))
+            else:
+                extra = ", ".join(i.name for i in f.items) or "no items"
+            abilities = ", ".join(a.name for a in f.abilities)
+            effects = f" [{', '.join(f.effects.to_json())}]" if len(f.effects) else ""
+            lines.append(f"  {p.id:<12} {room_text(p.room):<8} #{p.place}  {stats}  {extra}"
+                         f"{'  | ' + abilities if abilities else ''}{effects}")
+    return lines

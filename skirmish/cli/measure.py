@@ -1,19 +1,30 @@
-"""``skirmish measure FILE A B``: E-DIST, contact, arc, Awareness and reach, under the mode."""
+"""``skirmish measure FILE A B``: the distance between two models, on any map.
+
+On the table: E-DIST, contact, arc, Awareness and reach, under the measurement mode.
+On a grid of rooms: steps between rooms, the path, same room (contact and sight),
+adjacency (P-REINF) and the reach of A's abilities.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from ..maps.base import Map
+from ..maps.grid import Grid, room_text
+from ..maps.table import Table
 from ._output import add_json_flag, emit_json
-from ._scenario import add_scenario_args, load_table
+from ._scenario import add_scenario_args
+from .check import load_map
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("measure", help="measure between two models (respects the measurement mode)",
-                       description="Distance between the nearest points of two hitboxes (E-DIST), base contact, "
-                       "the arc of A that B is in, B in A's Awareness, and A's weapons' reach. Standard mode "
-                       "withholds distances beyond max(Awareness, Movement); Realism refuses unless --declared.")
+                       description="Table: distance between the nearest points of two hitboxes (E-DIST), base "
+                       "contact, the arc of A that B is in, B in A's Awareness, and A's weapons' reach; Standard mode "
+                       "withholds distances beyond max(Awareness, Movement), Realism refuses unless --declared. "
+                       "Grid of rooms: steps between the rooms through rooms that share a side, the path, whether "
+                       "they share a room (contact, line of sight, reach) or rooms next to each other (P-REINF).")
     add_scenario_args(p)
     p.add_argument("a", help="the measuring model's id")
     p.add_argument("b", help="the other model's id")
@@ -24,7 +35,15 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    table = load_table(args)
+    m = load_map(args)
+    if isinstance(m, Table):
+        return run_table(args, m)
+    if isinstance(m, Grid):
+        return run_grid(args, m)
+    return run_generic(args, m)
+
+
+def run_table(args: argparse.Namespace, table: Table) -> int:
     m = table.measure(args.a, args.b, declared=args.declared)
     reaches = [table.reach(args.a, args.b, w) for w in table.weapons_of(args.a)] if m.distance is not None else []
     if args.json:
@@ -45,4 +64,42 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {r.weapon}: in reach (band {r.band + 1}{acc})")
         else:
             print(f"  {r.weapon}: out of reach (reach {r.max_range:g} in)")
+    return 0
+
+
+def grid_measure(grid: Grid, a: str, b: str) -> dict[str, Any]:
+    """The ``measure --json`` document on a grid."""
+    ra, rb = grid.room_of(a), grid.room_of(b)
+    steps = grid.distance(a, b)
+    return {"from": a, "to": b, "unit": grid.unit, "distance": int(steps), "from_room": list(ra), "to_room": list(rb),
+            "path": [list(r) for r in grid.path(ra, rb)], "base_contact": grid.in_contact(a, b),
+            "line_of_sight": ra == rb, "adjacent": grid.adjacent(ra, rb), "can_reinforce": grid.can_reinforce(a, rb),
+            "reach": [r.to_json() for r in grid.reaches(a, b)]}
+
+
+def run_grid(args: argparse.Namespace, grid: Grid) -> int:
+    d = grid_measure(grid, args.a, args.b)
+    if args.json:
+        emit_json(d)
+        return 0
+    n = d["distance"]
+    ra, rb = tuple(d["from_room"]), tuple(d["to_room"])
+    print(f"{args.a} -> {args.b}: {n} step{'s' * (n != 1)} ({'same room ' + room_text(ra) if n == 0 else room_text(ra) + ' to ' + room_text(rb)})")
+    if n:
+        print(f"  path: {' -> '.join(room_text(tuple(r)) for r in d['path'])}")
+    print(f"  same room (contact, line of sight): {'yes' if d['base_contact'] else 'no'}")
+    if d["adjacent"]:
+        print(f"  adjacent rooms: yes{' — ' + args.a + ' may join a fight there (P-REINF)' if d['can_reinforce'] else ''}")
+    for r in grid.reaches(args.a, args.b):
+        print(f"  {r.weapon}: {'in reach (same room)' if r.in_reach else 'out of reach (it reaches its own room only)'}")
+    return 0
+
+
+def run_generic(args: argparse.Namespace, m: Map) -> int:
+    d = m.distance(args.a, args.b)
+    contact = m.in_contact(args.a, args.b)
+    if args.json:
+        emit_json({"from": args.a, "to": args.b, "unit": m.unit, "distance": d, "base_contact": contact})
+    else:
+        print(f"{args.a} -> {args.b}: {d:g} {m.unit}\n  contact: {'yes' if contact else 'no'}")
     return 0
