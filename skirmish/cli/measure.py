@@ -59,7 +59,7 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
     if m.in_awareness is not None:
         print(f"  awareness: {m.to} is {'within' if m.in_awareness else 'outside'} {m.frm}'s Awareness")
     for r in reaches:
-        if r.in_reach:
+        if r.in_reach and r.band is not None:
             acc = f", Accuracy {r.accuracy:+d}" if r.accuracy else ""
             print(f"  {r.weapon}: in reach (band {r.band + 1}{acc})")
         else:

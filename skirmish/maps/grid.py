@@ -414,7 +414,8 @@ class Grid(Map):
         return out
 
     def _move_notes(self, p: Piece, to: Room) -> tuple[list[str], str | None]:
-        notes, contact = [], None
+        notes: list[str] = []
+        contact: str | None = None
         if to == p.room:
             return notes, None
         if self.has_creatures(p.room):

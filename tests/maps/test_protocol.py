@@ -41,24 +41,28 @@ id = "akane"
 side = "red"
 size = "M"
 at = [5, 8]
+attributes = { SPD = 4, AGI = 6 }
 [[models]]
 id = "brute"
 side = "blue"
 size = "L"
 at = [6.4173, 8]
 facing = 180
+attributes = { SPD = 4 }
 [[models]]
 id = "yumi"
 side = "red"
 size = "S"
 at = [4, 3]
 facing = 90
+attributes = { SPD = 5 }
 [[models]]
 id = "hidden"
 side = "blue"
 size = "M"
 at = [13, 8]
 facing = 180
+attributes = { SPD = 4 }
 """
 
 

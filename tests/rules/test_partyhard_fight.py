@@ -15,7 +15,6 @@ from skirmish.rules.partyhard import (
     BUILTIN_ABILITIES,
     BUILTIN_ITEMS,
     Action,
-    ActionLog,
     Element,
     Exit,
     Fighter,

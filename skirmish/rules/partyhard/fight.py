@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ...errors import IllegalActionError, RuleInputError
-from .damage import Absorption, attack_breakdown, absorb, max_shield
+from .damage import absorb, attack_breakdown, max_shield
 from .effects import SHOCK, Effect, Slot
 from .fighter import Fighter
 from .items import Ability
-from .log import Action, ActionLog, EffectLog, Event, FightLog, Note, Rewards, Room, TargetLog
+from .log import ActionLog, EffectLog, Event, FightLog, Note, Rewards, Room, TargetLog
 from .policy import GreedyPolicy, Policy
 from .state import ROW_CAP, Exit, FightSetup, FightState, Reinforcement, check_action
 from .streak import Streak
@@ -54,12 +54,13 @@ class _Fight:
             self.pending[s.name] = list(s.reinforcements)
             self.exits[s.name] = s.exits
         self.start = dict(self.fighters)
+        #: every fighter that is or was in the fight -> the fight side it stands on
+        self.member: dict[str, str] = {f.id: s.name for s in setup.sides for f in s.fighters}
         self.newcomers: set[str] = set()
         self.retreating: set[str] = set()
         self.retreated: dict[str, Room] = {}
         self.moved_to: dict[Room, dict[str, int]] = {}
         self.defeated: list[str] = []
-        self.joined_from: dict[str, str] = {}
         self.streaks: dict[str, Streak] = {}
         self.events: list[Event] = []
         self.round = 1
@@ -142,6 +143,7 @@ class _Fight:
                 continue
             self.pending[side].remove(r)
             self.fighters[r.fighter.id] = r.fighter
+            self.member[r.fighter.id] = side
             self.rows[side].append(r.fighter.id)
             self.newcomers.add(r.fighter.id)
             self.note(side, "join", r.fighter.id, room=r.from_room, place=len(self.rows[side]))
@@ -260,53 +262,35 @@ class _Fight:
                     self.note(side, "regen", fid, before=f.energy, after=f.energy + 1)
 
     def finish(self) -> FightLog:
-        rounds = self.round
+        winner: str | None = None
+        rewards: Rewards | None = None
         if not self.over():
-            winner, outcome, reason = None, "stalemate", f"no decision after {self.setup.max_rounds} rounds"
-            rewards = None
+            outcome, reason = "stalemate", f"no decision after {self.setup.max_rounds} rounds"
         else:
             winner = self.att if self.rows[self.att] else self.dfn
             loser = self.dfn if winner == self.att else self.att
             outcome = "victory"
-            losers = [f for f in self.start.values() if self.side_of_start(f.id) == loser] + [
-                self.fighters[r] for r in self.joined(loser)]
-            fled = [f.id for f in losers if f.id in self.retreated]
-            beaten = [f.id for f in losers if f.id in self.defeated]
-            reason = (f"{loser}: " + ", ".join(
-                part for part in (f"{len(beaten)} defeated" if beaten else "", f"{len(fled)} retreated" if fled else "")
-                if part))
-            rewards = self.rewards(winner, loser, losers, fled)
+            losers = [self.fighters[fid] for fid, side in self.member.items() if side == loser]
+            beaten = sum(1 for f in losers if f.id in self.defeated)
+            fled = sum(1 for f in losers if f.id in self.retreated)
+            reason = f"{loser}: " + ", ".join(p for p, n in ((f"{beaten} defeated", beaten),
+                                                            (f"{fled} retreated", fled)) if n)
+            rewards = self.rewards(winner, loser, losers)
             for fid in self.rows[winner] + list(self.retreated):
                 f = self.fighters[fid]
-                if f.is_creature:
-                    g = f.restored()
-                elif f.alive:
-                    g = f.with_energy(f.max_energy)
-                else:
-                    continue
+                g = f.restored() if f.is_creature else f.with_energy(f.max_energy)
                 if g != f:
                     self.fighters[fid] = g
-                    self.note(self.side_of_start(fid) or winner, "restore", fid,
-                              before=f.energy, after=g.energy,
-                              reason="the fight is over: Energy is restored" +
-                              (", Health too (creatures that hold their room)" if f.is_creature else ""))
+                    self.note(self.member[fid], "restore", fid, before=f.energy, after=g.energy,
+                              reason="the fight is over: Energy is restored"
+                              + (", Health too (creatures that hold their room)" if f.is_creature else ""))
         return FightLog(self.att, self.dfn, self.setup.room, MappingProxyType(self.start),
                         MappingProxyType({s.name: tuple(f.id for f in s.fighters if f.alive) for s in self.setup.sides}),
-                        tuple(self.events), rounds, winner, outcome, reason,  # type: ignore[arg-type]
+                        tuple(self.events), self.round, winner, outcome, reason,  # type: ignore[arg-type]
                         MappingProxyType(dict(self.fighters)), tuple(self.defeated),
                         MappingProxyType(dict(self.retreated)), rewards)
 
-    def side_of_start(self, fid: str) -> str:
-        for s in self.setup.sides:
-            if any(f.id == fid for f in s.fighters) or any(r.fighter.id == fid for r in s.reinforcements):
-                return s.name
-        return ""
-
-    def joined(self, side: str) -> list[str]:
-        s = self.setup.attackers if side == self.att else self.setup.defenders
-        return [r.fighter.id for r in s.reinforcements if r.fighter.id in self.fighters]
-
-    def rewards(self, winner: str, loser: str, losers: list[Fighter], fled: list[str]) -> Rewards | None:
+    def rewards(self, winner: str, loser: str, losers: list[Fighter]) -> Rewards | None:
         if all(self.fighters[fid].is_creature for fid in self.rows[winner]):
             return None  # creatures that hold their room take nothing
         if any(f.is_creature for f in losers):

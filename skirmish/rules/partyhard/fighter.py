@@ -156,9 +156,7 @@ class Fighter:
         return replace(self, energy=max(0, min(self.max_energy, energy)))
 
     def with_effects(self, effects: Effects) -> Fighter:
-        f = replace(self, effects=effects)
-        # a changed stat maximum keeps the current values inside it
-        return replace(f, health=min(f.health, f.max_health), energy=min(f.energy, f.max_energy))
+        return replace(self, effects=effects)
 
     def restored(self) -> Fighter:
         """Full Health and Energy (creatures that won a fight)."""

@@ -81,7 +81,7 @@ class GreedyPolicy:
             return 0.3 if (f.energy < f.max_energy and f.regenerates) else 0.0
         if action.kind == "cleanse":
             return 0.7
-        ab = f.ability(action.ability) if action.kind == "ability" else None
+        ab = f.ability(action.ability or "") if action.kind == "ability" else None
         score = -0.25 * (f.cost_of(ab) if ab else 0)
         element = (ab.element if ab else f.attack_element if f.is_creature else f.weapon_element)
         damaging = ab is None or ab.damaging
