@@ -208,37 +208,46 @@ class Grid(Map):
         return tuple(name for name, dx, dy in DIRECTIONS if (c + dx, r + dy) not in self._room_index)
 
     @cached_property
-    def _steps(self) -> np.ndarray:
-        """All-pairs steps between rooms (BFS from every room; ``inf`` when unconnected)."""
-        n = len(self.rooms)
-        out = np.full((n, n), np.inf)
-        idx = self._room_index
-        for i, r in enumerate(self.rooms):
-            out[i, i] = 0
-            queue = deque([r.at])
+    def _bfs_cache(self) -> dict[int, np.ndarray]:
+        return {}
+
+    def _bfs(self, at: Room) -> np.ndarray:
+        """Steps from room ``at`` to every room, in room order (``inf`` where unconnected);
+        one breadth-first search per source room, kept."""
+        i = self._room_index[at]
+        out = self._bfs_cache.get(i)
+        if out is None:
+            idx = self._room_index
+            out = np.full(len(self.rooms), np.inf)
+            out[i] = 0
+            queue = deque([at])
             while queue:
                 cur = queue.popleft()
-                d = out[i, idx[cur]]
+                d = out[idx[cur]]
                 for nb in self._adjacent[cur]:
                     j = idx[nb]
-                    if out[i, j] == np.inf:
-                        out[i, j] = d + 1
+                    if out[j] == np.inf:
+                        out[j] = d + 1
                         queue.append(nb)
+            out.flags.writeable = False
+            self._bfs_cache[i] = out
         return out
 
     def steps(self, a: Room, b: Room) -> float:
         """Steps from room ``a`` to room ``b`` through rooms that share a side."""
-        return float(self._steps[self._room_index[self.room(a).at], self._room_index[self.room(b).at]])
+        return float(self._bfs(self.room(a).at)[self._room_index[self.room(b).at]])
 
     def path(self, a: Room, b: Room) -> tuple[Room, ...]:
         """A shortest path of rooms from ``a`` to ``b`` (both included; neighbours tried
         north, east, south, west, so the answer is always the same)."""
         a, b = self.room(a).at, self.room(b).at
-        if self._steps[self._room_index[a], self._room_index[b]] == np.inf:
+        to_b = self._bfs(b)  # steps are symmetric: one search from b guides every step
+        idx = self._room_index
+        if to_b[idx[a]] == np.inf:
             raise SkirmishError(f"{self._where()}no path from {room_text(a)} to {room_text(b)}")
         out = [a]
         while out[-1] != b:
-            out.append(min(self._adjacent[out[-1]], key=lambda nb: self.steps(nb, b)))
+            out.append(min(self._adjacent[out[-1]], key=lambda nb: to_b[idx[nb]]))
         return tuple(out)
 
     # -- pieces ----------------------------------------------------------------------------------
@@ -326,7 +335,9 @@ class Grid(Map):
 
     def distance_matrix(self) -> tuple[tuple[str, ...], np.ndarray]:
         idx = np.array([self._room_index[p.room] for p in self.pieces], dtype=int)
-        return self.model_ids, self._steps[np.ix_(idx, idx)].astype(float)
+        rows = {r: self._bfs(self.rooms[r].at) for r in set(idx.tolist())}
+        mat = np.array([rows[r][idx] for r in idx.tolist()], dtype=float).reshape(len(idx), len(idx))
+        return self.model_ids, mat
 
     def in_contact(self, a: str, b: str) -> bool:
         """Contact is sharing a room (every piece is in contact with itself)."""
@@ -334,8 +345,8 @@ class Grid(Map):
 
     def line_of_sight(self, a: str, b: str, *, arc: str = "all", tolerance: float = 0.0,
                       fraction: bool = False) -> LineOfSight:
-        """Sight is sharing a room: ``reason`` is "clear" or "blocked", no witness segment;
-        a blocked answer names the room walls between (``blockers``). ``arc``,
+        """Sight is sharing a room: ``reason`` is "clear" or "blocked", no witness segment and
+        no blockers (the rooms' walls are the proof; ``stage`` is "room"). ``arc``,
         ``tolerance`` and ``fraction`` are accepted for the table's callers and ignored
         (a room has no facing; a visible piece is wholly visible)."""
         if a == b:
@@ -343,8 +354,7 @@ class Grid(Map):
             raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models")
         ra, rb = self.room_of(a), self.room_of(b)
         same = ra == rb
-        blockers = () if same else (f"room {room_text(ra)}", f"room {room_text(rb)}")
-        return LineOfSight(a, b, same, "clear" if same else "blocked", None, blockers, 0.0, "all", "room",
+        return LineOfSight(a, b, same, "clear" if same else "blocked", None, (), 0.0, "all", "room",
                            (1.0 if same else 0.0) if fraction else None)
 
     def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], **kw: Any) -> list[LineOfSight]:
@@ -443,10 +453,11 @@ class Grid(Map):
         if dest == p.room:
             return MovePlan(model_id, (p.room,), 0.0, 0.0, True, budget=1.0,
                             notes=(f"{model_id} is already in {room_text(dest)}",))
-        total = self.steps(p.room, dest)
+        to_dest = self._bfs(dest)
+        total = float(to_dest[self._room_index[p.room]])
         if total == math.inf:
             raise IllegalActionError(f"{self._where()}{room_text(dest)} cannot be reached from {room_text(p.room)}")
-        firsts = [nb for nb in self._adjacent[p.room] if self.steps(nb, dest) == total - 1]
+        firsts = [nb for nb in self._adjacent[p.room] if to_dest[self._room_index[nb]] == total - 1]
         legal_firsts = [nb for nb in firsts if not self._entry_violations(p, p.room, nb, 0)]
         step = (legal_firsts or firsts)[0]
         violations = self._entry_violations(p, p.room, step, 0)
