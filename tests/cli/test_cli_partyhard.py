@@ -208,7 +208,10 @@ def test_move_on_the_grid_when_the_command_exists(capsys):
     if "move" not in sub.choices:
         pytest.skip("skirmish move is not installed yet")
     code, out, _ = run(capsys, "move", MAZE, "rogue", "--to", "3,1")
-    assert code == 0 and "(3, 1)" in out.replace("3.0", "3").replace("1.0", "1") or "3, 1" in out
+    flat = out.replace("3.0", "3").replace("1.0", "1").replace(" ", "")
+    assert code == 0 and ("(3,1)" in flat or "[3,1]" in flat)
+    code, out, err = run(capsys, "move", MAZE, "ooze", "--to", "0,2")
+    assert "creatures do not move" in out + err
 
 
 def test_fight_as_a_process():
