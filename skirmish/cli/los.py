@@ -7,11 +7,10 @@ from typing import Any
 
 from ..errors import SkirmishError
 from ..geometry.los import DEFAULT_TOLERANCE
-from ..maps.results import LosArc
 from ..maps.table import LineOfSight, Table
 from ..units import MM_PER_INCH, length
 from ._output import add_json_flag, emit_json
-from ._scenario import add_scenario_args, load_table, require_table
+from ._scenario import add_scenario_args, load_table
 
 
 def register(sub: Any) -> None:
@@ -38,13 +37,13 @@ def run(args: argparse.Namespace) -> int:
         tol = length(args.tolerance)
     except SkirmishError as exc:
         raise SkirmishError(f"--tolerance: {exc}") from None
-    table = require_table(load_table(args), "skirmish los")
+    table: Any = load_table(args)  # the table, or a grid (sight = the same room)
     if args.all:
         if args.a or args.b:
             raise SkirmishError("give either two model ids or --all, not both")
         results = table.line_of_sight_all(arc=args.arc, tolerance=tol)
         if args.fraction:
-            results = [_with_fraction(table, r, args.arc, tol) for r in results]
+            results = [table.line_of_sight(r.frm, r.to, arc=args.arc, tolerance=tol, fraction=True) for r in results]
         if args.json:
             emit_json({"pairs": [r.to_json() for r in results]})
         else:
@@ -60,22 +59,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_fraction(table: Table, r: LineOfSight, arc: LosArc, tol: float) -> LineOfSight:
-    import dataclasses
-    return dataclasses.replace(r, visible_fraction=table.visible_fraction(r.frm, r.to, arc=arc, tolerance=tol))
-
-
 def _pt(p: tuple[float, float, float]) -> str:
     return f"({p[0]:.2f}, {p[1]:.2f}, z {p[2]:.2f})"
 
 
 def print_one(r: LineOfSight) -> None:
     arc = "" if r.arc == "front" else " (360°, moving)"
-    if r.visible and r.witness is not None:
+    if r.visible:
         print(f"{r.frm} -> {r.to}: VISIBLE{arc}")
-        print(f"  witness: a clear sight line from {_pt(r.witness[0])} to {_pt(r.witness[1])}")
+        if r.witness is not None:
+            print(f"  witness: a clear sight line from {_pt(r.witness[0])} to {_pt(r.witness[1])}")
+        else:
+            print("  they stand in the same room")
     elif r.reason == "out_of_arc":
         print(f"{r.frm} -> {r.to}: NOT VISIBLE — out of arc: {r.to} is wholly behind {r.frm}'s front arc")
+    elif not r.blockers:
+        print(f"{r.frm} -> {r.to}: NOT VISIBLE — they stand in different rooms")
     else:
         names = ", ".join(r.blockers)
         print(f"{r.frm} -> {r.to}: NOT VISIBLE{arc} — blocked by {names}")

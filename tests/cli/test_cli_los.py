@@ -64,3 +64,14 @@ def test_errors_exit_2(capsys):
     assert run(capsys, "los", MILL, "akane", "brute", "--all")[0] == 2
     code, _, err = run(capsys, "los", MILL, "akane", "brute", "--tolerance", "lots")
     assert code == 2 and "--tolerance" in err
+
+
+def test_grid_maps_answer_los_through_the_protocol(capsys):
+    """The same command on the Party Hard grid: sight is sharing a room (P-GRID)."""
+    maze = str(SCENARIOS / "party-hard-maze.toml")
+    code, out, _ = run(capsys, "los", maze, "--all", "--json")
+    pairs = json.loads(out)["pairs"]
+    assert code == 0 and pairs and all(p["witness"] is None for p in pairs)
+    same = next(p for p in pairs if p["visible"])
+    code, out, _ = run(capsys, "los", maze, same["from"], same["to"])
+    assert "VISIBLE" in out and "same room" in out
