@@ -64,7 +64,7 @@ def _pt(p: tuple[float, float, float]) -> str:
 
 
 def print_one(r: LineOfSight) -> None:
-    arc = "" if r.arc == "front" else " (360°, moving)"
+    arc = " (360°, moving)" if r.arc == "all" and r.stage != "room" else ""
     if r.visible:
         print(f"{r.frm} -> {r.to}: VISIBLE{arc}")
         if r.witness is not None:
