@@ -107,7 +107,8 @@ class Scenery:
     """A scenery piece: a solid prism, whether it blocks LoS, whether its top is walkable.
 
     ``shape`` and ``params`` keep the footprint as written (``"polygon"``, ``"rect"``,
-    ``"circle"``) so the piece can be written back unchanged.
+    ``"circle"``) so the piece can be written back unchanged. ``ladders``: plan points on
+    the footprint's outline where a ladder leads up to the (walkable) top (E-MOVE-LADDER).
     """
 
     id: str
@@ -116,10 +117,16 @@ class Scenery:
     params: tuple
     blocks_los: bool = True
     walkable: bool = False
+    ladders: tuple[tuple[float, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ladders", tuple((float(x), float(y)) for x, y in self.ladders))
 
     def __repr__(self) -> str:
+        n = len(self.ladders)
         return (f"Scenery({self.id!r}, {self.shape}, z=[{self.solid.z0:g}, {self.solid.z1:g}]"
-                f"{'' if self.blocks_los else ', see-through'}{', walkable' if self.walkable else ''})")
+                f"{'' if self.blocks_los else ', see-through'}{', walkable' if self.walkable else ''}"
+                f"{f', {n} ladder' + ('s' if n > 1 else '') if n else ''})")
 
     @property
     def base(self) -> float:

@@ -1,10 +1,1187 @@
 """Movement on the continuous table (E-MOVE-*, E-FALL): a mixin of :class:`Table`.
 
-Kept in its own module so movement can grow without crowding ``table.py``.
+A model moves on *surfaces*: the table top and the walkable tops of scenery (grouped
+by height). On a surface its base centre moves in the plan, keeping clear of the
+solids taller than its hitbox (lower ones are crossed freely, E-MOVE-KIND), of enemy
+models (E-MOVE-FRIEND; touching one ends the move, E-MOVE-ENEMY) and of the
+surface's edge (the whole base stays on it). It changes surface by climbing a
+ladder (vertical part at double cost, E-MOVE-LADDER), by stepping up or down a
+height no more than its hitbox, or by walking off an edge and falling (E-FALL).
+
+The geometry lives in :mod:`skirmish.geometry.paths`; the rules (budgets, falls,
+ladder cost) in :mod:`skirmish.rules.eldfall.movement`. Interpretations are listed in
+``docs/movement.md``.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+from ..errors import IllegalActionError, MeasurementRefused, RuleInputError, SkirmishError
+from ..geometry import paths as P
+from ..rules.eldfall.modes import Mode
+from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
+from .results import MovePlan, MoveRange, Violation
+
+if TYPE_CHECKING:
+    from .pieces import Model, Scenery
+
+#: Heights closer than this (inches) are the same surface.
+Z_TOL = 1e-3
+#: Two pieces closer than this touch (E-CONTACT); the table's CONTACT_TOLERANCE.
+CONTACT = 1e-3
+#: A planned path passes enemies at least this much farther than base contact.
+ENEMY_MARGIN = 2 * CONTACT
+#: A vertical segment within this distance (plus the base radius) of a ladder point climbs it.
+LADDER_REACH = 0.1
+#: Points sampled on a contact circle when the straight approach is blocked.
+CONTACT_SAMPLES = 64
+
+PointLike = Sequence[float]
+
+
+# ---------------------------------------------------------------------------------------
+# Surfaces
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, repr=False)
+class Surface:
+    """A horizontal surface models stand on: the table top (``pieces == ()``) or the
+    walkable tops of the scenery pieces ``pieces`` at height ``z`` (their union)."""
+
+    index: int
+    z: float
+    support: BaseGeometry
+    pieces: tuple[str, ...] = ()
+    box: bool = False
+
+    def __repr__(self) -> str:
+        return f"Surface({self.index}: {self.label}, z={self.z:g})"
+
+    @property
+    def label(self) -> str:
+        if not self.pieces:
+            return "the table"
+        if len(self.pieces) == 1:
+            return f"the top of {self.pieces[0]}"
+        return f"the tops of {', '.join(self.pieces[:4])}{' ...' if len(self.pieces) > 4 else ''}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "z": self.z, "pieces": list(self.pieces), "label": self.label}
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A ladder as one model uses it: the point on the piece's edge, where the base
+    centre stands at its foot (``foot``, on surface ``low``) and where it steps onto the
+    top (``top``, on surface ``high``), and the height climbed."""
+
+    piece: str
+    point: tuple[float, float]
+    foot: tuple[float, float]
+    top: tuple[float, float]
+    low: int
+    high: int
+    rise: float
+    usable: bool = True
+    why: str = ""
+
+
+# ---------------------------------------------------------------------------------------
+# What one model meets on one surface
+# ---------------------------------------------------------------------------------------
+
+class _Space:
+    """Everything model ``mover`` meets on ``surface``: the exact tests and, lazily, the
+    configuration-space polygon and visibility graph."""
+
+    def __init__(self, mover: _Mover, surface: Surface):
+        self.mover = mover
+        self.surface = surface
+        t, m = mover.table, mover.model
+        r, h, z = mover.r, mover.h, surface.z
+        top = z + h
+        self.blockers: list[P.PlanObstacle] = []
+        self.low: list[P.PlanObstacle] = []
+        self.heights: dict[str, tuple[float, float]] = {}
+        for s in t.scenery:
+            z0, z1 = s.solid.z0, s.solid.z1
+            if z1 <= z + Z_TOL or z0 >= top - Z_TOL:
+                continue  # under the surface (or forming it), or overhead
+            o = _obstacle(s, r)
+            self.heights[s.id] = (z0, z1)
+            (self.blockers if is_fall(z1 - z, h) else self.low).append(o)
+        self.enemies: list[tuple[str, float, float, float]] = []
+        self.friends: list[tuple[str, float, float, float]] = []
+        for o in t.models:
+            if o.id == m.id or o.z > top + CONTACT or o.z + o.hitbox_height < z - CONTACT:
+                continue
+            (self.friends if o.side == m.side else self.enemies).append((o.id, o.x, o.y, o.radius))
+        self.enemy_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in self.enemies]).reshape(-1, 5)
+        self.model_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in (*self.enemies, *self.friends)]
+                                   ).reshape(-1, 5)
+        self.model_ids = [e[0] for e in (*self.enemies, *self.friends)]
+        enemy_obs = [P.PlanObstacle(i, r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
+        #: planning: support, blockers, enemies kept a little beyond contact
+        self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box)
+        #: checking: support and blockers (models are tested separately)
+        self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box)
+        #: ending: also low pieces and every model (touching is fine)
+        model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad)) for i, x, y, rad in (*self.enemies, *self.friends)]
+        self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box)
+        self.ladder_points: list[tuple[float, float]] = []
+
+    @cached_property
+    def graph(self) -> P.Graph:
+        extra = P.point_nodes(np.array(self.ladder_points).reshape(-1, 2)) if self.ladder_points else None
+        return P.build_graph(self.trav, extra)
+
+    @cached_property
+    def end_polygon(self) -> BaseGeometry:
+        """Where the base centre may end a move on this surface (conservative polygon)."""
+        r = self.mover.r
+        extra = [*self.low, *(P.PlanObstacle(i, r, circle=(x, y, rad)) for i, x, y, rad in self.friends)]
+        return self.trav.minus(extra)
+
+    @cached_property
+    def casters(self) -> P.Casters:
+        enemy_obs = [P.PlanObstacle(i, self.mover.r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
+        support = None if self.surface.box else self.trav.caps[self.trav.owner == -1]
+        return P.casters([*self.blockers, *enemy_obs], support)
+
+    def casters_without(self, pieces: Sequence[str]) -> P.Casters:
+        enemy_obs = [P.PlanObstacle(i, self.mover.r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
+        return P.casters([o for o in self.blockers if o.name not in pieces] + enemy_obs)
+
+
+def _obstacle(s: Scenery, r: float) -> P.PlanObstacle:
+    if s.solid.circle is not None:
+        return P.PlanObstacle(s.id, r, circle=s.solid.circle)
+    pieces = tuple(np.asarray(p.exterior.coords)[:-1] for p in s.solid.convex_pieces)
+    return P.PlanObstacle(s.id, r, polygon=s.solid.footprint, pieces=pieces)
+
+
+# ---------------------------------------------------------------------------------------
+# One model's movement: its surfaces, ladders and the shortest-path tree from where it stands
+# ---------------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class _Net:
+    """The visibility graph over every surface the model can reach, with the shortest
+    distances from where it stands. Edge kinds: 0 walk, 1 ladder, 2 drop, 3 step up."""
+
+    levels: list[int]
+    offset: dict[int, int]
+    nodes: dict[int, P.Nodes]
+    xy: np.ndarray
+    level: np.ndarray
+    start: int
+    eu: np.ndarray
+    ev: np.ndarray
+    w: np.ndarray
+    kind: np.ndarray
+    drop: np.ndarray  # (k, 2): where a drop / step happens (NaN otherwise)
+    ladder: np.ndarray  # ladder index for kind 1
+    dist: np.ndarray
+    pred: np.ndarray  # predecessor edge
+    falls: bool = True
+
+
+class _Mover:
+    def __init__(self, table: Any, model: Model):
+        self.table = table
+        self.model = model
+        self.r = model.radius
+        self.h = model.hitbox_height
+        self.surfaces: tuple[Surface, ...] = table.surfaces
+        self.home = table.surface_under(model.id).index
+        self._spaces: dict[int, _Space] = {}
+        self._nets: dict[bool, _Net] = {}
+        self.start = (model.x, model.y)
+        for lad in self.ladders:
+            if lad.usable:
+                self.space(lad.low).ladder_points.append(lad.foot)
+                self.space(lad.high).ladder_points.append(lad.top)
+
+    def space(self, k: int) -> _Space:
+        sp = self._spaces.get(k)
+        if sp is None:
+            sp = self._spaces[k] = _Space(self, self.surfaces[k])
+        return sp
+
+    @cached_property
+    def ladders(self) -> list[Ladder]:
+        out = []
+        for s in self.table.scenery:
+            for pt in s.ladders:
+                out.append(self._ladder(s, pt))
+        return out
+
+    def _ladder(self, s: Scenery, pt: tuple[float, float]) -> Ladder:
+        r = self.r
+        if s.solid.circle is not None:
+            cx, cy, rad = s.solid.circle
+            v = np.array([pt[0] - cx, pt[1] - cy])
+            n = v / (np.hypot(*v) or 1.0)
+            p = np.array([cx, cy]) + rad * n
+        else:
+            ring = s.solid.footprint.exterior
+            p, n = _edge_point_normal(np.asarray(ring.coords), np.array(pt, float))
+        foot, top = p + r * n, p - r * n
+        z_top = s.solid.z1
+        high = next((u.index for u in self.surfaces if abs(u.z - z_top) <= Z_TOL and s.id in u.pieces), None)
+        base = Ladder(s.id, (float(p[0]), float(p[1])), (float(foot[0]), float(foot[1])),
+                      (float(top[0]), float(top[1])), -1, -1 if high is None else high, 0.0, False)
+        if high is None:
+            return _replace(base, why=f"{s.id} is not walkable")
+        below = [u for u in self.surfaces if u.z < z_top - Z_TOL and shapely.covers(u.support, Point(*foot))]
+        if not below:
+            return _replace(base, why="nothing to stand on at its foot")
+        low = max(below, key=lambda u: u.z)
+        base = _replace(base, low=low.index, rise=z_top - low.z)
+        if not self.space(low.index).trav.point_free(foot, tol=1e-7)[0]:
+            return _replace(base, why=f"its foot is blocked for a base of {2 * r:.2f} in on {low.label}")
+        if not self.space(high).trav.point_free(top, tol=1e-7)[0]:
+            return _replace(base, why=f"a base of {2 * r:.2f} in does not fit on the top beside it")
+        for o in self.table.scenery:
+            if o.id == s.id or o.solid.z1 <= low.z + Z_TOL or o.solid.z0 >= z_top + self.h - Z_TOL:
+                continue
+            if o.solid.z0 < z_top + self.h and float(shapely.distance(o.solid.footprint, Point(*foot))) < r - 1e-7:
+                return _replace(base, why=f"{o.id} is in the way of the climb")
+        return _replace(base, usable=True)
+
+    # -- the shortest-path tree ------------------------------------------------------------
+    def net(self, falls: bool = True) -> _Net:
+        net = self._nets.get(falls)
+        if net is None:
+            net = self._nets[falls] = self._build_net(falls)
+        return net
+
+    def _neighbours(self, k: int) -> set[int]:
+        """Surfaces reachable from surface ``k`` in one change (ladder, step, drop)."""
+        out = set()
+        for lad in self.ladders:
+            if lad.usable and k in (lad.low, lad.high):
+                out.add(lad.high if k == lad.low else lad.low)
+        a = self.surfaces[k]
+        for b in self.surfaces:
+            if b.index == k:
+                continue
+            dz = b.z - a.z
+            if dz > self.h + Z_TOL:
+                continue
+            if b.box or a.box or float(shapely.distance(a.support, b.support)) <= 2 * self.r + Z_TOL:
+                out.add(b.index)
+        return out
+
+    def reachable_levels(self) -> list[int]:
+        seen, todo = {self.home}, [self.home]
+        while todo:
+            k = todo.pop()
+            for n in self._neighbours(k):
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return sorted(seen)
+
+    def _build_net(self, falls: bool) -> _Net:
+        levels = self.reachable_levels()
+        offset, nodes, xy_parts, lvl_parts = {}, {}, [], []
+        n = 0
+        for k in levels:
+            g = self.space(k).graph
+            offset[k], nodes[k] = n, g.nodes
+            xy_parts.append(g.nodes.xy)
+            lvl_parts.append(np.full(len(g.nodes), k))
+            n += len(g.nodes)
+        start = n
+        xy = np.concatenate([*xy_parts, np.array([self.start])])
+        level = np.concatenate([*lvl_parts, [self.home]]).astype(int)
+        E: list[tuple[np.ndarray, ...]] = []  # (u, v, w, kind, drop, ladder)
+
+        def add(u, v, w, kind, drop=None, ladder=None):
+            u, v, w = np.asarray(u, int), np.asarray(v, int), np.asarray(w, float)
+            m = len(u)
+            E.append((u, v, w, np.full(m, kind), np.full((m, 2), np.nan) if drop is None else drop,
+                      np.full(m, -1) if ladder is None else np.asarray(ladder, int)))
+
+        for k in levels:
+            g = self.space(k).graph
+            o = offset[k]
+            add(g.edges[:, 0] + o, g.edges[:, 1] + o, g.weights, 0)
+            add(g.edges[:, 1] + o, g.edges[:, 0] + o, g.weights, 0)
+        home = self.space(self.home)
+        idx, dist = P.visible_nodes(home.trav, nodes[self.home], self.start, relax=True)
+        add(np.full(len(idx), start), idx + offset[self.home], dist, 0)
+        for li, lad in enumerate(self.ladders):
+            if not lad.usable or lad.low not in offset or lad.high not in offset:
+                continue
+            fu = offset[lad.low] + _find(nodes[lad.low].xy, lad.foot)
+            tv = offset[lad.high] + _find(nodes[lad.high].xy, lad.top)
+            w = 2 * self.r + vertical_cost(lad.rise, ladder=True)
+            add([fu, tv], [tv, fu], [w, w], 1, ladder=[li, li])
+        # changes of surface by stepping or dropping off an edge
+        for hi in levels:
+            for lo in levels:
+                a, b = self.surfaces[hi], self.surfaces[lo]
+                if not (a.z > b.z + Z_TOL) or lo not in self._neighbours(hi):
+                    continue
+                fall = is_fall(a.z - b.z, self.h)
+                step = not fall
+                if fall and not falls:
+                    continue
+                up_nodes, up_ids = nodes[hi], np.arange(len(nodes[hi])) + offset[hi]
+                low_nodes, low_ids = nodes[lo], np.arange(len(nodes[lo])) + offset[lo]
+                if self.home == hi:
+                    up_nodes = P.join_nodes(up_nodes, P.point_nodes(np.array([self.start])))
+                    up_ids = np.append(up_ids, start)
+                if self.home == lo and step:
+                    low_nodes = P.join_nodes(low_nodes, P.point_nodes(np.array([self.start])))
+                    low_ids = np.append(low_ids, start)
+                i, j = P.cross_pairs(up_nodes, low_nodes)
+                if len(i) == 0:
+                    continue
+                p0, p1 = up_nodes.xy[i], low_nodes.xy[j]
+                r_up = np.where((up_ids[i] == start)[:, None], p0, np.nan)
+                r_lo = np.where((low_ids[j] == start)[:, None], p1, np.nan)
+                ok, tau = P.drop_transitions(p0, p1, self.space(hi).trav, self.space(lo).trav,
+                                             relax_upper=r_up, relax_lower=r_lo)
+                drop = p0 + tau[:, None] * (p1 - p0)
+                ok &= self._lands_on(drop, a.z, b.z)
+                i, j, drop = i[ok], j[ok], drop[ok]
+                w = np.hypot(*(p1[ok] - p0[ok]).T)
+                sel = low_ids[j] != start
+                add(up_ids[i][sel], low_ids[j][sel], w[sel], 2, drop[sel])
+                if step:
+                    sel = up_ids[i] != start
+                    add(low_ids[j][sel], up_ids[i][sel], w[sel], 3, drop[sel])
+        eu, ev, w, kind, drop, ladder = (np.concatenate(c) for c in zip(*E))
+        dist, pred = P.dijkstra(n + 1, np.column_stack([eu, ev]), w, {start: 0.0}, directed=True)
+        return _Net(levels, offset, nodes, xy, level, start, eu, ev, w, kind, drop, ladder, dist, pred, falls)
+
+    def _lands_on(self, pts: np.ndarray, z_hi: float, z_lo: float) -> np.ndarray:
+        """Dropping at ``pts`` from ``z_hi`` reaches ``z_lo`` first: no surface in between
+        lies under any part of the base."""
+        ok = np.ones(len(pts), bool)
+        for u in self.surfaces:
+            if z_lo + Z_TOL < u.z < z_hi - Z_TOL and len(pts):
+                ok &= shapely.distance(u.support, shapely.points(pts)) >= self.r - 1e-7
+        return ok
+
+
+def _replace(lad: Ladder, **kw: Any) -> Ladder:
+    from dataclasses import replace
+    return replace(lad, **kw)
+
+
+def _find(xy: np.ndarray, p: tuple[float, float]) -> int:
+    return int(np.argmin(np.hypot(xy[:, 0] - p[0], xy[:, 1] - p[1])))
+
+
+def _edge_point_normal(ring: np.ndarray, pt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The point of a closed CCW ring nearest to ``pt`` and the outward normal there."""
+    a, b = ring[:-1], ring[1:]
+    s = b - a
+    ss = np.einsum("ij,ij->i", s, s)
+    t = np.clip(np.einsum("ij,ij->i", pt - a, s) / np.where(ss > 0, ss, 1.0), 0, 1)
+    q = a + t[:, None] * s
+    k = int(np.argmin(np.hypot(*(q - pt).T)))
+    e = s[k] / math.sqrt(ss[k])
+    n = np.array([e[1], -e[0]])
+    if shapely.geometry.Polygon(ring).exterior.is_ccw is False:
+        n = -n
+    return q[k], n
+
+
+# ---------------------------------------------------------------------------------------
+# A path being walked: pieces, events, the verdict
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class _Piece:
+    """Part of a path: horizontal on ``surface`` from ``a`` to ``b``, or vertical at ``a``
+    from surface ``surface`` to ``to``. ``at``: index of the declared segment."""
+
+    at: int
+    surface: int
+    a: tuple[float, float]
+    b: tuple[float, float]
+    to: int = -1
+    relax: bool = False
+
+    @property
+    def vertical(self) -> bool:
+        return self.to >= 0
+
+
+@dataclass
+class _Walk:
+    points: list[tuple[float, float, float]]
+    length: float = 0.0
+    cost: float = 0.0
+    violations: list[Violation] = field(default_factory=list)
+    stopped: str | None = None
+    rolls: int = 0
+    notes: list[str] = field(default_factory=list)
+    cut_by_budget: bool = False
+
+    def violate(self, at: int, what: str, with_: str | None = None) -> None:
+        v = Violation(at, what, with_)
+        if v not in self.violations:
+            self.violations.append(v)
+
 
 class TableMovement:
-    """Movement queries of the table (``plan_move``, ``check_move``, ``movement_range``)."""
+    """Movement queries of the table: :meth:`plan_move`, :meth:`check_move`,
+    :meth:`movement_range` (E-MOVE-*, E-FALL, E-MODE)."""
+
+    # -- surfaces -----------------------------------------------------------------------------
+    @cached_property
+    def surfaces(self) -> tuple[Surface, ...]:
+        """The surfaces models stand on: the table (index 0), then the walkable tops by height."""
+        t: Any = self
+        out = [Surface(0, 0.0, shapely.box(0.0, 0.0, t.width, t.depth), (), True)]
+        groups: dict[float, list[Scenery]] = {}
+        for s in t.scenery:
+            if s.walkable:
+                groups.setdefault(round(s.solid.z1, 6), []).append(s)
+        for z in sorted(groups):
+            pieces = groups[z]
+            support = shapely.union_all([s.solid.footprint for s in pieces])
+            out.append(Surface(len(out), z, support, tuple(s.id for s in pieces)))
+        return tuple(out)
+
+    def surface_under(self, model_id: str) -> Surface:
+        """The surface a model stands on (its ``z`` and the walkable top under its centre)."""
+        t: Any = self
+        m = t.model(model_id)
+        best = None
+        for u in self.surfaces:
+            if abs(u.z - m.z) <= Z_TOL and shapely.covers(u.support, Point(m.x, m.y)):
+                best = u
+        if best is None:
+            tops = ", ".join(f"{u.z:g} ({u.label})" for u in self.surfaces)
+            raise SkirmishError(f"{t._where()}model {model_id!r} stands at z = {m.z:g} at ({m.x:g}, {m.y:g}), but no "
+                                f"walkable surface is there (surfaces at: {tops}); set its z to the surface under it")
+        return best
+
+    def ladders_of(self, model_id: str) -> tuple[Ladder, ...]:
+        """Every ladder as ``model_id`` would use it (``usable`` and ``why`` say if it can)."""
+        return tuple(self._mv_mover(model_id).ladders)
+
+    @cached_property
+    def _mv_movers(self) -> dict[str, _Mover]:
+        return {}
+
+    def _mv_mover(self, model_id: str) -> _Mover:
+        mv = self._mv_movers.get(model_id)
+        if mv is None:
+            t: Any = self
+            mv = self._mv_movers[model_id] = _Mover(self, t.model(model_id))
+        return mv
+
+    # -- budgets and modes --------------------------------------------------------------------
+    def movement_budget(self, model_id: str, kind: MoveKind | str = "walk") -> float:
+        """E-MOVE-KIND: how far ``model_id`` may move: Walk SPD, Run 2 × SPD (inches)."""
+        t: Any = self
+        m = t.model(model_id)
+        spd = m.attributes.get("SPD")
+        if spd is None:
+            raise SkirmishError(f"{t._where()}model {model_id!r} has no SPD (Speed) attribute, so its Movement is "
+                                "unknown; add SPD to its attributes or profile (or give a budget)")
+        return movement_budget(spd, kind)
+
+    def _mv_setup(self, model_id: str, kind: MoveKind | str, budget: float | None, mode: Mode | str | None,
+               declared: bool, what: str) -> tuple[_Mover, MoveKind, float, bool, list[str]]:
+        t: Any = self
+        m = t.model(model_id)
+        mode = t.mode if mode is None else Mode(mode)
+        k = move_kind(kind)
+        if k not in (MoveKind.WALK, MoveKind.RUN):
+            raise RuleInputError(f"movement kind {k.value!r}: skirmish plans and checks Walk and Run on surfaces; "
+                                 "Climb and Jump are not planned (use kind walk or run)")
+        if mode is Mode.REALISM and not declared:
+            raise MeasurementRefused(
+                f"realism mode: {model_id} may not pre-measure its movement ({what}); measuring happens only "
+                "while resolving a declared movement (pass --declared / declared=True for that, or use "
+                "--mode assisted)")
+        spd = m.attributes.get("SPD")
+        notes = []
+        if budget is None:
+            budget = self.movement_budget(model_id, k)
+            notes.append(f"{k.value} (E-MOVE-KIND): SPD {spd} gives {budget:g} in of Movement")
+        else:
+            budget = float(budget)
+            if not (budget >= 0 and math.isfinite(budget)):
+                raise RuleInputError(f"a movement budget is a length of 0 or more, got {budget!r}")
+            notes.append(f"{k.value}: a budget of {budget:g} in (given)")
+        limited = mode is Mode.STANDARD and not declared
+        if limited:
+            notes.append(f"standard mode (E-MODE): {model_id} pre-measures only its Movement ({budget:g} in); "
+                         "nothing beyond it is measured")
+        return self._mv_mover(model_id), k, budget, limited, notes
+
+    # -- checking a path -----------------------------------------------------------------------
+    def check_move(self, model_id: str, via: Sequence[PointLike], *, kind: MoveKind | str = "walk",
+                   budget: float | None = None, mode: Mode | str | None = None, declared: bool = False) -> MovePlan:
+        """Check a declared path: the points after the model's position, each ``(x, y)``
+        (staying on the surface under it) or ``(x, y, z)`` (naming the surface).
+
+        Reports violations in path order (``at`` = declared segment, 0 from the model to the
+        first point): through a solid taller than the hitbox, through an enemy, off the
+        table or a top's edge, ending inside a model or on a low piece, climbing without a
+        ladder, over budget. Entering base contact with an enemy ends the move there
+        (E-MOVE-ENEMY): the path is cut and ``stopped_at_contact`` names it. Falls report
+        their E-FALL rolls. Oblique segments (changing height while moving) walk straight
+        and drop (or step up) where the base leaves (or reaches) the edge.
+        """
+        mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "check a path")
+        if not len(via):
+            raise SkirmishError("a declared path needs at least one point after the model's position")
+        pts, surf, bad = self._mv_resolve(mv, via)
+        w = self._mv_walk(mv, pts, surf, budget, limited, bad)
+        return self._mv_plan(mv, w, budget, notes)
+
+    def _mv_resolve(self, mv: _Mover, via: Sequence[PointLike]
+                 ) -> tuple[list[tuple[float, float, float]], list[int], list[tuple[int, str]]]:
+        pts = [(mv.model.x, mv.model.y, mv.surfaces[mv.home].z)]
+        surf = [mv.home]
+        bad = []
+        for i, p in enumerate(via):
+            p = tuple(float(v) for v in p)
+            if len(p) not in (2, 3) or not all(math.isfinite(v) for v in p):
+                raise SkirmishError(f"path point {i + 1}: expected (x, y) or (x, y, z) in inches, got {p!r}")
+            k, why = self._mv_surface_for(mv, p[0], p[1], p[2] if len(p) == 3 else None, surf[-1])
+            if why:
+                bad.append((i, why))
+            surf.append(k)
+            pts.append((p[0], p[1], mv.surfaces[k].z))
+        return pts, surf, bad
+
+    def _mv_surface_for(self, mv: _Mover, x: float, y: float, z: float | None, prev: int) -> tuple[int, str]:
+        pt = Point(x, y)
+        if z is not None:
+            cands = [u for u in mv.surfaces if abs(u.z - z) <= Z_TOL]
+            if not cands:
+                tops = ", ".join(f"{u.z:g}" for u in mv.surfaces)
+                return prev, f"no surface at z = {z:g} (surfaces stand at z = {tops})"
+            best = min(cands, key=lambda u: float(shapely.distance(u.support, pt)))
+            if float(shapely.distance(best.support, pt)) > mv.r + CONTACT:
+                return prev, f"nothing to stand on at ({x:g}, {y:g}) at z = {z:g}"
+            return best.index, ""
+        here = mv.surfaces[prev]
+        if shapely.covers(here.support, pt):
+            return prev, ""
+        cands = [u for u in mv.surfaces if u.z <= here.z + mv.h + Z_TOL and shapely.covers(u.support, pt)]
+        return (max(cands, key=lambda u: u.z).index if cands else prev), ""
+
+    def _mv_pieces(self, mv: _Mover, pts: list[tuple[float, float, float]], surf: list[int], w: _Walk) -> list[_Piece]:
+        out: list[_Piece] = []
+        for i in range(len(pts) - 1):
+            (ax, ay, az), (bx, by, bz) = pts[i], pts[i + 1]
+            a, b = (ax, ay), (bx, by)
+            dp = math.hypot(bx - ax, by - ay)
+            sa, sb = surf[i], surf[i + 1]
+            if sa == sb:
+                if dp > 1e-12:
+                    out.append(_Piece(i, sa, a, b))
+                continue
+            if dp <= 1e-6:
+                out.append(_Piece(i, sa, a, a, to=sb))
+                continue
+            down = az > bz
+            upper = sa if down else sb
+            seg = (np.array([a]), np.array([b])) if down else (np.array([b]), np.array([a]))
+            tau = float(P.exit_param(seg[0], seg[1], mv.surfaces[upper].support, mv.r, 1e-7)[0])
+            if not (0.0 <= tau <= 1.0):
+                edge = mv.surfaces[upper].label
+                w.violate(i, f"changes height between ({ax:g}, {ay:g}) and ({bx:g}, {by:g}) but never crosses the "
+                          f"edge of {edge}: a surface is left or reached at its edge", None)
+                tau = 1.0 if down else 0.0
+            else:
+                tau = tau if down else 1.0 - tau
+            d = (ax + tau * (bx - ax), ay + tau * (by - ay))
+            if math.hypot(d[0] - ax, d[1] - ay) > 1e-12:
+                out.append(_Piece(i, sa, a, d))
+            out.append(_Piece(i, sa, d, d, to=sb))
+            if math.hypot(bx - d[0], by - d[1]) > 1e-12:
+                out.append(_Piece(i, sb, d, b))
+        for n, p in enumerate(out):
+            if not p.vertical:
+                p.relax = (n > 0 and out[n - 1].vertical) or (n + 1 < len(out) and out[n + 1].vertical)
+        return out
+
+    def _mv_walk(self, mv: _Mover, pts: list[tuple[float, float, float]], surf: list[int], budget: float,
+              limited: bool, bad: Sequence[tuple[int, str]] = ()) -> _Walk:
+        w = _Walk([pts[0]])
+        for i, why in bad:
+            w.violate(i, why)
+        pieces = self._mv_pieces(mv, pts, surf, w)
+        events = self._mv_horizontal_events(mv, pieces)
+        spd = mv.model.attributes.get("SPD")
+        contact_now = self._mv_contacts(mv, mv.home, mv.start)
+        over_reported = False
+        cut = None
+        for n, p in enumerate(pieces):
+            z = mv.surfaces[p.surface].z
+            if not p.vertical:
+                L = math.hypot(p.b[0] - p.a[0], p.b[1] - p.a[1])
+                evs = list(events.get(n, []))
+                if w.cost + L > budget + 1e-9 and not over_reported:
+                    evs.append(((budget - w.cost) / L if L > 0 else 0.0, 1, "budget", None))
+                evs.sort(key=lambda e: (e[0], e[1]))
+                t_cut = None
+                for t, _, what, who in evs:
+                    if what == "contact":
+                        if who in contact_now and t <= 1e-9:
+                            continue
+                        t_cut, w.stopped = t, who
+                        break
+                    if what == "budget":
+                        over_reported = True
+                        x = p.a[0] + t * (p.b[0] - p.a[0])
+                        y = p.a[1] + t * (p.b[1] - p.a[1])
+                        w.violate(p.at, f"over budget: the Movement ({budget:g} in) runs out at ({x:.2f}, {y:.2f}) "
+                                  "(E-MOVE-KIND)")
+                        if limited:
+                            t_cut, w.cut_by_budget = t, True
+                            break
+                        continue
+                    w.violate(p.at, what, who)
+                frac = 1.0 if t_cut is None else max(0.0, min(1.0, t_cut))
+                end = (p.a[0] + frac * (p.b[0] - p.a[0]), p.a[1] + frac * (p.b[1] - p.a[1]))
+                w.points.append((end[0], end[1], z))
+                w.length += frac * L
+                w.cost += frac * L
+                if t_cut is not None:
+                    cut = p
+                    break
+                contact_now = self._mv_contacts(mv, p.surface, p.b)
+                continue
+            # vertical: a ladder, a drop or a step up
+            a, b = mv.surfaces[p.surface], mv.surfaces[p.to]
+            dz = b.z - a.z
+            lad = self._mv_ladder_at(mv, p.a, p.surface, p.to)
+            if lad is not None and not lad.usable:
+                w.violate(p.at, f"the ladder of {lad.piece} cannot be used by {mv.model.id}: {lad.why}", lad.piece)
+            if lad is not None:
+                c = vertical_cost(dz, ladder=True)
+                if w.cost + c > budget + 1e-9 and not over_reported:
+                    over_reported = True
+                    w.violate(p.at, f"over budget: the Movement ({budget:g} in) runs out on the ladder of "
+                              f"{lad.piece} (climbing {abs(dz):g} in costs {c:g} in, double: E-MOVE-LADDER)")
+                    if limited:
+                        w.cut_by_budget = True
+                        cut = p
+                        break
+                w.cost += c
+            elif dz < 0:
+                self._mv_check_drop(mv, p, a, b, w, spd)
+            else:
+                self._mv_check_step_up(mv, p, a, b, w)
+            w.points.append((p.a[0], p.a[1], b.z))
+            w.length += abs(dz)
+            now = self._mv_contacts(mv, p.to, p.a)
+            new = [e for e in now if e not in contact_now]
+            if new:
+                w.stopped = new[0]
+                cut = p
+                break
+            contact_now = now
+        if not w.cut_by_budget:
+            last = cut if cut is not None else (pieces[-1] if pieces else None)
+            s_end = mv.home if last is None else (last.to if last.vertical else last.surface)
+            x, y, _ = w.points[-1]
+            on_ladder = last is not None and last.vertical and self._mv_ladder_at(mv, last.a, last.surface, last.to)
+            self._mv_check_end(mv, s_end, (x, y), w, 0 if last is None else last.at, bool(on_ladder))
+        if w.stopped:
+            w.notes.append(f"E-MOVE-ENEMY: the move ends on entering base contact with {w.stopped}")
+        return w
+
+    def _mv_horizontal_events(self, mv: _Mover, pieces: list[_Piece]) -> dict[int, list[tuple[float, int, str, Any]]]:
+        """Violations and contacts along every horizontal piece, batched by surface."""
+        out: dict[int, list[tuple[float, int, str, Any]]] = {}
+        by_surface: dict[int, list[int]] = {}
+        for n, p in enumerate(pieces):
+            if not p.vertical:
+                by_surface.setdefault(p.surface, []).append(n)
+        for k, idx in by_surface.items():
+            sp = mv.space(k)
+            surface = mv.surfaces[k]
+            p0 = np.array([pieces[n].a for n in idx])
+            p1 = np.array([pieces[n].b for n in idx])
+            relax = np.full_like(p0, np.nan)
+            if idx[0] == 0 and k == mv.home:
+                relax[0] = mv.start
+            relaxed = np.array([pieces[n].relax for n in idx])
+            i, j, lo, _ = sp.check.violations(p0, p1, shrink=CONTACT, relax0=relax)
+            for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
+                owner = int(sp.check.owner[b])
+                if owner < 0:
+                    if relaxed[a]:
+                        continue
+                    out.setdefault(idx[a], []).append((t, 2, self._mv_edge_message(mv, surface), None))
+                else:
+                    sid = sp.check.names[owner]
+                    out.setdefault(idx[a], []).append((t, 2, self._mv_blocker_message(mv, sp, sid), sid))
+            if relaxed.any():
+                r_idx = np.flatnonzero(relaxed)
+                tau = P.exit_param(p0[r_idx], p1[r_idx], surface.support, mv.r, CONTACT)
+                for a, t in zip(r_idx.tolist(), tau.tolist()):
+                    if math.isnan(t) or t < 1.0 - 1e-7:
+                        out.setdefault(idx[a], []).append((0.0 if math.isnan(t) else t, 2,
+                                                           self._mv_edge_message(mv, surface), None))
+            if len(sp.enemy_caps):
+                i, j, lo, _ = P.violations(p0, p1, sp.enemy_caps, shrink=-CONTACT)
+                for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
+                    out.setdefault(idx[a], []).append((t, 0, "contact", sp.enemies[b][0]))
+                i, j, lo, _ = P.violations(p0, p1, sp.enemy_caps, shrink=CONTACT)
+                for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
+                    e = sp.enemies[b][0]
+                    out.setdefault(idx[a], []).append(
+                        (t, 1, f"through enemy model {e}: a moving model may pass through friends only "
+                               "(E-MOVE-FRIEND)", e))
+        return out
+
+    def _mv_edge_message(self, mv: _Mover, surface: Surface) -> str:
+        if surface.box:
+            return (f"off the table: {mv.model.id}'s base must stay wholly on the table "
+                    f"({surface.support.bounds[2]:g} x {surface.support.bounds[3]:g} in)")
+        return (f"off the edge of {surface.label}: the base must stay wholly on it (step off only to drop "
+                "down, E-MOVE-SURFACE)")
+
+    def _mv_blocker_message(self, mv: _Mover, sp: _Space, sid: str) -> str:
+        z0, z1 = sp.heights[sid]
+        above = z1 - sp.surface.z
+        return (f"through {sid}: it stands {above:.2f} in above {sp.surface.label}, taller than "
+                f"{mv.model.id}'s hitbox ({mv.h:.2f} in), so it cannot be crossed (E-MOVE-KIND)")
+
+    def _mv_contacts(self, mv: _Mover, k: int, xy: Sequence[float]) -> list[str]:
+        sp = mv.space(k)
+        if not len(sp.enemy_caps):
+            return []
+        d = np.hypot(sp.enemy_caps[:, 0] - xy[0], sp.enemy_caps[:, 1] - xy[1]) - sp.enemy_caps[:, 4]
+        return [sp.enemies[i][0] for i in np.flatnonzero(d <= CONTACT)]
+
+    def _mv_ladder_at(self, mv: _Mover, xy: Sequence[float], a: int, b: int) -> Ladder | None:
+        best = None
+        for lad in mv.ladders:
+            if {lad.low, lad.high} != {a, b}:
+                continue
+            d = math.hypot(xy[0] - lad.point[0], xy[1] - lad.point[1])
+            if d <= mv.r + LADDER_REACH and (best is None or d < best[0]):
+                best = (d, lad)
+        return None if best is None else best[1]
+
+    def _mv_check_drop(self, mv: _Mover, p: _Piece, a: Surface, b: Surface, w: _Walk, spd: int | None) -> None:
+        d = float(shapely.distance(a.support, Point(*p.a)))
+        if d < mv.r - CONTACT:
+            w.violate(p.at, f"drops at ({p.a[0]:.2f}, {p.a[1]:.2f}) while its base still rests on {a.label}: walk "
+                      f"on until the base clears the edge", a.pieces[0] if a.pieces else None)
+        self._mv_check_landing(mv, p, b, w)
+        if not mv._lands_on(np.array([p.a]), a.z, b.z)[0]:
+            w.violate(p.at, f"dropping at ({p.a[0]:.2f}, {p.a[1]:.2f}) lands on a surface above z = {b.z:g} first")
+        drop = a.z - b.z
+        if is_fall(drop, mv.h):
+            if spd is None:
+                w.notes.append(f"E-FALL: a {drop:g} in fall, but {mv.model.id} has no SPD: rolls unknown")
+            else:
+                n = fall_rolls(drop, spd)
+                w.rolls += n
+                w.notes.append(f"E-FALL: falls {drop:g} in from {a.label} at ({p.a[0]:.2f}, {p.a[1]:.2f}): "
+                               f"{n} Agility roll{'s' if n != 1 else ''} (SPD {spd})")
+        elif drop > 0:
+            w.notes.append(f"steps down {drop:g} in from {a.label} (no taller than the hitbox: free, E-MOVE-KIND)")
+
+    def _mv_check_step_up(self, mv: _Mover, p: _Piece, a: Surface, b: Surface, w: _Walk) -> None:
+        rise = b.z - a.z
+        if is_fall(rise, mv.h):
+            w.violate(p.at, f"climbs {rise:g} in onto {b.label} without a ladder: higher than the hitbox "
+                      f"({mv.h:.2f} in), that needs Climb (E-MOVE-SURFACE, E-MOVE-LADDER)",
+                      b.pieces[0] if b.pieces else None)
+            return
+        d = float(shapely.distance(b.support, Point(*p.a)))
+        if d > mv.r + CONTACT:
+            w.violate(p.at, f"steps up onto {b.label} at ({p.a[0]:.2f}, {p.a[1]:.2f}), away from its edge",
+                      b.pieces[0] if b.pieces else None)
+        self._mv_check_landing(mv, p, a, w)
+        w.notes.append(f"steps up {rise:g} in onto {b.label} (no taller than the hitbox: free, E-MOVE-KIND)")
+
+    def _mv_check_landing(self, mv: _Mover, p: _Piece, s: Surface, w: _Walk) -> None:
+        sp = mv.space(s.index)
+        pt = np.array([p.a])
+        if not sp.check.inside(pt)[0]:
+            w.violate(p.at, f"({p.a[0]:.2f}, {p.a[1]:.2f}) on {s.label} is inside scenery or off the surface")
+            return
+        gap = sp.check.clearance_at(pt)[0] if len(sp.check.caps) else np.zeros(0)
+        for j in np.flatnonzero(gap < -CONTACT):
+            o = int(sp.check.owner[j])
+            sid = None if o < 0 else sp.check.names[o]
+            w.violate(p.at, f"lands at ({p.a[0]:.2f}, {p.a[1]:.2f}) on {s.label} " +
+                      (f"inside {sid}" if sid else "with its base over the edge"), sid)
+            break
+
+    def _mv_check_end(self, mv: _Mover, k: int, xy: tuple[float, float], w: _Walk, at: int, on_ladder: bool) -> None:
+        sp = mv.space(k)
+        s = mv.surfaces[k]
+        if on_ladder:
+            w.violate(at, f"ends on a ladder: a move ends on a surface (E-MOVE-SURFACE)")
+            return
+        pt = np.array([xy])
+        if len(sp.model_caps):
+            d = np.hypot(sp.model_caps[:, 0] - xy[0], sp.model_caps[:, 1] - xy[1]) - sp.model_caps[:, 4]
+            for j in np.flatnonzero(d < -CONTACT):
+                o = sp.model_ids[j]
+                w.violate(at, f"ends with its hitbox inside {o}'s (E-MOVE-END)", o)
+        for o in [*sp.blockers, *sp.low]:
+            gap = float(shapely.distance(o.polygon, Point(*xy))) if o.polygon is not None else (
+                math.hypot(xy[0] - o.circle[0], xy[1] - o.circle[1]) - o.circle[2])
+            if gap < mv.r - CONTACT:
+                low = o in sp.low
+                w.violate(at, (f"ends on {o.name}: a model ends only on the table or a walkable top, not on a "
+                               "low piece it crosses (E-MOVE-SURFACE)") if low else f"ends inside {o.name}", o.name)
+        inside = bool(shapely.covers(s.support, Point(*xy)))
+        edge = float(shapely.distance(s.support.boundary, Point(*xy)))
+        if not inside or edge < mv.r - CONTACT:
+            w.violate(at, f"ends with its base off {s.label} (E-MOVE-SURFACE)")
+
+    def _mv_plan(self, mv: _Mover, w: _Walk, budget: float, notes: list[str]) -> MovePlan:
+        pts = tuple((float(x), float(y), float(z)) for x, y, z in w.points)
+        return MovePlan(mv.model.id, pts, w.length, w.cost, not w.violations, tuple(w.violations), w.stopped,
+                        w.rolls, budget, tuple(notes + w.notes))
+
+    # -- planning ------------------------------------------------------------------------------
+    def plan_move(self, model_id: str, to: tuple[float, ...] | str, *, kind: MoveKind | str = "walk",
+                  budget: float | None = None, mode: Mode | str | None = None, declared: bool = False,
+                  falls: bool = True) -> MovePlan:
+        """The shortest legal movement of ``model_id`` to ``to``: a point ``(x, y)`` or
+        ``(x, y, z)`` (its base centre ends there), or a model id (it ends in base contact).
+
+        The path is the shortest (by Movement cost) among the obstacles; it climbs
+        ladders, steps up and down, and falls off edges (``falls=False`` forbids falls).
+        It is checked like a declared path, so ``legal`` says whether it fits this turn's
+        Movement (``kind``: walk or run) and ``violations`` why not. A target where the
+        base cannot end is replaced by the nearest point where it can (a violation says
+        so); a target it cannot reach at all gives the path to the nearest point it
+        reaches. In Standard mode the path is measured only up to the Movement (E-MODE).
+        """
+        mv, _, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "plan a path")
+        net = mv.net(falls)
+        if not falls:
+            notes.append("falls are not allowed (falls=False)")
+        if isinstance(to, str):
+            route, why, more = self._mv_route_to_model(mv, net, to)
+        else:
+            route, why, more = self._mv_route_to_point(mv, net, to)
+        notes += more
+        pts = [(x, y, mv.surfaces[k].z) for x, y, k in route]
+        surf = [k for _, _, k in route]
+        w = self._mv_walk(mv, pts, surf, budget, limited)
+        if why:
+            w.violations.append(Violation(max(0, len(pts) - 2), why, to if isinstance(to, str) else None))
+            w.violations.sort(key=lambda v: v.at)
+        return self._mv_plan(mv, w, budget, notes)
+
+    def _mv_route_to_point(self, mv: _Mover, net: _Net, to: Sequence[float]
+                        ) -> tuple[list[tuple[float, float, int]], str, list[str]]:
+        to = tuple(float(v) for v in to)
+        if len(to) not in (2, 3) or not all(math.isfinite(v) for v in to):
+            raise SkirmishError(f"a target point is (x, y) or (x, y, z) in inches, got {to!r}")
+        q = np.array(to[:2])
+        z = to[2] if len(to) == 3 else None
+        levels = [k for k in net.levels if z is None or abs(mv.surfaces[k].z - z) <= Z_TOL]
+        why = ""
+        if not levels:
+            there = [u for u in mv.surfaces if abs(u.z - z) <= Z_TOL]
+            if not there:
+                tops = ", ".join(f"{u.z:g}" for u in mv.surfaces)
+                raise IllegalActionError(f"no surface stands at z = {z:g} (surfaces stand at z = {tops})")
+            why = (f"{mv.model.id} cannot get onto {there[0].label} (z = {z:g}): no ladder or step leads there "
+                   "(climbing a wall needs Climb, E-MOVE-SURFACE)")
+            levels = list(net.levels)
+            legal: list[int] = []
+        else:
+            legal = [k for k in levels if mv.space(k).end.point_free(q, tol=1e-7)[0]]
+        best = self._mv_best_connection(mv, net, legal, q)
+        if best is None:
+            best, near = self._mv_nearest_end(mv, net, levels, q)
+            if best is not None and not why:
+                label = mv.surfaces[best[4]].label
+                if legal:
+                    why = (f"({q[0]:g}, {q[1]:g}) cannot be reached: the nearest point it reaches where its base "
+                           f"can end is ({near[0]:.2f}, {near[1]:.2f}) on {label}")
+                else:
+                    why = (f"its base cannot end at ({q[0]:g}, {q[1]:g}) (it would overlap scenery or a model, or "
+                           f"hang off the surface); the nearest point where it can is ({near[0]:.2f}, {near[1]:.2f}) "
+                           f"on {label}")
+        if best is None:
+            return [(mv.start[0], mv.start[1], mv.home)], (
+                why or f"no legal path from where {mv.model.id} stands reaches ({q[0]:g}, {q[1]:g})"), []
+        return self._mv_route(mv, net, best), why, []
+
+    def _mv_nearest_end(self, mv: _Mover, net: _Net, levels: Sequence[int], q: np.ndarray, slack: float = 0.05
+                     ) -> tuple[Any, np.ndarray]:
+        """The cheapest path to a point where the base can end, nearest to ``q``: among the
+        end regions' parts (nearest first), the points within ``slack`` of the nearest
+        distance, sampled along their outline."""
+        tried = []
+        for k in levels:
+            poly = mv.space(k).end_polygon
+            for part in getattr(poly, "geoms", [poly]):
+                if isinstance(part, Polygon) and not part.is_empty:
+                    tried.append((float(part.distance(Point(*q))), k, part))
+        tried.sort(key=lambda c: (c[0], c[1] != mv.home))
+        for d0, k, part in tried[:8]:
+            near = nearest_points(part, Point(*q))[0]
+            Q = [np.array([near.x, near.y])]
+            if d0 > 0:
+                band = shapely.intersection(part.boundary, Point(*q).buffer(d0 + slack, quad_segs=32))
+                if not band.is_empty:
+                    pts = shapely.get_coordinates(shapely.segmentize(band, slack))
+                    Q.append(pts)
+            Q = np.vstack(Q)
+            best = self._mv_connect_many(mv, net, k, Q)
+            if best is not None:
+                return best, best[5]
+        return None, q
+
+    def _mv_best_connection(self, mv: _Mover, net: _Net, levels: Sequence[int], q: np.ndarray
+                         ) -> tuple[float, int, int, np.ndarray | None, int, np.ndarray] | None:
+        """The cheapest way to finish at point ``q`` on one of ``levels``:
+        ``(cost, from node, kind, drop point, level, q)``."""
+        best = None
+        for k in levels:
+            c = self._mv_connect_many(mv, net, k, np.asarray(q, float).reshape(1, 2))
+            if c is not None and (best is None or c[0] < best[0]):
+                best = c
+        return best
+
+    def _mv_connect_many(self, mv: _Mover, net: _Net, k: int, Q: np.ndarray, bound: float = math.inf
+                      ) -> tuple[float, int, int, np.ndarray | None, int, np.ndarray] | None:
+        """The cheapest way to finish at any of the points ``Q`` on surface ``k``: straight
+        from a node of ``k`` (or the start), or stepping / dropping onto ``k`` from a node
+        of another surface. ``(cost, from node, kind, drop point, level, point)`` or None."""
+        sp = mv.space(k)
+        best: list[Any] = [bound, -1, 0, None, k, None]
+
+        def consider(cost: np.ndarray, j: np.ndarray, u: np.ndarray, kind: int, drop: np.ndarray | None) -> None:
+            if not len(cost):
+                return
+            n = int(np.argmin(cost))
+            if cost[n] < best[0]:
+                best[:] = [float(cost[n]), int(u[n]), kind, None if drop is None else drop[n], k, Q[j[n]]]
+
+        for h in net.levels:
+            a, b = mv.surfaces[h], mv.surfaces[k]
+            if h != k:
+                if k not in mv._neighbours(h):
+                    continue
+                down = a.z > b.z + Z_TOL
+                if (not down and is_fall(b.z - a.z, mv.h)) or (down and is_fall(a.z - b.z, mv.h) and not net.falls):
+                    continue
+            ids = np.arange(len(net.nodes[h])) + net.offset[h]
+            nodes = net.nodes[h]
+            if mv.home == h:
+                ids = np.append(ids, net.start)
+                nodes = P.join_nodes(nodes, P.point_nodes(np.array([mv.start])))
+            fin = np.isfinite(net.dist[ids])
+            if not fin.any():
+                continue
+            loc = np.flatnonzero(fin)
+            j, u = (g.ravel() for g in np.meshgrid(np.arange(len(Q)), loc, indexing="ij"))
+            q, xy = Q[j], nodes.xy[u]
+            cost = net.dist[ids[u]] + np.hypot(q[:, 0] - xy[:, 0], q[:, 1] - xy[:, 1])
+            keep = (cost < best[0]) & nodes.admits(u, q - xy)
+            j, u, q, xy, cost = j[keep], u[keep], q[keep], xy[keep], cost[keep]
+            if not len(j):
+                continue
+            from_start = (ids[u] == net.start)[:, None]
+            rs = np.where(from_start, xy, np.nan)
+            if h == k:
+                ok = sp.trav.segments_clear(xy, q, relax0=rs, relax1=q)
+                consider(cost[ok], j[ok], ids[u][ok], 0, None)
+                continue
+            if a.z > b.z:
+                ok, tau = P.drop_transitions(xy, q, mv.space(h).trav, sp.trav, relax_upper=rs, relax_lower=q)
+                drop = xy + tau[:, None] * (q - xy)
+                ok &= mv._lands_on(drop, a.z, b.z)
+                consider(cost[ok], j[ok], ids[u][ok], 2, drop[ok])
+            else:
+                ok, tau = P.drop_transitions(q, xy, sp.trav, mv.space(h).trav, relax_upper=q, relax_lower=rs)
+                drop = q + tau[:, None] * (xy - q)
+                ok &= mv._lands_on(drop, b.z, a.z)
+                consider(cost[ok], j[ok], ids[u][ok], 3, drop[ok])
+        return None if best[1] < 0 else tuple(best)
+
+    def _mv_route(self, mv: _Mover, net: _Net, best: tuple[float, int, int, np.ndarray | None, int, np.ndarray]
+               ) -> list[tuple[float, float, int]]:
+        _, u, kind, drop, k, q = best
+        chain = []
+        x = u
+        while x != net.start:
+            e = int(net.pred[x])
+            if e < 0:
+                raise SkirmishError("internal error: broken shortest-path tree")
+            chain.append(e)
+            x = int(net.eu[e])
+        chain.reverse()
+        out = [(mv.start[0], mv.start[1], mv.home)]
+        for e in chain:
+            a, b = int(net.eu[e]), int(net.ev[e])
+            la, lb = int(net.level[a]), int(net.level[b])
+            kd = int(net.kind[e])
+            if kd == 1:
+                lad = mv.ladders[int(net.ladder[e])]
+                if la == lad.low:
+                    out += [(*lad.foot, lad.high), (*lad.top, lad.high)]
+                else:
+                    out += [(*lad.foot, lad.high), (*lad.foot, lad.low)]
+                continue
+            if kd in (2, 3):
+                d = net.drop[e]
+                out += [(float(d[0]), float(d[1]), la), (float(d[0]), float(d[1]), lb)]
+            out.append((float(net.xy[b, 0]), float(net.xy[b, 1]), lb))
+        lu = int(net.level[u])
+        if kind in (2, 3) and drop is not None:
+            out += [(float(drop[0]), float(drop[1]), lu), (float(drop[0]), float(drop[1]), k)]
+        out.append((float(q[0]), float(q[1]), k))
+        clean = [out[0]]
+        for p in out[1:]:
+            if abs(p[0] - clean[-1][0]) > 1e-12 or abs(p[1] - clean[-1][1]) > 1e-12 or p[2] != clean[-1][2]:
+                clean.append(p)
+        return clean
+
+    def _mv_route_to_model(self, mv: _Mover, net: _Net, target: str
+                        ) -> tuple[list[tuple[float, float, int]], str, list[str]]:
+        t: Any = self
+        tm = t.model(target)
+        if tm.id == mv.model.id:
+            raise SkirmishError(f"{target!r} is the moving model itself; name another model to move into contact with")
+        rho = mv.r + tm.radius
+        c = np.array([tm.x, tm.y])
+        relation = "a friend" if tm.side == mv.model.side else "an enemy"
+        notes = [f"to base contact with {target} ({relation})"]
+        fin = np.flatnonzero(np.isfinite(net.dist))
+        best = None
+        for k in net.levels:
+            z = mv.surfaces[k].z
+            if tm.z > z + mv.h + CONTACT or tm.z + tm.hitbox_height < z - CONTACT:
+                continue
+            sp = mv.space(k)
+            # contact points: straight in from the nearest nodes, and all round the circle
+            v = net.xy[fin] - c
+            dv = np.hypot(v[:, 0], v[:, 1])
+            far = dv > rho + 1e-9
+            radial = c + rho * v[far] / dv[far, None]
+            lb = net.dist[fin][far] + dv[far] - rho
+            radial = radial[np.argsort(lb)[:48]]
+            ang = np.linspace(0, 2 * np.pi, CONTACT_SAMPLES, endpoint=False)
+            ring = c + rho * np.column_stack([np.cos(ang), np.sin(ang)])
+            Q = np.vstack([radial, ring])
+            Q = Q[sp.end.point_free(Q, tol=1e-7)]
+            if not len(Q):
+                continue
+            # a first bound: straight in from the nearest nodes on this surface
+            on_k = fin[net.level[fin] == k]
+            if len(on_k):
+                v = net.xy[on_k] - c
+                dv = np.hypot(v[:, 0], v[:, 1])
+                ok = dv > rho + 1e-9
+                on_k, v, dv = on_k[ok], v[ok], dv[ok]
+                lb = net.dist[on_k] + dv - rho
+                order = np.argsort(lb)[:48]
+                on_k, p = on_k[order], c + rho * v[order] / dv[order, None]
+                legal = sp.end.point_free(p, tol=1e-7)
+                on_k, p = on_k[legal], p[legal]
+                rs = np.where((on_k == net.start)[:, None], net.xy[on_k], np.nan)
+                clear = sp.trav.segments_clear(net.xy[on_k], p, relax0=rs, relax1=p)
+                if clear.any():
+                    j = np.flatnonzero(clear)[np.argmin(lb[order][legal][clear])]
+                    cost = float(net.dist[on_k[j]] + np.hypot(*(p[j] - net.xy[on_k[j]])))
+                    if best is None or cost < best[0]:
+                        best = (cost, int(on_k[j]), 0, None, k, p[j])
+            cand = self._mv_connect_many(mv, net, k, Q, math.inf if best is None else best[0])
+            if cand is not None and (best is None or cand[0] < best[0]):
+                best = cand
+        if best is None:
+            return [(mv.start[0], mv.start[1], mv.home)], (
+                f"no legal path takes {mv.model.id} into base contact with {target}"), notes
+        return self._mv_route(mv, net, best), "", notes
+
+    # -- the movement range ------------------------------------------------------------------
+    def movement_range(self, model_id: str, *, kind: MoveKind | str = "walk", budget: float | None = None,
+                       mode: Mode | str | None = None, declared: bool = False, falls: bool = True) -> MoveRange:
+        """Where ``model_id``'s base centre can end a move this turn: one region per
+        polygon (outer ring, then holes), on the surfaces it reaches; ``notes`` name the
+        surface of each polygon, ``area`` is their total plan area (square inches).
+
+        Exact for the planar part up to the polygon tolerances (round corners within
+        0.01 in, arcs of the range within 0.005 in, both on the safe side)."""
+        mv, _, budget, _, notes = self._mv_setup(model_id, kind, budget, mode, declared, "measure its movement range")
+        parts = self.movement_range_parts(model_id, kind=kind, budget=budget, falls=falls, _checked=True)
+        regions, area, n = [], 0.0, 0
+        for surface, geom in parts:
+            for poly in getattr(geom, "geoms", [geom]):
+                if not isinstance(poly, Polygon) or poly.is_empty or poly.area <= 1e-9:
+                    continue
+                rings = [tuple((float(x), float(y)) for x, y in poly.exterior.coords)]
+                rings += [tuple((float(x), float(y)) for x, y in r.coords) for r in poly.interiors]
+                regions.append(tuple(rings))
+                area += poly.area
+                notes.append(f"polygon {n}: on {surface.label} (z = {surface.z:g})")
+                n += 1
+        return MoveRange(model_id, budget, tuple(regions), float(area), tuple(notes))
+
+    def movement_range_parts(self, model_id: str, *, kind: MoveKind | str = "walk", budget: float | None = None,
+                             falls: bool = True, _checked: bool = False) -> tuple[tuple[Surface, BaseGeometry], ...]:
+        """The movement range as shapely geometry, one entry per surface it reaches (for
+        drawing). Ignores the measurement mode (see :meth:`movement_range`)."""
+        if not _checked:
+            budget = self._mv_setup(model_id, kind, budget, Mode.ASSISTED, True, "")[2]
+        mv = self._mv_mover(model_id)
+        net = mv.net(falls)
+        out = []
+        for k in net.levels:
+            sp = mv.space(k)
+            clip = sp.end_polygon
+            geoms = []
+            ids, xy = self._mv_within(net, k, budget, mv)
+            if len(ids):
+                geoms.append(P.reach_region(xy, budget - net.dist[ids], sp.casters, clip))
+            for h in net.levels:
+                if h == k or k not in mv._neighbours(h):
+                    continue
+                a, b = mv.surfaces[h], mv.surfaces[k]
+                down = a.z > b.z + Z_TOL
+                if (not down and is_fall(b.z - a.z, mv.h)) or (down and is_fall(a.z - b.z, mv.h) and not falls):
+                    continue
+                hids, hxy = self._mv_within(net, h, budget, mv)
+                if not len(hids):
+                    continue
+                skip = (*a.pieces, *b.pieces)
+                cast = [mv.space(h).casters_without(skip), sp.casters_without(skip)]
+                if down and not b.box:
+                    cast.append(P.casters([], sp.trav.caps[sp.trav.owner == -1]))
+                geoms.append(P.reach_region(hxy, budget - net.dist[hids], P.join_casters(*cast), clip))
+            geoms = [g for g in geoms if not g.is_empty]
+            if geoms:
+                out.append((mv.surfaces[k], shapely.union_all(geoms)))
+        return tuple(out)
+
+    @staticmethod
+    def _mv_within(net: _Net, k: int, budget: float, mv: _Mover) -> tuple[np.ndarray, np.ndarray]:
+        ids = np.arange(len(net.nodes[k])) + net.offset[k]
+        if mv.home == k:
+            ids = np.append(ids, net.start)
+        ids = ids[net.dist[ids] < budget - 1e-9]
+        return ids, net.xy[ids]

@@ -76,6 +76,10 @@ def dumps(table: Table) -> str:
             out.append("blocks_los = false")
         if s.walkable:
             out.append("walkable = true")
+        if len(s.ladders) == 1:
+            out.append(f"ladder = {_value(list(s.ladders[0]))}")
+        elif s.ladders:
+            out.append(f"ladder = {_value([list(p) for p in s.ladders])}")
     for m in table.models:
         out += ["", "[[models]]", f"id = {_value(m.id)}", f"side = {_value(m.side)}", f"size = {_value(m.size)}",
                 f"at = {_value([m.x, m.y])}"]

@@ -237,9 +237,28 @@ def _scenery(e: Entry, index: int) -> Scenery:
     base = e.take("base", F.a_length, 0.0)
     blocks = e.take("blocks_los", F.boolean, True)
     walkable = e.take("walkable", F.boolean, False)
+    snap = 0.05  # how far (inches) a ladder point may be from the outline (it is snapped onto it)
+
+    def ladder_points(value: Any) -> tuple[tuple[float, float], ...]:
+        if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+            return tuple(tuple(p) for p in F.list_of(F.point, min_n=1, what="a list of [x, y] points")(value))
+        if isinstance(value, list) and len(value) == 2:
+            return (tuple(F.point(value)),)
+        raise ValueError(f"expected a point [x, y] on the footprint's edge, or a list of them, got {show(value)}")
+
+    ladders = e.take("ladder", ladder_points, ())
+    for i, (lx, ly) in enumerate(ladders):
+        if not walkable:
+            raise e.error("ladder", "a ladder leads up onto the piece's top, so the piece needs walkable = true")
+        gap = (abs(math.hypot(lx - circle[0], ly - circle[1]) - circle[2]) if circle is not None
+               else float(shapely.distance(shapely.Point(lx, ly), foot.exterior)))
+        if gap > snap:
+            which = f"ladder point {i + 1} " if len(ladders) > 1 else "the ladder point "
+            raise e.error("ladder", f"{which}[{lx:g}, {ly:g}] is {gap:.3g} in from the footprint's outline; "
+                          "a ladder stands against the piece: give a point on its edge")
     e.done()
     return Scenery(sid, Prism(shapely.geometry.polygon.orient(foot, 1.0), base, base + height, circle), shape,
-                   params, blocks, walkable)
+                   params, blocks, walkable, ladders)
 
 
 def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, Any]]) -> Model:

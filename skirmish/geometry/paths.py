@@ -1,0 +1,896 @@
+"""Shortest paths and reachable regions for a disc moving among plan obstacles.
+
+Pure geometry: nothing here knows about games. A moving base is a disc of radius
+``r``; its centre moves in the plan. Every obstacle is described to the centre by
+*capsules*: a segment ``AB`` and a clearance ``c`` — the centre must stay at least
+``c`` from the segment. A polygon footprint is the capsules of its edges (clearance
+``r``) plus its interior; a round footprint of radius ``ρ`` is one degenerate capsule
+(``A = B`` at its centre, clearance ``r + ρ``). The region the centre may use is a
+support polygon (the surface it stands on) whose edges are capsules too. All
+legality questions — is a segment clear, where does it first touch something — are
+answered exactly on the capsules (:func:`capsule_intervals`).
+
+The *configuration space* polygon (:attr:`FreeSpace.polygon`) grows each convex piece
+of each footprint by the base with a polygon *circumscribed* about the true rounded
+shape: straight parts are exact, round corners are replaced by tangent segments
+whose corners stand at most ``max_error`` outside the true arc. So the polygon is
+never larger than the true free space, and a path along its vertices is legal.
+
+* The **visibility graph** (:func:`build_graph`) has a node at every reflex vertex of
+  the free-space polygon (where shortest paths bend) and an edge between two nodes
+  when the segment is locally tangent at both ends (a cheap wedge test) and clear
+  (the exact capsule test). Dijkstra (:func:`dijkstra`) runs on it.
+* The **reachable region** (:func:`reach_region`) from graph nodes with remaining
+  budgets is the union of discs of those budgets, each cut to what its centre can
+  see (exact shadows of the rounded obstacles), clipped by the free space.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import shapely
+from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+#: Numerical slack (inches) for "touching is not overlapping" in exact tests.
+EPS = 1e-9
+#: Default: the configuration-space polygon's round corners stand at most this far
+#: (inches) outside the true arcs (0.01 in = 0.25 mm).
+MAX_ERROR = 0.01
+_INF = math.inf
+
+
+# ---------------------------------------------------------------------------------------
+# Growing shapes by a disc (circumscribed, exact straight parts)
+# ---------------------------------------------------------------------------------------
+
+def arc_step(radius: float, max_error: float) -> float:
+    """The largest angular step (radians) whose circumscribed polygon stays within
+    ``max_error`` of a circle of ``radius``: ``radius / cos(step / 2) - radius <= max_error``."""
+    if radius <= 0:
+        return math.pi / 2
+    return min(math.pi / 2, 2.0 * math.acos(radius / (radius + max_error)))
+
+
+def grow_convex(coords: np.ndarray, r: float, max_error: float = MAX_ERROR) -> np.ndarray:
+    """Vertices of a polygon circumscribed about ``convex ⊕ disc(r)``.
+
+    ``coords`` are the corners of a convex polygon in counter-clockwise order (one point:
+    a disc; two points: a segment). Edges are offset exactly by ``r``; each corner's arc
+    is replaced by tangent segments whose corners lie at most ``max_error`` outside it.
+
+    >>> p = grow_convex(np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [0.0, 1.0]]), 0.5)
+    >>> float(p[:, 0].min()) <= -0.5 and float(p[:, 0].max()) >= 2.5
+    True
+    """
+    pts = np.asarray(coords, dtype=float).reshape(-1, 2)
+    n = len(pts)
+    step_max = arc_step(r, max_error)
+    if n == 1:
+        k = max(3, math.ceil(2 * math.pi / step_max))
+        step = 2 * math.pi / k
+        ang = (np.arange(k) + 0.5) * step
+        rr = r / math.cos(step / 2)
+        return pts[0] + rr * np.column_stack([np.cos(ang), np.sin(ang)])
+    edge = np.roll(pts, -1, axis=0) - pts
+    phi = np.arctan2(-edge[:, 0], edge[:, 1])  # outward normal (ey, -ex) of a CCW ring
+    start = np.roll(phi, 1)  # normal of the incoming edge at each vertex
+    turn = np.mod(phi - start, 2 * np.pi)
+    turn[turn > 2 * np.pi - 1e-12] = 0.0
+    if n == 2:
+        turn[:] = np.pi
+    k = np.maximum(1, np.ceil(turn / step_max - 1e-9)).astype(int)
+    step = turn / k
+    rr = r / np.cos(step / 2)
+    idx = np.repeat(np.arange(n), k)
+    j = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
+    ang = start[idx] + (j + 0.5) * step[idx]
+    return pts[idx] + rr[idx, None] * np.column_stack([np.cos(ang), np.sin(ang)])
+
+
+def _ccw(coords: np.ndarray) -> np.ndarray:
+    c = np.asarray(coords, dtype=float)
+    if len(c) >= 3:
+        x, y = c[:, 0], c[:, 1]
+        if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0:
+            c = c[::-1]
+    return c
+
+
+# ---------------------------------------------------------------------------------------
+# Obstacles as capsules
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlanObstacle:
+    """Something a moving base's centre must keep clear of.
+
+    ``polygon``: a footprint (any simple polygon, optionally with ``pieces``: its convex
+    pieces as coordinate arrays); the centre keeps ``clearance`` from it. ``circle``:
+    ``(x, y, radius)`` — the centre keeps ``radius + clearance`` from ``(x, y)``.
+    """
+
+    name: str
+    clearance: float
+    polygon: Polygon | None = None
+    circle: tuple[float, float, float] | None = None
+    pieces: tuple[np.ndarray, ...] | None = field(default=None, compare=False, repr=False)
+
+    def convex_pieces(self) -> tuple[np.ndarray, ...]:
+        if self.circle is not None:
+            return (np.array([[self.circle[0], self.circle[1]]]),)
+        if self.pieces is not None:
+            return tuple(_ccw(p) for p in self.pieces)
+        from .solids import convex_decomposition
+        return tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_decomposition(self.polygon))
+
+    def grown(self, max_error: float = MAX_ERROR) -> list[Polygon]:
+        """Convex polygons circumscribed about this obstacle grown by its clearance."""
+        if self.circle is not None:
+            return [Polygon(grow_convex(np.array([self.circle[:2]]), self.circle[2] + self.clearance, max_error))]
+        return [Polygon(grow_convex(p, self.clearance, max_error)) for p in self.convex_pieces()]
+
+    def capsules(self) -> np.ndarray:
+        """Rows ``(ax, ay, bx, by, clearance)``."""
+        if self.circle is not None:
+            x, y, rad = self.circle
+            return np.array([[x, y, x, y, rad + self.clearance]])
+        return _ring_capsules(self.polygon, self.clearance)
+
+
+def _ring_capsules(geom: BaseGeometry, clearance: float) -> np.ndarray:
+    rows = []
+    for poly in getattr(geom, "geoms", [geom]):
+        for ring in [poly.exterior, *poly.interiors]:
+            c = np.asarray(ring.coords)
+            rows.append(np.column_stack([c[:-1], c[1:], np.full(len(c) - 1, clearance)]))
+    return np.concatenate(rows) if rows else np.zeros((0, 5))
+
+
+def capsule_intervals(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float = EPS,
+                      clear: np.ndarray | None = None, clip: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """For row-aligned segments ``p0 → p1`` and capsules ``caps`` (rows ``ax ay bx by c``),
+    the parameter interval ``(lo, hi)`` ⊂ [0, 1] where the moving point is closer than
+    ``c - shrink`` to the capsule's segment (``lo >= hi``: never); ``clear`` overrides
+    ``c`` row by row; ``clip=False`` keeps the interval on the whole line. Exact up to rounding.
+
+    >>> lo, hi = capsule_intervals(np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]]),
+    ...                            np.array([[5.0, -1.0, 5.0, 1.0, 1.0]]))
+    >>> round(float(lo[0]), 6), round(float(hi[0]), 6)
+    (0.4, 0.6)
+    """
+    p0 = np.asarray(p0, float)
+    d = np.asarray(p1, float) - p0
+    a, b = caps[:, 0:2], caps[:, 2:4]
+    c = (caps[:, 4] if clear is None else clear) - shrink
+    dd = np.einsum("ij,ij->i", d, d)
+    lo = np.full(len(p0), _INF)
+    hi = np.full(len(p0), -_INF)
+    moving = dd > 1e-24
+    safe_dd = np.where(moving, dd, 1.0)
+    # end discs
+    for end in (a, b):
+        w = p0 - end
+        bb = np.einsum("ij,ij->i", d, w)
+        kk = np.einsum("ij,ij->i", w, w) - c * c
+        disc = bb * bb - safe_dd * kk
+        ok = disc > 0
+        root = np.sqrt(np.where(ok, disc, 0.0))
+        t0 = (-bb - root) / safe_dd
+        t1 = (-bb + root) / safe_dd
+        still = ~moving & (kk < 0)
+        ok &= moving
+        lo = np.where(ok, np.minimum(lo, t0), lo)
+        hi = np.where(ok, np.maximum(hi, t1), hi)
+        lo = np.where(still, -_INF, lo)
+        hi = np.where(still, _INF, hi)
+    # the strip beside the segment
+    s = b - a
+    ln = np.hypot(s[:, 0], s[:, 1])
+    has = ln > 1e-15
+    su = s / np.where(has, ln, 1.0)[:, None]
+    nu = np.column_stack([-su[:, 1], su[:, 0]])
+    w = p0 - a
+    lo_s, hi_s = _slab(np.einsum("ij,ij->i", nu, w), np.einsum("ij,ij->i", nu, d), -c, c)
+    lo_t, hi_t = _slab(np.einsum("ij,ij->i", su, w), np.einsum("ij,ij->i", su, d), np.zeros_like(ln), ln)
+    slo, shi = np.maximum(lo_s, lo_t), np.minimum(hi_s, hi_t)
+    ok = has & (slo < shi)
+    lo = np.where(ok, np.minimum(lo, slo), lo)
+    hi = np.where(ok, np.maximum(hi, shi), hi)
+    if not clip:
+        return lo, hi
+    return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
+
+
+def _slab(off: np.ndarray, rate: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Parameters t with lo_b < off + t·rate < hi_b."""
+    still = np.abs(rate) < 1e-15
+    r = np.where(still, 1.0, rate)
+    t0, t1 = (lo_b - off) / r, (hi_b - off) / r
+    lo, hi = np.minimum(t0, t1), np.maximum(t0, t1)
+    inside = (off > lo_b) & (off < hi_b)
+    lo = np.where(still, np.where(inside, -_INF, _INF), lo)
+    hi = np.where(still, np.where(inside, _INF, -_INF), hi)
+    return lo, hi
+
+
+def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
+    """(n, m) distances from points to the capsules' segments (minus nothing)."""
+    pts = np.asarray(pts, float).reshape(-1, 2)
+    a, b = caps[None, :, 0:2], caps[None, :, 2:4]
+    s = b - a
+    ss = np.einsum("...j,...j->...", s, s)
+    w = pts[:, None, :] - a
+    t = np.clip(np.einsum("...j,...j->...", w, s) / np.where(ss > 0, ss, 1.0), 0.0, 1.0)
+    q = a + t[..., None] * s
+    return np.hypot(pts[:, None, 0] - q[..., 0], pts[:, None, 1] - q[..., 1])
+
+
+def _bbox_pairs(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, chunk: int = 2_000_000
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(segment, capsule) index pairs whose bounding boxes (capsules grown by their
+    clearance) overlap."""
+    if len(p0) == 0 or len(caps) == 0:
+        return np.zeros(0, int), np.zeros(0, int)
+    sx0, sx1 = np.minimum(p0[:, 0], p1[:, 0]), np.maximum(p0[:, 0], p1[:, 0])
+    sy0, sy1 = np.minimum(p0[:, 1], p1[:, 1]), np.maximum(p0[:, 1], p1[:, 1])
+    c = caps[:, 4]
+    cx0, cx1 = np.minimum(caps[:, 0], caps[:, 2]) - c, np.maximum(caps[:, 0], caps[:, 2]) + c
+    cy0, cy1 = np.minimum(caps[:, 1], caps[:, 3]) - c, np.maximum(caps[:, 1], caps[:, 3]) + c
+    rows = max(1, chunk // len(caps))
+    out_i, out_j = [], []
+    for s in range(0, len(p0), rows):
+        e = s + rows
+        m = ((sx0[s:e, None] < cx1) & (sx1[s:e, None] > cx0) & (sy0[s:e, None] < cy1) & (sy1[s:e, None] > cy0))
+        i, j = np.nonzero(m)
+        out_i.append(i + s)
+        out_j.append(j)
+    return np.concatenate(out_i), np.concatenate(out_j)
+
+
+def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: float = EPS,
+               relax0: np.ndarray | None = None, relax1: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """See :meth:`FreeSpace.violations`."""
+    p0 = np.asarray(p0, float).reshape(-1, 2)
+    p1 = np.asarray(p1, float).reshape(-1, 2)
+    i, j = _bbox_pairs(p0, p1, caps)
+    if len(i) == 0:
+        z = np.zeros(0)
+        return i, j, z, z
+    clear = caps[j, 4]
+    for relax in (relax0, relax1):
+        if relax is None:
+            continue
+        q = np.asarray(relax, float).reshape(-1, 2)[i]
+        use = ~np.isnan(q[:, 0])
+        if use.any():
+            d = _pair_distance(q[use], caps[j[use]])
+            clear = clear.copy()
+            clear[use] = np.minimum(clear[use], np.maximum(d, 0.0) + shrink)
+    lo, hi = capsule_intervals(p0[i], p1[i], caps[j], shrink, clear)
+    keep = lo < hi
+    i, j, lo, hi = i[keep], j[keep], lo[keep], hi[keep]
+    order = np.lexsort((lo, i))
+    return i[order], j[order], lo[order], hi[order]
+
+
+def _pair_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
+    """Row-aligned distances from points to capsule segments."""
+    a, b = caps[:, 0:2], caps[:, 2:4]
+    s = b - a
+    ss = np.einsum("ij,ij->i", s, s)
+    t = np.clip(np.einsum("ij,ij->i", pts - a, s) / np.where(ss > 0, ss, 1.0), 0.0, 1.0)
+    q = a + t[:, None] * s
+    return np.hypot(pts[:, 0] - q[:, 0], pts[:, 1] - q[:, 1])
+
+
+# ---------------------------------------------------------------------------------------
+# Free space of one surface
+# ---------------------------------------------------------------------------------------
+
+class FreeSpace:
+    """Where the centre of a disc of radius ``clearance`` may be on one surface.
+
+    ``support``: the surface (the base must lie wholly on it: the centre keeps
+    ``clearance`` from its edges); ``box=True`` says it is an axis-aligned rectangle.
+    ``obstacles``: what the centre must keep clear of. Legality is exact (capsules);
+    :attr:`polygon` is the circumscribed configuration-space polygon.
+    """
+
+    def __init__(self, support: Polygon | MultiPolygon, clearance: float, obstacles: Sequence[PlanObstacle] = (),
+                 *, max_error: float = MAX_ERROR, box: bool = False):
+        self.support = support
+        self.clearance = float(clearance)
+        self.obstacles = tuple(obstacles)
+        self.max_error = max_error
+        self.box = box
+        self.names: tuple[str, ...] = tuple(o.name for o in self.obstacles)
+        caps = [_ring_capsules(support, self.clearance)]
+        owners = [np.full(len(caps[0]), -1)]
+        for i, o in enumerate(self.obstacles):
+            c = o.capsules()
+            caps.append(c)
+            owners.append(np.full(len(c), i))
+        self.caps = np.concatenate(caps) if caps else np.zeros((0, 5))
+        self.owner = np.concatenate(owners).astype(int)
+        shapely.prepare(self.support)
+
+    @cached_property
+    def _solid(self) -> BaseGeometry | None:
+        polys = [o.polygon for o in self.obstacles if o.polygon is not None]
+        solid = shapely.union_all(polys) if polys else None
+        if solid is not None:
+            shapely.prepare(solid)
+        return solid
+
+    def __repr__(self) -> str:
+        return f"FreeSpace(clearance={self.clearance:g}, {len(self.obstacles)} obstacles)"
+
+    # -- exact tests --------------------------------------------------------------------
+    def inside(self, pts: np.ndarray) -> np.ndarray:
+        """Points inside the support and outside every polygon footprint (no clearance)."""
+        pts = np.asarray(pts, float).reshape(-1, 2)
+        ok = shapely.contains_xy(self.support, pts[:, 0], pts[:, 1]) | shapely.intersects_xy(
+            self.support, pts[:, 0], pts[:, 1])
+        if self._solid is not None:
+            ok &= ~shapely.contains_xy(self._solid, pts[:, 0], pts[:, 1])
+        return ok
+
+    def clearance_at(self, pts: np.ndarray) -> np.ndarray:
+        """(n, m): distance minus required clearance for each point and capsule (< 0: too close)."""
+        return point_capsule_distance(pts, self.caps) - self.caps[None, :, 4]
+
+    def point_free(self, pts: np.ndarray, tol: float = EPS) -> np.ndarray:
+        pts = np.asarray(pts, float).reshape(-1, 2)
+        if len(self.caps) == 0:
+            return self.inside(pts)
+        return self.inside(pts) & (self.clearance_at(pts).min(axis=1) >= -tol)
+
+    def violations(self, p0: np.ndarray, p1: np.ndarray, caps: np.ndarray | None = None, *, shrink: float = EPS,
+                   relax0: np.ndarray | None = None, relax1: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every (segment, capsule) pair where the segment comes closer than the clearance:
+        ``(segment index, capsule index, t_in, t_out)``, sorted by segment, then by ``t_in``.
+
+        ``relax0`` / ``relax1`` (rows of points, NaN where unused) lower a capsule's
+        clearance, for that segment, to the distance the point already has from it: a
+        path that starts (or ends) too close to something may move away, never closer.
+        """
+        return violations(p0, p1, self.caps if caps is None else caps, shrink=shrink, relax0=relax0, relax1=relax1)
+
+    def segments_clear(self, p0: np.ndarray, p1: np.ndarray, caps: np.ndarray | None = None, *, shrink: float = EPS,
+                       relax0: np.ndarray | None = None, relax1: np.ndarray | None = None) -> np.ndarray:
+        """Whether each segment ``p0[i] → p1[i]`` keeps every clearance (exact; touching is
+        fine). Endpoints are assumed inside the support and outside every footprint."""
+        p0 = np.asarray(p0, float).reshape(-1, 2)
+        ok = np.ones(len(p0), bool)
+        i = self.violations(p0, p1, caps, shrink=shrink, relax0=relax0, relax1=relax1)[0]
+        ok[i] = False
+        return ok
+
+    # -- configuration-space polygon ------------------------------------------------------
+    @cached_property
+    def grown(self) -> list[Polygon]:
+        out: list[Polygon] = []
+        for o in self.obstacles:
+            out.extend(o.grown(self.max_error))
+        return out
+
+    @cached_property
+    def polygon(self) -> BaseGeometry:
+        """The free space as a polygon circumscribed-conservative (never larger than the truth)."""
+        r = self.clearance
+        if self.box:
+            x0, y0, x1, y1 = self.support.bounds
+            base = shapely.box(x0 + r, y0 + r, x1 - r, y1 - r) if x1 - x0 > 2 * r and y1 - y0 > 2 * r else Polygon()
+            walls = []
+        else:
+            base = self.support
+            walls = [Polygon(grow_convex(np.array([c[:2], c[2:4]]), r, self.max_error)) for c in
+                     _ring_capsules(self.support, r)[:, :4].reshape(-1, 4)]
+        blocked = shapely.union_all([*walls, *self.grown]) if (walls or self.grown) else None
+        free = base if blocked is None else shapely.difference(base, blocked)
+        return shapely.make_valid(free) if not free.is_valid else free
+
+    def minus(self, extra: Sequence[PlanObstacle]) -> BaseGeometry:
+        """:attr:`polygon` with more obstacles taken out (e.g. where a move may not end)."""
+        grown = [g for o in extra for g in o.grown(self.max_error)]
+        if not grown:
+            return self.polygon
+        return shapely.difference(self.polygon, shapely.union_all(grown))
+
+
+# ---------------------------------------------------------------------------------------
+# Visibility graph
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Nodes:
+    """Graph nodes: positions and, for polygon corners, the two unit edge directions
+    that bound the directions a shortest path may leave in (NaN: any direction)."""
+
+    xy: np.ndarray
+    e_in: np.ndarray
+    e_out: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.xy)
+
+    def admits(self, idx: np.ndarray, d: np.ndarray, tol: float = 1e-9) -> np.ndarray:
+        """Whether direction ``d`` (either sense) is tangent at node ``idx``: both
+        neighbours of the corner lie on one side of the line (or on it)."""
+        ei, eo = self.e_in[idx], self.e_out[idx]
+        c1 = eo[:, 0] * d[:, 1] - eo[:, 1] * d[:, 0]
+        c2 = d[:, 0] * ei[:, 1] - d[:, 1] * ei[:, 0]
+        nd = np.hypot(d[:, 0], d[:, 1])
+        ok = c1 * c2 >= -tol * nd * nd
+        return ok | np.isnan(ei[:, 0])
+
+
+def reflex_nodes(free: BaseGeometry, min_turn: float = 1e-7) -> Nodes:
+    """The reflex corners of a free-space polygon (convex corners of its obstacles)."""
+    xy, ein, eout = [], [], []
+    for poly in getattr(free, "geoms", [free]):
+        if not isinstance(poly, Polygon) or poly.is_empty:
+            continue
+        poly = shapely.geometry.polygon.orient(poly, 1.0)
+        for ring in [poly.exterior, *poly.interiors]:
+            c = np.asarray(ring.coords)[:-1]
+            if len(c) < 3:
+                continue
+            e = np.roll(c, -1, axis=0) - c
+            ln = np.hypot(e[:, 0], e[:, 1])
+            keep = ln > 1e-12
+            c, e, ln = c[keep], e[keep], ln[keep]
+            if len(c) < 3:
+                continue
+            eo = e / ln[:, None]
+            ei = np.roll(eo, 1, axis=0)
+            turn = ei[:, 0] * eo[:, 1] - ei[:, 1] * eo[:, 0]
+            r = turn < -min_turn  # a right turn with free space on the left: reflex
+            xy.append(c[r]); ein.append(ei[r]); eout.append(eo[r])
+    if not xy:
+        z = np.zeros((0, 2))
+        return Nodes(z, z, z)
+    return Nodes(np.concatenate(xy), np.concatenate(ein), np.concatenate(eout))
+
+
+def point_nodes(pts: np.ndarray) -> Nodes:
+    pts = np.asarray(pts, float).reshape(-1, 2)
+    nan = np.full_like(pts, np.nan)
+    return Nodes(pts, nan, nan)
+
+
+def join_nodes(*parts: Nodes) -> Nodes:
+    return Nodes(np.concatenate([p.xy for p in parts]), np.concatenate([p.e_in for p in parts]),
+                 np.concatenate([p.e_out for p in parts]))
+
+
+def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+    """Node pairs (i < j) whose segment is tangent at both ends: candidates for edges.
+
+    A filter, so it may admit a few extra pairs (the exact clearance test follows) but
+    must never drop a tangent one: it runs in float32 over the n × n matrix with a
+    generous tolerance, and admits every pair closer than ``near``."""
+    n = len(nodes)
+    if n < 2:
+        return np.zeros(0, int), np.zeros(0, int)
+    f = np.float32
+    xy = (nodes.xy - nodes.xy.mean(axis=0)).astype(f)
+    x, y = xy[:, 0], xy[:, 1]
+    ei, eo = np.nan_to_num(nodes.e_in).astype(f), np.nan_to_num(nodes.e_out).astype(f)
+    dx = x[None, :] - x[:, None]
+    dy = y[None, :] - y[:, None]
+    # tangent at i: cross(eo_i, d) * cross(d, ei_i) >= 0 (d and -d give the same product)
+    c1 = eo[:, 0, None] * dy
+    c1 -= eo[:, 1, None] * dx
+    c2 = ei[:, 1, None] * dx
+    c2 -= ei[:, 0, None] * dy
+    c1 *= c2
+    dx *= dx
+    dy *= dy
+    dx += dy  # squared distances
+    ok = c1 >= dx * f(-tol)
+    ok[np.isnan(nodes.e_in[:, 0])] = True
+    ok &= ok.T
+    ok |= dx < f(near * near)
+    i, j = np.nonzero(np.triu(ok, 1))
+    return i, j
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """An undirected weighted graph on :class:`Nodes` (edges ``(i, j)`` with lengths)."""
+
+    nodes: Nodes
+    edges: np.ndarray
+    weights: np.ndarray
+
+
+def build_graph(space: FreeSpace, extra: Nodes | None = None) -> Graph:
+    """The reduced visibility graph of ``space``: reflex corners (plus ``extra`` point
+    nodes), joined when tangent at both ends and clear."""
+    nodes = reflex_nodes(space.polygon)
+    if extra is not None and len(extra):
+        nodes = join_nodes(nodes, extra)
+    i, j = tangent_pairs(nodes)
+    ok = space.segments_clear(nodes.xy[i], nodes.xy[j])
+    i, j = i[ok], j[ok]
+    w = np.hypot(*(nodes.xy[j] - nodes.xy[i]).T)
+    return Graph(nodes, np.column_stack([i, j]), w)
+
+
+def visible_nodes(space: FreeSpace, nodes: Nodes, point: Sequence[float], *, relax: bool = False,
+                  caps: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes a point can go straight to, tangent at the node: ``(indices, distances)``.
+    ``relax``: the point may already be too close to something (see :meth:`FreeSpace.violations`)."""
+    p = np.asarray(point, float).reshape(1, 2)
+    idx = np.arange(len(nodes))
+    cand = idx[nodes.admits(idx, nodes.xy - p)]
+    if len(cand) == 0:
+        return cand, np.zeros(0)
+    p0 = np.repeat(p, len(cand), axis=0)
+    ok = space.segments_clear(p0, nodes.xy[cand], caps, relax0=p0 if relax else None)
+    cand = cand[ok]
+    return cand, np.hypot(*(nodes.xy[cand] - p).T)
+
+
+def cross_pairs(a: Nodes, b: Nodes) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (i in ``a``, j in ``b``) whose segment is tangent at both ends."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros(0, int), np.zeros(0, int)
+    i, j = (g.ravel() for g in np.meshgrid(np.arange(len(a)), np.arange(len(b)), indexing="ij"))
+    d = b.xy[j] - a.xy[i]
+    ok = a.admits(i, d) & b.admits(j, d)
+    return i[ok], j[ok]
+
+
+# ---------------------------------------------------------------------------------------
+# Changing surfaces: stepping off an edge, stepping up onto one
+# ---------------------------------------------------------------------------------------
+
+def exit_param(p0: np.ndarray, p1: np.ndarray, region: BaseGeometry, r: float, tol: float = 1e-9) -> np.ndarray:
+    """For each segment, the first parameter t where the moving point gets farther than
+    ``r`` from ``region`` (it leaves ``region ⊕ r``): the moment a base of radius ``r``
+    stops touching the surface. NaN when the start is already farther; above 1 (up to
+    infinity) when it is still within ``r`` at the segment's end."""
+    p0 = np.asarray(p0, float).reshape(-1, 2)
+    p1 = np.asarray(p1, float).reshape(-1, 2)
+    n = len(p0)
+    if n == 0:
+        return np.zeros(0)
+    caps = _ring_capsules(region, r)
+    m = len(caps)
+    i = np.repeat(np.arange(n), m)
+    j = np.tile(np.arange(m), n)
+    lo, hi = capsule_intervals(p0[i], p1[i], caps[j], -tol, clip=False)
+    lo, hi = lo.reshape(n, m), hi.reshape(n, m)
+    # inside the region itself: between crossings of its boundary
+    d = p1 - p0
+    a, e = caps[:, 0:2], caps[:, 2:4] - caps[:, 0:2]
+    den = d[:, None, 0] * e[None, :, 1] - d[:, None, 1] * e[None, :, 0]
+    w0 = a[None, :, :] - p0[:, None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (w0[..., 0] * e[None, :, 1] - w0[..., 1] * e[None, :, 0]) / den
+        u = (w0[..., 0] * d[:, None, 1] - w0[..., 1] * d[:, None, 0]) / den
+    hit = (np.abs(den) > 1e-15) & (t >= 0) & (u >= 0) & (u <= 1)
+    cross = np.sort(np.where(hit, t, np.inf), axis=1)
+    inside0 = shapely.covers(region, shapely.points(p0))
+    bounds = np.concatenate([np.zeros((n, 1)), cross, np.full((n, 1), np.inf)], axis=1)
+    k = np.arange(m + 1)
+    parity = (k[None, :] % 2 == 0) == inside0[:, None]  # [b_k, b_k+1] is inside
+    ilo = np.where(parity, bounds[:, :-1], np.inf)
+    ihi = np.where(parity, bounds[:, 1:], -np.inf)
+    lo = np.concatenate([lo, ilo], axis=1)
+    hi = np.concatenate([hi, ihi], axis=1)
+    valid = lo < hi
+    lo, hi = np.where(valid, lo, np.inf), np.where(valid, hi, -np.inf)
+    tau = np.where(((lo <= 0) & (hi >= 0)).any(axis=1), 0.0, np.nan)
+    for _ in range(lo.shape[1] + 1):
+        reach = np.where(lo <= tau[:, None] + 1e-12, hi, -np.inf).max(axis=1)
+        new = np.where(np.isnan(tau), np.nan, np.maximum(tau, reach))
+        if np.array_equal(new, tau, equal_nan=True):
+            break
+        tau = new
+    return tau
+
+
+def drop_transitions(p0: np.ndarray, p1: np.ndarray, upper: FreeSpace, lower: FreeSpace, *,
+                     relax_upper: np.ndarray | None = None, relax_lower: np.ndarray | None = None,
+                     tol: float = 1e-7) -> tuple[np.ndarray, np.ndarray]:
+    """Segments from a point on the ``upper`` surface to one on the ``lower`` surface that
+    walk off the upper one's edge: ``(ok, tau)``.
+
+    The base walks straight on the upper surface (its clearance from the upper
+    obstacles kept; its base may hang over the edge) until it no longer touches the
+    surface, at ``tau``; there it drops, and walks on to ``p1`` keeping the lower
+    surface's clearances. Stepping *up* is the same move backwards.
+    """
+    p0 = np.asarray(p0, float).reshape(-1, 2)
+    p1 = np.asarray(p1, float).reshape(-1, 2)
+    n = len(p0)
+    if n == 0:
+        return np.zeros(0, bool), np.zeros(0)
+    tau = exit_param(p0, p1, upper.support, upper.clearance, tol)
+    ok = ~np.isnan(tau) & (tau <= 1.0 + 1e-12)
+    tau = np.where(ok, np.minimum(tau, 1.0), 0.0)
+    caps_up = upper.caps[upper.owner >= 0]
+    if len(caps_up):
+        i, _, lo, _ = violations(p0, p1, caps_up, relax0=relax_upper)
+        first = np.full(n, np.inf)
+        np.minimum.at(first, i, lo)
+        ok &= first >= tau - tol
+    if len(lower.caps):
+        i, _, _, hi = violations(p0, p1, lower.caps, relax1=relax_lower)
+        last = np.full(n, -np.inf)
+        np.maximum.at(last, i, hi)
+        ok &= last <= tau + tol
+    drop = p0 + tau[:, None] * (p1 - p0)
+    ok &= lower.inside(drop)
+    return ok, tau
+
+
+# ---------------------------------------------------------------------------------------
+# Dijkstra
+# ---------------------------------------------------------------------------------------
+
+def dijkstra(n: int, edges: np.ndarray, weights: np.ndarray, sources: dict[int, float], *, limit: float = _INF,
+             directed: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Shortest distances from ``sources`` (node → starting cost): ``(dist, pred)`` where
+    ``pred[v]`` is the index (into ``edges``) of the edge that reaches ``v`` (-1: none).
+    Nodes farther than ``limit`` stay at infinity. Undirected unless ``directed``."""
+    edges = np.asarray(edges, int).reshape(-1, 2)
+    m = len(edges)
+    u, v, w = edges[:, 0], edges[:, 1], np.asarray(weights, float)
+    eid = np.arange(m)
+    if not directed:
+        u, v, w, eid = np.concatenate([u, v]), np.concatenate([v, u]), np.concatenate([w, w]), np.concatenate([eid, eid])
+    order = np.argsort(u, kind="stable")
+    v, w, eid = v[order], w[order], eid[order]
+    start = np.searchsorted(u[order], np.arange(n + 1))
+    vl, wl, el, sl = v.tolist(), w.tolist(), eid.tolist(), start.tolist()
+    dist = [_INF] * n
+    pred = [-1] * n
+    heap = []
+    for s, c in sources.items():
+        if c < dist[s]:
+            dist[s] = c
+            heap.append((c, s))
+    heapq.heapify(heap)
+    done = [False] * n
+    while heap:
+        c, x = heapq.heappop(heap)
+        if done[x]:
+            continue
+        done[x] = True
+        for k in range(sl[x], sl[x + 1]):
+            y = vl[k]
+            nc = c + wl[k]
+            if nc < dist[y] and nc <= limit:
+                dist[y] = nc
+                pred[y] = el[k]
+                heapq.heappush(heap, (nc, y))
+    return np.array(dist), np.array(pred, dtype=int)
+
+
+# ---------------------------------------------------------------------------------------
+# Reachable region: discs of remaining budget, each cut to what its centre sees
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Casters:
+    """Obstacles that cast shadows, each the convex hull of a few discs (a convex piece
+    grown by the clearance: discs at its corners; a round obstacle: one disc)."""
+
+    centres: np.ndarray  # (k, m, 2), NaN padded
+    radii: np.ndarray  # (k, m)
+    bbox: np.ndarray  # (k, 4)
+
+    def __len__(self) -> int:
+        return len(self.radii)
+
+
+def casters(obstacles: Sequence[PlanObstacle], extra_caps: np.ndarray | None = None) -> Casters:
+    """Shadow casters for ``obstacles`` (and capsules ``extra_caps``, e.g. a support's edges)."""
+    groups: list[tuple[np.ndarray, np.ndarray]] = []
+    for o in obstacles:
+        if o.circle is not None:
+            groups.append((np.array([o.circle[:2]]), np.array([o.circle[2] + o.clearance])))
+        else:
+            for p in o.convex_pieces():
+                groups.append((p, np.full(len(p), o.clearance)))
+    if extra_caps is not None:
+        for c in extra_caps:
+            groups.append((np.array([c[0:2], c[2:4]]), np.array([c[4], c[4]])))
+    k = len(groups)
+    m = max((len(g[1]) for g in groups), default=1)
+    centres = np.full((k, m, 2), np.nan)
+    radii = np.full((k, m), np.nan)
+    for n, (c, r) in enumerate(groups):
+        centres[n, :len(r)] = c
+        radii[n, :len(r)] = r
+    with np.errstate(invalid="ignore"):
+        bbox = np.column_stack([np.nanmin(centres[..., 0] - radii, axis=1), np.nanmin(centres[..., 1] - radii, axis=1),
+                                np.nanmax(centres[..., 0] + radii, axis=1), np.nanmax(centres[..., 1] + radii, axis=1)]
+                               ) if k else np.zeros((0, 4))
+    return Casters(centres, radii, bbox)
+
+
+def join_casters(*parts: Casters) -> Casters:
+    parts = tuple(p for p in parts if len(p))
+    if not parts:
+        return Casters(np.zeros((0, 1, 2)), np.zeros((0, 1)), np.zeros((0, 4)))
+    m = max(p.radii.shape[1] for p in parts)
+
+    def pad(a: np.ndarray, width: int) -> np.ndarray:
+        extra = [(0, 0), (0, width - a.shape[1])] + [(0, 0)] * (a.ndim - 2)
+        return np.pad(a, extra, constant_values=np.nan)
+    return Casters(np.concatenate([pad(p.centres, m) for p in parts]), np.concatenate([pad(p.radii, m) for p in parts]),
+                   np.concatenate([p.bbox for p in parts]))
+
+
+def _disc_segments(radius: float, max_error: float) -> int:
+    if radius <= max_error:
+        return 2
+    return int(min(32, max(2, math.ceil((math.pi / 4) / math.acos(1 - max_error / radius)))))
+
+
+def visible_discs(centres: np.ndarray, radii: np.ndarray, cast: Casters, *, max_error: float = 0.005,
+                  far_steps: int = 4) -> np.ndarray:
+    """For each centre, the disc of its radius cut to what the centre can see past the
+    casters: an array of shapely geometries. Shadows are exact for the rounded casters
+    (tangent lines to their discs); the discs are inscribed polygons (never too big)."""
+    centres = np.asarray(centres, float).reshape(-1, 2)
+    radii = np.asarray(radii, float)
+    q = _disc_segments(float(radii.max(initial=0.0)), max_error)
+    discs = shapely.buffer(shapely.points(centres), radii, quad_segs=q)
+    if len(cast) == 0 or len(centres) == 0:
+        return discs
+    b = cast.bbox
+    near = ((centres[:, None, 0] - radii[:, None] < b[None, :, 2]) & (centres[:, None, 0] + radii[:, None] > b[None, :, 0])
+            & (centres[:, None, 1] - radii[:, None] < b[None, :, 3]) & (centres[:, None, 1] + radii[:, None] > b[None, :, 1]))
+    iv, ik = np.nonzero(near)
+    if len(iv) == 0:
+        return discs
+    v = centres[iv]
+    c = cast.centres[ik]
+    rho = cast.radii[ik]
+    w = c - v[:, None, :]
+    d = np.hypot(w[..., 0], w[..., 1])
+    valid = ~np.isnan(rho)
+    first = np.nanargmin(np.where(valid, d, np.inf), axis=1)
+    base = np.arctan2(w[np.arange(len(iv)), first, 1], w[np.arange(len(iv)), first, 0])
+    ang = np.mod(np.arctan2(w[..., 1], w[..., 0]) - base[:, None] + np.pi, 2 * np.pi) - np.pi
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = np.arcsin(np.clip(np.where(valid, rho / np.maximum(d, 1e-300), 0.0), 0.0, 1.0))
+    lo_all = np.where(valid, ang - half, np.inf)
+    hi_all = np.where(valid, ang + half, -np.inf)
+    jlo, jhi = np.argmin(lo_all, axis=1), np.argmax(hi_all, axis=1)
+    rows = np.arange(len(iv))
+    lo, hi = lo_all[rows, jlo], hi_all[rows, jhi]
+    width = np.minimum(hi - lo, np.pi - 1e-9)
+    mid = (lo + hi) / 2
+    lo, hi = mid - width / 2, mid + width / 2
+    t_lo = np.sqrt(np.maximum(d[rows, jlo] ** 2 - rho[rows, jlo] ** 2, 0.0))
+    t_hi = np.sqrt(np.maximum(d[rows, jhi] ** 2 - rho[rows, jhi] ** 2, 0.0))
+    step = width / far_steps
+    far = (np.maximum.reduce([radii[iv], t_lo, t_hi]) + 0.01) / np.cos(step / 2) + 0.01
+    dirs = base[:, None] + lo[:, None] + step[:, None] * np.arange(far_steps + 1)[None, :]
+    pts = np.empty((len(iv), far_steps + 3, 2))
+    a_lo, a_hi = base + lo, base + hi
+    pts[:, 0] = v + t_lo[:, None] * np.column_stack([np.cos(a_lo), np.sin(a_lo)])
+    pts[:, 1:-1, 0] = v[:, None, 0] + far[:, None] * np.cos(dirs)
+    pts[:, 1:-1, 1] = v[:, None, 1] + far[:, None] * np.sin(dirs)
+    pts[:, -1] = v + t_hi[:, None] * np.column_stack([np.cos(a_hi), np.sin(a_hi)])
+    shadows = shapely.make_valid(shapely.polygons(pts))
+    out = discs.copy()
+    order = np.argsort(iv, kind="stable")
+    iv, shadows = iv[order], shadows[order]
+    cuts = np.flatnonzero(np.diff(iv)) + 1
+    for group_v, group in zip(np.split(iv, cuts), np.split(shadows, cuts)):
+        out[group_v[0]] = shapely.difference(discs[group_v[0]], shapely.union_all(group))
+    return out
+
+
+def reach_region(centres: np.ndarray, radii: np.ndarray, cast: Casters, clip: BaseGeometry, *,
+                 max_error: float = 0.005) -> BaseGeometry:
+    """Where a point can get with the budgets: the union of each centre's visible disc of
+    its remaining budget (:func:`visible_discs`), clipped by ``clip`` (the free space)."""
+    keep = np.asarray(radii, float) > 1e-9
+    if not keep.any() or clip.is_empty:
+        return Polygon()
+    parts = visible_discs(np.asarray(centres, float).reshape(-1, 2)[keep], np.asarray(radii, float)[keep], cast,
+                          max_error=max_error)
+    return shapely.intersection(shapely.union_all(parts), clip)
+
+
+# ---------------------------------------------------------------------------------------
+# The slow, obviously-correct baseline: A* on a grid
+# ---------------------------------------------------------------------------------------
+
+def grid_shortest_path(space: FreeSpace, start: Sequence[float], goal: Sequence[float], cell: float = 0.1
+                       ) -> tuple[float, list[tuple[float, float]]] | None:
+    """A legal path from ``start`` to ``goal`` on a square grid (8 neighbours, cells of
+    ``cell`` inches), every cell centre and every move checked exactly: ``(length, points)``,
+    or None when the grid finds none. The baseline the visibility graph is tested and
+    benchmarked against: it is never shorter than the true shortest path."""
+    x0, y0, x1, y1 = space.support.bounds
+    nx, ny = max(1, int((x1 - x0) / cell)), max(1, int((y1 - y0) / cell))
+    gx = x0 + (np.arange(nx) + 0.5) * cell
+    gy = y0 + (np.arange(ny) + 0.5) * cell
+    X, Y = np.meshgrid(gx, gy, indexing="ij")
+    centres = np.column_stack([X.ravel(), Y.ravel()])
+    free = np.zeros(len(centres), bool)
+    for s in range(0, len(centres), 20000):
+        free[s:s + 20000] = space.point_free(centres[s:s + 20000])
+    start, goal = np.asarray(start, float), np.asarray(goal, float)
+    n = len(centres)
+    S, G = n, n + 1
+    eu, ev, ew = [], [], []
+    steps = [(1, 0), (0, 1), (1, 1), (1, -1)]
+    idx = np.arange(n).reshape(nx, ny)
+    for dx, dy in steps:
+        a = idx[max(0, -dx):nx - max(0, dx), max(0, -dy):ny - max(0, dy)].ravel()
+        b = idx[max(0, -dx) + dx:nx - max(0, dx) + dx, max(0, -dy) + dy:ny - max(0, dy) + dy].ravel()
+        keep = free[a] & free[b]
+        a, b = a[keep], b[keep]
+        ok = np.zeros(len(a), bool)
+        for s in range(0, len(a), 50000):
+            ok[s:s + 50000] = space.segments_clear(centres[a[s:s + 50000]], centres[b[s:s + 50000]])
+        eu.append(a[ok]); ev.append(b[ok]); ew.append(np.full(ok.sum(), cell * math.hypot(dx, dy)))
+    near = lambda p: np.flatnonzero(free & (np.hypot(centres[:, 0] - p[0], centres[:, 1] - p[1]) <= 1.5 * cell))
+    for p, node in ((start, S), (goal, G)):
+        c = near(p)
+        pp = np.repeat(p[None], len(c), axis=0)
+        ok = space.segments_clear(pp, centres[c], relax0=pp)
+        c = c[ok]
+        eu.append(np.full(len(c), node)); ev.append(c); ew.append(np.hypot(*(centres[c] - p).T))
+    if space.segments_clear(start[None], goal[None], relax0=start[None], relax1=goal[None])[0]:
+        eu.append(np.array([S])); ev.append(np.array([G])); ew.append(np.array([float(np.hypot(*(goal - start)))]))
+    edges = np.column_stack([np.concatenate(eu), np.concatenate(ev)])
+    pts = np.vstack([centres, start, goal])
+    dist, pred = _astar(n + 2, edges, np.concatenate(ew), S, G, pts)
+    if not math.isfinite(dist):
+        return None
+    path = [G]
+    while path[-1] != S:
+        e = pred[path[-1]]
+        a, b = edges[e]
+        path.append(int(a if b == path[-1] else b))
+    return dist, [tuple(map(float, pts[k])) for k in reversed(path)]
+
+
+def _astar(n: int, edges: np.ndarray, w: np.ndarray, s: int, g: int, pts: np.ndarray) -> tuple[float, dict[int, int]]:
+    u, v = np.concatenate([edges[:, 0], edges[:, 1]]), np.concatenate([edges[:, 1], edges[:, 0]])
+    ww, eid = np.concatenate([w, w]), np.concatenate([np.arange(len(w))] * 2)
+    order = np.argsort(u, kind="stable")
+    v, ww, eid = v[order].tolist(), ww[order].tolist(), eid[order].tolist()
+    start = np.searchsorted(u[order], np.arange(n + 1)).tolist()
+    gx, gy = float(pts[g, 0]), float(pts[g, 1])
+    px, py = pts[:, 0].tolist(), pts[:, 1].tolist()
+    dist = {s: 0.0}
+    pred: dict[int, int] = {}
+    heap = [(math.hypot(px[s] - gx, py[s] - gy), 0.0, s)]
+    closed = set()
+    while heap:
+        _, c, x = heapq.heappop(heap)
+        if x in closed:
+            continue
+        if x == g:
+            return c, pred
+        closed.add(x)
+        for k in range(start[x], start[x + 1]):
+            y = v[k]
+            nc = c + ww[k]
+            if nc < dist.get(y, _INF):
+                dist[y] = nc
+                pred[y] = eid[k]
+                heapq.heappush(heap, (nc + math.hypot(px[y] - gx, py[y] - gy), nc, y))
+    return _INF, pred
