@@ -20,6 +20,7 @@ candidate witness segments (a clear one is a proof by itself).
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,10 +72,18 @@ DEFAULT_SPACING = 0.05
 #: A base z exactly on the band's limit is inside it (float slack, inches).
 BAND_TOLERANCE = 1e-9
 #: Points per LoS batch while the circle search refines a face.
-_CHUNK = 48
+_CHUNK = 256
+#: Parts of a face with more points than this get region certificates before their points.
+_CERTIFY_MIN = _CHUNK
+#: Tolerance of the region certificates that tighten the circle search's bounds (inches):
+#: far finer than the lattice, so no lattice point is cut off by the certificate's doubt.
+REGION_TOLERANCE = 1e-5
+#: Margin (inches) of the corridor test, more than the error of drawing the scenery's
+#: circles as polygons.
+_CORRIDOR_MARGIN = 0.01
 
 
-def _EMPTY_OBSTACLES() -> Obstacles:
+def _empty_obstacles() -> Obstacles:
     return build_obstacles([])
 
 
@@ -103,6 +112,63 @@ class _Placed:
     ref_z: float
     user: int | None
     target: int | None
+
+
+@dataclass(frozen=True)
+class _CircleCtx:
+    """One main target's circle search: the relevant models (column 0 = the target), the
+    candidate and lattice points, what each point touches and its slack, its face."""
+
+    t: int
+    rel: np.ndarray
+    pts: np.ndarray
+    is_lat: np.ndarray
+    touch: np.ndarray
+    slack: np.ndarray
+    inv: np.ndarray
+    zs: float
+    w: np.ndarray
+
+
+def _bound(w: np.ndarray, cols: np.ndarray, status: np.ndarray) -> tuple[float, int, int]:
+    """Heap key of a part of a face touching the models ``cols`` (column 0 the main target,
+    which must be hit), given what is certain (``status``: 1 seen, -1 hidden, 0 open): the
+    best score it could reach (open enemies seen, open friends hidden), its friends then and
+    its enemies, negated for a min-heap."""
+    wc = w[cols]
+    seen = (status == 1) | ((status == 0) & (wc > 0))
+    seen[0] = status[0] != -1
+    ub = float((wc * seen).sum())
+    return (-round(ub, 9), -int((seen & (wc < 0)).sum()), -int((seen & (wc > 0)).sum()))
+
+
+@dataclass(frozen=True)
+class _Part:
+    """Points of one face of one circle search, with what is certain about their LoS."""
+
+    ctx: int
+    points: np.ndarray
+    cols: np.ndarray
+    status: np.ndarray
+
+
+def _keys(vis: np.ndarray, w: np.ndarray, slack: np.ndarray) -> list[tuple[float, int, int, float] | None]:
+    """Per point (rows of ``vis``, which models it sees; column 0 the main target): its key
+    (score, −friends hit, enemies hit, slack), None when the main target is not hit."""
+    score = vis.astype(float) @ w
+    fr = (vis & (w < 0)).sum(1)
+    en = (vis & (w > 0)).sum(1)
+    return [(round(float(score[j]), 9), -int(fr[j]), int(en[j]), float(slack[j])) if vis[j, 0] else None
+            for j in range(len(vis))]
+
+
+def _split(P: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cut a set of points in two across the longer side of its bounding box."""
+    ext = P.max(0) - P.min(0)
+    axis = int(np.argmax(ext))
+    order = np.argsort(P[:, axis], kind="stable")
+    half = len(order) // 2
+    return points[order[:half]], points[order[half:]]
 
 
 @dataclass
@@ -185,9 +251,9 @@ class TableTemplates:
         declared action).
         """
         spec = template_spec(name)
-        mode_ = self._template_mode(mode, declared, spec.name)
-        placed = self._place(spec, Placement(on, _point(at, "at"), z, _toward(toward), direction), by)
-        return self._resolve(placed, mode_, declared, dodge)
+        mode_ = self._tmpl_mode(mode, declared, spec.name)
+        placed = self._tmpl_place(spec, Placement(on, _point(at, "at"), z, _toward(toward), direction), by)
+        return self._tmpl_resolve(placed, mode_, declared, dodge)
 
     def templates(self, name: str | TemplateSpec, placements: Sequence[Placement], *, by: str | None = None,
                   strike: int | None = None, declared: bool = False, mode: Mode | str | None = None,
@@ -207,14 +273,14 @@ class TableTemplates:
                 raise IllegalActionError(
                     f"{who} has Strike {strike}: it places at most {strike} template{'s' if strike > 1 else ''} "
                     f"(E-TMPL-STK), got {len(placements)}; drop {len(placements) - strike} placement(s)")
-        mode_ = self._template_mode(mode, declared, spec.name)
+        mode_ = self._tmpl_mode(mode, declared, spec.name)
         results = []
         for k, pl in enumerate(placements):
             if not isinstance(pl, Placement):
                 raise SkirmishError(f"placement {k + 1}: expected a Placement, got {pl!r}")
             pl = Placement(pl.on, _point(pl.at, "at"), pl.z, _toward(pl.toward), pl.direction)
             try:
-                results.append(self._resolve(self._place(spec, pl, by), mode_, declared, dodge))
+                results.append(self._tmpl_resolve(self._tmpl_place(spec, pl, by), mode_, declared, dodge))
             except SkirmishError as exc:
                 raise type(exc)(f"placement {k + 1}: {exc}") from None
         counts: dict[str, int] = {}
@@ -240,7 +306,7 @@ class TableTemplates:
         from changing what it hits). See ``docs/templates.md``.
         """
         spec = template_spec(name)
-        mode_ = self._template_mode(mode, declared, spec.name)
+        mode_ = self._tmpl_mode(mode, declared, spec.name)
         for label, w in (("enemy_weight", enemy_weight), ("friend_weight", friend_weight)):
             if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0:
                 raise SkirmishError(f"{label} must be a finite number >= 0, got {w!r}")
@@ -248,10 +314,10 @@ class TableTemplates:
             raise SkirmishError(f"spacing must be a positive length in inches, got {spacing!r}")
         if reach is not None and not (isinstance(reach, (int, float)) and math.isfinite(reach) and reach >= 0):
             raise SkirmishError(f"reach must be a length >= 0 in inches, got {reach!r}")
-        user = self._index(by, "the user (by)")
+        user = self._tmpl_index(by, "the user (by)")
         A = self._tmpl_arrays
         if on is not None:
-            t = self._index(on, "the main target (on)")
+            t = self._tmpl_index(on, "the main target (on)")
             if t == user:
                 raise IllegalActionError(f"{by!r} cannot be the main target of its own template: it is never hit by it")
             targets = [t]
@@ -264,15 +330,15 @@ class TableTemplates:
                 raise IllegalActionError(f"{spec.name}: no enemy of {by!r}{within} to be the main target")
         weights = np.where(A.side == A.side[user], -float(friend_weight), float(enemy_weight))
         if spec.kind == "circle":
-            placed, stats = self._best_circle(spec, user, targets, weights, float(spacing), explicit=on is not None)
+            placed, stats = self._tmpl_best_circle(spec, user, targets, weights, float(spacing), explicit=on is not None)
         else:
-            placed, stats = self._best_spray(spec, user, targets, weights, explicit=on is not None)
-        result = self._resolve(placed, mode_, declared, False)
+            placed, stats = self._tmpl_best_spray(spec, user, targets, weights, explicit=on is not None)
+        result = self._tmpl_resolve(placed, mode_, declared, False)
         score, enemies, friends = _score(result, A, user, enemy_weight, friend_weight)
         return BestTemplate(result, score, enemies, friends, float(enemy_weight), float(friend_weight), stats)
 
     # -- E-MODE ------------------------------------------------------------------
-    def _template_mode(self, mode: Mode | str | None, declared: bool, what: str) -> Mode:
+    def _tmpl_mode(self, mode: Mode | str | None, declared: bool, what: str) -> Mode:
         try:
             m = self.mode if mode is None else Mode(mode)
         except ValueError:
@@ -285,16 +351,16 @@ class TableTemplates:
             "assisted)")
 
     # -- placing -----------------------------------------------------------------
-    def _index(self, model_id: str, role: str) -> int:
+    def _tmpl_index(self, model_id: str, role: str) -> int:
         if not isinstance(model_id, str):
             raise SkirmishError(f"{role}: expected a model id, got {model_id!r}")
         self.model(model_id)  # raises UnknownIdError with close matches
         return self._model_index[model_id]
 
-    def _place(self, spec: TemplateSpec, pl: Placement, by: str | None) -> _Placed:
+    def _tmpl_place(self, spec: TemplateSpec, pl: Placement, by: str | None) -> _Placed:
         A = self._tmpl_arrays
-        user = None if by is None else self._index(by, "the user (by)")
-        target = None if pl.on is None else self._index(pl.on, "the main target (on)")
+        user = None if by is None else self._tmpl_index(by, "the user (by)")
+        target = None if pl.on is None else self._tmpl_index(pl.on, "the main target (on)")
         if spec.kind == "circle":
             if pl.toward is not None or pl.direction is not None:
                 raise SkirmishError(f"{spec.name} is placed by its centre: use on=MODEL or at=(x, y) "
@@ -325,7 +391,7 @@ class TableTemplates:
         if pl.toward is not None and pl.direction is not None:
             raise SkirmishError(f"{spec.name}: give toward= or direction=, not both")
         if target is None and isinstance(pl.toward, str):
-            target = self._index(pl.toward, "toward")
+            target = self._tmpl_index(pl.toward, "toward")
         if target is not None and target == user:
             raise IllegalActionError(f"{by!r} cannot be the main target of its own template: it is never hit by it")
         ax, ay = float(A.xy[user, 0]), float(A.xy[user, 1])
@@ -340,7 +406,7 @@ class TableTemplates:
                     raise SkirmishError(f"point the {spec.name}: toward=MODEL or toward=(x, y), or direction=DEGREES")
                 px, py = float(A.xy[target, 0]), float(A.xy[target, 1])
             elif isinstance(pl.toward, str):
-                i = self._index(pl.toward, "toward")
+                i = self._tmpl_index(pl.toward, "toward")
                 px, py = float(A.xy[i, 0]), float(A.xy[i, 1])
             else:
                 px, py = pl.toward
@@ -353,7 +419,7 @@ class TableTemplates:
         return _Placed(spec, shape, None, theta, tip, float(A.z[user]), user, target)
 
     # -- resolving ---------------------------------------------------------------
-    def _resolve(self, p: _Placed, mode: Mode, declared: bool, dodge: bool) -> TemplateResult:
+    def _tmpl_resolve(self, p: _Placed, mode: Mode, declared: bool, dodge: bool) -> TemplateResult:
         A = self._tmpl_arrays
         spec, tol = p.spec, TOUCH_TOLERANCE
         sdf = p.shape.sdf(A.xy)
@@ -368,11 +434,11 @@ class TableTemplates:
         spray = spec.kind == "spray"
         if spray:
             assert p.user is not None
-            sight = self._sight_arc(p.user, need, evidence=True)
+            sight = self._tmpl_sight_arc(p.user, need, evidence=True)
         else:
             assert p.center is not None
             n = len(need)
-            sight = self._sight_points(np.full(n, p.center[0]), np.full(n, p.center[1]), np.full(n, p.ref_z), need,
+            sight = self._tmpl_sight_points(np.full(n, p.center[0]), np.full(n, p.center[1]), np.full(n, p.ref_z), need,
                                        evidence=True)
         los_from = "attacker" if spray else "centre"
         verdict = {int(i): k for k, i in enumerate(need)}
@@ -397,7 +463,7 @@ class TableTemplates:
             t = p.target
             if codes[t] == COVERED:
                 main_covered, rule = True, "covered"
-            elif spray and self._too_close(p, t) and bool(edges_cross(p.shape, A.xy[t, 0], A.xy[t, 1], A.r[t], tol)):
+            elif spray and self._tmpl_too_close(p, t) and bool(edges_cross(p.shape, A.xy[t, 0], A.xy[t, 1], A.r[t], tol)):
                 main_covered, rule = True, "edges"
             else:
                 main_covered = False
@@ -412,7 +478,7 @@ class TableTemplates:
                               p.ref_z, spec.band, None if p.target is None else A.ids[p.target], main_covered,
                               rule, tuple(affected), tuple(spared), mode, declared)
 
-    def _too_close(self, p: _Placed, t: int) -> bool:
+    def _tmpl_too_close(self, p: _Placed, t: int) -> bool:
         """E-TMPL-SPRAY: the main target is nearer than where a spray pointed straight at it
         would cover it entirely (or its base is wider than the spray ever gets)."""
         A = self._tmpl_arrays
@@ -422,7 +488,7 @@ class TableTemplates:
         return D < axis_cover_distance(a1, r1, a2, r2, float(A.r[t]), TOUCH_TOLERANCE)
 
     # -- line of sight (only scenery blocks) ---------------------------------------
-    def _sight_points(self, px: np.ndarray, py: np.ndarray, pz: np.ndarray, targets: np.ndarray, *,
+    def _tmpl_sight_points(self, px: np.ndarray, py: np.ndarray, pz: np.ndarray, targets: np.ndarray, *,
                       evidence: bool) -> _Sight:
         """LoS from points (a circle's centre on its surface) to models' hitboxes."""
         A = self._tmpl_arrays
@@ -445,10 +511,10 @@ class TableTemplates:
         Q = np.stack(qs, 1)  # (m, C, 3)
         P = np.repeat(S[:, None, :], Q.shape[1], axis=1)
         valid = np.ones(Q.shape[:2], bool)
-        return self._decide(P, Q, valid, [Viewer(float(x), float(y), 0.0, float(z), 0.0, -1) for x, y, z in S]
+        return self._tmpl_decide(P, Q, valid, [Viewer(float(x), float(y), 0.0, float(z), 0.0, -1) for x, y, z in S]
                             if m else [], targets, [None] * m, evidence)
 
-    def _sight_arc(self, user: int, targets: np.ndarray, *, evidence: bool) -> _Sight:
+    def _tmpl_sight_arc(self, user: int, targets: np.ndarray, *, evidence: bool) -> _Sight:
         """LoS from the user's front arc (E-ARC; the sight line runs forward) to models."""
         A = self._tmpl_arrays
         targets = np.asarray(targets, int)
@@ -474,9 +540,9 @@ class TableTemplates:
                     ok.append(sok & fwd)
         P, Q, valid = np.stack(Ps, 1), np.stack(Qs, 1), np.stack(ok, 1)
         src = Viewer(float(a[0]), float(a[1]), ra, az, ah, -1)
-        return self._decide(P, Q, valid, [src] * m, targets, [tuple(f)] * m, evidence)
+        return self._tmpl_decide(P, Q, valid, [src] * m, targets, [tuple(f)] * m, evidence)
 
-    def _decide(self, P: np.ndarray, Q: np.ndarray, valid: np.ndarray, sources: list[Viewer], targets: np.ndarray,
+    def _tmpl_decide(self, P: np.ndarray, Q: np.ndarray, valid: np.ndarray, sources: list[Viewer], targets: np.ndarray,
                 facings: list[Any], evidence: bool) -> _Sight:
         """Try the candidate witnesses (m, C) in order; pairs without a clear one go to the
         LoS engine, whose answer (a witness, or blockers with a certificate) is final."""
@@ -513,7 +579,7 @@ class TableTemplates:
         if len(open_):
             tgt = [Viewer(float(A.xy[t, 0]), float(A.xy[t, 1]), float(A.r[t]), float(A.z[t]), float(A.h[t]), -1)
                    for t in targets[open_]]
-            obs_ = obs if obs is not None else _EMPTY_OBSTACLES()  # nothing blocks: only the arc can refuse
+            obs_ = obs if obs is not None else _empty_obstacles()  # nothing blocks: only the arc can refuse
             raw = line_of_sight_batch(obs_, [sources[k] for k in open_], tgt, [facings[k] for k in open_])
             for k, r in zip(open_, raw):
                 visible[k] = r.visible
@@ -525,14 +591,47 @@ class TableTemplates:
         return _Sight(visible, witness, blockers, reason, m)
 
     # -- best placement: circles ----------------------------------------------------
-    def _best_circle(self, spec: TemplateSpec, user: int, targets: list[int], weights: np.ndarray, spacing: float,
+    def _tmpl_hidden(self, cx: float, cy: float, radius: float, zs: float, targets: np.ndarray) -> np.ndarray:
+        """Which models no point of the disc (centre, radius) at height ``zs`` can see
+        (an engine certificate at :data:`REGION_TOLERANCE`; only scenery blocks)."""
+        obs = self.template_obstacles
+        targets = np.asarray(targets, int)
+        if obs is None or not len(targets):
+            return np.zeros(len(targets), bool)
+        A = self._tmpl_arrays
+        src = Viewer(float(cx), float(cy), float(radius), float(zs), 0.0, -1)
+        tgt = [Viewer(float(A.xy[t, 0]), float(A.xy[t, 1]), float(A.r[t]), float(A.z[t]), float(A.h[t]), -1)
+               for t in targets]
+        raw = line_of_sight_batch(obs, [src] * len(tgt), tgt, [None] * len(tgt), tolerance=REGION_TOLERANCE)
+        return np.array([not r.visible for r in raw], bool)
+
+    def _tmpl_corridor(self, cx: float, cy: float, radius: float, targets: np.ndarray) -> np.ndarray:
+        """Which models every point of the disc (centre, radius) sees for certain: no
+        LoS-blocking footprint comes within max(radius, base radius) of the segment between
+        the two centres (that neighbourhood holds every segment from the disc to the base)."""
+        obs = self.template_obstacles
+        targets = np.asarray(targets, int)
+        if obs is None or not len(targets):
+            return np.ones(len(targets), bool)
+        A = self._tmpl_arrays
+        lines = shapely.linestrings(np.stack([np.tile([cx, cy], (len(targets), 1)), A.xy[targets]], 1))
+        reach = np.maximum(radius, A.r[targets]) + _CORRIDOR_MARGIN
+        qi, _ = obs.tree.query(lines, predicate="dwithin", distance=reach)
+        out = np.ones(len(targets), bool)
+        out[qi] = False
+        return out
+
+    def _tmpl_best_circle(self, spec: TemplateSpec, user: int, targets: list[int], weights: np.ndarray, spacing: float,
                      *, explicit: bool) -> tuple[_Placed, SearchStats]:
+        """Branch and bound over the faces of the touch-circle arrangement, then over parts of
+        a face (see the module docs). A bound assumes every enemy not proven hidden is seen
+        and every friend not proven seen is hidden."""
         A = self._tmpl_arrays
         R, tol = spec.radius, TOUCH_TOLERANCE
-        n = len(A.ids)
-        idx = np.arange(n)
-        contexts = []
-        groups: list[tuple[float, int, int, int, int]] = []  # (ub, -f_req, e_s, context, group)
+        idx = np.arange(len(A.ids))
+        ctxs: list[_CircleCtx] = []
+        heap: list[tuple] = []
+        seq = 0
         n_cand = n_lat = 0
         for t in targets:
             RF = R - float(A.r[t])
@@ -547,79 +646,145 @@ class TableTemplates:
             zs = float(A.z[t])
             near = np.hypot(*(A.xy - T).T) <= R + A.r + RF + 2 * tol
             rel = np.flatnonzero((np.abs(A.z - zs) <= spec.band + BAND_TOLERANCE) & near & (idx != user))
+            # models no centre in the feasible disc can see never count: drop them at once
+            others = rel[rel != t]
+            hidden = self._tmpl_hidden(float(T[0]), float(T[1]), RF + tol, zs, others[weights[others] > 0])
+            drop = np.zeros(len(others), bool)
+            drop[np.flatnonzero(weights[others] > 0)[hidden]] = True
+            rel = np.concatenate([[t], others[~drop]]).astype(int)
             cand = circle_candidates((float(T[0]), float(T[1])), RF, A.xy[rel], R + A.r[rel], tol)
             lat, _ = circle_lattice((float(T[0]), float(T[1])), (float(A.xy[user, 0]), float(A.xy[user, 1])),
                                     RF + tol, spacing)
             pts = np.vstack([cand, lat])
+            is_lat = np.concatenate([np.zeros(len(cand), bool), np.ones(len(lat), bool)])
             n_cand += len(cand)
             n_lat += len(lat)
             dist = np.hypot(pts[:, None, 0] - A.xy[rel, 0], pts[:, None, 1] - A.xy[rel, 1]) - R
             touch = dist <= A.r[rel] + tol
-            tpos = int(np.flatnonzero(rel == t)[0])
-            touch[:, tpos] = True
+            touch[:, 0] = True  # the main target (column 0) is covered everywhere in the feasible disc
             gap = np.abs(dist - A.r[rel])
-            gap[:, tpos] = np.inf
-            slack = np.minimum(RF + tol - np.hypot(*(pts - T).T), gap.min(1) if len(rel) else np.inf)
+            gap[:, 0] = np.inf
+            slack = np.minimum(RF + tol - np.hypot(*(pts - T).T), gap.min(1))
             w = weights[rel]
-            req = rel == t
-            ub_w = np.where(req, w, np.maximum(w, 0.0))
-            packed = np.packbits(touch, axis=1)
-            _, first, inv = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+            _, first, inv = np.unique(np.packbits(touch, axis=1), axis=0, return_index=True, return_inverse=True)
             inv = inv.ravel()
-            ub = touch.astype(float) @ ub_w
-            f_req = -1 if w[tpos] < 0 else 0
-            enemies = touch[:, w > 0].sum(1)
-            contexts.append((t, rel, pts, touch, slack, inv, zs, w, tpos))
-            for g, i0 in enumerate(first):
-                groups.append((round(float(ub[i0]), 9), f_req, int(enemies[i0]), len(contexts) - 1, g))
-        if not groups:
+            ctxs.append(_CircleCtx(t, rel, pts, is_lat, touch, slack, inv, zs, w))
+        if not ctxs:
             raise IllegalActionError(f"{spec.name}: no enemy of {A.ids[user]!r} has a base the template can cover "
                                      "entirely")
-        groups.sort(key=lambda g: (-g[0], -g[1], -g[2]))
+        # the arrangement's candidates of every face first, in one LoS batch: cheap, and often enough
+        rows = [np.nonzero(c.touch[~c.is_lat]) for c in ctxs]
+        xs = np.concatenate([c.pts[~c.is_lat][r, 0] for c, (r, _) in zip(ctxs, rows)])
+        ys = np.concatenate([c.pts[~c.is_lat][r, 1] for c, (r, _) in zip(ctxs, rows)])
+        zs_ = np.concatenate([np.full(len(r), c.zs) for c, (r, _) in zip(ctxs, rows)])
+        tg = np.concatenate([c.rel[k] for c, (_, k) in zip(ctxs, rows)]).astype(int)
+        sight = self._tmpl_sight_points(xs, ys, zs_, tg, evidence=False)
+        los_pairs = sight.pairs
         best_key: tuple[float, int, int, float] | None = None
         best_at: tuple[int, int] | None = None
-        los_pairs = 0
-        for ub, f_req, e_s, ci, g in groups:
-            if best_key is not None and (ub, f_req, e_s) <= best_key[:3]:
+        off = 0
+        for ci, (ctx, (r, k)) in enumerate(zip(ctxs, rows)):
+            cand = np.flatnonzero(~ctx.is_lat)
+            vis = np.zeros((len(cand), len(ctx.rel)), bool)
+            vis[r, k] = sight.visible[off:off + len(r)]
+            off += len(r)
+            keys = _keys(vis, ctx.w, ctx.slack[cand])
+            face_best: dict[int, tuple] = {}
+            for j, key in enumerate(keys):
+                if key is None:
+                    continue
+                g = int(ctx.inv[cand[j]])
+                if g not in face_best or key > face_best[g]:
+                    face_best[g] = key
+                if best_key is None or key > best_key:
+                    best_key, best_at = key, (ci, int(cand[j]))
+            _, first = np.unique(ctx.inv, return_index=True)
+            for g, i0 in enumerate(first):
+                cols = np.flatnonzero(ctx.touch[i0])
+                status = np.zeros(len(cols), int)
+                nb = _bound(ctx.w, cols, status)
+                if g in face_best and face_best[g][:3] >= (-nb[0], nb[1], -nb[2]):
+                    continue  # the face's bound is met by one of its candidates
+                heapq.heappush(heap, (*nb, seq, _Part(ci, np.flatnonzero(ctx.inv == g), cols, status)))
+                seq += 1
+        while heap:
+            neg_ub, f_req, neg_e, _, item = heapq.heappop(heap)
+            bound = (-neg_ub, f_req, -neg_e)
+            if best_key is not None and bound <= best_key[:3]:
+                break  # nothing left can do better (the heap pops the highest bound first)
+            ctx = ctxs[item.ctx]
+            # a part of a face: settle what the whole part sees for certain, then bound it again
+            P = ctx.pts[item.points]
+            c = P.mean(0)
+            rad = float(np.hypot(*(P - c).T).max()) + 1e-9
+            status = item.status.copy()
+            open_ = np.flatnonzero(status == 0)
+            if len(open_) and len(item.points) > _CERTIFY_MIN:
+                models = ctx.rel[item.cols[open_]]
+                seen = self._tmpl_corridor(float(c[0]), float(c[1]), rad, models)
+                status[open_[seen]] = 1
+                ask = open_[~seen & (ctx.w[item.cols[open_]] > 0) | (~seen & (open_ == 0))]
+                if len(ask):
+                    hid = self._tmpl_hidden(float(c[0]), float(c[1]), rad, ctx.zs, ctx.rel[item.cols[ask]])
+                    status[ask[hid]] = -1
+            if status[0] == -1:
+                continue  # the main target is hidden from this whole part
+            nb = _bound(ctx.w, item.cols, status)
+            bound = (-nb[0], nb[1], -nb[2])
+            if best_key is not None and bound <= best_key[:3]:
                 continue
-            t, rel, pts, touch, slack, inv, zs, w, tpos = contexts[ci]
-            members = np.flatnonzero(inv == g)
-            members = members[np.argsort(-slack[members], kind="stable")]
-            cols = np.flatnonzero(touch[members[0]])
-            for start in range(0, len(members), _CHUNK):
-                chunk = members[start:start + _CHUNK]
-                k, s = len(chunk), len(cols)
-                pi = np.repeat(chunk, s)
-                ti = np.tile(rel[cols], k)
-                sight = self._sight_points(pts[pi, 0], pts[pi, 1], np.full(k * s, zs), ti, evidence=False)
-                los_pairs += sight.pairs
-                vis = sight.visible.reshape(k, s)
-                wc = w[cols]
-                score = vis.astype(float) @ wc
-                main_ok = vis[:, int(np.flatnonzero(cols == tpos)[0])]
-                score = np.where(main_ok, score, -np.inf)
-                fr = (vis & (wc < 0)).sum(1)
-                en = (vis & (wc > 0)).sum(1)
-                for j in range(k):
-                    if not main_ok[j]:
-                        continue
-                    key = (round(float(score[j]), 9), -int(fr[j]), int(en[j]), float(slack[chunk[j]]))
-                    if best_key is None or key > best_key:
-                        best_key, best_at = key, (ci, int(chunk[j]))
-                if best_key is not None and best_key[:3] >= (ub, f_req, e_s):
-                    break  # this face cannot do better (its best is reached)
+            if not (status == 0).any() or len(item.points) <= _CHUNK:
+                order = item.points[np.argsort(-ctx.slack[item.points], kind="stable")]
+                for start in range(0, len(order), _CHUNK):
+                    key, j, pairs = self._tmpl_circle_points(ctx, order[start:start + _CHUNK], item.cols, status)
+                    los_pairs += pairs
+                    if key is not None and (best_key is None or key > best_key):
+                        best_key, best_at = key, (item.ctx, j)
+                    if key is not None and key[:3] >= bound:
+                        break
+                continue
+            for half in _split(P, item.points):
+                part = _Part(item.ctx, half, item.cols, status)
+                heapq.heappush(heap, (*nb, seq, part))
+                seq += 1
         if best_at is None:
             raise IllegalActionError(f"{spec.name}: no placement hits a main target (no LoS from any centre)")
-        t, rel, pts, *_ = contexts[best_at[0]]
-        c = pts[best_at[1]]
+        ctx = ctxs[best_at[0]]
+        c = ctx.pts[best_at[1]]
         placed = _Placed(spec, circle(float(c[0]), float(c[1]), R), (float(c[0]), float(c[1])), None, None,
-                         float(A.z[t]), user, t)
+                         ctx.zs, user, ctx.t)
         stats = SearchStats(n_cand, n_lat, los_pairs, spacing, tuple(A.ids[i] for i in targets),
-                            "circle arrangement (touch circles, vertices ± tolerance) + lattice where LoS varies")
+                            "circle: branch and bound over the faces of the touch-circle arrangement, "
+                            "then over parts of a face (lattice points) where LoS varies")
         return placed, stats
 
+    def _tmpl_circle_points(self, ctx: _CircleCtx, pts: np.ndarray, cols: np.ndarray, status: np.ndarray):
+        """Score points of one face: LoS from each centre to the models of ``cols`` whose
+        status is open (1: seen for certain, -1: hidden for certain). Returns the best key
+        (score, −friends, enemies, slack), its point and the LoS pairs used."""
+        if not len(pts):
+            return None, -1, 0
+        k = len(pts)
+        vis = np.repeat((status == 1)[None, :], k, axis=0)
+        open_ = np.flatnonzero(status == 0)
+        pairs = 0
+        if len(open_):
+            s = len(open_)
+            pi = np.repeat(pts, s)
+            ti = np.tile(ctx.rel[cols[open_]], k)
+            sight = self._tmpl_sight_points(ctx.pts[pi, 0], ctx.pts[pi, 1], np.full(k * s, ctx.zs), ti, evidence=False)
+            vis[:, open_] = sight.visible.reshape(k, s)
+            pairs = sight.pairs
+        keys = _keys(vis, ctx.w[cols], ctx.slack[pts])
+        best = None
+        at = -1
+        for j, key in enumerate(keys):
+            if key is not None and (best is None or key > best):
+                best, at = key, int(pts[j])
+        return best, at, pairs
+
     # -- best placement: sprays -----------------------------------------------------
-    def _best_spray(self, spec: TemplateSpec, user: int, targets: list[int], weights: np.ndarray, *,
+    def _tmpl_best_spray(self, spec: TemplateSpec, user: int, targets: list[int], weights: np.ndarray, *,
                     explicit: bool) -> tuple[_Placed, SearchStats]:
         A = self._tmpl_arrays
         tol = TOUCH_TOLERANCE
@@ -633,7 +798,7 @@ class TableTemplates:
         in_band = np.abs(A.z - A.z[user]) <= spec.band + BAND_TOLERANCE
         reachable = D <= a2 + r2 + A.r + tol
         rel = np.flatnonzero(in_band & reachable & (np.arange(n) != user))
-        sight = self._sight_arc(user, rel, evidence=False)
+        sight = self._tmpl_sight_arc(user, rel, evidence=False)
         hc = rel[sight.visible]
         tset = [t for t in targets if t in set(hc.tolist())]
         if not tset:
@@ -652,7 +817,7 @@ class TableTemplates:
         reach_e = np.concatenate([np.full(len(hc), np.nan), np.where(close, A.r[tarr] - tol, np.nan)])
         events = spray_events(frame, D[ev_idx], alpha[ev_idx], deltas, reach_e)
         angles, lo, hi = angular_cells(events, extra=alpha[tarr])
-        sig, score, fr, en, legal = self._spray_eval(frame, angles, hc, tarr, close, D, alpha, weights)
+        sig, score, fr, en, legal = self._tmpl_spray_eval(frame, angles, hc, tarr, close, D, alpha, weights)
         valid = legal.any(1)
         # merge neighbouring candidates with the same effect into arcs (cyclically)
         K = len(angles)
@@ -684,7 +849,7 @@ class TableTemplates:
                 "less the base's radius)")
         theta, i0 = best_theta
         # the middle of the arc has the arc's effect; check, else keep the arc's own candidate
-        s2, *_rest, legal2 = self._spray_eval(frame, np.array([theta]), hc, tarr, close, D, alpha, weights)
+        s2, *_rest, legal2 = self._tmpl_spray_eval(frame, np.array([theta]), hc, tarr, close, D, alpha, weights)
         if not np.array_equal(s2[0], sig[i0]):
             theta = float(angles[i0])
             legal2 = legal[i0:i0 + 1]
@@ -695,12 +860,12 @@ class TableTemplates:
                                           D[tarr] * np.sin(alpha[tarr] - theta)])) <= -A.r[tarr] + tol
         pick = min(cand, key=lambda c: (not full[c], phi[c], int(tarr[c])))
         t = int(tarr[pick])
-        placed = self._place(spec, Placement(on=A.ids[t], direction=math.degrees(theta)), A.ids[user])
+        placed = self._tmpl_place(spec, Placement(on=A.ids[t], direction=math.degrees(theta)), A.ids[user])
         stats = SearchStats(K, 0, sight.pairs, None, tuple(A.ids[i] for i in targets),
                             "exact angular events (touch, entire coverage, long edges) + arc midpoints")
         return placed, stats
 
-    def _spray_eval(self, frame: Capsule, angles: np.ndarray, hc: np.ndarray, tarr: np.ndarray, close: np.ndarray,
+    def _tmpl_spray_eval(self, frame: Capsule, angles: np.ndarray, hc: np.ndarray, tarr: np.ndarray, close: np.ndarray,
                     D: np.ndarray, alpha: np.ndarray, weights: np.ndarray):
         """Effect of a spray at each direction: (signature, score, friends, enemies, legal main targets)."""
         A = self._tmpl_arrays
