@@ -42,6 +42,6 @@ def run(args: argparse.Namespace) -> int:
 
     req = RenderRequest(los=tuple((a, b) for a, b in args.los), frm=args.frm, template=args.template,
                         template_on=args.template_on, range_of=args.range_of, size=args.size)
-    res = render_png(table, args.output, req)  # type: ignore[arg-type]  # refuses other maps clearly
+    res = render_png(table, args.output, req)
     print(f"wrote {res.path} ({res.width}x{res.height} px) in {res.seconds:.2f} s")
     return 0

@@ -28,9 +28,9 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import SkirmishError
 
     table = load_table(args)
-    from ..viewer.session import Session
+    from ..viewer.session import make_session
 
-    session = Session(table, save_path=args.save)  # type: ignore[arg-type]  # refuses other maps clearly
+    session = make_session(table, save_path=args.save)
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise SkirmishError("no display to open a window on (DISPLAY is not set); use `skirmish render FILE -o "
                             "table.png` for a picture without a display")

@@ -14,18 +14,22 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..errors import SkirmishError
+from ..maps.base import Map
 from ..maps.results import LineOfSight
 from ..maps.table import Table
 from . import palette as P
 from .camera import Camera
+from .grid_view import PIECE_R, Layout, grid_colors, grid_legend, grid_scene, is_grid, range_prims_grid
 from .overlays import Extras, extras_for
 from .png import write_png
 from .scene import (
     LegendItem,
+    Line,
     Prim,
     Profile,
     Scene,
@@ -94,12 +98,14 @@ def _verdict_lines(rs: Sequence[LineOfSight]) -> list[LegendItem]:
     return out
 
 
-def compose(table: Table, req: RenderRequest) -> Composition:
+def compose(table: Map, req: RenderRequest) -> Composition:
     """Ask the map for every answer the picture shows and lay it out (pure)."""
-    if not isinstance(table, Table):
-        raise SkirmishError(f"render draws the continuous table; this scenario is a {table.kind} map")
     if not 100 <= req.size <= 8000:
         raise SkirmishError(f"--size must be between 100 and 8000 pixels, got {req.size}")
+    if is_grid(table):
+        return compose_grid(table, req)
+    if not isinstance(table, Table):
+        raise SkirmishError(f"render draws the continuous table and the grid; this scenario is a {table.kind} map")
     for a, b in req.los:
         table.model(a), table.model(b)
         if a == b:
@@ -164,6 +170,48 @@ def compose(table: Table, req: RenderRequest) -> Composition:
         comp.profiles.append(prof)
         y -= gap
     return comp
+
+
+def compose_grid(grid: Any, req: RenderRequest) -> Composition:
+    """The picture of a grid map: rooms, rows, fights; ``--from`` / ``--range`` a piece's
+    moves, ``--los`` who shares a room (the map's answer)."""
+    if req.template is not None or req.template_on is not None:
+        raise SkirmishError("the grid map does not place area templates (a Party Hard area effect is a run of "
+                            "places in a row: skirmish fight)")
+    for a, b in req.los:
+        grid.piece(a), grid.piece(b)
+    lay = Layout(grid)
+    colors = grid_colors(grid)
+    scene = grid_scene(grid, colors, lay)
+    items = grid_legend(grid)
+    for who in dict.fromkeys(x for x in (req.frm, req.range_of) if x is not None):
+        grid.piece(who)
+        x, y = lay.pieces[who]
+        scene["overlays"].append(Line.ring(x, y, PIECE_R + 0.02, P.SELECTED, 3.0, n=48))
+        rng = grid.movement_range(who)
+        scene["underlay"] += range_prims_grid(rng, lay)
+        items += [LegendItem("heading", f"{who} this turn"), LegendItem("fill", "rooms it may end in", P.RANGE_FILL)]
+        for note in rng.notes:
+            items += [LegendItem("text", ln, P.PANEL_DIM) for ln in _wrap(note)]
+    sight = grid.line_of_sight_pairs(list(req.los)) if req.los else []
+    if sight:
+        items += [LegendItem("heading", "Sight (sharing a room)"), LegendItem("line", "in the same room", P.LOS_VISIBLE),
+                  LegendItem("dashed", "not", P.LOS_BLOCKED)]
+    for r in sight:
+        pa, pb = lay.pieces[r.frm], lay.pieces[r.to]
+        scene["overlays"].append(Line.seg(pa, pb, P.LOS_VISIBLE if r.visible else P.LOS_BLOCKED, 3.0,
+                                          dash=None if r.visible else 7.0))
+    c, rows = grid.size
+    scale = req.size / max(c, rows)
+    tw, th = round(c * scale), round(rows * scale)
+    lh = legend_height(items)
+    width = MARGIN + tw + MARGIN + LEGEND_WIDTH + MARGIN
+    height = int(round(MARGIN + max(th, lh) + MARGIN))
+    ty = height - MARGIN - th
+    camera = Camera(tw / c, MARGIN, ty)
+    clip = (MARGIN - 30, ty - 30, tw + 60, th + 60)
+    legend = legend_prims(items, MARGIN + tw + MARGIN, height - MARGIN, LEGEND_WIDTH)
+    return Composition(width, height, scene, camera, clip, legend, sight=list(sight))
 
 
 def panel_height(prof: Profile, width: float, lo: float = 200, hi: float = 360) -> float:
@@ -233,7 +281,7 @@ def draw_composition(comp: Composition, window, ratio: float) -> np.ndarray:  # 
     return pixels
 
 
-def render_image(table: Table, req: RenderRequest = RenderRequest(), *, supersample: int = SUPERSAMPLE) -> np.ndarray:
+def render_image(table: Map, req: RenderRequest = RenderRequest(), *, supersample: int = SUPERSAMPLE) -> np.ndarray:
     """The picture as an (h, w, 3) uint8 RGB array, top row first."""
     comp = compose(table, req)
     return render_composition(comp, supersample=supersample)
@@ -272,11 +320,11 @@ class RenderResult:
     seconds: float
 
 
-def render_png(table: Table, path: str | Path, req: RenderRequest = RenderRequest()) -> RenderResult:
+def render_png(table: Map, path: str | Path, req: RenderRequest = RenderRequest()) -> RenderResult:
     """Render ``table`` with ``req``'s overlays to the PNG file ``path``."""
     t0 = time.perf_counter()
     img = render_image(table, req)
-    out = write_png(path, img, {"Software": "skirmish render", "Title": table.name or ""})
+    out = write_png(path, img, {"Software": "skirmish render", "Title": getattr(table, "name", "") or ""})
     return RenderResult(out, img.shape[1], img.shape[0], time.perf_counter() - t0)
 
 

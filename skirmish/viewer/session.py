@@ -13,9 +13,10 @@ import dataclasses
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import SkirmishError
+from ..maps.base import Map
 from ..maps.results import LineOfSight, MovePlan, MoveRange
 from ..maps.table import Table
 from ..maps.template_results import TemplateResult
@@ -51,11 +52,23 @@ from .scene import (
     table_scene,
 )
 
+if TYPE_CHECKING:
+    from .grid_view import GridSession
+
 Tool = Literal["select", "measure", "template"]
 Point2 = tuple[float, float]
 
 #: How far one key press turns the selected model (degrees).
 TURN_STEP = 15.0
+
+
+def make_session(m: Map, *, save_path: str | Path | None = None) -> Session | GridSession:
+    """The session for a map: the continuous table, or the Party Hard grid."""
+    from .grid_view import GridSession, is_grid
+
+    if is_grid(m):
+        return GridSession(m, save_path=save_path)
+    return Session(m, save_path=save_path)  # type: ignore[arg-type]  # refuses other maps clearly
 
 
 def default_save_path(source: str) -> Path:

@@ -16,6 +16,7 @@ from .camera import Camera
 from .draw import Canvas, clear_window
 from .render import profile_panel, panel_height
 from .scene import WORLD_LAYERS, help_prims, status_prims
+from .grid_view import GridSession
 from .session import Session
 
 STATUS_HEIGHT = 24
@@ -28,7 +29,7 @@ KEY_NAMES = {key.H: "h", key.S: "s", key.M: "m", key.T: "t", key.C: "c", key.R: 
 class ViewerWindow(pyglet.window.Window):
     """A window on a :class:`Session`. ``visible=False`` makes it drawable headless."""
 
-    def __init__(self, session: Session, width: int = 1280, height: int = 900, *, visible: bool = True,
+    def __init__(self, session: Session | GridSession, width: int = 1280, height: int = 900, *, visible: bool = True,
                  **kwargs: object) -> None:
         config = kwargs.pop("config", None)
         configs = [config] if config is not None else [
@@ -52,8 +53,7 @@ class ViewerWindow(pyglet.window.Window):
 
     # -- view ----------------------------------------------------------------------------
     def fitted_camera(self) -> Camera:
-        t = self.session.table
-        return Camera.fit((0, 0, t.width, t.depth), (0, STATUS_HEIGHT, self.width, self.height - STATUS_HEIGHT),
+        return Camera.fit(self.session.table.bounds(), (0, STATUS_HEIGHT, self.width, self.height - STATUS_HEIGHT),
                           margin=28)
 
     def to_world(self, x: float, y: float) -> tuple[float, float]:
@@ -181,12 +181,12 @@ def hardware_renderer() -> bool:
     return not any(k in name.lower() for k in ("llvmpipe", "softpipe", "swrast", "software"))
 
 
-def _caption(session: Session) -> str:
+def _caption(session: Session | GridSession) -> str:
     t = session.table
     return f"skirmish — {t.name or t.source or 'table'}"
 
 
-def run(session: Session, width: int = 1280, height: int = 900) -> None:
+def run(session: Session | GridSession, width: int = 1280, height: int = 900) -> None:
     """Open the window and run pyglet's event loop until it is closed."""
     ViewerWindow(session, width, height)
     pyglet.app.run()

@@ -24,7 +24,7 @@ from skirmish.viewer import palette as P  # noqa: E402
 from skirmish.viewer.png import decode_png  # noqa: E402
 from skirmish.viewer.render import RenderRequest, compose, open_window, render_composition  # noqa: E402
 from skirmish.viewer.scene import scenery_fill  # noqa: E402
-from skirmish.viewer.session import Session  # noqa: E402
+from skirmish.viewer.session import make_session  # noqa: E402
 
 from conftest import ROOT, SCENARIOS  # noqa: E402
 
@@ -160,7 +160,7 @@ def window_on(tmp_path):
     made = []
 
     def make(table, **kw):
-        w = ViewerWindow(Session(table, save_path=tmp_path / "saved.toml"), 900, 700, visible=False, **kw)
+        w = ViewerWindow(make_session(table, save_path=tmp_path / "saved.toml"), 900, 700, visible=False, **kw)
         made.append(w)
         return w
 
@@ -356,6 +356,38 @@ def test_all_sight_overlay(mill, window_on):
     assert "28 of 42" in w.session.message
 
 
+# -- the grid of rooms -----------------------------------------------------------------------------------
+
+def test_grid_render_pixels(tmp_path):
+    from skirmish.viewer.grid_view import WALL, Layout, PIECE_R, grid_colors
+
+    maze = load(SCENARIOS / "party-hard-maze.toml")
+    comp = compose(maze, RenderRequest(frm="rogue", size=600))
+    img = render_composition(comp)
+    lay = Layout(maze)
+    colors = grid_colors(maze)
+    for p in maze.pieces:
+        x, y = lay.pieces[p.id]
+        assert near(pixel(img, comp, x - 0.55 * PIECE_R, y), colors[p.side], 0), p.id  # beside the place number
+    x0, y0 = lay.origin((0, 0))
+    assert near(pixel(img, comp, x0 + 0.5, y0 + 1 - 0.002), WALL, 0)  # the maze's outer wall
+    rx, ry = lay.centre((3, 1))  # rogue may step here: tinted
+    assert near(pixel(img, comp, rx + 0.13, ry + 0.3), P.mix((233, 228, 212, 255), P.RANGE_FILL, 60 / 255), 3)
+
+
+def test_grid_window_drag_moves_a_piece_and_s_saves(window_on, tmp_path):
+    maze = load(SCENARIOS / "party-hard-maze.toml")
+    w = window_on(maze)
+    from pyglet.window import key
+
+    lay = w.session.layout
+    drag(w, lay.pieces["cleric"], lay.centre((1, 0)))
+    assert w.session.table.room_of("cleric") == (1, 0)
+    frame(w)
+    send(w, "on_key_press", key.S, 0)
+    assert load(tmp_path / "saved.toml") == w.session.table
+
+
 # -- the commands -------------------------------------------------------------------------------------
 
 def test_render_command_writes_a_png_with_a_legend(tmp_path, capsys):
@@ -382,7 +414,12 @@ def test_render_command_errors_exit_2(tmp_path, capsys):
     assert main(["render", scen, "-o", str(tmp_path / "x.png"), "--template", "circle-small", "--on", "brute",
                  "--mode", "standard"]) == 2
     assert "cannot be pre-placed" in capsys.readouterr().err
+    maze = str(SCENARIOS / "party-hard-maze.toml")
+    assert main(["render", maze, "-o", str(tmp_path / "x.png"), "--template", "circle-small", "--on", "rogue"]) == 2
+    assert "does not place area templates" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+    assert main(["render", maze, "-o", str(tmp_path / "maze.png"), "--range", "rogue", "--size", "300"]) == 0
+    assert decode_png((tmp_path / "maze.png").read_bytes()).shape[1] > 300
 
 
 def test_view_without_a_display_exits_2_with_a_clear_message():

@@ -470,3 +470,75 @@ def test_template_pre_placement_is_refused_in_standard_mode(mill):
     with pytest.raises(MeasurementRefused) as exc:
         t.template("circle-small", at=(20, 20))
     assert s.template is None and s.error and str(exc.value) in s.message
+
+
+# -- the Party Hard grid of rooms --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def maze():
+    return load(SCENARIOS / "party-hard-maze.toml")
+
+
+def test_grid_layout_puts_every_piece_in_its_room_in_row_order(maze):
+    from skirmish.viewer.grid_view import Layout
+
+    lay = Layout(maze)
+    for p in maze.pieces:
+        x, y = lay.pieces[p.id]
+        assert lay.room_at(x, y) == p.room and lay.piece_at(x, y) == p.id
+    for room in maze.rooms:
+        for side, ids in maze.rows(room.at).items():
+            xs = [lay.pieces[i][0] for i in ids]
+            assert xs == sorted(xs) and len({lay.pieces[i][1] for i in ids}) == 1  # a row, place 1 on the left
+    (fight,) = maze.fights()
+    rows = maze.rows(fight)
+    assert all(lay.pieces[rows["creatures"][0]][1] > lay.pieces[i][1] for s, ids in rows.items()
+               if s != "creatures" for i in ids)  # the creatures face the players
+    assert lay.room_at(*lay.centre((3, 0))) is None  # '#': no room
+
+
+def test_grid_scene_draws_rooms_walls_fights_and_pieces(maze):
+    from skirmish.viewer.grid_view import FIGHT, WALL, grid_colors, grid_scene
+
+    s = grid_scene(maze)
+    walls = [p for p in s["scenery"] if isinstance(p, Line) and p.color == WALL]
+    assert len(walls) == sum(len(maze.walls(r.at)) for r in maze.rooms)
+    colors = grid_colors(maze)
+    discs = [p for p in s["models"] if isinstance(p, Disc)]
+    assert sorted(d.color for d in discs) == sorted(colors[p.side] for p in maze.pieces)
+    texts = [p.text for p in s["scenery"] if isinstance(p, Text)]
+    assert "Vault of Echoes" in texts and "vault: 3 Anima" in texts and texts.count("FIGHT") == len(maze.fights())
+    assert any(isinstance(p, Line) and p.color == FIGHT for p in s["scenery"])
+
+
+def test_grid_session_click_selects_and_drag_takes_the_maps_step(maze, tmp_path):
+    from skirmish.viewer.session import make_session
+
+    s = make_session(maze, save_path=tmp_path / "maze.toml")
+    x, y = s.layout.pieces["rogue"]
+    s.press(x, y)
+    s.release(x, y)
+    assert s.selected == "rogue" and "shares the room with ranger" in s.message
+    rng = maze.movement_range("rogue")
+    fills = [p for p in s.overlay_scene()["underlay"] if isinstance(p, Fill)]
+    assert len(fills) == len(rng.regions)
+    far = s.layout.centre((3, 3))  # two rooms away: the map plans one step toward it
+    s.press(x, y)
+    s.drag(*far)
+    assert s.move_plan == maze.plan_move("rogue", (3, 3))
+    s.release(*far)
+    step = maze.plan_move("rogue", (3, 3)).points[-1]
+    assert s.table == maze.moved("rogue", step) and s.table.room_of("rogue") == step
+    s.key("s")
+    assert load(tmp_path / "maze.toml") == s.table
+
+
+def test_grid_session_refuses_what_the_map_refuses(maze):
+    from skirmish.viewer.session import make_session
+
+    s = make_session(maze)
+    x, y = s.layout.pieces["ooze"]  # a creature: creatures do not move
+    s.press(x, y)
+    s.drag(*s.layout.centre((0, 2)))
+    s.release(*s.layout.centre((0, 2)))
+    assert s.table is maze and s.error and "creatures do not move" in s.message
