@@ -845,7 +845,7 @@ class TableTemplates:
             names = ", ".join(repr(A.ids[t]) for t in tarr)
             raise IllegalActionError(
                 f"{spec.name} by {A.ids[user]!r}: no direction covers {names} entirely (E-TMPL-SPRAY): too far "
-                f"(the spray covers a base entirely only up to {a2 + r2:.2f}\" from {A.ids[user]!r}'s centre, "
+                f"(the spray covers a base entirely only up to {a2 + r2:.2f}\" from the centre of {A.ids[user]!r}, "
                 "less the base's radius)")
         theta, i0 = best_theta
         # the middle of the arc has the arc's effect; check, else keep the arc's own candidate

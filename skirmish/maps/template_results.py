@@ -233,8 +233,9 @@ class BestTemplate:
     search: SearchStats
 
     def __repr__(self) -> str:
-        return (f"BestTemplate(score {self.score:g}: {self.enemies_hit} enemies, {self.friends_hit} friends; "
-                f"{self.result!r})")
+        e, f = self.enemies_hit, self.friends_hit
+        return (f"BestTemplate(score {self.score:g}: {e} {'enemy' if e == 1 else 'enemies'}, {f} "
+                f"friend{'' if f == 1 else 's'}; {self.result!r})")
 
     def to_json(self) -> dict[str, Any]:
         out = self.result.to_json()
