@@ -602,41 +602,6 @@ def exit_param(p0: np.ndarray, p1: np.ndarray, region: BaseGeometry, r: float, t
     return tau
 
 
-def drop_transitions(p0: np.ndarray, p1: np.ndarray, upper: FreeSpace, lower: FreeSpace, *,
-                     relax_upper: np.ndarray | None = None, relax_lower: np.ndarray | None = None,
-                     tol: float = 1e-7) -> tuple[np.ndarray, np.ndarray]:
-    """Segments from a point on the ``upper`` surface to one on the ``lower`` surface that
-    walk off the upper one's edge: ``(ok, tau)``.
-
-    The base walks straight on the upper surface (its clearance from the upper
-    obstacles kept; its base may hang over the edge) until it no longer touches the
-    surface, at ``tau``; there it drops, and walks on to ``p1`` keeping the lower
-    surface's clearances. Stepping *up* is the same move backwards.
-    """
-    p0 = np.asarray(p0, float).reshape(-1, 2)
-    p1 = np.asarray(p1, float).reshape(-1, 2)
-    n = len(p0)
-    if n == 0:
-        return np.zeros(0, bool), np.zeros(0)
-    tau = exit_param(p0, p1, upper.support, upper.clearance, tol)
-    ok = ~np.isnan(tau) & (tau <= 1.0 + 1e-12)
-    tau = np.where(ok, np.minimum(tau, 1.0), 0.0)
-    caps_up = upper.caps[upper.owner >= 0]
-    if len(caps_up):
-        i, _, lo, _ = violations(p0, p1, caps_up, relax0=relax_upper)
-        first = np.full(n, np.inf)
-        np.minimum.at(first, i, lo)
-        ok &= first >= tau - tol
-    if len(lower.caps):
-        i, _, _, hi = violations(p0, p1, lower.caps, relax1=relax_lower)
-        last = np.full(n, -np.inf)
-        np.maximum.at(last, i, hi)
-        ok &= last <= tau + tol
-    drop = p0 + tau[:, None] * (p1 - p0)
-    ok &= lower.inside(drop)
-    return ok, tau
-
-
 # ---------------------------------------------------------------------------------------
 # Dijkstra
 # ---------------------------------------------------------------------------------------

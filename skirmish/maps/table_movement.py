@@ -46,6 +46,8 @@ ENEMY_MARGIN = 2 * CONTACT
 LADDER_REACH = 0.1
 #: Points sampled on a contact circle when the straight approach is blocked.
 CONTACT_SAMPLES = 64
+#: Spacing (inches) of the landing points along an edge a model may step or drop off.
+DROP_SPACING = 0.5
 
 PointLike = Sequence[float]
 
@@ -140,10 +142,14 @@ class _Space:
         model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad)) for i, x, y, rad in (*self.enemies, *self.friends)]
         self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box)
         self.ladder_points: list[tuple[float, float]] = []
+        self.drop_points: list[tuple[float, float]] = []
 
     @cached_property
     def graph(self) -> P.Graph:
-        extra = P.point_nodes(np.array(self.ladder_points).reshape(-1, 2)) if self.ladder_points else None
+        """The visibility graph: reflex corners, ladder ends, and the points where a base
+        lands after stepping off a higher surface's edge (``drop_points``)."""
+        pts = [*self.ladder_points, *self.drop_points]
+        extra = P.point_nodes(np.array(pts).reshape(-1, 2)) if pts else None
         return P.build_graph(self.trav, extra)
 
     @cached_property
@@ -178,7 +184,8 @@ def _obstacle(s: Scenery, r: float) -> P.PlanObstacle:
 @dataclass(eq=False)
 class _Net:
     """The visibility graph over every surface the model can reach, with the shortest
-    distances from where it stands. Edge kinds: 0 walk, 1 ladder, 2 drop, 3 step up."""
+    distances from where it stands. Edge kinds: 0 walk, 1 ladder, 2 down (drops or
+    steps), 3 up (steps); ``hops[aux]`` lists a change's ``(x, y, from, to)`` in order."""
 
     levels: list[int]
     offset: dict[int, int]
@@ -190,8 +197,8 @@ class _Net:
     ev: np.ndarray
     w: np.ndarray
     kind: np.ndarray
-    drop: np.ndarray  # (k, 2): where a drop / step happens (NaN otherwise)
-    ladder: np.ndarray  # ladder index for kind 1
+    aux: np.ndarray  # kind 1: ladder index; kinds 2, 3: index into hops
+    hops: list[list[tuple[float, float, int, int]]]
     dist: np.ndarray
     pred: np.ndarray  # predecessor edge
     falls: bool = True
@@ -296,6 +303,7 @@ class _Mover:
 
     def _build_net(self, falls: bool) -> _Net:
         levels = self.reachable_levels()
+        self._add_drop_points(levels)
         offset, nodes, xy_parts, lvl_parts = {}, {}, [], []
         n = 0
         for k in levels:
@@ -307,21 +315,19 @@ class _Mover:
         start = n
         xy = np.concatenate([*xy_parts, np.array([self.start])])
         level = np.concatenate([*lvl_parts, [self.home]]).astype(int)
-        E: list[tuple[np.ndarray, ...]] = []  # (u, v, w, kind, drop, ladder)
+        E: list[tuple[np.ndarray, ...]] = []  # (u, v, w, kind, aux)
+        hops: list[list[tuple[float, float, int, int]]] = []
 
-        def add(u, v, w, kind, drop=None, ladder=None):
+        def add(u, v, w, kind, aux=None):
             u, v, w = np.asarray(u, int), np.asarray(v, int), np.asarray(w, float)
-            m = len(u)
-            E.append((u, v, w, np.full(m, kind), np.full((m, 2), np.nan) if drop is None else drop,
-                      np.full(m, -1) if ladder is None else np.asarray(ladder, int)))
+            E.append((u, v, w, np.full(len(u), kind), np.full(len(u), -1) if aux is None else np.asarray(aux, int)))
 
         for k in levels:
             g = self.space(k).graph
             o = offset[k]
             add(g.edges[:, 0] + o, g.edges[:, 1] + o, g.weights, 0)
             add(g.edges[:, 1] + o, g.edges[:, 0] + o, g.weights, 0)
-        home = self.space(self.home)
-        idx, dist = P.visible_nodes(home.trav, nodes[self.home], self.start, relax=True)
+        idx, dist = P.visible_nodes(self.space(self.home).trav, nodes[self.home], self.start, relax=True)
         add(np.full(len(idx), start), idx + offset[self.home], dist, 0)
         for li, lad in enumerate(self.ladders):
             if not lad.usable or lad.low not in offset or lad.high not in offset:
@@ -329,54 +335,166 @@ class _Mover:
             fu = offset[lad.low] + _find(nodes[lad.low].xy, lad.foot)
             tv = offset[lad.high] + _find(nodes[lad.high].xy, lad.top)
             w = 2 * self.r + vertical_cost(lad.rise, ladder=True)
-            add([fu, tv], [tv, fu], [w, w], 1, ladder=[li, li])
-        # changes of surface by stepping or dropping off an edge
+            add([fu, tv], [tv, fu], [w, w], 1, [li, li])
+        # changes of surface along straight segments: off edges (down), onto them (up)
         for hi in levels:
             for lo in levels:
-                a, b = self.surfaces[hi], self.surfaces[lo]
-                if not (a.z > b.z + Z_TOL) or lo not in self._neighbours(hi):
+                if not self.surfaces[hi].z > self.surfaces[lo].z + Z_TOL:
                     continue
-                fall = is_fall(a.z - b.z, self.h)
-                step = not fall
-                if fall and not falls:
-                    continue
-                up_nodes, up_ids = nodes[hi], np.arange(len(nodes[hi])) + offset[hi]
-                low_nodes, low_ids = nodes[lo], np.arange(len(nodes[lo])) + offset[lo]
-                if self.home == hi:
-                    up_nodes = P.join_nodes(up_nodes, P.point_nodes(np.array([self.start])))
-                    up_ids = np.append(up_ids, start)
-                if self.home == lo and step:
-                    low_nodes = P.join_nodes(low_nodes, P.point_nodes(np.array([self.start])))
-                    low_ids = np.append(low_ids, start)
+                up_nodes, up_ids = self._with_start(nodes[hi], offset[hi], hi, start)
+                low_nodes, low_ids = self._with_start(nodes[lo], offset[lo], lo, start)
                 i, j = P.cross_pairs(up_nodes, low_nodes)
-                if len(i) == 0:
+                if not len(i):
                     continue
                 p0, p1 = up_nodes.xy[i], low_nodes.xy[j]
+                w = np.hypot(*(p1 - p0).T)
                 r_up = np.where((up_ids[i] == start)[:, None], p0, np.nan)
                 r_lo = np.where((low_ids[j] == start)[:, None], p1, np.nan)
-                ok, tau = P.drop_transitions(p0, p1, self.space(hi).trav, self.space(lo).trav,
-                                             relax_upper=r_up, relax_lower=r_lo)
-                drop = p0 + tau[:, None] * (p1 - p0)
-                ok &= self._lands_on(drop, a.z, b.z)
-                i, j, drop = i[ok], j[ok], drop[ok]
-                w = np.hypot(*(p1[ok] - p0[ok]).T)
-                sel = low_ids[j] != start
-                add(up_ids[i][sel], low_ids[j][sel], w[sel], 2, drop[sel])
-                if step:
-                    sel = up_ids[i] != start
-                    add(low_ids[j][sel], up_ids[i][sel], w[sel], 3, drop[sel])
-        eu, ev, w, kind, drop, ladder = (np.concatenate(c) for c in zip(*E))
+                ok, hp, steps = self.descend(p0, p1, hi, lo, relax0=r_up, relax1=r_lo, falls=falls)
+                down = ok & (low_ids[j] != start)
+                for m in np.flatnonzero(down):
+                    add([up_ids[i[m]]], [low_ids[j[m]]], [w[m]], 2, [len(hops)])
+                    hops.append(hp[m])
+                up = ok & steps & (up_ids[i] != start)
+                for m in np.flatnonzero(up):
+                    add([low_ids[j[m]]], [up_ids[i[m]]], [w[m]], 3, [len(hops)])
+                    hops.append([(x, y, b, a) for x, y, a, b in reversed(hp[m])])
+        eu, ev, w, kind, aux = (np.concatenate(c) for c in zip(*E))
         dist, pred = P.dijkstra(n + 1, np.column_stack([eu, ev]), w, {start: 0.0}, directed=True)
-        return _Net(levels, offset, nodes, xy, level, start, eu, ev, w, kind, drop, ladder, dist, pred, falls)
+        return _Net(levels, offset, nodes, xy, level, start, eu, ev, w, kind, aux, hops, dist, pred, falls)
 
-    def _lands_on(self, pts: np.ndarray, z_hi: float, z_lo: float) -> np.ndarray:
-        """Dropping at ``pts`` from ``z_hi`` reaches ``z_lo`` first: no surface in between
-        lies under any part of the base."""
-        ok = np.ones(len(pts), bool)
+    def _with_start(self, nodes: P.Nodes, off: int, k: int, start: int) -> tuple[P.Nodes, np.ndarray]:
+        ids = np.arange(len(nodes)) + off
+        if self.home == k:
+            return P.join_nodes(nodes, P.point_nodes(np.array([self.start]))), np.append(ids, start)
+        return nodes, ids
+
+    def _add_drop_points(self, levels: Sequence[int]) -> None:
+        """Points where a base lands after stepping off the edge of a higher surface it
+        can reach, every ``DROP_SPACING`` along the edge: graph nodes on the lower surface
+        (a path may turn there)."""
+        for a in levels:
+            A = self.surfaces[a]
+            if A.box:
+                continue
+            pts = _edge_samples(A.support, self.r, DROP_SPACING)
+            if not len(pts):
+                continue
+            land = self.landing(pts, A.z)
+            for lo in levels:
+                sel = pts[land == lo]
+                if not len(sel):
+                    continue
+                sp = self.space(lo)
+                sel = sel[sp.trav.point_free(sel, tol=1e-7)]
+                sp.drop_points.extend(map(tuple, sel.tolist()))
+
+    def landing(self, pts: np.ndarray, z_from: float) -> np.ndarray:
+        """For each point, the surface a base dropping there from height ``z_from`` lands
+        on: the highest one below that lies under any part of the base (-1: none)."""
+        pts = np.asarray(pts, float).reshape(-1, 2)
+        out = np.full(len(pts), -1)
+        best = np.full(len(pts), -np.inf)
+        geoms = shapely.points(pts)
         for u in self.surfaces:
-            if z_lo + Z_TOL < u.z < z_hi - Z_TOL and len(pts):
-                ok &= shapely.distance(u.support, shapely.points(pts)) >= self.r - 1e-7
-        return ok
+            if u.z >= z_from - Z_TOL:
+                continue
+            under = shapely.distance(u.support, geoms) < self.r - 1e-7
+            take = under & (u.z > best)
+            out[take], best[take] = u.index, u.z
+        return out
+
+    def descend(self, p0: np.ndarray, p1: np.ndarray, a: int, c: int, *, relax0: np.ndarray | None = None,
+                relax1: np.ndarray | None = None, falls: bool = True
+                ) -> tuple[np.ndarray, list[list[tuple[float, float, int, int]]], np.ndarray]:
+        """Straight plan segments from surface ``a`` down to surface ``c``: the base walks on
+        (its base may hang over the edge, the surface's blockers kept clear) until it no
+        longer touches the surface, drops onto the highest surface under it, and so on
+        until it is on ``c``, which it then walks to ``p1`` keeping every clearance.
+
+        ``(ok, hops, steps)``: whether each segment is such a move, its changes of surface
+        ``(x, y, from, to)`` in order, and whether every change is a step (no higher than
+        the hitbox: the move can be made backwards too). ``falls=False`` refuses falls."""
+        p0 = np.asarray(p0, float).reshape(-1, 2)
+        p1 = np.asarray(p1, float).reshape(-1, 2)
+        n = len(p0)
+        ok = np.ones(n, bool)
+        steps = np.ones(n, bool)
+        cur = np.full(n, a)
+        t = np.zeros(n)
+        hops: list[list[tuple[float, float, int, int]]] = [[] for _ in range(n)]
+        nan = np.full((n, 2), np.nan)
+        relax0 = nan if relax0 is None else np.asarray(relax0, float)
+        relax1 = nan if relax1 is None else np.asarray(relax1, float)
+        z_c = self.surfaces[c].z
+        for _ in range(len(self.surfaces)):
+            active = np.flatnonzero(ok & (cur != c))
+            if not len(active):
+                break
+            for lvl in np.unique(cur[active]).tolist():
+                idx = active[cur[active] == lvl]
+                S = self.surfaces[lvl]
+                q0 = p0[idx] + t[idx, None] * (p1[idx] - p0[idx])
+                tau = P.exit_param(q0, p1[idx], S.support, self.r, 1e-7)
+                seg = np.hypot(*(p1[idx] - q0).T)
+                good = ~np.isnan(tau) & (tau * seg <= seg + 1e-6)
+                tau = np.where(good, np.minimum(tau, 1.0), 0.0)
+                end = q0 + tau[:, None] * (p1[idx] - q0)
+                sp = self.space(lvl)
+                caps = sp.trav.caps[sp.trav.owner >= 0]
+                if len(caps):
+                    r0 = np.where((t[idx] == 0)[:, None], relax0[idx], np.nan)
+                    bad = P.violations(q0, end, caps, relax0=r0)[0]
+                    good[bad] = False
+                land = self.landing(end, S.z)
+                z_land = np.array([self.surfaces[k].z if k >= 0 else -np.inf for k in land.tolist()])
+                good &= (land >= 0) & (z_land >= z_c - Z_TOL)
+                fall = np.array([is_fall(S.z - zl, self.h) for zl in z_land])
+                if not falls:
+                    good &= ~fall
+                steps[idx] &= ~fall
+                for m in np.flatnonzero(good).tolist():
+                    hops[idx[m]].append((float(end[m, 0]), float(end[m, 1]), lvl, int(land[m])))
+                t[idx] = np.where(good, t[idx] + tau * (1.0 - t[idx]), t[idx])
+                cur[idx] = np.where(good, land, cur[idx])
+                ok[idx[~good]] = False
+        ok &= cur == c
+        idx = np.flatnonzero(ok)
+        if len(idx):
+            sp = self.space(c)
+            q0 = p0[idx] + t[idx, None] * (p1[idx] - p0[idx])
+            bad = P.violations(q0, p1[idx], sp.trav.caps, relax1=relax1[idx])[0]
+            ok[idx[bad]] = False
+            ok[idx] &= sp.trav.inside(q0)
+        return ok, hops, steps
+
+
+def _edge_samples(region: BaseGeometry, r: float, spacing: float) -> np.ndarray:
+    """Points at distance ``r`` outside the edges of ``region``, about ``spacing`` apart
+    (and one off each corner, along the bisector)."""
+    out = []
+    for poly in getattr(region, "geoms", [region]):
+        if not isinstance(poly, Polygon) or poly.is_empty:
+            continue
+        poly = shapely.geometry.polygon.orient(poly, 1.0)
+        for ring in [poly.exterior, *poly.interiors]:
+            c = np.asarray(ring.coords)[:-1]
+            e = np.roll(c, -1, axis=0) - c
+            ln = np.hypot(e[:, 0], e[:, 1])
+            keep = ln > 1e-12
+            c, e, ln = c[keep], e[keep], ln[keep]
+            nrm = np.column_stack([e[:, 1], -e[:, 0]]) / ln[:, None]
+            for a, d, L, nv in zip(c, e, ln, nrm):
+                k = max(1, math.ceil(L / spacing))
+                f = (np.arange(k) + 0.5) / k
+                out.append(a + f[:, None] * d + r * nv)
+            bis = nrm + np.roll(nrm, 1, axis=0)
+            bn = np.hypot(bis[:, 0], bis[:, 1])
+            ok = bn > 1e-9
+            turn = np.roll(e, 1, axis=0)[:, 0] * e[:, 1] - np.roll(e, 1, axis=0)[:, 1] * e[:, 0]
+            ok &= turn > 0  # convex corners only
+            out.append(c[ok] + r * bis[ok] / bn[ok, None])
+    return np.concatenate(out) if out else np.zeros((0, 2))
 
 
 def _replace(lad: Ladder, **kw: Any) -> Ladder:
@@ -600,26 +718,51 @@ class TableMovement:
                 out.append(_Piece(i, sa, a, a, to=sb))
                 continue
             down = az > bz
-            upper = sa if down else sb
-            seg = (np.array([a]), np.array([b])) if down else (np.array([b]), np.array([a]))
-            tau = float(P.exit_param(seg[0], seg[1], mv.surfaces[upper].support, mv.r, 1e-7)[0])
-            if not (0.0 <= tau <= 1.0):
-                edge = mv.surfaces[upper].label
-                w.violate(i, f"changes height between ({ax:g}, {ay:g}) and ({bx:g}, {by:g}) but never crosses the "
-                          f"edge of {edge}: a surface is left or reached at its edge", None)
-                tau = 1.0 if down else 0.0
+            if down:
+                hops, done = self._mv_hops(mv, a, b, sa, sb)
             else:
-                tau = tau if down else 1.0 - tau
-            d = (ax + tau * (bx - ax), ay + tau * (by - ay))
-            if math.hypot(d[0] - ax, d[1] - ay) > 1e-12:
-                out.append(_Piece(i, sa, a, d))
-            out.append(_Piece(i, sa, d, d, to=sb))
-            if math.hypot(bx - d[0], by - d[1]) > 1e-12:
-                out.append(_Piece(i, sb, d, b))
+                back, done = self._mv_hops(mv, b, a, sb, sa)
+                hops = [(x, y, g, f) for x, y, f, g in reversed(back)]
+            if not done:
+                high = mv.surfaces[sa if down else sb]
+                w.violate(i, f"changes height between ({ax:g}, {ay:g}) and ({bx:g}, {by:g}), but walking straight "
+                          f"{'off' if down else 'onto'} {high.label} does not {'land on' if down else 'start from'} "
+                          f"{mv.surfaces[sb if down else sa].label} there")
+                hops = [(bx, by, sa, sb)] if down else [(ax, ay, sa, sb)]
+            cur, here = sa, a
+            for x, y, f, g in hops:
+                if math.hypot(x - here[0], y - here[1]) > 1e-12:
+                    out.append(_Piece(i, cur, here, (x, y)))
+                out.append(_Piece(i, f, (x, y), (x, y), to=g))
+                cur, here = g, (x, y)
+            if math.hypot(bx - here[0], by - here[1]) > 1e-12:
+                out.append(_Piece(i, cur, here, b))
         for n, p in enumerate(out):
             if not p.vertical:
                 p.relax = (n > 0 and out[n - 1].vertical) or (n + 1 < len(out) and out[n + 1].vertical)
         return out
+
+    def _mv_hops(self, mv: _Mover, a: tuple[float, float], b: tuple[float, float], sa: int, sc: int
+                 ) -> tuple[list[tuple[float, float, int, int]], bool]:
+        """Where a straight walk from ``a`` (surface ``sa``) towards ``b`` steps off edges and
+        lands, down to surface ``sc``: ``(hops, reached)`` (clearances not checked here)."""
+        hops: list[tuple[float, float, int, int]] = []
+        cur, here = sa, np.array(a, float)
+        end = np.array(b, float)
+        for _ in range(len(mv.surfaces)):
+            if cur == sc:
+                return hops, True
+            tau = float(P.exit_param(here[None], end[None], mv.surfaces[cur].support, mv.r, 1e-7)[0])
+            seg = float(np.hypot(*(end - here)))
+            if not (0.0 <= tau and tau * seg <= seg + 1e-6):
+                return hops, False
+            d = here + min(tau, 1.0) * (end - here)
+            land = int(mv.landing(d[None], mv.surfaces[cur].z)[0])
+            if land < 0 or mv.surfaces[land].z < mv.surfaces[sc].z - Z_TOL:
+                return hops, False
+            hops.append((float(d[0]), float(d[1]), cur, land))
+            cur, here = land, d
+        return hops, cur == sc
 
     def _mv_walk(self, mv: _Mover, pts: list[tuple[float, float, float]], surf: list[int], budget: float,
               limited: bool, bad: Sequence[tuple[int, str]] = ()) -> _Walk:
@@ -789,8 +932,11 @@ class TableMovement:
             w.violate(p.at, f"drops at ({p.a[0]:.2f}, {p.a[1]:.2f}) while its base still rests on {a.label}: walk "
                       f"on until the base clears the edge", a.pieces[0] if a.pieces else None)
         self._mv_check_landing(mv, p, b, w)
-        if not mv._lands_on(np.array([p.a]), a.z, b.z)[0]:
-            w.violate(p.at, f"dropping at ({p.a[0]:.2f}, {p.a[1]:.2f}) lands on a surface above z = {b.z:g} first")
+        land = int(mv.landing(np.array([p.a]), a.z)[0])
+        if land != b.index:
+            where = "nothing" if land < 0 else mv.surfaces[land].label
+            w.violate(p.at, f"dropping at ({p.a[0]:.2f}, {p.a[1]:.2f}) from {a.label} lands on {where} (the highest "
+                      f"surface under the base), not on {b.label}")
         drop = a.z - b.z
         if is_fall(drop, mv.h):
             if spd is None:
@@ -818,17 +964,21 @@ class TableMovement:
         w.notes.append(f"steps up {rise:g} in onto {b.label} (no taller than the hitbox: free, E-MOVE-KIND)")
 
     def _mv_check_landing(self, mv: _Mover, p: _Piece, s: Surface, w: _Walk) -> None:
+        """Where a model lands (or steps up from) on surface ``s``: clear of the solids there.
+        Its base may hang over the edge: it is about to walk on (or has just stepped up)."""
         sp = mv.space(s.index)
         pt = np.array([p.a])
-        if not sp.check.inside(pt)[0]:
-            w.violate(p.at, f"({p.a[0]:.2f}, {p.a[1]:.2f}) on {s.label} is inside scenery or off the surface")
+        solid = sp.check._solid
+        if solid is not None and shapely.contains_xy(solid, pt[:, 0], pt[:, 1])[0]:
+            w.violate(p.at, f"({p.a[0]:.2f}, {p.a[1]:.2f}) on {s.label} is inside scenery")
             return
-        gap = sp.check.clearance_at(pt)[0] if len(sp.check.caps) else np.zeros(0)
+        blockers = sp.check.caps[sp.check.owner >= 0]
+        if not len(blockers):
+            return
+        gap = P.point_capsule_distance(pt, blockers)[0] - blockers[:, 4]
         for j in np.flatnonzero(gap < -CONTACT):
-            o = int(sp.check.owner[j])
-            sid = None if o < 0 else sp.check.names[o]
-            w.violate(p.at, f"lands at ({p.a[0]:.2f}, {p.a[1]:.2f}) on {s.label} " +
-                      (f"inside {sid}" if sid else "with its base over the edge"), sid)
+            sid = sp.check.names[int(sp.check.owner[sp.check.owner >= 0][j])]
+            w.violate(p.at, f"lands at ({p.a[0]:.2f}, {p.a[1]:.2f}) on {s.label} inside {sid}", sid)
             break
 
     def _mv_check_end(self, mv: _Mover, k: int, xy: tuple[float, float], w: _Walk, at: int, on_ladder: bool) -> None:
@@ -974,12 +1124,12 @@ class TableMovement:
         sp = mv.space(k)
         best: list[Any] = [bound, -1, 0, None, k, None]
 
-        def consider(cost: np.ndarray, j: np.ndarray, u: np.ndarray, kind: int, drop: np.ndarray | None) -> None:
+        def consider(cost: np.ndarray, j: np.ndarray, u: np.ndarray, kind: int, hops: list | None) -> None:
             if not len(cost):
                 return
             n = int(np.argmin(cost))
             if cost[n] < best[0]:
-                best[:] = [float(cost[n]), int(u[n]), kind, None if drop is None else drop[n], k, Q[j[n]]]
+                best[:] = [float(cost[n]), int(u[n]), kind, None if hops is None else hops[n], k, Q[j[n]]]
 
         for h in net.levels:
             a, b = mv.surfaces[h], mv.surfaces[k]
@@ -1012,20 +1162,18 @@ class TableMovement:
                 consider(cost[ok], j[ok], ids[u][ok], 0, None)
                 continue
             if a.z > b.z:
-                ok, tau = P.drop_transitions(xy, q, mv.space(h).trav, sp.trav, relax_upper=rs, relax_lower=q)
-                drop = xy + tau[:, None] * (q - xy)
-                ok &= mv._lands_on(drop, a.z, b.z)
-                consider(cost[ok], j[ok], ids[u][ok], 2, drop[ok])
+                ok, hp, _ = mv.descend(xy, q, h, k, relax0=rs, relax1=q, falls=net.falls)
+                consider(cost[ok], j[ok], ids[u][ok], 2, [hp[m] for m in np.flatnonzero(ok)])
             else:
-                ok, tau = P.drop_transitions(q, xy, sp.trav, mv.space(h).trav, relax_upper=q, relax_lower=rs)
-                drop = q + tau[:, None] * (xy - q)
-                ok &= mv._lands_on(drop, b.z, a.z)
-                consider(cost[ok], j[ok], ids[u][ok], 3, drop[ok])
+                ok, hp, steps = mv.descend(q, xy, k, h, relax0=q, relax1=rs, falls=net.falls)
+                ok &= steps
+                consider(cost[ok], j[ok], ids[u][ok], 3,
+                         [[(x, y, bb, aa) for x, y, aa, bb in reversed(hp[m])] for m in np.flatnonzero(ok)])
         return None if best[1] < 0 else tuple(best)
 
     def _mv_route(self, mv: _Mover, net: _Net, best: tuple[float, int, int, np.ndarray | None, int, np.ndarray]
                ) -> list[tuple[float, float, int]]:
-        _, u, kind, drop, k, q = best
+        _, u, kind, hops, k, q = best
         chain = []
         x = u
         while x != net.start:
@@ -1041,19 +1189,19 @@ class TableMovement:
             la, lb = int(net.level[a]), int(net.level[b])
             kd = int(net.kind[e])
             if kd == 1:
-                lad = mv.ladders[int(net.ladder[e])]
+                lad = mv.ladders[int(net.aux[e])]
                 if la == lad.low:
                     out += [(*lad.foot, lad.high), (*lad.top, lad.high)]
                 else:
                     out += [(*lad.foot, lad.high), (*lad.foot, lad.low)]
                 continue
             if kd in (2, 3):
-                d = net.drop[e]
-                out += [(float(d[0]), float(d[1]), la), (float(d[0]), float(d[1]), lb)]
+                for x, y, f, g in net.hops[int(net.aux[e])]:
+                    out += [(x, y, f), (x, y, g)]
             out.append((float(net.xy[b, 0]), float(net.xy[b, 1]), lb))
-        lu = int(net.level[u])
-        if kind in (2, 3) and drop is not None:
-            out += [(float(drop[0]), float(drop[1]), lu), (float(drop[0]), float(drop[1]), k)]
+        if kind in (2, 3) and hops:
+            for x, y, f, g in hops:
+                out += [(x, y, f), (x, y, g)]
         out.append((float(q[0]), float(q[1]), k))
         clean = [out[0]]
         for p in out[1:]:

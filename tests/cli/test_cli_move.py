@@ -1,0 +1,123 @@
+"""``skirmish move``: plan (--to, --reach), check (--via), range; JSON schema; errors exit 2."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from skirmish.cli import main
+from skirmish.scenario.load import load
+
+from conftest import SCENARIOS
+
+MILL = str(SCENARIOS / "mill-ambush.toml")
+FIRST = str(SCENARIOS / "first-steps.toml")
+MAZE = str(SCENARIOS / "party-hard-maze.toml")
+
+PLAN_KEYS = {"model", "points", "length", "cost", "budget", "legal", "violations", "stopped_at_contact",
+             "fall_rolls", "notes"}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["move", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys, *argv: str) -> dict:
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_to_prints_the_shortest_path_and_the_verdict(capsys):
+    code, out, _ = run(capsys, MILL, "akane", "--to", "14,20")
+    assert code == 0
+    assert out.startswith("akane: shortest path, length ") and "NOT legal" in out and "over budget" in out
+
+
+def test_to_json_follows_the_schema_and_agrees_with_the_library(capsys):
+    doc = run_json(capsys, MILL, "akane", "--to", "14,20", "--kind", "run")
+    assert set(doc) == PLAN_KEYS
+    plan = load(MILL).plan_move("akane", (14, 20), kind="run")
+    assert doc["length"] == pytest.approx(plan.length) and doc["legal"] is plan.legal is True
+    assert doc["points"][0] == [8.0, 17.0, 0.0] and doc["points"][-1] == [14.0, 20.0, 0.0]
+    assert doc["budget"] == 10.0 and doc["stopped_at_contact"] is None and doc["fall_rolls"] == 0
+
+
+def test_lengths_may_carry_units(capsys):
+    doc = run_json(capsys, MILL, "akane", "--to", "3in,50mm", "--kind", "run")
+    assert doc["points"][-1][:2] == pytest.approx([3.0, 50 / 25.4])
+
+
+def test_via_checks_a_declared_path_and_names_the_first_violation(capsys):
+    doc = run_json(capsys, MILL, "akane", "--via", "10,8", "--via", "14,20")
+    assert set(doc) == PLAN_KEYS and doc["legal"] is False
+    first = doc["violations"][0]
+    assert first == {"at": 0, "what": first["what"], "with": "mill"} and "taller than" in first["what"]
+
+
+def test_reach_stops_in_base_contact(capsys):
+    doc = run_json(capsys, FIRST, "akane", "--reach", "brute", "--kind", "run")
+    assert doc["stopped_at_contact"] == "brute" and doc["legal"] is True
+    x, y, _ = doc["points"][-1]
+    t = load(FIRST)
+    gap = math.hypot(x - t.model("brute").x, y - t.model("brute").y) - t.model("akane").radius - t.model("brute").radius
+    assert abs(gap) <= 1.1e-3
+    code, out, _ = run(capsys, FIRST, "akane", "--reach", "brute")
+    assert code == 0 and "stops in base contact with brute" in out
+
+
+def test_range_json_gives_polygons_and_the_area(capsys):
+    doc = run_json(capsys, FIRST, "akane", "--range")
+    assert set(doc) == {"model", "budget", "area", "polygons", "notes"}
+    assert doc["budget"] == 4.0 and 0 < doc["area"] < math.pi * 16
+    ring = doc["polygons"][0][0]
+    assert ring[0] == ring[-1] and all(len(p) == 2 for p in ring)
+    code, out, _ = run(capsys, FIRST, "akane", "--range")
+    assert code == 0 and "can end its move within 4 in" in out
+
+
+def test_a_fall_reports_its_rolls(capsys):
+    doc = run_json(capsys, MILL, "yumi", "--to", "20,12", "--kind", "run")  # off the loft roof (z 6)
+    assert doc["fall_rolls"] >= 1 and any("E-FALL" in n for n in doc["notes"])
+    code, out, _ = run(capsys, MILL, "yumi", "--to", "20,12", "--kind", "run", "--no-falls")
+    assert code == 0 and "falls:" not in out
+
+
+def test_modes_on_the_command_line(capsys):
+    code, _, err = run(capsys, MILL, "akane", "--to", "14,20", "--mode", "realism")
+    assert code == 2 and "realism" in err and "Traceback" not in err
+    doc = run_json(capsys, MILL, "akane", "--to", "14,20", "--mode", "realism", "--declared")
+    assert doc["length"] > 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["akane", "--to", "14"], "expected X,Y"),
+    (["akane", "--to", "a,b"], "expected a length"),
+    (["nobody", "--to", "1,1"], "no model"),
+    (["akane", "--to", "1,1", "--budget", "lots"], "--budget"),
+    (["akane", "--reach", "akane"], "moving model itself"),
+])
+def test_errors_exit_2_with_a_message(capsys, argv, message):
+    code, out, err = run(capsys, MILL, *argv)
+    assert code == 2 and message in err and err.startswith("skirmish move: error:") and not out
+
+
+def test_one_action_is_required(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["move", MILL, "akane"])
+    assert info.value.code == 2
+
+
+def test_the_grid_answers_through_the_protocol(capsys):
+    code, out, _ = run(capsys, MAZE, "rogue", "--to", "3,1")
+    assert code == 0 and "(3, 1)" in out
+    doc = run_json(capsys, MAZE, "rogue", "--to", "3,1")
+    assert set(doc) == PLAN_KEYS
+    code, _, err = run(capsys, MAZE, "rogue", "--to", "3,1", "--kind", "run")
+    assert code == 2 and "grid map does not take" in err
+    code, _, err = run(capsys, MAZE, "rogue", "--to", "3in,1")
+    assert code == 2 and "whole numbers" in err
