@@ -11,7 +11,7 @@ from ..maps.template_results import BestTemplate, Placement, TemplateResult, Tem
 from ..rules.eldfall.templates import TEMPLATES, template_spec
 from ..units import MM_PER_INCH, length
 from ._output import add_json_flag, emit_json
-from ._scenario import add_scenario_args, load_table
+from ._scenario import add_scenario_args, load_table, require_table
 
 EPILOG = """examples:
   skirmish template FILE circle-small --on brute                 centred on a model (its main target)
@@ -121,7 +121,7 @@ def placements(args: argparse.Namespace, kind: str) -> list[Placement]:
 def run(args: argparse.Namespace) -> int:
     spec = template_spec(args.name)
     args.name = spec.name
-    table = load_table(args)
+    table = require_table(load_table(args), "skirmish template")
     if args.best:
         if not args.by:
             raise SkirmishError("--best needs the user: --by ID")

@@ -296,13 +296,13 @@ def circle_lattice(target: tuple[float, float], toward: tuple[float, float] | No
         return np.zeros((0, 2)), np.zeros((0, 2), int)
     m = int(math.floor(radius / spacing + 1e-9))
     idx = np.arange(-m, m + 1)
-    I, J = np.meshgrid(idx, idx, indexing="ij")
-    I, J = I.ravel(), J.ravel()
-    keep = (I * I + J * J) * spacing * spacing <= radius * radius + 1e-12
-    I, J = I[keep], J[keep]
-    px = tx + spacing * (I * ux - J * uy)
-    py = ty + spacing * (I * uy + J * ux)
-    return np.column_stack([px, py]), np.column_stack([I, J])
+    grid_i, grid_j = np.meshgrid(idx, idx, indexing="ij")
+    fi, fj = grid_i.ravel(), grid_j.ravel()
+    keep = (fi * fi + fj * fj) * spacing * spacing <= radius * radius + 1e-12
+    fi, fj = fi[keep], fj[keep]
+    px = tx + spacing * (fi * ux - fj * uy)
+    py = ty + spacing * (fi * uy + fj * ux)
+    return np.column_stack([px, py]), np.column_stack([fi, fj])
 
 
 # ---------------------------------------------------------------------------------------

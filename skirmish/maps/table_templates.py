@@ -25,7 +25,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 import shapely
@@ -54,6 +54,8 @@ from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.templates import TemplateSpec, template_spec
 from .template_results import (
     BestTemplate,
+    Coverage,
+    MainRule,
     Placement,
     Point2D,
     SearchStats,
@@ -65,7 +67,7 @@ from .template_results import (
 
 if TYPE_CHECKING:
     from .pieces import Model, Scenery
-    from .results import LineOfSight
+    from .results import LineOfSight, LosArc
 
 #: Lattice spacing (inches) of the circle search where LoS varies inside a face.
 DEFAULT_SPACING = 0.05
@@ -189,12 +191,12 @@ class TableTemplates:
         models: tuple[Model, ...]
         scenery: tuple[Scenery, ...]
         mode: Mode
-        _model_index: dict[str, int]
 
         def model(self, model_id: str) -> Model: ...
         def _where(self) -> str: ...
         def distance(self, a: str, b: str) -> float: ...
-        def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], **kw: Any) -> list[LineOfSight]: ...
+        def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], *, arc: LosArc = "front",
+                                tolerance: float = ...) -> list[LineOfSight]: ...
 
     # -- cached scene data -----------------------------------------------------
     @cached_property
@@ -355,7 +357,7 @@ class TableTemplates:
         if not isinstance(model_id, str):
             raise SkirmishError(f"{role}: expected a model id, got {model_id!r}")
         self.model(model_id)  # raises UnknownIdError with close matches
-        return self._model_index[model_id]
+        return self._tmpl_arrays.ids.index(model_id)
 
     def _tmpl_place(self, spec: TemplateSpec, pl: Placement, by: str | None) -> _Placed:
         A = self._tmpl_arrays
@@ -440,12 +442,12 @@ class TableTemplates:
             n = len(need)
             sight = self._tmpl_sight_points(np.full(n, p.center[0]), np.full(n, p.center[1]), np.full(n, p.ref_z), need,
                                        evidence=True)
-        los_from = "attacker" if spray else "centre"
+        los_from: Literal["centre", "attacker"] = "attacker" if spray else "centre"
         verdict = {int(i): k for k, i in enumerate(need)}
         affected: list[TemplateHit] = []
         spared: list[TemplateSpared] = []
         for i in np.flatnonzero(touched):
-            cov = COVERAGE_NAMES[codes[i]]
+            cov = cast(Coverage, COVERAGE_NAMES[codes[i]])
             if i == p.user:
                 spared.append(TemplateSpared(A.ids[i], "user", cov, float(dz[i]), spec.band, los_from=los_from))
             elif not in_band[i]:
@@ -458,7 +460,7 @@ class TableTemplates:
                     spared.append(TemplateSpared(A.ids[i], "no_los", cov, float(dz[i]), spec.band,
                                                  sight.blockers[k], sight.reason[k], los_from))
         main_covered: bool | None = None
-        rule = None
+        rule: MainRule | None = None
         if p.target is not None:
             t = p.target
             if codes[t] == COVERED:
@@ -581,13 +583,13 @@ class TableTemplates:
                    for t in targets[open_]]
             obs_ = obs if obs is not None else _empty_obstacles()  # nothing blocks: only the arc can refuse
             raw = line_of_sight_batch(obs_, [sources[k] for k in open_], tgt, [facings[k] for k in open_])
-            for k, r in zip(open_, raw):
-                visible[k] = r.visible
-                if r.visible:
-                    witness[k] = r.witness
+            for k, ans in zip(open_, raw):
+                visible[k] = ans.visible
+                if ans.visible:
+                    witness[k] = ans.witness
                 else:
-                    blockers[k] = tuple(obs_.names[o] for o in r.blockers)
-                    reason[k] = "out_of_arc" if r.out_of_arc else "blocked"
+                    blockers[k] = tuple(obs_.names[o] for o in ans.blockers)
+                    reason[k] = "out_of_arc" if ans.out_of_arc else "blocked"
         return _Sight(visible, witness, blockers, reason, m)
 
     # -- best placement: circles ----------------------------------------------------

@@ -95,7 +95,7 @@ def test_E_TMPL_CIRCLE_best_with_other_weights_beats_the_grid_too():
         assert best.score >= brute_circle(t, "circle-large", user, target, 3, 2, 0.5)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, derandomize=True)
 @given(st.integers(0, 10_000))
 def test_E_TMPL_CIRCLE_best_is_exact_over_continuous_placements_without_scenery(seed):
     """Without scenery LoS never varies, so the arrangement alone must find the optimum:
@@ -115,7 +115,7 @@ def test_E_TMPL_CIRCLE_best_is_exact_over_continuous_placements_without_scenery(
         assert s is not None and s <= best.score
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(3))
 def test_E_TMPL_SPRAY_best_is_never_worse_than_a_fine_sweep(seed):
     """Every enemy as the main target, every whole degree: no direction does better."""
     t = crowded(10 + seed)
@@ -200,7 +200,7 @@ BEST = (BASE.best_template("circle-large", by=USER).score, BASE.best_template("c
         BASE.best_template("spray-large", by=USER).score)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None, derandomize=True)
 @given(st.floats(0, 360), st.floats(-40, 40), st.floats(-40, 40), st.booleans())
 def test_E_TMPL_rigid_motion_of_the_table_changes_no_result(angle, dx, dy, mirror):
     moved = rigid_motion(BASE, angle, dx, dy, mirror=mirror)
