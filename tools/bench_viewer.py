@@ -9,6 +9,7 @@ window it times
   ordered pair) — the goal is 60 frames per second or more;
 * a frame of the bare table;
 * rebuilding the overlays after a click (the LoS batch for the new model included);
+* one drag event while moving a model (the engine's path, the rebuild, the frame);
 * ``skirmish render`` to a PNG (1200 px, supersampled x2), bare and with overlays.
 
 Every number is a median. Frames end with glFinish, so the GPU work is counted.
@@ -19,6 +20,7 @@ Every number is a median. Frames end with glFinish, so the GPU work is counted.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -88,6 +90,18 @@ def main() -> int:
 
     click = median_seconds(click_next, repeat=15)
     print(f"{'select a model (LoS to 19 + rebuild + frame)':<52} median {fmt(click)}")
+
+    m = table.model(ids[0])
+    spots = [(m.x + 1.5 * math.cos(a), m.y + 1.5 * math.sin(a)) for a in range(12)]
+    j = [0]
+
+    def drag_step() -> None:  # one mouse-drag event while moving a model: plan_move + rebuild + frame
+        session._preview_move(ids[0], spots[j[0] % len(spots)])  # noqa: SLF001
+        j[0] += 1
+        one_frame()
+
+    drag_t = median_seconds(drag_step, repeat=24)
+    print(f"{'drag a model (plan_move + rebuild + frame)':<52} median {fmt(drag_t)}")
     window.close()
 
     with tempfile.TemporaryDirectory() as tmp:

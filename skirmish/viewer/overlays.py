@@ -18,7 +18,7 @@ from ..maps.template_results import TemplateResult
 from ..rules.eldfall.templates import template_spec
 from . import palette as P
 from .palette import Color
-from .scene import Dot, Fill, LegendItem, Line, Prim, Scene, Text, empty_scene, inches
+from .scene import Disc, Dot, Fill, LegendItem, Line, Prim, Scene, Text, empty_scene, inches
 
 
 @dataclass
@@ -44,13 +44,18 @@ def range_prims(rng: MoveRange) -> list[Prim]:
     return out
 
 
-def path_prims(plan: MovePlan, reason: str | None = None) -> list[Prim]:
-    """A checked path: blue when legal, red up to the first violation with the reason."""
+def path_prims(plan: MovePlan, reason: str | None = None, *, ghost: tuple[float, Color] | None = None) -> list[Prim]:
+    """A checked path: blue when legal, red (dashed) when not, with the reason. ``ghost``
+    (base radius, colour) draws the model's base, faint, where the path ends."""
     pts = np.array([p[:2] for p in plan.points], float)
     if len(pts) == 0:
         return []
     col = P.PATH_OK if plan.legal else P.PATH_BAD
     out: list[Prim] = []
+    if ghost is not None:
+        r, c = ghost
+        out += [Disc(pts[-1][0], pts[-1][1], r, P.with_alpha(c, 90)),
+                Line.ring(pts[-1][0], pts[-1][1], r, P.with_alpha(col, 220), 2.0, dash=5.0, n=48)]
     if len(pts) > 1:
         out.append(Line(pts, P.WHITE, 6.0))
         out.append(Line(pts, col, 3.0, dash=None if plan.legal else 8.0))

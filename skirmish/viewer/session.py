@@ -452,7 +452,8 @@ class Session:
         if self.measured is not None:
             s["overlays"] += measure_prims(self.measured)
         if self.move_plan is not None:
-            s["overlays"] += path_prims(self.move_plan)
+            m = self.table.model(self.move_plan.model)
+            s["overlays"] += path_prims(self.move_plan, ghost=(m.radius, self.colors[m.side]))
         return s
 
     def help_lines(self) -> list[tuple[str, str]]:

@@ -356,6 +356,34 @@ def test_all_sight_overlay(mill, window_on):
     assert "28 of 42" in w.session.message
 
 
+def test_render_movement_range(mill):
+    comp = compose(mill, RenderRequest(range_of="akane", size=600))
+    img = render_composition(comp)
+    rng = mill.movement_range("akane")
+    import shapely
+
+    area = shapely.union_all([shapely.Polygon(r[0], r[1:]) for r in rng.regions])
+    inside, outside = (6.4, 16.4), (8.3, 10.6)
+    assert area.buffer(-0.3).contains(shapely.Point(inside)) and not area.buffer(0.3).contains(shapely.Point(outside))
+    assert near(pixel(img, comp, *inside), P.mix(P.TABLE, P.RANGE_FILL, P.RANGE_FILL[3] / 255), 3)
+    assert near(pixel(img, comp, *outside), P.TABLE, 0)
+
+
+def test_window_drag_moves_a_model_along_the_maps_path(mill, window_on):
+    w = window_on(mill)
+    a = mill.model("akane")
+    drag(w, (a.x, a.y), (10.0, 20.0))
+    moved = w.session.table.model("akane")
+    assert (moved.x, moved.y) != (a.x, a.y) and math.dist((moved.x, moved.y), (10.0, 20.0)) < 0.05
+    assert w.session.table.model("akane") == dataclasses.replace(a, x=moved.x, y=moved.y, z=moved.z)
+    img = frame(w)
+    red = P.side_colors(mill.sides)["red"]
+    assert near(screen_pixel(w, img, moved.x, moved.y), red, 0)
+    assert not near(screen_pixel(w, img, a.x, a.y), red, 40)  # gone from where it stood
+    drag(w, (moved.x, moved.y), (25.0, 3.0))  # far beyond its Movement: refused
+    assert w.session.table.model("akane") == moved and "over budget" in w.session.message
+
+
 # -- the grid of rooms -----------------------------------------------------------------------------------
 
 def test_grid_render_pixels(tmp_path):

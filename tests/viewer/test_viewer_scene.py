@@ -378,15 +378,56 @@ def test_turn_and_save_round_trip(mill, tmp_path):
     assert back == s.table != mill and not s.error and "saved to" in s.message
 
 
-def test_drag_to_move_shows_the_maps_refusal_when_it_cannot_move(first):
-    s = Session(first)
-    a = first.model("akane")
+def test_drag_a_model_previews_the_maps_path_and_moves_it_when_legal(mill):
+    s = Session(mill)
+    a = mill.model("akane")  # SPD 5
     s.press(a.x, a.y)
-    s.drag(a.x, a.y + 3)
-    s.release(a.x, a.y + 3)
-    if first.__class__.plan_move is skirmish.Map.plan_move:
-        assert s.error and "plan_move" in s.message
-        assert s.table is first
+    s.drag(10.0, 20.0)  # round the yard wall's end
+    assert s.move_plan == mill.plan_move("akane", (10.0, 20.0)) and s.move_plan.legal
+    assert len(s.move_plan.points) > 2 and s.move_plan.length > math.dist((a.x, a.y), (10, 20))
+    over = s.overlay_scene()["overlays"]
+    path = [p for p in over if isinstance(p, Line) and p.color == P.PATH_OK and not p.closed]
+    assert path and np.allclose(path[0].points, [q[:2] for q in s.move_plan.points])
+    assert any(isinstance(p, Disc) and (p.x, p.y) == s.move_plan.points[-1][:2] for p in over)  # the ghost base
+    s.drag(9.5, 20.5)
+    s.release(9.5, 20.5)
+    plan = mill.plan_move("akane", (9.5, 20.5))
+    moved = s.table.model("akane")
+    assert plan.legal and (moved.x, moved.y, moved.z) == plan.points[-1]
+    assert s.table.with_model(a) == mill and s.table_version == 1
+    assert s.move_plan is None and f"{plan.length:.2f} in" in s.message
+
+
+def test_an_illegal_move_is_refused_with_the_maps_reason(mill):
+    s = Session(mill)
+    a = mill.model("akane")
+    s.press(a.x, a.y)
+    s.drag(20.0, 25.0)  # far beyond its 5" of Movement
+    plan = mill.plan_move("akane", (20.0, 25.0))
+    assert not plan.legal and s.move_plan == plan
+    assert any(isinstance(p, Line) and p.color == P.PATH_BAD for p in s.overlay_scene()["overlays"])
+    s.release(20.0, 25.0)
+    assert s.table is mill and s.error and plan.violations[0].what in s.message and "over budget" in s.message
+
+
+def test_movement_range_overlay_is_the_maps_range(mill):
+    s = Session(mill)
+    s.select("akane")
+    s.key("r")
+    rng = mill.movement_range("akane")
+    fills = [p for p in s.overlay_scene()["underlay"] if isinstance(p, Fill) and p.color == P.RANGE_FILL]
+    assert sum(shapely.Polygon(t).area for f in fills for t in f.triangles) == pytest.approx(rng.area, rel=1e-6)
+    assert any(line[0] == "left drag a model" for line in s.help_lines())
+
+
+def test_movement_in_realism_mode_is_refused(mill):
+    s = Session(dataclasses.replace(mill, mode=Mode.REALISM))
+    a = mill.model("akane")
+    s.press(a.x, a.y)
+    s.drag(9.0, 19.0)
+    assert s.move_plan is None and s.error and "realism mode" in s.message
+    s.release(9.0, 19.0)
+    assert s.table.model("akane") == a
 
 
 def test_default_save_path_is_beside_the_scenario(mill):
