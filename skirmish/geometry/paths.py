@@ -58,12 +58,14 @@ def arc_step(radius: float, max_error: float) -> float:
     return min(math.pi / 2, 2.0 * math.acos(radius / (radius + max_error)))
 
 
-def grow_convex(coords: np.ndarray, r: float, max_error: float = MAX_ERROR) -> np.ndarray:
+def grow_convex(coords: np.ndarray, r: float, max_error: float = MAX_ERROR, phase: float = 0.0) -> np.ndarray:
     """Vertices of a polygon circumscribed about ``convex ⊕ disc(r)``.
 
     ``coords`` are the corners of a convex polygon in counter-clockwise order (one point:
     a disc; two points: a segment). Edges are offset exactly by ``r``; each corner's arc
     is replaced by tangent segments whose corners lie at most ``max_error`` outside it.
+    A disc's polygon has a corner in direction ``phase`` (radians): choose it from the
+    scene (say, towards the moving base) and the result moves with the scene.
 
     >>> p = grow_convex(np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [0.0, 1.0]]), 0.5)
     >>> float(p[:, 0].min()) <= -0.5 and float(p[:, 0].max()) >= 2.5
@@ -75,7 +77,7 @@ def grow_convex(coords: np.ndarray, r: float, max_error: float = MAX_ERROR) -> n
     if n == 1:
         k = max(3, math.ceil(2 * math.pi / step_max))
         step = 2 * math.pi / k
-        ang = (np.arange(k) + 0.5) * step
+        ang = phase + np.arange(k) * step
         rr = r / math.cos(step / 2)
         return pts[0] + rr * np.column_stack([np.cos(ang), np.sin(ang)])
     edge = np.roll(pts, -1, axis=0) - pts
@@ -121,6 +123,8 @@ class PlanObstacle:
     polygon: Polygon | None = None
     circle: tuple[float, float, float] | None = None
     pieces: tuple[np.ndarray, ...] | None = field(default=None, compare=False, repr=False)
+    #: a round obstacle's polygon has a corner in this direction (radians), see :func:`grow_convex`
+    phase: float = 0.0
 
     def convex_pieces(self) -> tuple[np.ndarray, ...]:
         if self.circle is not None:
@@ -133,7 +137,8 @@ class PlanObstacle:
     def grown(self, max_error: float = MAX_ERROR) -> list[Polygon]:
         """Convex polygons circumscribed about this obstacle grown by its clearance."""
         if self.circle is not None:
-            return [Polygon(grow_convex(np.array([self.circle[:2]]), self.circle[2] + self.clearance, max_error))]
+            return [Polygon(grow_convex(np.array([self.circle[:2]]), self.circle[2] + self.clearance, max_error,
+                                        self.phase))]
         return [Polygon(grow_convex(p, self.clearance, max_error)) for p in self.convex_pieces()]
 
     def capsules(self) -> np.ndarray:

@@ -120,7 +120,7 @@ class _Space:
             z0, z1 = s.solid.z0, s.solid.z1
             if z1 <= z + Z_TOL or z0 >= top - Z_TOL:
                 continue  # under the surface (or forming it), or overhead
-            o = _obstacle(s, r)
+            o = _obstacle(s, r, (m.x, m.y))
             self.heights[s.id] = (z0, z1)
             (self.blockers if is_fall(z1 - z, h) else self.low).append(o)
         self.enemies: list[tuple[str, float, float, float]] = []
@@ -133,13 +133,16 @@ class _Space:
         self.model_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in (*self.enemies, *self.friends)]
                                    ).reshape(-1, 5)
         self.model_ids = [e[0] for e in (*self.enemies, *self.friends)]
-        enemy_obs = [P.PlanObstacle(i, r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
+        here = (m.x, m.y)
+        enemy_obs = [P.PlanObstacle(i, r + ENEMY_MARGIN, circle=(x, y, rad), phase=_phase((x, y), here))
+                     for i, x, y, rad in self.enemies]
         #: planning: support, blockers, enemies kept a little beyond contact
         self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box)
         #: checking: support and blockers (models are tested separately)
         self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box)
         #: ending: also low pieces and every model (touching is fine)
-        model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad)) for i, x, y, rad in (*self.enemies, *self.friends)]
+        model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad), phase=_phase((x, y), here))
+                     for i, x, y, rad in (*self.enemies, *self.friends)]
         self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box)
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
@@ -156,7 +159,9 @@ class _Space:
     def end_polygon(self) -> BaseGeometry:
         """Where the base centre may end a move on this surface (conservative polygon)."""
         r = self.mover.r
-        extra = [*self.low, *(P.PlanObstacle(i, r, circle=(x, y, rad)) for i, x, y, rad in self.friends)]
+        here = self.mover.start
+        extra = [*self.low, *(P.PlanObstacle(i, r, circle=(x, y, rad), phase=_phase((x, y), here))
+                              for i, x, y, rad in self.friends)]
         return self.trav.minus(extra)
 
     @cached_property
@@ -170,9 +175,15 @@ class _Space:
         return P.casters([o for o in self.blockers if o.name not in pieces] + enemy_obs)
 
 
-def _obstacle(s: Scenery, r: float) -> P.PlanObstacle:
+def _phase(c: tuple[float, float], towards: tuple[float, float]) -> float:
+    """The direction from ``c`` towards the moving model: round obstacles' polygons are
+    turned to it, so a rigid motion of the whole table moves the answers with it."""
+    return math.atan2(towards[1] - c[1], towards[0] - c[0])
+
+
+def _obstacle(s: Scenery, r: float, towards: tuple[float, float]) -> P.PlanObstacle:
     if s.solid.circle is not None:
-        return P.PlanObstacle(s.id, r, circle=s.solid.circle)
+        return P.PlanObstacle(s.id, r, circle=s.solid.circle, phase=_phase(s.solid.circle[:2], towards))
     pieces = tuple(np.asarray(p.exterior.coords)[:-1] for p in s.solid.convex_pieces)
     return P.PlanObstacle(s.id, r, polygon=s.solid.footprint, pieces=pieces)
 
@@ -1233,7 +1244,7 @@ class TableMovement:
             radial = c + rho * v[far] / dv[far, None]
             lb = net.dist[fin][far] + dv[far] - rho
             radial = radial[np.argsort(lb)[:48]]
-            ang = np.linspace(0, 2 * np.pi, CONTACT_SAMPLES, endpoint=False)
+            ang = _phase(c, mv.start) + np.linspace(0, 2 * np.pi, CONTACT_SAMPLES, endpoint=False)
             ring = c + rho * np.column_stack([np.cos(ang), np.sin(ang)])
             Q = np.vstack([radial, ring])
             Q = Q[sp.end.point_free(Q, tol=1e-7)]
