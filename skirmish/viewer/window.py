@@ -184,9 +184,3 @@ def hardware_renderer() -> bool:
 def _caption(session: Session | GridSession) -> str:
     t = session.table
     return f"skirmish — {t.name or t.source or 'table'}"
-
-
-def run(session: Session | GridSession, width: int = 1280, height: int = 900) -> None:
-    """Open the window and run pyglet's event loop until it is closed."""
-    ViewerWindow(session, width, height)
-    pyglet.app.run()

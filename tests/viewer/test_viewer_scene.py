@@ -40,7 +40,7 @@ def first():
 
 
 def test_pure_modules_do_not_import_pyglet():
-    pure = ["palette", "camera", "scene", "tessellate", "png", "session", "overlays"]
+    pure = ["palette", "camera", "scene", "tessellate", "png", "session", "overlays", "grid_view", "launch"]
     code = ("import sys\n" + "".join(f"import skirmish.viewer.{m}\n" for m in pure) +
             "import skirmish.cli\nskirmish.cli.build_parser()\n"
             "assert 'pyglet' not in sys.modules, sorted(m for m in sys.modules if 'pyglet' in m)\n")
@@ -583,3 +583,14 @@ def test_grid_session_refuses_what_the_map_refuses(maze):
     s.drag(*s.layout.centre((0, 2)))
     s.release(*s.layout.centre((0, 2)))
     assert s.table is maze and s.error and "creatures do not move" in s.message
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the DISPLAY check is for Linux (X11/Wayland)")
+def test_view_without_a_display_is_a_clear_error(mill, monkeypatch):
+    from skirmish.errors import SkirmishError
+    from skirmish.viewer.launch import view
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    with pytest.raises(SkirmishError, match=r"no display .* `skirmish render"):
+        view(mill)
