@@ -196,9 +196,10 @@ def print_volley(v: TemplateVolley) -> None:
 
 
 def print_best(b: BestTemplate) -> None:
-    print(f"best placement for {b.result.by}: score {b.score:g} ({b.enemies_hit} enem{'y' if b.enemies_hit == 1 else 'ies'}"
-          f" hit, {b.friends_hit} friend{'' if b.friends_hit == 1 else 's'}; weights enemy {b.enemy_weight:g}, "
-          f"friend {b.friend_weight:g})")
+    enemies = f"{b.enemies_hit} enem{'y' if b.enemies_hit == 1 else 'ies'} hit"
+    friends = f"{b.friends_hit} friend{'' if b.friends_hit == 1 else 's'}"
+    print(f"best placement for {b.result.by}: score {b.score:g} ({enemies}, {friends}; weights enemy "
+          f"{b.enemy_weight:g}, friend {b.friend_weight:g})")
     print_result(b.result)
     s = b.search
     extra = f", {s.lattice_points} lattice points at {s.spacing:g}\"" if s.spacing else ""

@@ -11,6 +11,18 @@ sight lines are decided by the LoS engine (``geometry/los.py``) on an obstacle s
 built from the LoS-blocking scenery alone, after a vectorised exact check of a few
 candidate witness segments (a clear one is a proof by itself).
 
+The best circle is a branch and bound. The set of bases a circle touches changes only
+across the *touch circles* (radius: template + base, around each base), so each face
+of their arrangement inside the feasible disc (the main target covered entirely) is
+one candidate set, represented by points at every crossing (:func:`circle_candidates`).
+A face's bound counts every enemy in it as seen and every friend as hidden; a face
+whose own candidates reach the bound is settled. Otherwise LoS varies inside it: its
+points on a lattice are searched, cutting the face in parts; a part whose straight
+corridor to a model holds no scenery sees it for certain, one from which the engine
+proves a model invisible is bounded without it. The best spray scores every angular
+event and arc between events (:func:`spray_events`): exact. Details and guarantees:
+``docs/templates.md``.
+
 >>> import skirmish
 >>> table = skirmish.load("scenarios/mill-ambush.toml")
 >>> r = table.template("circle-small", on="raider-1")
@@ -332,7 +344,8 @@ class TableTemplates:
                 raise IllegalActionError(f"{spec.name}: no enemy of {by!r}{within} to be the main target")
         weights = np.where(A.side == A.side[user], -float(friend_weight), float(enemy_weight))
         if spec.kind == "circle":
-            placed, stats = self._tmpl_best_circle(spec, user, targets, weights, float(spacing), explicit=on is not None)
+            placed, stats = self._tmpl_best_circle(spec, user, targets, weights, float(spacing),
+                                                   explicit=on is not None)
         else:
             placed, stats = self._tmpl_best_spray(spec, user, targets, weights, explicit=on is not None)
         result = self._tmpl_resolve(placed, mode_, declared, False)
@@ -440,8 +453,8 @@ class TableTemplates:
         else:
             assert p.center is not None
             n = len(need)
-            sight = self._tmpl_sight_points(np.full(n, p.center[0]), np.full(n, p.center[1]), np.full(n, p.ref_z), need,
-                                       evidence=True)
+            sight = self._tmpl_sight_points(np.full(n, p.center[0]), np.full(n, p.center[1]), np.full(n, p.ref_z),
+                                            need, evidence=True)
         los_from: Literal["centre", "attacker"] = "attacker" if spray else "centre"
         verdict = {int(i): k for k, i in enumerate(need)}
         affected: list[TemplateHit] = []
@@ -465,7 +478,8 @@ class TableTemplates:
             t = p.target
             if codes[t] == COVERED:
                 main_covered, rule = True, "covered"
-            elif spray and self._tmpl_too_close(p, t) and bool(edges_cross(p.shape, A.xy[t, 0], A.xy[t, 1], A.r[t], tol)):
+            elif spray and self._tmpl_too_close(p, t) and bool(
+                    edges_cross(p.shape, A.xy[t, 0], A.xy[t, 1], A.r[t], tol)):
                 main_covered, rule = True, "edges"
             else:
                 main_covered = False
@@ -491,7 +505,7 @@ class TableTemplates:
 
     # -- line of sight (only scenery blocks) ---------------------------------------
     def _tmpl_sight_points(self, px: np.ndarray, py: np.ndarray, pz: np.ndarray, targets: np.ndarray, *,
-                      evidence: bool) -> _Sight:
+                           evidence: bool) -> _Sight:
         """LoS from points (a circle's centre on its surface) to models' hitboxes."""
         A = self._tmpl_arrays
         targets = np.asarray(targets, int)
@@ -513,8 +527,8 @@ class TableTemplates:
         Q = np.stack(qs, 1)  # (m, C, 3)
         P = np.repeat(S[:, None, :], Q.shape[1], axis=1)
         valid = np.ones(Q.shape[:2], bool)
-        return self._tmpl_decide(P, Q, valid, [Viewer(float(x), float(y), 0.0, float(z), 0.0, -1) for x, y, z in S]
-                            if m else [], targets, [None] * m, evidence)
+        sources = [Viewer(float(x), float(y), 0.0, float(z), 0.0, -1) for x, y, z in S]
+        return self._tmpl_decide(P, Q, valid, sources, targets, [None] * m, evidence)
 
     def _tmpl_sight_arc(self, user: int, targets: np.ndarray, *, evidence: bool) -> _Sight:
         """LoS from the user's front arc (E-ARC; the sight line runs forward) to models."""
@@ -544,8 +558,8 @@ class TableTemplates:
         src = Viewer(float(a[0]), float(a[1]), ra, az, ah, -1)
         return self._tmpl_decide(P, Q, valid, [src] * m, targets, [tuple(f)] * m, evidence)
 
-    def _tmpl_decide(self, P: np.ndarray, Q: np.ndarray, valid: np.ndarray, sources: list[Viewer], targets: np.ndarray,
-                facings: list[Any], evidence: bool) -> _Sight:
+    def _tmpl_decide(self, P: np.ndarray, Q: np.ndarray, valid: np.ndarray, sources: list[Viewer],
+                     targets: np.ndarray, facings: list[Any], evidence: bool) -> _Sight:
         """Try the candidate witnesses (m, C) in order; pairs without a clear one go to the
         LoS engine, whose answer (a witness, or blockers with a certificate) is final."""
         A = self._tmpl_arrays
@@ -623,8 +637,8 @@ class TableTemplates:
         out[qi] = False
         return out
 
-    def _tmpl_best_circle(self, spec: TemplateSpec, user: int, targets: list[int], weights: np.ndarray, spacing: float,
-                     *, explicit: bool) -> tuple[_Placed, SearchStats]:
+    def _tmpl_best_circle(self, spec: TemplateSpec, user: int, targets: list[int], weights: np.ndarray,
+                          spacing: float, *, explicit: bool) -> tuple[_Placed, SearchStats]:
         """Branch and bound over the faces of the touch-circle arrangement, then over parts of
         a face (see the module docs). A bound assumes every enemy not proven hidden is seen
         and every friend not proven seen is hidden."""
@@ -787,7 +801,7 @@ class TableTemplates:
 
     # -- best placement: sprays -----------------------------------------------------
     def _tmpl_best_spray(self, spec: TemplateSpec, user: int, targets: list[int], weights: np.ndarray, *,
-                    explicit: bool) -> tuple[_Placed, SearchStats]:
+                         explicit: bool) -> tuple[_Placed, SearchStats]:
         A = self._tmpl_arrays
         tol = TOUCH_TOLERANCE
         n = len(A.ids)
@@ -806,7 +820,7 @@ class TableTemplates:
         if not tset:
             if explicit:
                 t = targets[0]
-                why = ("its base is outside the ±5\" band" if not in_band[t] else
+                why = (f"its base is outside the ±{spec.band:g}\" band" if not in_band[t] else
                        "it is beyond the spray's length" if not reachable[t] else "the attacker has no LoS to it")
                 raise IllegalActionError(f"{spec.name} by {A.ids[user]!r} cannot hit {A.ids[t]!r}: {why}")
             raise IllegalActionError(f"{spec.name} by {A.ids[user]!r}: no enemy within reach, band and LoS to be "
@@ -867,8 +881,8 @@ class TableTemplates:
                             "exact angular events (touch, entire coverage, long edges) + arc midpoints")
         return placed, stats
 
-    def _tmpl_spray_eval(self, frame: Capsule, angles: np.ndarray, hc: np.ndarray, tarr: np.ndarray, close: np.ndarray,
-                    D: np.ndarray, alpha: np.ndarray, weights: np.ndarray):
+    def _tmpl_spray_eval(self, frame: Capsule, angles: np.ndarray, hc: np.ndarray, tarr: np.ndarray,
+                         close: np.ndarray, D: np.ndarray, alpha: np.ndarray, weights: np.ndarray):
         """Effect of a spray at each direction: (signature, score, friends, enemies, legal main targets)."""
         A = self._tmpl_arrays
         tol = TOUCH_TOLERANCE
