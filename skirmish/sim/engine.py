@@ -11,12 +11,17 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from ..errors import IllegalActionError, SkirmishError
 from ..maps.results import Cover, LineOfSight, MovePlan
 from ..maps.table import Table
-from ..rules.eldfall.dice import ExchangeLog, resolve_exchange
+from ..maps.template_results import TemplateResult
+from ..rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange, roll_d20
+from ..rules.eldfall.modifiers import damage_target, modify, wounds_on
+from ..rules.eldfall.odds import attribute_roll_odds
+from ..rules.eldfall.wounds import apply_wounds
 from ..rules.eldfall.exchange import Exchange, Side
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.weapons import Weapon
@@ -65,7 +70,7 @@ class PlayThrough:
 
     events: list[Event]
     states: dict[str, ModelState]
-    exchanges: list[Exchange | None]
+    exchanges: list[Exchange | TemplateKey | None]
     wounds: list[tuple[int, int] | None]  # per action: (by the actor, back to the actor)
 
 
@@ -105,25 +110,38 @@ class Simulator:
         elif a.do == "measure":
             out = (table, self._plan_measure(a, table))
         else:
-            raise IllegalActionError("template attacks are not resolved by this version of the simulator")
+            out = (table, self._plan_template(a, table))
         self._cache[key] = out
         self._tables[id(out[0])] = out[0]
         return out
 
     def _plan_move(self, a: Action, table: Table) -> tuple[Table, MovePlan]:
+        kind = "run" if a.run else "walk"
         try:
-            plan = table.plan_move(a.actor, a.to) if a.to is not None else table.check_move(a.actor, a.via or ())
+            if a.to is not None:
+                plan = table.plan_move(a.actor, a.to, kind=kind, declared=True)
+            else:
+                plan = table.check_move(a.actor, a.via or (), kind=kind, declared=True)
         except SkirmishError as exc:
             raise IllegalActionError(str(exc)) from None
         if not plan.legal:
             why = "; ".join(f"segment {v.at}: {v.what}" + (f" ({v.with_})" if v.with_ else "") for v in plan.violations)
             raise IllegalActionError(f"illegal path: {why or 'not legal'}")
-        if plan.budget is not None and plan.cost > plan.budget * (2 if a.run else 1) + 1e-9:
-            raise IllegalActionError(f"the path costs {plan.cost:.2f} in, more than the budget")
-        x, y = plan.points[-1][0], plan.points[-1][1]
-        z = plan.points[-1][2] if len(plan.points[-1]) > 2 else table.model(a.actor).z
-        moved = dataclasses.replace(table.model(a.actor), x=float(x), y=float(y), z=float(z))
+        end = plan.points[-1]
+        z = float(end[2]) if len(end) > 2 else table.model(a.actor).z
+        moved = dataclasses.replace(table.model(a.actor), x=float(end[0]), y=float(end[1]), z=z)
         return table.with_model(moved), plan
+
+    def _plan_template(self, a: Action, table: Table) -> TemplateResult:
+        try:
+            result = table.template(a.template or "", on=a.on, at=a.at, by=a.actor, toward=a.toward,
+                                    declared=True, dodge=True)
+        except SkirmishError as exc:
+            raise IllegalActionError(str(exc)) from None
+        if result.main_target is not None and not result.main_target_covered:
+            raise IllegalActionError(f"the template does not cover its main target {result.main_target} "
+                                     "entirely (E-TMPL)")
+        return result
 
     def _plan_attack(self, a: Action, table: Table) -> AttackPlan:
         actor, target = table.model(a.actor), table.model(a.target or "")
@@ -183,7 +201,7 @@ class Simulator:
                          "dead": "Dead" in m.states, "taken": 0} for m in table.models}
         dead = frozenset(k for k, v in status.items() if v["dead"])
         events: list[Event] = []
-        exchanges: list[Exchange | None] = []
+        exchanges: list[Exchange | TemplateKey | None] = []
         wounds: list[tuple[int, int] | None] = []
         for a in self.script.actions:
             ex, w = None, None
@@ -196,13 +214,22 @@ class Simulator:
                 continue
             table, plan = self._geometry(a, table, dead)
             if a.do == "move":
+                falls = _fall(table, a.actor, plan.fall_rolls, status, rng)
                 if log:
-                    events.append(_move_event(a, plan))
+                    events.append(_move_event(a, plan, falls))
+                w = (0, sum(not r.success for r in falls))
             elif a.do == "measure":
                 if log:
                     d = "beyond %g in" % plan.beyond if plan.distance is None else f"{plan.distance:.2f} in"
                     events.append(Event(a.index, a.actor, "measure", f"{a.actor} measures to {a.target}: {d}",
                                         {"measurement": plan.to_json()}))
+            elif a.do == "template":
+                tk = TemplateKey.of(table, a, plan, status)
+                hits = _template_hits(tk, status, rng)
+                w = (sum(h["wounds"] for h in hits), 0)
+                ex = tk
+                if log:
+                    events.append(_template_event(a, plan, hits))
             else:
                 sa, st = status[a.actor], status[a.target or ""]
                 ekey = ("ex", id(plan), sa["hp"], sa["incapacitated"], st["hp"], st["incapacitated"])
@@ -215,10 +242,10 @@ class Simulator:
                 _apply(status, a.actor, result.active.result.taken, result.active.result.state)
                 if log:
                     events.append(_attack_event(a, plan, result))
-                newly_dead = frozenset(k for k, v in status.items() if v["dead"])
-                if newly_dead != dead:
-                    dead = newly_dead
-                    table = self._flattened(table, dead)
+            newly_dead = frozenset(k for k, v in status.items() if v["dead"])
+            if newly_dead != dead:
+                dead = newly_dead
+                table = self._flattened(table, dead)
             exchanges.append(ex)
             wounds.append(w)
         states = {k: _state(v) for k, v in status.items()}
@@ -305,14 +332,96 @@ def _state(s: Status) -> ModelState:
     return ModelState.WOUNDED if s["taken"] else ModelState.UNHARMED
 
 
-def _move_event(a: Action, plan: MovePlan) -> Event:
+def _fall(table: Table, model_id: str, rolls: int, status: dict[str, Status],
+          rng: random.Random) -> list[AttributeRoll]:
+    """E-FALL: one Agility roll per interval of half its Speed; a Wound per failed roll."""
+    if not rolls:
+        return []
+    agi = table.model(model_id).attributes.get("AGI", 0)
+    out = [attribute_roll(modify(agi), rng) for _ in range(rolls)]
+    failed = sum(not r.success for r in out)
+    if failed:
+        s = status[model_id]
+        res = apply_wounds(failed, 0 if s["incapacitated"] else s["hp"], s["incapacitated"])
+        _apply(status, model_id, res.taken, res.state)
+    return out
+
+
+def _move_event(a: Action, plan: MovePlan, falls: list[AttributeRoll]) -> Event:
     end = plan.points[-1]
-    text = f"{a.actor} moves {plan.length:.2f} in to ({end[0]:.2f}, {end[1]:.2f})"
+    text = f"{a.actor} {'runs' if a.run else 'moves'} {plan.length:.2f} in to ({end[0]:.2f}, {end[1]:.2f})"
     if plan.stopped_at_contact:
         text += f", stopping in base contact with {plan.stopped_at_contact} (E-MOVE-ENEMY)"
-    if plan.fall_rolls:
-        text += f", falling: {plan.fall_rolls} Agility roll(s) (E-FALL)"
-    return Event(a.index, a.actor, "move", text, {"path": plan.to_json()})
+    if falls:
+        faces = " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls)
+        text += f", falls: Agility [{faces}] -> {sum(not r.success for r in falls)} Wound(s) (E-FALL)"
+    return Event(a.index, a.actor, "move", text,
+                 {"path": plan.to_json(), "fall_rolls": [{"face": r.face, "success": r.success} for r in falls]})
+
+
+@dataclass(frozen=True)
+class TemplateKey:
+    """Everything a template attack's dice depend on: per affected model, its Dodge
+    (Agility, halved without LoS to the user; None when it does not Dodge), its HP and
+    States, and the damage target PW − ARM. Equal keys give equal odds."""
+
+    pw: int
+    targets: tuple[tuple[str, int | None, bool, int | None, bool, int], ...]  # id, agi, halved, hp, inc, dmg
+
+    @classmethod
+    def of(cls, table: Table, a: Action, result: TemplateResult, status: dict[str, Status]) -> TemplateKey:
+        rows = []
+        for h in result.affected:
+            s = status[h.id]
+            if s["dead"]:
+                continue
+            m = table.model(h.id)
+            agi = m.attributes.get("AGI") if a.reaction == "dodge" else None
+            rows.append((h.id, agi, bool(h.agility_halved), 0 if s["incapacitated"] else s["hp"], s["incapacitated"],
+                         damage_target(a.pw or 0, m.attributes.get("ARM", 0))))
+        return cls(a.pw or 0, tuple(rows))
+
+    def expected_wounds(self) -> Fraction:
+        """Exact expected Wounds over all affected models (each takes one Hit)."""
+        total = Fraction(0)
+        for _, agi, halved, hp, inc, target in self.targets:
+            p_hit = 1 - (attribute_roll_odds(modify(agi, halve=halved)) if agi is not None else 0)
+            p_wound = Fraction(min(max(target, 0), 20), 20)
+            cap = 1 if inc else (hp if hp is not None else 1)
+            total += p_hit * p_wound * min(1, cap)
+        return total
+
+
+def _template_hits(key: TemplateKey, status: dict[str, Status], rng: random.Random) -> list[dict[str, Any]]:
+    """Each affected model takes one Hit (a template is placed, not rolled, E-TMPL), may
+    Dodge it (E-DODGE), then one damage die against PW − ARM (E-ROLL-DMG)."""
+    out = []
+    for mid, agi, halved, hp, inc, target in key.targets:
+        dodge = attribute_roll(modify(agi, halve=halved), rng) if agi is not None else None
+        face = None
+        rolled = 0
+        if dodge is None or not dodge.success:
+            face = roll_d20(rng)
+            rolled = int(wounds_on(face, target))
+        res = apply_wounds(rolled, hp, inc)
+        _apply(status, mid, res.taken, res.state)
+        out.append({"id": mid, "dodge": None if dodge is None else {"face": dodge.face, "success": dodge.success,
+                                                                    "halved": halved},
+                    "damage": None if face is None else {"face": face, "target": target, "wound": bool(rolled)},
+                    "wounds": res.taken, "state": res.state.value})
+    return out
+
+
+def _template_event(a: Action, result: TemplateResult, hits: list[dict[str, Any]]) -> Event:
+    parts = []
+    for h in hits:
+        if h["dodge"] and h["dodge"]["success"]:
+            parts.append(f"{h['id']} dodges")
+        else:
+            parts.append(f"{h['id']} {h['wounds']} Wound(s) ({h['state']})")
+    where = f"on {a.on}" if a.on else (f"at {a.at}" if a.at else f"toward {a.toward}")
+    text = f"{a.actor} places {a.template} {where}: " + ("; ".join(parts) if parts else "hits nobody")
+    return Event(a.index, a.actor, "template", text, {"template": result.to_json(), "hits": hits})
 
 
 def _attack_event(a: Action, plan: AttackPlan, log: ExchangeLog) -> Event:

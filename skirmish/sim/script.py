@@ -42,7 +42,7 @@ class Action:
     reaction: Reaction = "none"  # attack, template: what the target(s) do
     reaction_weapon: str | None = None  # attack with reaction = "attack"
     modifiers: tuple[int, ...] = ()  # extra fixed modifiers of the actor's roll
-    to: tuple[float, float] | None = None  # move: destination
+    to: tuple[float, float] | str | None = None  # move: destination point, or a model to reach
     via: tuple[tuple[float, float], ...] | None = None  # move: a declared path
     run: bool = False  # move: Run (2 × SPD) instead of Walk
     template: str | None = None  # template: circle-small, spray-large, ...
@@ -106,7 +106,9 @@ def parse_script(raw: Any, table: Table, source: str = "<script>") -> Script:
             if e.has("to") == e.has("via"):
                 raise e.error(None, "a move gives exactly one of to = [x, y] or via = [[x, y], ...]")
             if e.has("to"):
-                kw["to"] = tuple(e.take("to", F.point))
+                kw["to"] = e.take("to", _point_or_id)
+                if isinstance(kw["to"], str) and kw["to"] not in table.model_ids:
+                    raise e.error("to", f"no model with id {show(kw['to'])} on the table")
             else:
                 kw["via"] = tuple(tuple(p) for p in e.take("via", F.list_of(F.point, min_n=1, what="a list of [x, y] points")))
             kw["run"] = e.take("run", F.boolean, False)
@@ -128,6 +130,8 @@ def parse_script(raw: Any, table: Table, source: str = "<script>") -> Script:
                 kw["modifiers"] = tuple(e.take("modifiers", F.list_of(F.integer, what="a list of whole numbers"), []))
         else:  # template
             kw["template"] = e.take("template", F.ident)
+            if not (e.has("on") or e.has("at") or e.has("toward")):
+                raise e.error(None, "a template needs on = \"id\", at = [x, y] or toward = \"id\" / [x, y]")
             kw["on"] = e.take("on", F.ident, None)
             if kw["on"] is not None and kw["on"] not in table.model_ids:
                 raise e.error("on", f"no model with id {show(kw['on'])} on the table")

@@ -19,7 +19,7 @@ from ..maps.table import Table
 from ..rules.eldfall.exchange import Exchange
 from ..rules.eldfall.odds import exchange_odds
 from ..rules.eldfall.wounds import ModelState
-from .engine import Simulator
+from .engine import Simulator, TemplateKey
 from .script import Script
 
 STATES = (ModelState.UNHARMED, ModelState.WOUNDED, ModelState.INCAPACITATED, ModelState.DEAD)
@@ -77,7 +77,7 @@ class _Partial:
     resolved: list[int]
     wounds: list[int]
     back: list[int]
-    exchange: list[Exchange | None]
+    exchange: list[Exchange | TemplateKey | None]
     same: list[bool]
     trials: int = 0
 
@@ -113,7 +113,7 @@ def _run_range(sim: Simulator, seed: int, start: int, stop: int) -> _Partial:
         for k in range(n):
             ex, w = result.exchanges[k], result.wounds[k]
             if w is None:
-                if sim.script.actions[k].do == "attack":
+                if sim.script.actions[k].do in ("attack", "template"):
                     part.same[k] = False  # skipped in some trial: the exact figure would not apply
                 continue
             if ex is not None:
@@ -174,7 +174,10 @@ def run_trials(table: Table, script: Script, trials: int, *, seed: int = 0, work
         exact_w = exact_b = None
         ex = total.exchange[k]
         if ex is not None and total.same[k] and total.resolved[k] == trials:
-            o = exchange_odds(ex)
-            exact_w, exact_b = o.active.expected_wounds, o.reactive.expected_wounds
+            if isinstance(ex, Exchange):
+                o = exchange_odds(ex)
+                exact_w, exact_b = o.active.expected_wounds, o.reactive.expected_wounds
+            else:
+                exact_w, exact_b = ex.expected_wounds(), Fraction(0)
         actions.append(ActionStats(k, a.describe(), total.resolved[k], total.wounds[k], total.back[k], exact_w, exact_b))
     return TrialReport(trials, seed, total.states, tuple(actions))

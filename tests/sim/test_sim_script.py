@@ -170,3 +170,47 @@ def test_bundled_script_runs_and_logs():
     a, b = sim.run(random.Random(3)), sim.run(random.Random(3))
     assert [e.to_json() for e in a.events] == [e.to_json() for e in b.events]
     assert len(a.events) == len(script)
+
+
+def test_E_FALL_scripted_jump_from_a_roof():
+    """E-FALL in a script: a model (SPD 4, AGI 0) drops 6" from a roof: floor(6 / 2) = 3
+    Agility rolls, all failed (E-MOD-ZERO), so 3 Wounds, whatever the seed."""
+    roof = '[[scenery]]\nid = "tower"\nrect = [6, 2, 12, 8]\nheight = 6\nwalkable = true\n'
+    table, script = scenario('[[script]]\nactor = "a"\ndo = "move"\nto = [13.5, 5]\n',
+                             a_attrs="SPD = 4, AGI = 0, HP = 5, ARM = 0", b_at="[20, 5]", extra=roof)
+    table = table.with_model(dataclasses.replace(table.model("a"), x=11.0, y=5.0, z=6.0))
+    sim = Simulator(table, script)
+    sim.validate()
+    for seed in range(3):
+        run = sim.run(random.Random(seed))
+        (event,) = run.events
+        assert event.kind == "move" and event.data["path"]["fall_rolls"] == 3
+        assert [r["success"] for r in event.data["fall_rolls"]] == [False, False, False]
+        assert run.states["a"] is ModelState.WOUNDED and run.wounds[0] == (0, 3)
+
+
+def test_E_TMPL_scripted_template_hits_and_wounds():
+    """A circle template on b: b cannot Dodge (AGI 0) and PW 25 wounds on any face, so b
+    takes exactly one Wound per template (E-TMPL, E-ROLL-DMG); exact odds agree."""
+    tmpl = '[[script]]\nactor = "a"\ndo = "template"\ntemplate = "circle-small"\non = "b"\npw = 25\n'
+    table, script = scenario(tmpl, b_attrs="ARM = 0, HP = 3, AGI = 0", b_at="[12, 5]")
+    sim = Simulator(table, script)
+    sim.validate()
+    run = sim.run(random.Random(0))
+    (event,) = run.events
+    assert event.kind == "template" and [h["id"] for h in event.data["hits"]] == ["b"]
+    assert event.data["hits"][0]["wounds"] == 1 and run.states["b"] is ModelState.WOUNDED
+    report = run_trials(table, script, 50, seed=2)
+    assert report.actions[0].exact_wounds == 1 and report.actions[0].wounds == 50
+
+
+def test_move_then_melee_in_a_script():
+    """A move into base contact (E-MOVE-ENEMY) makes the melee attack after it legal."""
+    move = '[[script]]\nactor = "a"\ndo = "move"\nto = "b"\n'
+    table, script = scenario(move + ATTACK, a_attrs="MEL = 25, ARM = 0, HP = 2, AGI = 5, STA = 2, SPD = 6",
+                             b_at="[9, 5]")
+    sim = Simulator(table, script)
+    sim.validate()
+    run = sim.run(random.Random(1))
+    assert run.events[0].kind == "move" and run.events[0].data["path"]["legal"]
+    assert run.events[1].kind == "attack" and run.events[1].data["distance"] == pytest.approx(0, abs=1e-3)
