@@ -80,9 +80,9 @@ def grow_convex(coords: np.ndarray, r: float, max_error: float = MAX_ERROR, phas
         ang = phase + np.arange(k) * step
         rr = r / math.cos(step / 2)
         return pts[0] + rr * np.column_stack([np.cos(ang), np.sin(ang)])
-    edge = np.roll(pts, -1, axis=0) - pts
+    edge = np.concatenate([pts[1:], pts[:1]]) - pts
     phi = np.arctan2(-edge[:, 0], edge[:, 1])  # outward normal (ey, -ex) of a CCW ring
-    start = np.roll(phi, 1)  # normal of the incoming edge at each vertex
+    start = np.concatenate([phi[-1:], phi[:-1]])  # normal of the incoming edge at each vertex
     turn = np.mod(phi - start, 2 * np.pi)
     turn[turn > 2 * np.pi - 1e-12] = 0.0
     if n == 2:
@@ -100,7 +100,7 @@ def _ccw(coords: np.ndarray) -> np.ndarray:
     c = np.asarray(coords, dtype=float)
     if len(c) >= 3:
         x, y = c[:, 0], c[:, 1]
-        if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0:
+        if np.dot(x[:-1], y[1:]) + x[-1] * y[0] - np.dot(x[1:], y[:-1]) - x[0] * y[-1] < 0:
             c = c[::-1]
     return c
 
@@ -127,26 +127,57 @@ class PlanObstacle:
     phase: float = 0.0
 
     def convex_pieces(self) -> tuple[np.ndarray, ...]:
-        if self.circle is not None:
-            return (np.array([[self.circle[0], self.circle[1]]]),)
-        if self.pieces is not None:
-            return tuple(_ccw(p) for p in self.pieces)
-        from .solids import convex_decomposition
-        return tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_decomposition(self.polygon))
+        """Corners (counter-clockwise) of the convex pieces; a round obstacle: its centre."""
+        memo = self.__dict__.get("_pieces_ccw")
+        if memo is None:
+            if self.circle is not None:
+                memo = (np.array([[self.circle[0], self.circle[1]]]),)
+            elif self.pieces is not None:
+                memo = tuple(_ccw(p) for p in self.pieces)
+            else:
+                from .solids import convex_decomposition
+                memo = tuple(_ccw(np.asarray(p.exterior.coords)[:-1]) for p in convex_decomposition(self.polygon))
+            self.__dict__["_pieces_ccw"] = memo
+        return memo
 
     def grown(self, max_error: float = MAX_ERROR) -> list[Polygon]:
         """Convex polygons circumscribed about this obstacle grown by its clearance."""
-        if self.circle is not None:
-            return [Polygon(grow_convex(np.array([self.circle[:2]]), self.circle[2] + self.clearance, max_error,
-                                        self.phase))]
-        return [Polygon(grow_convex(p, self.clearance, max_error)) for p in self.convex_pieces()]
+        memo = self.__dict__.setdefault("_grown", {})
+        if max_error not in memo:
+            memo[max_error] = list(grow_many([self], max_error))
+        return memo[max_error]
 
     def capsules(self) -> np.ndarray:
         """Rows ``(ax, ay, bx, by, clearance)``."""
-        if self.circle is not None:
-            x, y, rad = self.circle
-            return np.array([[x, y, x, y, rad + self.clearance]])
-        return _ring_capsules(self.polygon, self.clearance)
+        memo = self.__dict__.get("_caps")
+        if memo is None:
+            if self.circle is not None:
+                x, y, rad = self.circle
+                memo = np.array([[x, y, x, y, rad + self.clearance]])
+            else:
+                memo = _ring_capsules(self.polygon, self.clearance)
+            self.__dict__["_caps"] = memo
+        return memo
+
+
+def grow_many(obstacles: Sequence[PlanObstacle], max_error: float = MAX_ERROR) -> np.ndarray:
+    """Every obstacle's grown convex pieces (:func:`grow_convex`), as one array of polygons
+    made in a single vectorised call; pieces of one obstacle are consecutive."""
+    coords, ring = [], []
+    n = 0
+    for o in obstacles:
+        if o.circle is not None:
+            parts = [grow_convex(np.array([o.circle[:2]]), o.circle[2] + o.clearance, max_error, o.phase)]
+        else:
+            parts = [grow_convex(p, o.clearance, max_error) for p in o.convex_pieces()]
+        for c in parts:
+            coords.append(np.vstack([c, c[:1]]))
+            ring.append(np.full(len(c) + 1, n))
+            n += 1
+    if not coords:
+        return np.array([], dtype=object)
+    rings = shapely.linearrings(np.concatenate(coords), indices=np.concatenate(ring))
+    return shapely.polygons(rings)
 
 
 def _ring_capsules(geom: BaseGeometry, clearance: float) -> np.ndarray:
@@ -171,43 +202,43 @@ def capsule_intervals(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: 
     (0.4, 0.6)
     """
     p0 = np.asarray(p0, float)
-    d = np.asarray(p1, float) - p0
-    a, b = caps[:, 0:2], caps[:, 2:4]
+    p1 = np.asarray(p1, float)
+    px, py = p0[:, 0], p0[:, 1]
+    dx, dy = p1[:, 0] - px, p1[:, 1] - py
+    ax, ay, bx, by = caps[:, 0], caps[:, 1], caps[:, 2], caps[:, 3]
     c = (caps[:, 4] if clear is None else clear) - shrink
-    dd = np.einsum("ij,ij->i", d, d)
-    lo = np.full(len(p0), _INF)
-    hi = np.full(len(p0), -_INF)
+    cc = c * c
+    dd = dx * dx + dy * dy
     moving = dd > 1e-24
     safe_dd = np.where(moving, dd, 1.0)
-    # end discs
-    for end in (a, b):
-        w = p0 - end
-        bb = np.einsum("ij,ij->i", d, w)
-        kk = np.einsum("ij,ij->i", w, w) - c * c
+    lo = np.full(len(p0), _INF)
+    hi = np.full(len(p0), -_INF)
+    still_in = np.zeros(len(p0), bool)
+    for ex, ey in ((ax, ay), (bx, by)):  # the end discs
+        wx, wy = px - ex, py - ey
+        bb = dx * wx + dy * wy
+        kk = wx * wx + wy * wy - cc
         disc = bb * bb - safe_dd * kk
-        ok = disc > 0
+        ok = (disc > 0) & moving
         root = np.sqrt(np.where(ok, disc, 0.0))
-        t0 = (-bb - root) / safe_dd
-        t1 = (-bb + root) / safe_dd
-        still = ~moving & (kk < 0)
-        ok &= moving
-        lo = np.where(ok, np.minimum(lo, t0), lo)
-        hi = np.where(ok, np.maximum(hi, t1), hi)
-        lo = np.where(still, -_INF, lo)
-        hi = np.where(still, _INF, hi)
+        lo = np.where(ok, np.minimum(lo, (-bb - root) / safe_dd), lo)
+        hi = np.where(ok, np.maximum(hi, (-bb + root) / safe_dd), hi)
+        still_in |= ~moving & (kk < 0)
     # the strip beside the segment
-    s = b - a
-    ln = np.hypot(s[:, 0], s[:, 1])
+    sx, sy = bx - ax, by - ay
+    ln = np.hypot(sx, sy)
     has = ln > 1e-15
-    su = s / np.where(has, ln, 1.0)[:, None]
-    nu = np.column_stack([-su[:, 1], su[:, 0]])
-    w = p0 - a
-    lo_s, hi_s = _slab(np.einsum("ij,ij->i", nu, w), np.einsum("ij,ij->i", nu, d), -c, c)
-    lo_t, hi_t = _slab(np.einsum("ij,ij->i", su, w), np.einsum("ij,ij->i", su, d), np.zeros_like(ln), ln)
+    inv = 1.0 / np.where(has, ln, 1.0)
+    ux, uy = sx * inv, sy * inv
+    wx, wy = px - ax, py - ay
+    lo_s, hi_s = _slab(ux * wy - uy * wx, ux * dy - uy * dx, -c, c)
+    lo_t, hi_t = _slab(ux * wx + uy * wy, ux * dx + uy * dy, np.zeros_like(ln), ln)
     slo, shi = np.maximum(lo_s, lo_t), np.minimum(hi_s, hi_t)
     ok = has & (slo < shi)
     lo = np.where(ok, np.minimum(lo, slo), lo)
     hi = np.where(ok, np.maximum(hi, shi), hi)
+    lo = np.where(still_in, -_INF, lo)
+    hi = np.where(still_in, _INF, hi)
     if not clip:
         return lo, hi
     return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
@@ -237,7 +268,7 @@ def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     return np.hypot(pts[:, None, 0] - q[..., 0], pts[:, None, 1] - q[..., 1])
 
 
-def _bbox_pairs(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, chunk: int = 2_000_000
+def _bbox_pairs(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, chunk: int = 32_768
                 ) -> tuple[np.ndarray, np.ndarray]:
     """(segment, capsule) index pairs whose bounding boxes (capsules grown by their
     clearance) overlap."""
@@ -279,9 +310,14 @@ def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: floa
             d = _pair_distance(q[use], caps[j[use]])
             clear = clear.copy()
             clear[use] = np.minimum(clear[use], np.maximum(d, 0.0) + shrink)
-    lo, hi = capsule_intervals(p0[i], p1[i], caps[j], shrink, clear)
-    keep = lo < hi
-    i, j, lo, hi = i[keep], j[keep], lo[keep], hi[keep]
+    parts = []
+    step = 8192  # small blocks stay in the cache
+    for s in range(0, len(i), step):
+        ii, jj = i[s:s + step], j[s:s + step]
+        lo, hi = capsule_intervals(p0[ii], p1[ii], caps[jj], shrink, clear[s:s + step])
+        keep = lo < hi
+        parts.append((ii[keep], jj[keep], lo[keep], hi[keep]))
+    i, j, lo, hi = (np.concatenate(c) for c in zip(*parts))
     order = np.lexsort((lo, i))
     return i[order], j[order], lo[order], hi[order]
 
@@ -328,25 +364,28 @@ class FreeSpace:
         shapely.prepare(self.support)
 
     @cached_property
-    def _solid(self) -> BaseGeometry | None:
+    def _footprints(self) -> shapely.STRtree | None:
         polys = [o.polygon for o in self.obstacles if o.polygon is not None]
-        solid = shapely.union_all(polys) if polys else None
-        if solid is not None:
-            shapely.prepare(solid)
-        return solid
+        return shapely.STRtree(polys) if polys else None
 
-    def __repr__(self) -> str:
-        return f"FreeSpace(clearance={self.clearance:g}, {len(self.obstacles)} obstacles)"
-
-    # -- exact tests --------------------------------------------------------------------
-    def inside(self, pts: np.ndarray) -> np.ndarray:
-        """Points inside the support and outside every polygon footprint (no clearance)."""
+    def in_footprint(self, pts: np.ndarray) -> np.ndarray:
+        """Points strictly inside some polygon footprint."""
         pts = np.asarray(pts, float).reshape(-1, 2)
-        ok = shapely.contains_xy(self.support, pts[:, 0], pts[:, 1]) | shapely.intersects_xy(
-            self.support, pts[:, 0], pts[:, 1])
-        if self._solid is not None:
-            ok &= ~shapely.contains_xy(self._solid, pts[:, 0], pts[:, 1])
-        return ok
+        out = np.zeros(len(pts), bool)
+        if self._footprints is not None and len(pts):
+            i, _ = self._footprints.query(shapely.points(pts), predicate="within")
+            out[i] = True
+        return out
+
+    def inside(self, pts: np.ndarray) -> np.ndarray:
+        """Points inside the support (or on its edge) and outside every polygon footprint."""
+        pts = np.asarray(pts, float).reshape(-1, 2)
+        if self.box:
+            x0, y0, x1, y1 = self.support.bounds
+            ok = (pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)
+        else:
+            ok = shapely.intersects_xy(self.support, pts[:, 0], pts[:, 1])
+        return ok & ~self.in_footprint(pts)
 
     def clearance_at(self, pts: np.ndarray) -> np.ndarray:
         """(n, m): distance minus required clearance for each point and capsule (< 0: too close)."""
@@ -383,10 +422,16 @@ class FreeSpace:
     # -- configuration-space polygon ------------------------------------------------------
     @cached_property
     def grown(self) -> list[Polygon]:
-        out: list[Polygon] = []
-        for o in self.obstacles:
-            out.extend(o.grown(self.max_error))
-        return out
+        """Every obstacle grown by its clearance (circumscribed convex polygons)."""
+        todo = [o for o in self.obstacles if self.max_error not in o.__dict__.get("_grown", {})]
+        if todo:
+            polys = grow_many(todo, self.max_error)
+            k = 0
+            for o in todo:
+                m = 1 if o.circle is not None else len(o.convex_pieces())
+                o.__dict__.setdefault("_grown", {})[self.max_error] = list(polys[k:k + m])
+                k += m
+        return [g for o in self.obstacles for g in o.grown(self.max_error)]
 
     @cached_property
     def polygon(self) -> BaseGeometry:
@@ -424,6 +469,12 @@ class Nodes:
     xy: np.ndarray
     e_in: np.ndarray
     e_out: np.ndarray
+    #: point nodes of one group (>= 0) are never joined to each other (-1: no group)
+    group: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.group is None:
+            object.__setattr__(self, "group", np.full(len(self.xy), -1))
 
     def __len__(self) -> int:
         return len(self.xy)
@@ -450,14 +501,14 @@ def reflex_nodes(free: BaseGeometry, min_turn: float = 1e-7) -> Nodes:
             c = np.asarray(ring.coords)[:-1]
             if len(c) < 3:
                 continue
-            e = np.roll(c, -1, axis=0) - c
+            e = np.concatenate([c[1:], c[:1]]) - c
             ln = np.hypot(e[:, 0], e[:, 1])
             keep = ln > 1e-12
             c, e, ln = c[keep], e[keep], ln[keep]
             if len(c) < 3:
                 continue
             eo = e / ln[:, None]
-            ei = np.roll(eo, 1, axis=0)
+            ei = np.concatenate([eo[-1:], eo[:-1]])
             turn = ei[:, 0] * eo[:, 1] - ei[:, 1] * eo[:, 0]
             r = turn < -min_turn  # a right turn with free space on the left: reflex
             xy.append(c[r]); ein.append(ei[r]); eout.append(eo[r])
@@ -467,23 +518,25 @@ def reflex_nodes(free: BaseGeometry, min_turn: float = 1e-7) -> Nodes:
     return Nodes(np.concatenate(xy), np.concatenate(ein), np.concatenate(eout))
 
 
-def point_nodes(pts: np.ndarray) -> Nodes:
+def point_nodes(pts: np.ndarray, group: np.ndarray | int = -1) -> Nodes:
+    """Nodes a path may turn at in any direction (start, goal, ladder ends, landings)."""
     pts = np.asarray(pts, float).reshape(-1, 2)
     nan = np.full_like(pts, np.nan)
-    return Nodes(pts, nan, nan)
+    return Nodes(pts, nan, nan, np.broadcast_to(np.asarray(group, int), (len(pts),)).copy())
 
 
 def join_nodes(*parts: Nodes) -> Nodes:
     return Nodes(np.concatenate([p.xy for p in parts]), np.concatenate([p.e_in for p in parts]),
-                 np.concatenate([p.e_out for p in parts]))
+                 np.concatenate([p.e_out for p in parts]), np.concatenate([p.group for p in parts]))
 
 
-def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.05, block: int = 48
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Node pairs (i < j) whose segment is tangent at both ends: candidates for edges.
 
     A filter, so it may admit a few extra pairs (the exact clearance test follows) but
-    must never drop a tangent one: it runs in float32 over the n × n matrix with a
-    generous tolerance, and admits every pair closer than ``near``."""
+    must never drop a tangent one: it runs in float32 with a generous tolerance, and
+    admits every pair closer than ``near``. Rows are done in cache-sized blocks."""
     n = len(nodes)
     if n < 2:
         return np.zeros(0, int), np.zeros(0, int)
@@ -491,23 +544,48 @@ def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.25) -> tuple[
     xy = (nodes.xy - nodes.xy.mean(axis=0)).astype(f)
     x, y = xy[:, 0], xy[:, 1]
     ei, eo = np.nan_to_num(nodes.e_in).astype(f), np.nan_to_num(nodes.e_out).astype(f)
-    dx = x[None, :] - x[:, None]
-    dy = y[None, :] - y[:, None]
-    # tangent at i: cross(eo_i, d) * cross(d, ei_i) >= 0 (d and -d give the same product)
-    c1 = eo[:, 0, None] * dy
-    c1 -= eo[:, 1, None] * dx
-    c2 = ei[:, 1, None] * dx
-    c2 -= ei[:, 0, None] * dy
-    c1 *= c2
-    dx *= dx
-    dy *= dy
-    dx += dy  # squared distances
-    ok = c1 >= dx * f(-tol)
-    ok[np.isnan(nodes.e_in[:, 0])] = True
-    ok &= ok.T
-    ok |= dx < f(near * near)
-    i, j = np.nonzero(np.triu(ok, 1))
-    return i, j
+    free = np.isnan(nodes.e_in[:, 0])
+    eox, eoy, eix, eiy = eo[:, 0], eo[:, 1], ei[:, 0], ei[:, 1]
+    out_i, out_j = [], []
+    near2, mtol = f(near * near), f(-tol)
+    for r0 in range(0, n - 1, block):
+        r1 = min(n, r0 + block)
+        cols = slice(r0, n)  # only j >= r0 can have i < j
+        dx = x[None, cols] - x[r0:r1, None]  # d[i, j] = p_j - p_i
+        dy = y[None, cols] - y[r0:r1, None]
+        lim = dx * dx
+        lim += dy * dy
+        close = lim < near2
+        lim *= mtol
+        # tangent at i: cross(eo_i, d) * cross(d, ei_i) >= 0 (either sense of d)
+        a = eox[r0:r1, None] * dy
+        a -= eoy[r0:r1, None] * dx
+        b = eiy[r0:r1, None] * dx
+        b -= eix[r0:r1, None] * dy
+        a *= b
+        ok = a >= lim
+        ok[free[r0:r1]] = True
+        # tangent at j, the same d
+        np.multiply(eox[None, cols], dy, out=a)
+        a -= eoy[None, cols] * dx
+        np.multiply(eiy[None, cols], dx, out=b)
+        b -= eix[None, cols] * dy
+        a *= b
+        col = a >= lim
+        col[:, free[cols]] = True
+        ok &= col
+        ok |= close
+        g = nodes.group
+        if (g[r0:] >= 0).any():
+            same = (g[r0:r1, None] == g[None, cols]) & (g[r0:r1, None] >= 0)
+            ok &= ~same
+        i, j = np.nonzero(ok)
+        j += r0
+        i += r0
+        keep = i < j
+        out_i.append(i[keep])
+        out_j.append(j[keep])
+    return np.concatenate(out_i), np.concatenate(out_j)
 
 
 @dataclass(frozen=True, eq=False)
@@ -562,10 +640,11 @@ def cross_pairs(a: Nodes, b: Nodes) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 def exit_param(p0: np.ndarray, p1: np.ndarray, region: BaseGeometry, r: float, tol: float = 1e-9) -> np.ndarray:
-    """For each segment, the first parameter t where the moving point gets farther than
-    ``r`` from ``region`` (it leaves ``region ⊕ r``): the moment a base of radius ``r``
-    stops touching the surface. NaN when the start is already farther; above 1 (up to
-    infinity) when it is still within ``r`` at the segment's end."""
+    """For each segment, the first parameter t where the moving point is no closer than
+    ``r + tol`` to ``region`` (it leaves ``region ⊕ r``): the moment a base of radius
+    ``r`` stops resting on the surface (a negative ``tol``: touching is not resting).
+    NaN when the start is already that far; above 1 (up to infinity) when it is still
+    closer at the segment's end."""
     p0 = np.asarray(p0, float).reshape(-1, 2)
     p1 = np.asarray(p1, float).reshape(-1, 2)
     n = len(p0)

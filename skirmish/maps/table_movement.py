@@ -46,8 +46,6 @@ ENEMY_MARGIN = 2 * CONTACT
 LADDER_REACH = 0.1
 #: Points sampled on a contact circle when the straight approach is blocked.
 CONTACT_SAMPLES = 64
-#: Spacing (inches) of the landing points along an edge a model may step or drop off.
-DROP_SPACING = 0.5
 
 PointLike = Sequence[float]
 
@@ -146,13 +144,15 @@ class _Space:
         self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box)
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
+        self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
 
     @cached_property
     def graph(self) -> P.Graph:
         """The visibility graph: reflex corners, ladder ends, and the points where a base
         lands after stepping off a higher surface's edge (``drop_points``)."""
         pts = [*self.ladder_points, *self.drop_points]
-        extra = P.point_nodes(np.array(pts).reshape(-1, 2)) if pts else None
+        groups = [-1] * len(self.ladder_points) + self.drop_groups
+        extra = P.point_nodes(np.array(pts).reshape(-1, 2), np.array(groups, int)) if pts else None
         return P.build_graph(self.trav, extra)
 
     @cached_property
@@ -381,14 +381,33 @@ class _Mover:
         return nodes, ids
 
     def _add_drop_points(self, levels: Sequence[int]) -> None:
-        """Points where a base lands after stepping off the edge of a higher surface it
-        can reach, every ``DROP_SPACING`` along the edge: graph nodes on the lower surface
-        (a path may turn there)."""
+        """Where a path may turn just after stepping off (or before stepping onto) the edge
+        of a higher surface: graph nodes on the lower surface.
+
+        A shortest path turns only at reflex corners of the free regions (the graph's
+        nodes) or on the *exit curve* (the upper surface's outline grown by the base
+        radius, where the base stops touching it): at the curve's own reflex corners, and
+        where it meets an obstacle's boundary on either surface. Those points are added."""
         for a in levels:
             A = self.surfaces[a]
             if A.box:
                 continue
-            pts = _edge_samples(A.support, self.r, DROP_SPACING)
+            grown = A.support.buffer(self.r, quad_segs=16)
+            curve = grown.boundary
+            pts = [_reflex_corners(grown)]
+            near = grown.buffer(2 * self.r + 4 * ENEMY_MARGIN)
+            for k in levels:
+                if k != a and self.surfaces[k].z >= A.z - Z_TOL:
+                    continue
+                sp = self.space(k)
+                sp.trav.grown  # noqa: B018  (grows them all at once)
+                blockers = [g for o in sp.trav.obstacles if o.name not in A.pieces
+                            for g in o.grown(sp.trav.max_error) if g.intersects(near)]
+                if blockers:
+                    hit = shapely.intersection(curve, shapely.union_all(blockers).boundary)
+                    if not hit.is_empty:
+                        pts.append(shapely.get_coordinates(hit))
+            pts = np.concatenate(pts) if pts else np.zeros((0, 2))
             if not len(pts):
                 continue
             land = self.landing(pts, A.z)
@@ -397,8 +416,9 @@ class _Mover:
                 if not len(sel):
                     continue
                 sp = self.space(lo)
-                sel = sel[sp.trav.point_free(sel, tol=1e-7)]
+                sel = sel[sp.trav.point_free(sel, tol=1e-6)]
                 sp.drop_points.extend(map(tuple, sel.tolist()))
+                sp.drop_groups.extend([a] * len(sel))
 
     def landing(self, pts: np.ndarray, z_from: float) -> np.ndarray:
         """For each point, the surface a base dropping there from height ``z_from`` lands
@@ -446,7 +466,7 @@ class _Mover:
                 idx = active[cur[active] == lvl]
                 S = self.surfaces[lvl]
                 q0 = p0[idx] + t[idx, None] * (p1[idx] - p0[idx])
-                tau = P.exit_param(q0, p1[idx], S.support, self.r, 1e-7)
+                tau = P.exit_param(q0, p1[idx], S.support, self.r, -1e-10)
                 seg = np.hypot(*(p1[idx] - q0).T)
                 good = ~np.isnan(tau) & (tau * seg <= seg + 1e-6)
                 tau = np.where(good, np.minimum(tau, 1.0), 0.0)
@@ -480,9 +500,8 @@ class _Mover:
         return ok, hops, steps
 
 
-def _edge_samples(region: BaseGeometry, r: float, spacing: float) -> np.ndarray:
-    """Points at distance ``r`` outside the edges of ``region``, about ``spacing`` apart
-    (and one off each corner, along the bisector)."""
+def _reflex_corners(region: BaseGeometry) -> np.ndarray:
+    """The reflex corners of a region's outline (where it turns inward)."""
     out = []
     for poly in getattr(region, "geoms", [region]):
         if not isinstance(poly, Polygon) or poly.is_empty:
@@ -490,21 +509,12 @@ def _edge_samples(region: BaseGeometry, r: float, spacing: float) -> np.ndarray:
         poly = shapely.geometry.polygon.orient(poly, 1.0)
         for ring in [poly.exterior, *poly.interiors]:
             c = np.asarray(ring.coords)[:-1]
-            e = np.roll(c, -1, axis=0) - c
-            ln = np.hypot(e[:, 0], e[:, 1])
-            keep = ln > 1e-12
-            c, e, ln = c[keep], e[keep], ln[keep]
-            nrm = np.column_stack([e[:, 1], -e[:, 0]]) / ln[:, None]
-            for a, d, L, nv in zip(c, e, ln, nrm):
-                k = max(1, math.ceil(L / spacing))
-                f = (np.arange(k) + 0.5) / k
-                out.append(a + f[:, None] * d + r * nv)
-            bis = nrm + np.roll(nrm, 1, axis=0)
-            bn = np.hypot(bis[:, 0], bis[:, 1])
-            ok = bn > 1e-9
-            turn = np.roll(e, 1, axis=0)[:, 0] * e[:, 1] - np.roll(e, 1, axis=0)[:, 1] * e[:, 0]
-            ok &= turn > 0  # convex corners only
-            out.append(c[ok] + r * bis[ok] / bn[ok, None])
+            if len(c) < 3:
+                continue
+            e = np.concatenate([c[1:], c[:1]]) - c
+            ein = np.concatenate([e[-1:], e[:-1]])
+            turn = ein[:, 0] * e[:, 1] - ein[:, 1] * e[:, 0]
+            out.append(c[turn < -1e-12])
     return np.concatenate(out) if out else np.zeros((0, 2))
 
 
@@ -763,7 +773,7 @@ class TableMovement:
         for _ in range(len(mv.surfaces)):
             if cur == sc:
                 return hops, True
-            tau = float(P.exit_param(here[None], end[None], mv.surfaces[cur].support, mv.r, 1e-7)[0])
+            tau = float(P.exit_param(here[None], end[None], mv.surfaces[cur].support, mv.r, -1e-10)[0])
             seg = float(np.hypot(*(end - here)))
             if not (0.0 <= tau and tau * seg <= seg + 1e-6):
                 return hops, False
@@ -979,8 +989,7 @@ class TableMovement:
         Its base may hang over the edge: it is about to walk on (or has just stepped up)."""
         sp = mv.space(s.index)
         pt = np.array([p.a])
-        solid = sp.check._solid
-        if solid is not None and shapely.contains_xy(solid, pt[:, 0], pt[:, 1])[0]:
+        if sp.check.in_footprint(pt)[0]:
             w.violate(p.at, f"({p.a[0]:.2f}, {p.a[1]:.2f}) on {s.label} is inside scenery")
             return
         blockers = sp.check.caps[sp.check.owner >= 0]
@@ -993,27 +1002,35 @@ class TableMovement:
             break
 
     def _mv_check_end(self, mv: _Mover, k: int, xy: tuple[float, float], w: _Walk, at: int, on_ladder: bool) -> None:
+        """Where a move ends: not inside a model (E-MOVE-END), not on a low piece or inside
+        scenery, wholly on the surface (E-MOVE-SURFACE)."""
         sp = mv.space(k)
         s = mv.surfaces[k]
         if on_ladder:
-            w.violate(at, f"ends on a ladder: a move ends on a surface (E-MOVE-SURFACE)")
+            w.violate(at, "ends on a ladder: a move ends on a surface (E-MOVE-SURFACE)")
             return
         pt = np.array([xy])
-        if len(sp.model_caps):
-            d = np.hypot(sp.model_caps[:, 0] - xy[0], sp.model_caps[:, 1] - xy[1]) - sp.model_caps[:, 4]
-            for j in np.flatnonzero(d < -CONTACT):
-                o = sp.model_ids[j]
-                w.violate(at, f"ends with its hitbox inside {o}'s (E-MOVE-END)", o)
-        for o in [*sp.blockers, *sp.low]:
-            gap = float(shapely.distance(o.polygon, Point(*xy))) if o.polygon is not None else (
-                math.hypot(xy[0] - o.circle[0], xy[1] - o.circle[1]) - o.circle[2])
-            if gap < mv.r - CONTACT:
-                low = o in sp.low
-                w.violate(at, (f"ends on {o.name}: a model ends only on the table or a walkable top, not on a "
-                               "low piece it crosses (E-MOVE-SURFACE)") if low else f"ends inside {o.name}", o.name)
-        inside = bool(shapely.covers(s.support, Point(*xy)))
-        edge = float(shapely.distance(s.support.boundary, Point(*xy)))
-        if not inside or edge < mv.r - CONTACT:
+        gap = sp.end.clearance_at(pt)[0] if len(sp.end.caps) else np.zeros(0)
+        bad = set(np.flatnonzero(gap < -CONTACT).tolist())
+        if sp.end._footprints is not None:
+            _, hit = sp.end._footprints.query(shapely.points(pt), predicate="within")
+            polys = [i for i, o in enumerate(sp.end.obstacles) if o.polygon is not None]
+            bad |= {int(j) for j in np.flatnonzero(np.isin(sp.end.owner, [polys[h] for h in hit.tolist()]))}
+        owners = sorted({int(sp.end.owner[j]) for j in bad})
+        low = {o.name for o in sp.low}
+        models = set(sp.model_ids)
+        for o in owners:
+            if o < 0:
+                continue
+            name = sp.end.names[o]
+            if name in models:
+                w.violate(at, f"ends with its hitbox inside {name}'s (E-MOVE-END)", name)
+            elif name in low:
+                w.violate(at, f"ends on {name}: a model ends only on the table or a walkable top, not on a low piece "
+                          "it crosses (E-MOVE-SURFACE)", name)
+            else:
+                w.violate(at, f"ends inside {name}", name)
+        if -1 in owners or not sp.end.inside(pt)[0] and not sp.end.in_footprint(pt)[0]:
             w.violate(at, f"ends with its base off {s.label} (E-MOVE-SURFACE)")
 
     def _mv_plan(self, mv: _Mover, w: _Walk, budget: float, notes: list[str]) -> MovePlan:
@@ -1160,27 +1177,51 @@ class TableMovement:
                 continue
             loc = np.flatnonzero(fin)
             j, u = (g.ravel() for g in np.meshgrid(np.arange(len(Q)), loc, indexing="ij"))
-            q, xy = Q[j], nodes.xy[u]
-            cost = net.dist[ids[u]] + np.hypot(q[:, 0] - xy[:, 0], q[:, 1] - xy[:, 1])
-            keep = (cost < best[0]) & nodes.admits(u, q - xy)
-            j, u, q, xy, cost = j[keep], u[keep], q[keep], xy[keep], cost[keep]
-            if not len(j):
-                continue
-            from_start = (ids[u] == net.start)[:, None]
-            rs = np.where(from_start, xy, np.nan)
-            if h == k:
-                ok = sp.trav.segments_clear(xy, q, relax0=rs, relax1=q)
-                consider(cost[ok], j[ok], ids[u][ok], 0, None)
-                continue
-            if a.z > b.z:
-                ok, hp, _ = mv.descend(xy, q, h, k, relax0=rs, relax1=q, falls=net.falls)
-                consider(cost[ok], j[ok], ids[u][ok], 2, [hp[m] for m in np.flatnonzero(ok)])
+            cost = net.dist[ids[u]] + np.hypot(Q[j, 0] - nodes.xy[u, 0], Q[j, 1] - nodes.xy[u, 1])
+            keep = cost < best[0]
+            if keep.sum() > 4096:  # the cheapest few thousand are enough almost always; the rest follow if not
+                cut = np.partition(cost[keep], 4095)[4095]
+                rest = keep & (cost > cut)
+                keep &= cost <= cut
             else:
-                ok, hp, steps = mv.descend(q, xy, k, h, relax0=q, relax1=rs, falls=net.falls)
-                ok &= steps
-                consider(cost[ok], j[ok], ids[u][ok], 3,
-                         [[(x, y, bb, aa) for x, y, aa, bb in reversed(hp[m])] for m in np.flatnonzero(ok)])
+                rest = np.zeros_like(keep)
+            for part in (keep, rest):
+                if not part.any() or np.min(cost[part]) >= best[0]:
+                    continue
+                jj, uu, cc = j[part], u[part], cost[part]
+                adm = nodes.admits(uu, Q[jj] - nodes.xy[uu])
+                jj, uu, cc = jj[adm], uu[adm], cc[adm]
+                self._mv_try_pairs(mv, net, k, h, a, b, Q, jj, uu, cc, ids, nodes, sp, consider, best)
         return None if best[1] < 0 else tuple(best)
+
+    def _mv_try_pairs(self, mv: _Mover, net: _Net, k: int, h: int, a: Surface, b: Surface, Q: np.ndarray,
+                      j: np.ndarray, u: np.ndarray, cost: np.ndarray, ids: np.ndarray, nodes: P.Nodes,
+                      sp: _Space, consider: Any, best: list[Any]) -> None:
+        """Test (target point, node) pairs cheapest first, in growing batches: the first
+        legal one is the best that goes through these nodes."""
+        order = np.argsort(cost, kind="stable")
+        j, u, cost = j[order], u[order], cost[order]
+        size, s0 = 64, 0
+        while s0 < len(cost) and cost[s0] < best[0]:
+            sl = slice(s0, s0 + size)
+            bj, bu, bc = j[sl], u[sl], cost[sl]
+            bq, bxy = Q[bj], nodes.xy[bu]
+            rs = np.where((ids[bu] == net.start)[:, None], bxy, np.nan)
+            if h == k:
+                ok = sp.trav.segments_clear(bxy, bq, relax0=rs, relax1=bq)
+                consider(bc[ok], bj[ok], ids[bu][ok], 0, None)
+            elif a.z > b.z:
+                ok, hp, _ = mv.descend(bxy, bq, h, k, relax0=rs, relax1=bq, falls=net.falls)
+                consider(bc[ok], bj[ok], ids[bu][ok], 2, [hp[m] for m in np.flatnonzero(ok)])
+            else:
+                ok, hp, steps = mv.descend(bq, bxy, k, h, relax0=bq, relax1=rs, falls=net.falls)
+                ok &= steps
+                consider(bc[ok], bj[ok], ids[bu][ok], 3,
+                         [[(x, y, g2, f2) for x, y, f2, g2 in reversed(hp[m])] for m in np.flatnonzero(ok)])
+            if ok.any():
+                return
+            s0 += size
+            size *= 4
 
     def _mv_route(self, mv: _Mover, net: _Net, best: tuple[float, int, int, np.ndarray | None, int, np.ndarray]
                ) -> list[tuple[float, float, int]]:
@@ -1216,7 +1257,7 @@ class TableMovement:
         out.append((float(q[0]), float(q[1]), k))
         clean = [out[0]]
         for p in out[1:]:
-            if abs(p[0] - clean[-1][0]) > 1e-12 or abs(p[1] - clean[-1][1]) > 1e-12 or p[2] != clean[-1][2]:
+            if abs(p[0] - clean[-1][0]) > 1e-9 or abs(p[1] - clean[-1][1]) > 1e-9 or p[2] != clean[-1][2]:
                 clean.append(p)
         return clean
 
