@@ -309,38 +309,42 @@ def circle_lattice(target: tuple[float, float], toward: tuple[float, float] | No
 # Sprays: exact angular events
 # ---------------------------------------------------------------------------------------
 
-def _circle_circle_angles(D: np.ndarray, c: tuple[float, float], r: float) -> np.ndarray:
-    """Polar angles of the points where circles |x| = D meet the circle (c, r)."""
+def _circle_circle_angles(D: np.ndarray, c: tuple[float, float], r: np.ndarray | float) -> np.ndarray:
+    """Polar angles of the points where circles |x| = D meet circles (c, r): shape
+    ``(2, n)``, NaN where they do not meet (or r <= 0)."""
     cx, cy = c
     L = math.hypot(cx, cy)
-    if r <= 0 or L == 0:
-        return np.zeros(0)
+    D = np.asarray(D, float)
+    r = np.broadcast_to(np.asarray(r, float), D.shape)
     with np.errstate(invalid="ignore", divide="ignore"):
         cosd = (D * D + L * L - r * r) / (2 * D * L)
-    ok = (D > 0) & (np.abs(cosd) <= 1)
-    delta = np.arccos(np.clip(cosd[ok], -1, 1))
+        ok = (D > 0) & (L > 0) & (r > 0) & (np.abs(cosd) <= 1)
+    delta = np.where(ok, np.arccos(np.clip(np.nan_to_num(cosd), -1, 1)), np.nan)
     base = math.atan2(cy, cx)
-    return np.concatenate([base + delta, base - delta])
+    return np.stack([base + delta, base - delta])
 
 
-def _circle_line_angles(D: np.ndarray, n: tuple[float, float], c0: float) -> np.ndarray:
-    """Polar angles of the points where circles |x| = D meet the line n·x = c0 (unit n)."""
-    ok = D >= abs(c0)
-    h = np.sqrt(np.maximum(D[ok] ** 2 - c0 * c0, 0.0))
+def _circle_line_angles(D: np.ndarray, n: tuple[float, float], c0: np.ndarray | float) -> np.ndarray:
+    """Polar angles of the points where circles |x| = D meet the lines n·x = c0 (unit n):
+    shape ``(2, n)``, NaN where they do not meet."""
+    D = np.asarray(D, float)
+    c0 = np.broadcast_to(np.asarray(c0, float), D.shape)
+    with np.errstate(invalid="ignore"):
+        ok = D >= np.abs(c0)
+    h = np.sqrt(np.maximum(np.where(ok, D * D - c0 * c0, 0.0), 0.0))
+    delta = np.where(ok, np.arctan2(h, c0), np.nan)
     base = math.atan2(n[1], n[0])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        delta = np.arctan2(h, c0)
-    return np.concatenate([base + delta, base - delta])
+    return np.stack([base + delta, base - delta])
 
 
-def capsule_frame_angles(shape: Capsule, D: np.ndarray, delta: float) -> np.ndarray:
+def capsule_frame_angles(shape: Capsule, D: np.ndarray, delta: np.ndarray | float) -> np.ndarray:
     """Angles where circles |x| = D (centred at the origin) cross the boundary of the shape
-    grown by ``delta`` (shrunk when negative): a superset of the points where
-    ``sdf == delta`` on those circles."""
+    grown by ``delta`` (shrunk when negative; one value per circle, NaN to skip): a superset
+    of the points where ``sdf == delta`` on those circles. Shape ``(k, n)``, NaN-padded."""
     D = np.asarray(D, float).ravel()
-    out = [_circle_circle_angles(D, (shape.x2, shape.y2), shape.r2 + delta)]
-    if shape.r1 + delta > 0:
-        out.append(_circle_circle_angles(D, (shape.x1, shape.y1), shape.r1 + delta))
+    delta = np.broadcast_to(np.asarray(delta, float), D.shape)
+    out = [_circle_circle_angles(D, (shape.x2, shape.y2), shape.r2 + delta),
+           _circle_circle_angles(D, (shape.x1, shape.y1), shape.r1 + delta)]
     if not shape.is_circle:
         ux, uy = shape.axis
         k = shape.slope
@@ -348,27 +352,29 @@ def capsule_frame_angles(shape: Capsule, D: np.ndarray, delta: float) -> np.ndar
         for side in (1.0, -1.0):
             nx, ny = -k * ux - side * c * uy, -k * uy + side * c * ux
             out.append(_circle_line_angles(D, (nx, ny), nx * shape.x1 + ny * shape.y1 + shape.r1 + delta))
-    return np.concatenate(out) if out else np.zeros(0)
+    return np.concatenate(out)
 
 
-def capsule_edge_angles(shape: Capsule, D: np.ndarray, reach: float) -> np.ndarray:
+def capsule_edge_angles(shape: Capsule, D: np.ndarray, reach: np.ndarray | float) -> np.ndarray:
     """Angles where circles |x| = D cross the boundary of the ``reach``-neighbourhood of
-    either long edge (a superset of where "the edge crosses a base" changes)."""
+    either long edge (one reach per circle, NaN to skip): a superset of where "the edge
+    crosses a base" changes. Shape ``(k, n)``, NaN-padded."""
     D = np.asarray(D, float).ravel()
+    reach = np.broadcast_to(np.asarray(reach, float), D.shape)
+    reach = np.where(reach > 0, reach, np.nan)
     out = []
-    if reach <= 0:
-        return np.zeros(0)
     for a, b in shape.long_edges():
         tx, ty = b[0] - a[0], b[1] - a[1]
         L = math.hypot(tx, ty)
         tx, ty = tx / L, ty / L
         nx, ny = -ty, tx
         out += [_circle_circle_angles(D, a, reach), _circle_circle_angles(D, b, reach)]
-        for off in (reach, -reach):
-            out.append(_circle_line_angles(D, (nx, ny), nx * a[0] + ny * a[1] + off))
-        out.append(_circle_line_angles(D, (tx, ty), tx * a[0] + ty * a[1]))
-        out.append(_circle_line_angles(D, (tx, ty), tx * b[0] + ty * b[1]))
-    return np.concatenate(out) if out else np.zeros(0)
+        for sgn in (1.0, -1.0):
+            out.append(_circle_line_angles(D, (nx, ny), nx * a[0] + ny * a[1] + sgn * reach))
+        # the ends of the strip (perpendicular lines through both ends), where reach applies
+        for e in (a, b):
+            out.append(_circle_line_angles(D, (tx, ty), np.where(np.isnan(reach), np.nan, tx * e[0] + ty * e[1])))
+    return np.concatenate(out) if out else np.full((0, len(D)), np.nan)
 
 
 def spray_frame(attacker_radius: float, length: float, near_width: float, far_width: float) -> Capsule:
@@ -387,16 +393,12 @@ def spray_events(frame: Capsule, D: np.ndarray, alpha: np.ndarray, deltas: np.nd
     included, and, where ``edge_reach[i]`` is finite, those where a long edge starts or
     stops crossing it. Between consecutive events nothing changes (exact)."""
     D, alpha, deltas = (np.atleast_1d(np.asarray(v, float)) for v in (D, alpha, deltas))
-    out = []
-    for i in range(len(D)):
-        if not math.isnan(deltas[i]):
-            out.append(alpha[i] - capsule_frame_angles(frame, D[i:i + 1], deltas[i]))
-        if edge_reach is not None and math.isfinite(edge_reach[i]):
-            out.append(alpha[i] - capsule_edge_angles(frame, D[i:i + 1], edge_reach[i]))
-    if not out:
-        return np.zeros(0)
-    ev = np.mod(np.concatenate(out), 2 * math.pi)
-    return np.unique(ev[np.isfinite(ev)])
+    ang = [capsule_frame_angles(frame, D, deltas)]
+    if edge_reach is not None:
+        ang.append(capsule_edge_angles(frame, D, np.atleast_1d(np.asarray(edge_reach, float))))
+    ev = alpha[None, :] - np.concatenate(ang)
+    ev = ev[np.isfinite(ev)]
+    return np.unique(np.mod(ev, 2 * math.pi))
 
 
 def angular_cells(events: np.ndarray, extra: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

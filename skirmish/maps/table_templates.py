@@ -166,14 +166,30 @@ class _Part:
     status: np.ndarray
 
 
-def _keys(vis: np.ndarray, w: np.ndarray, slack: np.ndarray) -> list[tuple[float, int, int, float] | None]:
-    """Per point (rows of ``vis``, which models it sees; column 0 the main target): its key
-    (score, −friends hit, enemies hit, slack), None when the main target is not hit."""
-    score = vis.astype(float) @ w
-    fr = (vis & (w < 0)).sum(1)
-    en = (vis & (w > 0)).sum(1)
-    return [(round(float(score[j]), 9), -int(fr[j]), int(en[j]), float(slack[j])) if vis[j, 0] else None
-            for j in range(len(vis))]
+def _key_arrays(vis: np.ndarray, w: np.ndarray, slack: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per point (rows of ``vis``: which models it sees; column 0 the main target): the
+    parts of its key (score, −friends hit, enemies hit, slack) and whether it is legal (the
+    main target is hit)."""
+    score = np.round(vis.astype(float) @ w, 9)
+    return score, -(vis & (w < 0)).sum(1), (vis & (w > 0)).sum(1), np.asarray(slack, float), vis[:, 0].copy()
+
+
+def _best_rows(keys: tuple[np.ndarray, ...], groups: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the legal rows with the greatest key (one per group when ``groups`` is given)."""
+    score, negf, en, slack, ok = keys
+    idx = np.flatnonzero(ok)
+    if not len(idx):
+        return idx
+    g = np.zeros(len(idx), int) if groups is None else np.asarray(groups)[idx]
+    pos = np.lexsort((slack[idx], en[idx], negf[idx], score[idx], g))  # by group, then by key
+    gs = g[pos]
+    last = np.flatnonzero(np.append(gs[1:] != gs[:-1], True))
+    return idx[pos[last]]
+
+
+def _key(keys: tuple[np.ndarray, ...], i: int) -> tuple[float, int, int, float]:
+    score, negf, en, slack, _ = keys
+    return (float(score[i]), int(negf[i]), int(en[i]), float(slack[i]))
 
 
 def _split(P: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -704,14 +720,11 @@ class TableTemplates:
             vis = np.zeros((len(cand), len(ctx.rel)), bool)
             vis[r, k] = sight.visible[off:off + len(r)]
             off += len(r)
-            keys = _keys(vis, ctx.w, ctx.slack[cand])
-            face_best: dict[int, tuple] = {}
-            for j, key in enumerate(keys):
-                if key is None:
-                    continue
-                g = int(ctx.inv[cand[j]])
-                if g not in face_best or key > face_best[g]:
-                    face_best[g] = key
+            keys = _key_arrays(vis, ctx.w, ctx.slack[cand])
+            face_best: dict[int, tuple[float, int, int, float]] = {}
+            for j in _best_rows(keys, ctx.inv[cand]):
+                key = _key(keys, int(j))
+                face_best[int(ctx.inv[cand[j]])] = key
                 if best_key is None or key > best_key:
                     best_key, best_at = key, (ci, int(cand[j]))
             _, first = np.unique(ctx.inv, return_index=True)
@@ -788,15 +801,15 @@ class TableTemplates:
             s = len(open_)
             pi = np.repeat(pts, s)
             ti = np.tile(ctx.rel[cols[open_]], k)
-            sight = self._tmpl_sight_points(ctx.pts[pi, 0], ctx.pts[pi, 1], np.full(k * s, ctx.zs), ti, evidence=False)
+            sight = self._tmpl_sight_points(ctx.pts[pi, 0], ctx.pts[pi, 1], np.full(k * s, ctx.zs), ti,
+                                            evidence=False)
             vis[:, open_] = sight.visible.reshape(k, s)
             pairs = sight.pairs
-        keys = _keys(vis, ctx.w[cols], ctx.slack[pts])
-        best = None
-        at = -1
-        for j, key in enumerate(keys):
-            if key is not None and (best is None or key > best):
-                best, at = key, int(pts[j])
+        keys = _key_arrays(vis, ctx.w[cols], ctx.slack[pts])
+        top = _best_rows(keys)
+        if not len(top):
+            return None, -1, pairs
+        best, at = _key(keys, int(top[0])), int(pts[top[0]])
         return best, at, pairs
 
     # -- best placement: sprays -----------------------------------------------------
