@@ -272,9 +272,12 @@ class _Mover:
         if not self.space(high).trav.point_free(top, tol=1e-7)[0]:
             return _replace(base, why=f"a base of {2 * r:.2f} in does not fit on the top beside it")
         for o in self.table.scenery:
-            if o.id == s.id or o.solid.z1 <= low.z + Z_TOL or o.solid.z0 >= z_top + self.h - Z_TOL:
+            z0, z1 = o.solid.z0, o.solid.z1
+            if o.id == s.id or z1 <= low.z + Z_TOL or z0 >= z_top + self.h - Z_TOL:
                 continue
-            if o.solid.z0 < z_top + self.h and float(shapely.distance(o.solid.footprint, Point(*foot))) < r - 1e-7:
+            if z0 < low.z + self.h - Z_TOL and not is_fall(z1 - low.z, self.h):
+                continue  # low at the foot: stepped over as the climb starts
+            if float(shapely.distance(o.solid.footprint, Point(*foot))) < r - 1e-7:
                 return _replace(base, why=f"{o.id} is in the way of the climb")
         return _replace(base, usable=True)
 
