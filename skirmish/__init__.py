@@ -15,8 +15,11 @@ from .errors import (
     UnknownIdError,
 )
 from .maps.base import MAPS, Map
+from .maps.grid import Grid
 from .maps.pieces import Model, Scenery
+from .maps.results import Cover, LineOfSight, MovePlan, MoveRange, Violation
 from .maps.table import CONTACT_TOLERANCE, Measurement, Reach, Table
+from .maps.template_results import BestTemplate, Placement, TemplateResult
 from .rules.eldfall.modes import Mode
 from .rules.eldfall.weapons import ReachBand, Weapon
 from .scenario.load import load, loads
@@ -24,7 +27,8 @@ from .scenario.load import load, loads
 __version__ = "0.1.0"
 
 __all__ = [
-    "CONTACT_TOLERANCE", "IllegalActionError", "MAPS", "Map", "Measurement", "MeasurementRefused", "Mode",
-    "Model", "Reach", "ReachBand", "ScenarioError", "Scenery", "SkirmishError", "Table", "UnitError",
-    "UnknownIdError", "Weapon", "load", "loads",
+    "BestTemplate", "CONTACT_TOLERANCE", "Cover", "Grid", "IllegalActionError", "LineOfSight", "MAPS", "Map",
+    "Measurement", "MeasurementRefused", "Mode", "Model", "MovePlan", "MoveRange", "Placement", "Reach", "ReachBand",
+    "ScenarioError", "Scenery", "SkirmishError", "Table", "TemplateResult", "UnitError", "UnknownIdError",
+    "Violation", "Weapon", "load", "loads",
 ]
