@@ -3,7 +3,9 @@
 World layers (table, scenery, underlay, models, overlays) hang under one
 :class:`WorldGroup`, which can shift them while the view is panned and clip them to a
 rectangle; UI layers (panels, legend, help, status) hang under a second group and
-are drawn last. Each layer is three groups: triangles, label plates, labels.
+are drawn last. Each layer is four groups: opaque triangles (no blending), blended
+triangles, label plates, labels; a layer's primitives are either all opaque or go to
+the blended group together, so their order is kept.
 """
 
 from __future__ import annotations
@@ -79,24 +81,29 @@ class WorldGroup(Group):
 
 
 class TriangleGroup(Group):
-    """Binds the flat shader with alpha blending."""
+    """Binds the flat shader, with alpha blending or (for opaque meshes) without: a
+    software renderer fills unblended triangles about three times faster."""
 
-    def __init__(self, program: ShaderProgram, order: int, parent: Group | None) -> None:
+    def __init__(self, program: ShaderProgram, order: int, parent: Group | None, blend: bool = True) -> None:
         super().__init__(order=order, parent=parent)
         self.program = program
+        self.blend = blend
 
     def set_state(self) -> None:
         self.program.use()
-        gl.glEnable(gl.GL_BLEND)
-        gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
+        if self.blend:
+            gl.glEnable(gl.GL_BLEND)
+            gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA)
 
     def unset_state(self) -> None:
-        gl.glDisable(gl.GL_BLEND)
+        if self.blend:
+            gl.glDisable(gl.GL_BLEND)
         self.program.stop()
 
 
 @dataclass
 class _Slot:
+    opaque_group: TriangleGroup
     tri_group: TriangleGroup
     box_group: TriangleGroup
     text_group: Group
@@ -135,8 +142,9 @@ class Canvas:
             self.slots[name] = self._slot(i, self.ui)
 
     def _slot(self, i: int, parent: Group) -> _Slot:
-        return _Slot(TriangleGroup(self.program, 3 * i, parent), TriangleGroup(self.program, 3 * i + 1, parent),
-                     Group(order=3 * i + 2, parent=parent))
+        return _Slot(TriangleGroup(self.program, 4 * i, parent, blend=False),
+                     TriangleGroup(self.program, 4 * i + 1, parent), TriangleGroup(self.program, 4 * i + 2, parent),
+                     Group(order=4 * i + 3, parent=parent))
 
     def set(self, layer: str, prims: Sequence[Prim], camera: Camera | None = None) -> None:
         """Replace ``layer`` with ``prims`` seen through ``camera`` (screen pixels if None)."""
@@ -148,7 +156,8 @@ class Canvas:
         if replace:
             slot.clear()
         mesh, labels = tessellate(prims, camera or Camera(), self.ratio)
-        self._mesh(slot, mesh, slot.tri_group)
+        opaque = bool(mesh.count) and bool((mesh.colors[:, 3] == 255).all())
+        self._mesh(slot, mesh, slot.opaque_group if opaque else slot.tri_group)
         boxes: list[np.ndarray] = []
         box_colors: list[tuple[int, int, int, int]] = []
         for lb in labels:

@@ -22,7 +22,7 @@ SCENERY_HIGH: Color = (86, 68, 56, 255)
 #: Tops at or above this height (inches) get the darkest shade.
 SCENERY_MAX_HEIGHT = 8.0
 SCENERY_OUTLINE: Color = (60, 48, 40, 255)
-SEE_THROUGH: Color = (106, 153, 78, 150)
+SEE_THROUGH: Color = (158, 184, 133, 255)  # green foliage, as if seen through (opaque)
 SEE_THROUGH_OUTLINE: Color = (56, 102, 65, 255)
 
 INK: Color = (28, 30, 34, 255)
@@ -48,7 +48,7 @@ PATH_OK: Color = (30, 130, 255, 255)
 PATH_BAD: Color = (230, 57, 70, 255)
 RANGE_FILL: Color = (72, 149, 239, 60)
 RANGE_EDGE: Color = (72, 149, 239, 255)
-PANEL: Color = (24, 27, 31, 235)
+PANEL: Color = (24, 27, 31, 255)
 PANEL_TEXT: Color = (236, 236, 236, 255)
 PANEL_DIM: Color = (150, 155, 160, 255)
 PROFILE_SKY: Color = (46, 52, 60, 255)

@@ -236,8 +236,8 @@ def _pyglet_headless():  # noqa: ANN202 - returns the pyglet module
         import pyglet
     except ImportError as exc:  # pragma: no cover - pyglet is a dependency of the viewer
         raise SkirmishError(f"rendering needs pyglet (pip install 'skirmish[viewer]'): {exc}") from None
-    if "pyglet.window" not in sys.modules:
-        pyglet.options["headless"] = True
+    if sys.platform.startswith("linux") and "pyglet.window" not in sys.modules:
+        pyglet.options["headless"] = True  # EGL: no display needed (elsewhere a hidden window is used)
     return pyglet
 
 

@@ -196,7 +196,8 @@ def board(table: Table) -> list[Prim]:
 
 
 def scenery_fill(s: Scenery) -> Color:
-    """The fill of a scenery piece: see-through green, or a shade of its top's height."""
+    """The fill of a scenery piece: see-through green, or a shade of its top's height.
+    Opaque, like everything on the table and scenery layers (drawn without blending)."""
     return P.SEE_THROUGH if not s.blocks_los else P.scenery_shade(s.top)
 
 
@@ -249,7 +250,7 @@ def scenery_prims(table: Table) -> list[Prim]:
             hatch = _hatch(foot, 0.45)
             for g in getattr(hatch, "geoms", [hatch]):
                 if isinstance(g, LineString) and not g.is_empty:
-                    out.append(Line(np.asarray(g.coords), P.with_alpha(P.lighter(fill, 0.3), 150), 1.0))
+                    out.append(Line(np.asarray(g.coords), P.mix(fill, P.lighter(fill, 0.3), 0.6), 1.0))
         edge = P.SEE_THROUGH_OUTLINE if not s.blocks_los else P.SCENERY_OUTLINE
         out += Line.outline(foot, edge, 1.5, dash=6.0 if s.base > 0 else None)
         covers = [o.solid.footprint for o in pieces[k + 1:]] + [m.hitbox.footprint() for m in table.models]
@@ -648,7 +649,7 @@ def profile_prims(prof: Profile) -> list[Prim]:
     labels: list[Prim] = []
     order = {"other": 0, "blocker": 1, "target": 2, "viewer": 2}
     for b in sorted(prof.boxes, key=lambda b: (b.kind == "model", order[b.role])):
-        col = b.color if b.kind == "scenery" else P.with_alpha(b.color, 235)
+        col = b.color if b.kind == "scenery" else P.mix(P.PROFILE_SKY, b.color, 235 / 255)  # a touch see-through
         out.append(Fill.rect(b.s0, b.z0, b.s1, b.z1, col))
         edge = P.LOS_BLOCKED if b.role == "blocker" else (P.SCENERY_OUTLINE if b.kind == "scenery" else P.darker(b.color))
         out.append(Line(np.array([(b.s0, b.z0), (b.s1, b.z0), (b.s1, b.z1), (b.s0, b.z1)]), edge,

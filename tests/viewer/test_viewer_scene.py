@@ -145,6 +145,8 @@ def test_table_scene_has_every_piece_in_its_layer(mill):
 
 def test_scenery_fill_follows_height_and_sight(mill):
     assert scene.scenery_fill(mill.scenery_piece("hedge")) == P.SEE_THROUGH
+    s = scene.table_scene(mill)  # the table and scenery layers are opaque: drawn without blending
+    assert all(p.color[3] == 255 for k in ("table", "scenery") for p in s[k] if not isinstance(p, Text))
     assert scene.scenery_fill(mill.scenery_piece("mill")) == P.scenery_shade(3.0)
 
 
