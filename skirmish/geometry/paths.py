@@ -666,12 +666,20 @@ def exit_param(p0: np.ndarray, p1: np.ndarray, region: BaseGeometry, r: float, t
         u = (w0[..., 0] * d[:, None, 1] - w0[..., 1] * d[:, None, 0]) / den
     hit = (np.abs(den) > 1e-15) & (t >= 0) & (u >= 0) & (u <= 1)
     cross = np.sort(np.where(hit, t, np.inf), axis=1)
-    inside0 = shapely.covers(region, shapely.points(p0))
+    kmax = int(np.isfinite(cross).sum(axis=1).max(initial=0))
+    cross = cross[:, :kmax]
     bounds = np.concatenate([np.zeros((n, 1)), cross, np.full((n, 1), np.inf)], axis=1)
-    k = np.arange(m + 1)
-    parity = (k[None, :] % 2 == 0) == inside0[:, None]  # [b_k, b_k+1] is inside
-    ilo = np.where(parity, bounds[:, :-1], np.inf)
-    ihi = np.where(parity, bounds[:, 1:], -np.inf)
+    # each piece between crossings is inside or outside: test a point of it (a polygon
+    # vertex on the segment counts as two crossings, so parity would be wrong)
+    a_, b_ = bounds[:, :-1], bounds[:, 1:]
+    mid = np.where(np.isfinite(b_), (a_ + b_) / 2, a_ + 1.0)
+    mid = np.where(np.isfinite(a_), mid, 0.0)
+    px = p0[:, None, 0] + mid * d[:, None, 0]
+    py = p0[:, None, 1] + mid * d[:, None, 1]
+    inside = shapely.contains_xy(region, px.ravel(), py.ravel()).reshape(px.shape)
+    inside &= np.isfinite(a_) & (b_ > a_)
+    ilo = np.where(inside, a_, np.inf)
+    ihi = np.where(inside, b_, -np.inf)
     lo = np.concatenate([lo, ilo], axis=1)
     hi = np.concatenate([hi, ihi], axis=1)
     valid = lo < hi

@@ -44,6 +44,9 @@ CONTACT = 1e-3
 ENEMY_MARGIN = 2 * CONTACT
 #: A vertical segment within this distance (plus the base radius) of a ladder point climbs it.
 LADDER_REACH = 0.1
+#: The base steps this much (inches) further onto the top than just inside its edge (round tops
+#: are polygons a little inside the true circle).
+LADDER_INSET = 0.005
 #: Points sampled on a contact circle when the straight approach is blocked.
 CONTACT_SAMPLES = 64
 
@@ -255,7 +258,7 @@ class _Mover:
         else:
             ring = s.solid.footprint.exterior
             p, n = _edge_point_normal(np.asarray(ring.coords), np.array(pt, float))
-        foot, top = p + r * n, p - r * n
+        foot, top = p + r * n, p - (r + LADDER_INSET) * n
         z_top = s.solid.z1
         high = next((u.index for u in self.surfaces if abs(u.z - z_top) <= Z_TOL and s.id in u.pieces), None)
         base = Ladder(s.id, (float(p[0]), float(p[1])), (float(foot[0]), float(foot[1])),
@@ -364,7 +367,8 @@ class _Mover:
                 w = np.hypot(*(p1 - p0).T)
                 r_up = np.where((up_ids[i] == start)[:, None], p0, np.nan)
                 r_lo = np.where((low_ids[j] == start)[:, None], p1, np.nan)
-                ok, hp, steps = self.descend(p0, p1, hi, lo, relax0=r_up, relax1=r_lo, falls=falls)
+                ok, hp, steps, extra = self.descend(p0, p1, hi, lo, relax0=r_up, relax1=r_lo, falls=falls)
+                w = w + extra
                 down = ok & (low_ids[j] != start)
                 for m in np.flatnonzero(down):
                     add([up_ids[i[m]]], [low_ids[j[m]]], [w[m]], 2, [len(hops)])
@@ -398,6 +402,12 @@ class _Mover:
             grown = A.support.buffer(self.r, quad_segs=16)
             curve = grown.boundary
             pts = [_reflex_corners(grown)]
+            for lad in self.ladders:  # just beside a ladder (a drop there is not taken by it)
+                if lad.high == a:
+                    n = (np.array(lad.foot) - np.array(lad.point)) / self.r
+                    e = np.array([-n[1], n[0]])
+                    side = math.sqrt((self.r + LADDER_REACH + 1e-3) ** 2 - self.r ** 2)
+                    pts.append(np.array([lad.foot + side * e, lad.foot - side * e]))
             near = grown.buffer(2 * self.r + 4 * ENEMY_MARGIN)
             for k in levels:
                 if k != a and self.surfaces[k].z >= A.z - Z_TOL:
@@ -440,20 +450,23 @@ class _Mover:
 
     def descend(self, p0: np.ndarray, p1: np.ndarray, a: int, c: int, *, relax0: np.ndarray | None = None,
                 relax1: np.ndarray | None = None, falls: bool = True
-                ) -> tuple[np.ndarray, list[list[tuple[float, float, int, int]]], np.ndarray]:
+                ) -> tuple[np.ndarray, list[list[tuple[float, float, int, int]]], np.ndarray, np.ndarray]:
         """Straight plan segments from surface ``a`` down to surface ``c``: the base walks on
         (its base may hang over the edge, the surface's blockers kept clear) until it no
         longer touches the surface, drops onto the highest surface under it, and so on
         until it is on ``c``, which it then walks to ``p1`` keeping every clearance.
 
-        ``(ok, hops, steps)``: whether each segment is such a move, its changes of surface
-        ``(x, y, from, to)`` in order, and whether every change is a step (no higher than
-        the hitbox: the move can be made backwards too). ``falls=False`` refuses falls."""
+        ``(ok, hops, steps, extra)``: whether each segment is such a move, its changes of
+        surface ``(x, y, from, to)`` in order, whether every change can be made backwards
+        too (a step no higher than the hitbox, or a ladder), and the Movement its changes
+        cost: a change where a ladder stands is taken by the ladder (double its height,
+        E-MOVE-LADDER), the others cost nothing. ``falls=False`` refuses falls."""
         p0 = np.asarray(p0, float).reshape(-1, 2)
         p1 = np.asarray(p1, float).reshape(-1, 2)
         n = len(p0)
         ok = np.ones(n, bool)
         steps = np.ones(n, bool)
+        extra = np.zeros(n)
         cur = np.full(n, a)
         t = np.zeros(n)
         hops: list[list[tuple[float, float, int, int]]] = [[] for _ in range(n)]
@@ -483,10 +496,12 @@ class _Mover:
                 land = self.landing(end, S.z)
                 z_land = np.array([self.surfaces[k].z if k >= 0 else -np.inf for k in land.tolist()])
                 good &= (land >= 0) & (z_land >= z_c - Z_TOL)
-                fall = np.array([is_fall(S.z - zl, self.h) for zl in z_land])
+                ladder = self.ladder_cost(end, lvl, land)
+                fall = np.array([is_fall(S.z - zl, self.h) for zl in z_land]) & (ladder == 0)
                 if not falls:
                     good &= ~fall
                 steps[idx] &= ~fall
+                extra[idx] += np.where(good, ladder, 0.0)
                 for m in np.flatnonzero(good).tolist():
                     hops[idx[m]].append((float(end[m, 0]), float(end[m, 1]), lvl, int(land[m])))
                 t[idx] = np.where(good, t[idx] + tau * (1.0 - t[idx]), t[idx])
@@ -500,7 +515,31 @@ class _Mover:
             bad = P.violations(q0, p1[idx], sp.trav.caps, relax1=relax1[idx])[0]
             ok[idx[bad]] = False
             ok[idx] &= sp.trav.inside(q0)
-        return ok, hops, steps
+        return ok, hops, steps, extra
+
+    def ladder_at(self, xy: Sequence[float], a: int, b: int) -> Ladder | None:
+        """The ladder between surfaces ``a`` and ``b`` whose point is within reach of ``xy``
+        (a vertical move there is taken by the ladder), or None."""
+        best = None
+        for lad in self.ladders:
+            if {lad.low, lad.high} != {a, b}:
+                continue
+            d = math.hypot(xy[0] - lad.point[0], xy[1] - lad.point[1])
+            if d <= self.r + LADDER_REACH and (best is None or d < best[0]):
+                best = (d, lad)
+        return None if best is None else best[1]
+
+    def ladder_cost(self, pts: np.ndarray, a: int, land: np.ndarray) -> np.ndarray:
+        """For drops at ``pts`` from surface ``a`` onto ``land``: the ladder cost where a
+        usable ladder stands there (0 elsewhere)."""
+        out = np.zeros(len(pts))
+        if not any(lad.usable for lad in self.ladders):
+            return out
+        for m, (p, b) in enumerate(zip(pts.tolist(), land.tolist())):
+            lad = self.ladder_at(p, a, b) if b >= 0 else None
+            if lad is not None and lad.usable:
+                out[m] = vertical_cost(lad.rise, ladder=True)
+        return out
 
 
 def _reflex_corners(region: BaseGeometry) -> np.ndarray:
@@ -941,14 +980,7 @@ class TableMovement:
         return [sp.enemies[i][0] for i in np.flatnonzero(d <= CONTACT)]
 
     def _mv_ladder_at(self, mv: _Mover, xy: Sequence[float], a: int, b: int) -> Ladder | None:
-        best = None
-        for lad in mv.ladders:
-            if {lad.low, lad.high} != {a, b}:
-                continue
-            d = math.hypot(xy[0] - lad.point[0], xy[1] - lad.point[1])
-            if d <= mv.r + LADDER_REACH and (best is None or d < best[0]):
-                best = (d, lad)
-        return None if best is None else best[1]
+        return mv.ladder_at(xy, a, b)
 
     def _mv_check_drop(self, mv: _Mover, p: _Piece, a: Surface, b: Surface, w: _Walk, spd: int | None) -> None:
         d = float(shapely.distance(a.support, Point(*p.a)))
@@ -1214,12 +1246,12 @@ class TableMovement:
                 ok = sp.trav.segments_clear(bxy, bq, relax0=rs, relax1=bq)
                 consider(bc[ok], bj[ok], ids[bu][ok], 0, None)
             elif a.z > b.z:
-                ok, hp, _ = mv.descend(bxy, bq, h, k, relax0=rs, relax1=bq, falls=net.falls)
-                consider(bc[ok], bj[ok], ids[bu][ok], 2, [hp[m] for m in np.flatnonzero(ok)])
+                ok, hp, _, extra = mv.descend(bxy, bq, h, k, relax0=rs, relax1=bq, falls=net.falls)
+                consider((bc + extra)[ok], bj[ok], ids[bu][ok], 2, [hp[m] for m in np.flatnonzero(ok)])
             else:
-                ok, hp, steps = mv.descend(bq, bxy, k, h, relax0=bq, relax1=rs, falls=net.falls)
+                ok, hp, steps, extra = mv.descend(bq, bxy, k, h, relax0=bq, relax1=rs, falls=net.falls)
                 ok &= steps
-                consider(bc[ok], bj[ok], ids[bu][ok], 3,
+                consider((bc + extra)[ok], bj[ok], ids[bu][ok], 3,
                          [[(x, y, g2, f2) for x, y, f2, g2 in reversed(hp[m])] for m in np.flatnonzero(ok)])
             if ok.any():
                 return
