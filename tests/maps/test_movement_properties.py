@@ -167,3 +167,25 @@ def test_the_range_is_the_set_of_ends_within_the_budget(seed):
         cost = t.plan_move(mid, tuple(p), budget=100.0).cost
         inside = bool(region.contains(shapely.Point(p)))
         assert inside == (cost <= budget), (tuple(p), cost, budget, inside)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.integers(0, 100_000))
+def test_paths_off_roofs_pass_the_checker_and_fall_consistently(seed):
+    """Generated tables with buildings and models on their roofs: every plan (falls, steps,
+    several surfaces) is a path the checker walks the same way, with the same rolls."""
+    from skirmish.scenario.generate import random_table
+    t = random_table(random.Random(seed), models=8, scenery=10, width=24, depth=24, roof_share=0.6)
+    roofed = [m for m in t.models if m.z > 0] or list(t.models)
+    m = roofed[seed % len(roofed)]
+    rng = np.random.default_rng(seed)
+    for q in rng.uniform(2, 22, (4, 2)):
+        p = t.plan_move(m.id, tuple(q), budget=200.0)
+        # the only violations a plan has within budget: the target was replaced or unreachable
+        assert all("cannot" in v.what or "nearest" in v.what for v in p.violations)
+        if len(p.points) < 2:
+            continue
+        again = t.check_move(m.id, list(p.points[1:]), budget=200.0)
+        assert again.points == p.points and again.cost == pytest.approx(p.cost)
+        assert again.fall_rolls == p.fall_rolls and again.legal
+        assert p.cost <= p.length + 1e-9 or any(lad.usable for lad in t.ladders_of(m.id))
