@@ -20,7 +20,7 @@ from ..maps.results import MovePlan, MoveRange
 from ..rules.eldfall.modes import MODES
 from ..scenario.load import load
 from ..units import length
-from ._output import add_json_flag, emit_json
+from ._output import emit_json
 
 EXAMPLES = """examples:
   skirmish move scenarios/mill-ambush.toml akane --to 14,20           shortest legal path, length, legal?
@@ -57,7 +57,8 @@ def register(sub: Any) -> None:
     p.add_argument("--mode", choices=MODES, help="measurement mode (E-MODE); overrides the file's mode")
     p.add_argument("--declared", action="store_true",
                    help="the movement is declared: measure it exactly whatever the mode (E-MODE)")
-    add_json_flag(p)
+    p.add_argument("--json", action="store_true",
+                   help="print machine-readable JSON (schema in docs/movement.md)")
     p.set_defaults(func=run)
 
 

@@ -750,6 +750,8 @@ class TableMovement:
         return pts, surf, bad
 
     def _mv_surface_for(self, mv: _Mover, x: float, y: float, z: float | None, prev: int) -> tuple[int, str]:
+        if z is None and len(mv.surfaces) == 1:
+            return prev, ""
         pt = Point(x, y)
         if z is not None:
             cands = [u for u in mv.surfaces if abs(u.z - z) <= Z_TOL]
@@ -761,7 +763,7 @@ class TableMovement:
                 return prev, f"nothing to stand on at ({x:g}, {y:g}) at z = {z:g}"
             return best.index, ""
         here = mv.surfaces[prev]
-        if shapely.covers(here.support, pt):
+        if len(mv.surfaces) == 1 or shapely.covers(here.support, pt):
             return prev, ""
         cands = [u for u in mv.surfaces if u.z <= here.z + mv.h + Z_TOL and shapely.covers(u.support, pt)]
         return (max(cands, key=lambda u: u.z).index if cands else prev), ""
@@ -1306,6 +1308,9 @@ class TableMovement:
         c = np.array([tm.x, tm.y])
         relation = "a friend" if tm.side == mv.model.side else "an enemy"
         notes = [f"to base contact with {target} ({relation})"]
+        if t.in_contact(mv.model.id, target):
+            notes.append(f"{mv.model.id} is already in base contact with {target}: it need not move")
+            return [(mv.start[0], mv.start[1], mv.home)], "", notes
         fin = np.flatnonzero(np.isfinite(net.dist))
         best = None
         for k in net.levels:

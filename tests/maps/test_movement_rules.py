@@ -282,3 +282,9 @@ def test_unknown_models_and_bad_points_are_clear_errors():
         t.check_move("a", [(1, 2, 3, 4)])
     with pytest.raises(IllegalActionError, match="z = 7"):
         t.plan_move("a", (5, 5, 7))
+
+
+def test_E_MOVE_ENEMY_a_model_already_in_contact_need_not_move():
+    t = table(model("a", "[5, 10]") + model("foe", f"[{5 + 2 * R_M}, 10]", side="blue"))
+    p = t.plan_move("a", "foe")
+    assert p.legal and p.length == 0 and len(p.points) == 1 and "already in base contact" in p.notes[-1]
