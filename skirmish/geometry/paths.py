@@ -575,7 +575,7 @@ def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.05, block: in
         col[:, free[cols]] = True
         ok &= col
         ok |= close
-        g = nodes.group
+        g = nodes.group if nodes.group is not None else np.full(n, -1)
         if (g[r0:] >= 0).any():
             same = (g[r0:r1, None] == g[None, cols]) & (g[r0:r1, None] >= 0)
             ok &= ~same
@@ -887,7 +887,7 @@ def grid_shortest_path(space: FreeSpace, start: Sequence[float], goal: Sequence[
     free = np.zeros(len(centres), bool)
     for s in range(0, len(centres), 20000):
         free[s:s + 20000] = space.point_free(centres[s:s + 20000])
-    start, goal = np.asarray(start, float), np.asarray(goal, float)
+    a, g = np.asarray(start, float), np.asarray(goal, float)
     n = len(centres)
     S, G = n, n + 1
     eu, ev, ew = [], [], []
@@ -902,17 +902,16 @@ def grid_shortest_path(space: FreeSpace, start: Sequence[float], goal: Sequence[
         for s in range(0, len(a), 50000):
             ok[s:s + 50000] = space.segments_clear(centres[a[s:s + 50000]], centres[b[s:s + 50000]])
         eu.append(a[ok]); ev.append(b[ok]); ew.append(np.full(ok.sum(), cell * math.hypot(dx, dy)))
-    near = lambda p: np.flatnonzero(free & (np.hypot(centres[:, 0] - p[0], centres[:, 1] - p[1]) <= 1.5 * cell))
-    for p, node in ((start, S), (goal, G)):
-        c = near(p)
+    for p, node in ((a, S), (g, G)):
+        c = np.flatnonzero(free & (np.hypot(centres[:, 0] - p[0], centres[:, 1] - p[1]) <= 1.5 * cell))
         pp = np.repeat(p[None], len(c), axis=0)
         ok = space.segments_clear(pp, centres[c], relax0=pp)
         c = c[ok]
         eu.append(np.full(len(c), node)); ev.append(c); ew.append(np.hypot(*(centres[c] - p).T))
-    if space.segments_clear(start[None], goal[None], relax0=start[None], relax1=goal[None])[0]:
-        eu.append(np.array([S])); ev.append(np.array([G])); ew.append(np.array([float(np.hypot(*(goal - start)))]))
+    if space.segments_clear(a[None], g[None], relax0=a[None], relax1=g[None])[0]:
+        eu.append(np.array([S])); ev.append(np.array([G])); ew.append(np.array([float(np.hypot(*(g - a)))]))
     edges = np.column_stack([np.concatenate(eu), np.concatenate(ev)])
-    pts = np.vstack([centres, start, goal])
+    pts = np.vstack([centres, a, g])
     dist, pred = _astar(n + 2, edges, np.concatenate(ew), S, G, pts)
     if not math.isfinite(dist):
         return None
@@ -921,7 +920,7 @@ def grid_shortest_path(space: FreeSpace, start: Sequence[float], goal: Sequence[
         e = pred[path[-1]]
         a, b = edges[e]
         path.append(int(a if b == path[-1] else b))
-    return dist, [tuple(map(float, pts[k])) for k in reversed(path)]
+    return dist, [(float(pts[k, 0]), float(pts[k, 1])) for k in reversed(path)]
 
 
 def _astar(n: int, edges: np.ndarray, w: np.ndarray, s: int, g: int, pts: np.ndarray) -> tuple[float, dict[int, int]]:

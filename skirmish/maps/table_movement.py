@@ -51,6 +51,9 @@ LADDER_INSET = 0.005
 CONTACT_SAMPLES = 64
 
 PointLike = Sequence[float]
+Hops = list[tuple[float, float, int, int]]
+#: How a path finishes: (cost, from node, edge kind, changes of surface, surface, end point).
+Connection = tuple[float, int, int, "Hops | None", int, np.ndarray]
 
 
 # ---------------------------------------------------------------------------------------
@@ -335,7 +338,7 @@ class _Mover:
         E: list[tuple[np.ndarray, ...]] = []  # (u, v, w, kind, aux)
         hops: list[list[tuple[float, float, int, int]]] = []
 
-        def add(u, v, w, kind, aux=None):
+        def add(u: Any, v: Any, w: Any, kind: int, aux: Any = None) -> None:
             u, v, w = np.asarray(u, int), np.asarray(v, int), np.asarray(w, float)
             E.append((u, v, w, np.full(len(u), kind), np.full(len(u), -1) if aux is None else np.asarray(aux, int)))
 
@@ -377,9 +380,9 @@ class _Mover:
                 for m in np.flatnonzero(up):
                     add([low_ids[j[m]]], [up_ids[i[m]]], [w[m]], 3, [len(hops)])
                     hops.append([(x, y, b, a) for x, y, a, b in reversed(hp[m])])
-        eu, ev, w, kind, aux = (np.concatenate(c) for c in zip(*E))
-        dist, pred = P.dijkstra(n + 1, np.column_stack([eu, ev]), w, {start: 0.0}, directed=True)
-        return _Net(levels, offset, nodes, xy, level, start, eu, ev, w, kind, aux, hops, dist, pred, falls)
+        eu, ev, ew, kind, aux = (np.concatenate(c) for c in zip(*E))
+        dist, pred = P.dijkstra(n + 1, np.column_stack([eu, ev]), ew, {start: 0.0}, directed=True)
+        return _Net(levels, offset, nodes, xy, level, start, eu, ev, ew, kind, aux, hops, dist, pred, falls)
 
     def _with_start(self, nodes: P.Nodes, off: int, k: int, start: int) -> tuple[P.Nodes, np.ndarray]:
         ids = np.arange(len(nodes)) + off
@@ -388,6 +391,12 @@ class _Mover:
         return nodes, ids
 
     def _add_drop_points(self, levels: Sequence[int]) -> None:
+        if getattr(self, "_drops_added", False):
+            return
+        self._drops_added = True
+        self._drop_points(levels)
+
+    def _drop_points(self, levels: Sequence[int]) -> None:
         """Where a path may turn just after stepping off (or before stepping onto) the edge
         of a higher surface: graph nodes on the lower surface.
 
@@ -401,13 +410,13 @@ class _Mover:
                 continue
             grown = A.support.buffer(self.r, quad_segs=16)
             curve = grown.boundary
-            pts = [_reflex_corners(grown)]
+            found = [_reflex_corners(grown)]
             for lad in self.ladders:  # just beside a ladder (a drop there is not taken by it)
                 if lad.high == a:
                     n = (np.array(lad.foot) - np.array(lad.point)) / self.r
                     e = np.array([-n[1], n[0]])
                     side = math.sqrt((self.r + LADDER_REACH + 1e-3) ** 2 - self.r ** 2)
-                    pts.append(np.array([lad.foot + side * e, lad.foot - side * e]))
+                    found.append(np.array([lad.foot + side * e, lad.foot - side * e]))
             near = grown.buffer(2 * self.r + 4 * ENEMY_MARGIN)
             for k in levels:
                 if k != a and self.surfaces[k].z >= A.z - Z_TOL:
@@ -419,8 +428,8 @@ class _Mover:
                 if blockers:
                     hit = shapely.intersection(curve, shapely.union_all(blockers).boundary)
                     if not hit.is_empty:
-                        pts.append(shapely.get_coordinates(hit))
-            pts = np.concatenate(pts) if pts else np.zeros((0, 2))
+                        found.append(shapely.get_coordinates(hit))
+            pts = np.concatenate(found)
             if not len(pts):
                 continue
             land = self.landing(pts, A.z)
@@ -1116,7 +1125,7 @@ class TableMovement:
         z = to[2] if len(to) == 3 else None
         levels = [k for k in net.levels if z is None or abs(mv.surfaces[k].z - z) <= Z_TOL]
         why = ""
-        if not levels:
+        if not levels and z is not None:
             there = [u for u in mv.surfaces if abs(u.z - z) <= Z_TOL]
             if not there:
                 tops = ", ".join(f"{u.z:g}" for u in mv.surfaces)
@@ -1158,20 +1167,18 @@ class TableMovement:
         tried.sort(key=lambda c: (c[0], c[1] != mv.home))
         for d0, k, part in tried[:8]:
             near = nearest_points(part, Point(*q))[0]
-            Q = [np.array([near.x, near.y])]
+            cands = [np.array([[near.x, near.y]])]
             if d0 > 0:
                 band = shapely.intersection(part.boundary, Point(*q).buffer(d0 + slack, quad_segs=32))
                 if not band.is_empty:
-                    pts = shapely.get_coordinates(shapely.segmentize(band, slack))
-                    Q.append(pts)
-            Q = np.vstack(Q)
-            best = self._mv_connect_many(mv, net, k, Q)
+                    cands.append(shapely.get_coordinates(shapely.segmentize(band, slack)))
+            best = self._mv_connect_many(mv, net, k, np.vstack(cands))
             if best is not None:
                 return best, best[5]
         return None, q
 
     def _mv_best_connection(self, mv: _Mover, net: _Net, levels: Sequence[int], q: np.ndarray
-                         ) -> tuple[float, int, int, np.ndarray | None, int, np.ndarray] | None:
+                         ) -> Connection | None:
         """The cheapest way to finish at point ``q`` on one of ``levels``:
         ``(cost, from node, kind, drop point, level, q)``."""
         best = None
@@ -1182,7 +1189,7 @@ class TableMovement:
         return best
 
     def _mv_connect_many(self, mv: _Mover, net: _Net, k: int, Q: np.ndarray, bound: float = math.inf
-                      ) -> tuple[float, int, int, np.ndarray | None, int, np.ndarray] | None:
+                      ) -> Connection | None:
         """The cheapest way to finish at any of the points ``Q`` on surface ``k``: straight
         from a node of ``k`` (or the start), or stepping / dropping onto ``k`` from a node
         of another surface. ``(cost, from node, kind, drop point, level, point)`` or None."""
@@ -1260,7 +1267,7 @@ class TableMovement:
             s0 += size
             size *= 4
 
-    def _mv_route(self, mv: _Mover, net: _Net, best: tuple[float, int, int, np.ndarray | None, int, np.ndarray]
+    def _mv_route(self, mv: _Mover, net: _Net, best: Connection
                ) -> list[tuple[float, float, int]]:
         _, u, kind, hops, k, q = best
         chain = []
@@ -1285,12 +1292,12 @@ class TableMovement:
                     out += [(*lad.foot, lad.high), (*lad.foot, lad.low)]
                 continue
             if kd in (2, 3):
-                for x, y, f, g in net.hops[int(net.aux[e])]:
-                    out += [(x, y, f), (x, y, g)]
+                for hx, hy, f, g in net.hops[int(net.aux[e])]:
+                    out += [(hx, hy, f), (hx, hy, g)]
             out.append((float(net.xy[b, 0]), float(net.xy[b, 1]), lb))
         if kind in (2, 3) and hops:
-            for x, y, f, g in hops:
-                out += [(x, y, f), (x, y, g)]
+            for hx, hy, f, g in hops:
+                out += [(hx, hy, f), (hx, hy, g)]
         out.append((float(q[0]), float(q[1]), k))
         clean = [out[0]]
         for p in out[1:]:
@@ -1312,7 +1319,7 @@ class TableMovement:
             notes.append(f"{mv.model.id} is already in base contact with {target}: it need not move")
             return [(mv.start[0], mv.start[1], mv.home)], "", notes
         fin = np.flatnonzero(np.isfinite(net.dist))
-        best = None
+        best: Connection | None = None
         for k in net.levels:
             z = mv.surfaces[k].z
             if tm.z > z + mv.h + CONTACT or tm.z + tm.hitbox_height < z - CONTACT:
@@ -1325,7 +1332,7 @@ class TableMovement:
             radial = c + rho * v[far] / dv[far, None]
             lb = net.dist[fin][far] + dv[far] - rho
             radial = radial[np.argsort(lb)[:48]]
-            ang = _phase(c, mv.start) + np.linspace(0, 2 * np.pi, CONTACT_SAMPLES, endpoint=False)
+            ang = _phase((tm.x, tm.y), mv.start) + np.linspace(0, 2 * np.pi, CONTACT_SAMPLES, endpoint=False)
             ring = c + rho * np.column_stack([np.cos(ang), np.sin(ang)])
             Q = np.vstack([radial, ring])
             Q = Q[sp.end.point_free(Q, tol=1e-7)]
@@ -1386,7 +1393,7 @@ class TableMovement:
                              falls: bool = True, _checked: bool = False) -> tuple[tuple[Surface, BaseGeometry], ...]:
         """The movement range as shapely geometry, one entry per surface it reaches (for
         drawing). Ignores the measurement mode (see :meth:`movement_range`)."""
-        if not _checked:
+        if not _checked or budget is None:
             budget = self._mv_setup(model_id, kind, budget, Mode.ASSISTED, True, "")[2]
         mv = self._mv_mover(model_id)
         net = mv.net(falls)

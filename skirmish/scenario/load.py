@@ -241,9 +241,11 @@ def _scenery(e: Entry, index: int) -> Scenery:
 
     def ladder_points(value: Any) -> tuple[tuple[float, float], ...]:
         if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
-            return tuple(tuple(p) for p in F.list_of(F.point, min_n=1, what="a list of [x, y] points")(value))
+            pts = F.list_of(F.point, min_n=1, what="a list of [x, y] points")(value)
+            return tuple((p[0], p[1]) for p in pts)
         if isinstance(value, list) and len(value) == 2:
-            return (tuple(F.point(value)),)
+            x, y = F.point(value)
+            return ((x, y),)
         raise ValueError(f"expected a point [x, y] on the footprint's edge, or a list of them, got {show(value)}")
 
     ladders = e.take("ladder", ladder_points, ())
