@@ -887,7 +887,7 @@ def grid_shortest_path(space: FreeSpace, start: Sequence[float], goal: Sequence[
     free = np.zeros(len(centres), bool)
     for s in range(0, len(centres), 20000):
         free[s:s + 20000] = space.point_free(centres[s:s + 20000])
-    a, g = np.asarray(start, float), np.asarray(goal, float)
+    src, dst = np.asarray(start, float), np.asarray(goal, float)
     n = len(centres)
     S, G = n, n + 1
     eu, ev, ew = [], [], []
@@ -902,16 +902,16 @@ def grid_shortest_path(space: FreeSpace, start: Sequence[float], goal: Sequence[
         for s in range(0, len(a), 50000):
             ok[s:s + 50000] = space.segments_clear(centres[a[s:s + 50000]], centres[b[s:s + 50000]])
         eu.append(a[ok]); ev.append(b[ok]); ew.append(np.full(ok.sum(), cell * math.hypot(dx, dy)))
-    for p, node in ((a, S), (g, G)):
+    for p, node in ((src, S), (dst, G)):
         c = np.flatnonzero(free & (np.hypot(centres[:, 0] - p[0], centres[:, 1] - p[1]) <= 1.5 * cell))
         pp = np.repeat(p[None], len(c), axis=0)
         ok = space.segments_clear(pp, centres[c], relax0=pp)
         c = c[ok]
         eu.append(np.full(len(c), node)); ev.append(c); ew.append(np.hypot(*(centres[c] - p).T))
-    if space.segments_clear(a[None], g[None], relax0=a[None], relax1=g[None])[0]:
-        eu.append(np.array([S])); ev.append(np.array([G])); ew.append(np.array([float(np.hypot(*(g - a)))]))
+    if space.segments_clear(src[None], dst[None], relax0=src[None], relax1=dst[None])[0]:
+        eu.append(np.array([S])); ev.append(np.array([G])); ew.append(np.array([float(np.hypot(*(dst - src)))]))
     edges = np.column_stack([np.concatenate(eu), np.concatenate(ev)])
-    pts = np.vstack([centres, a, g])
+    pts = np.vstack([centres, src, dst])
     dist, pred = _astar(n + 2, edges, np.concatenate(ew), S, G, pts)
     if not math.isfinite(dist):
         return None
