@@ -827,6 +827,11 @@ def visible_discs(centres: np.ndarray, radii: np.ndarray, cast: Casters, *, max_
     ang = np.mod(np.arctan2(w[..., 1], w[..., 0]) - base[:, None] + np.pi, 2 * np.pi) - np.pi
     with np.errstate(invalid="ignore", divide="ignore"):
         half = np.arcsin(np.clip(np.where(valid, rho / np.maximum(d, 1e-300), 0.0), 0.0, 1.0))
+    reaches = (np.where(valid, d - rho, np.inf).min(axis=1) < radii[iv])  # a caster beyond the disc casts nothing in it
+    if not reaches.all():
+        iv, v, rho, d, valid, base, ang, half = (x[reaches] for x in (iv, v, rho, d, valid, base, ang, half))
+        if len(iv) == 0:
+            return discs
     lo_all = np.where(valid, ang - half, np.inf)
     hi_all = np.where(valid, ang + half, -np.inf)
     jlo, jhi = np.argmin(lo_all, axis=1), np.argmax(hi_all, axis=1)
@@ -847,12 +852,15 @@ def visible_discs(centres: np.ndarray, radii: np.ndarray, cast: Casters, *, max_
     pts[:, 1:-1, 1] = v[:, None, 1] + far[:, None] * np.sin(dirs)
     pts[:, -1] = v + t_hi[:, None] * np.column_stack([np.cos(a_hi), np.sin(a_hi)])
     shadows = shapely.make_valid(shapely.polygons(pts))
-    out = discs.copy()
+    # one row of shadows per centre (None-padded), united row by row in one call
     order = np.argsort(iv, kind="stable")
     iv, shadows = iv[order], shadows[order]
-    cuts = np.flatnonzero(np.diff(iv)) + 1
-    for group_v, group in zip(np.split(iv, cuts), np.split(shadows, cuts)):
-        out[group_v[0]] = shapely.difference(discs[group_v[0]], shapely.union_all(group))
+    rows, first = np.unique(iv, return_index=True)
+    col = np.arange(len(iv)) - np.repeat(first, np.diff(np.append(first, len(iv))))
+    grid = np.full((len(rows), int(col.max()) + 1), None, dtype=object)
+    grid[np.searchsorted(rows, iv), col] = shadows
+    out = discs.copy()
+    out[rows] = shapely.difference(discs[rows], shapely.union_all(grid, axis=1))
     return out
 
 
