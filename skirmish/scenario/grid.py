@@ -20,6 +20,7 @@ from ..rules.partyhard.state import ROW_CAP
 from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
 from . import fields as F
 from .fields import Entry, show
+from .dump import toml_value
 
 NO_ROOM = "#"
 ROOM = "."
@@ -301,18 +302,6 @@ def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilit
 
 # -- back to TOML -------------------------------------------------------------------------------------
 
-def _toml(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + " }"
-    return str(v)
-
-
 def _keys(cards: list[T], builtin: dict[str, T]) -> dict[T, str]:
     """A catalogue key per card: the built-in key of an identical card, else one made from its name."""
     out: dict[T, str] = {}
@@ -338,11 +327,11 @@ def grid_to_toml(grid: Grid) -> str:
     for grids whose fighters are at full Health and Energy (a scenario starts so)."""
     out = ["format = 1", 'map = "grid"']
     if grid.name:
-        out.append(f"name = {_toml(grid.name)}")
-    out += ["", "[grid]", "rooms = [", *[f"  {_toml(line)}," for line in grid.drawing()], "]"]
+        out.append(f"name = {toml_value(grid.name)}")
+    out += ["", "[grid]", "rooms = [", *[f"  {toml_value(line)}," for line in grid.drawing()], "]"]
     for room in grid.rooms:
         if room.key != ROOM:
-            out += ["", f"[grid.legend.{_toml(room.key)}]", f"name = {_toml(room.name)}"]
+            out += ["", f"[grid.legend.{toml_value(room.key)}]", f"name = {toml_value(room.name)}"]
             if room.treasure is not None:
                 out.append(f"treasure = {room.treasure}")
     fighters = [p.fighter for p in grid.pieces]
@@ -351,51 +340,51 @@ def grid_to_toml(grid: Grid) -> str:
     for it, key in items.items():
         if BUILTIN_ITEMS.get(key) == it:
             continue
-        out += ["", f"[items.{key}]", f"name = {_toml(it.name)}", f"kind = {_toml(it.kind.value)}"]
+        out += ["", f"[items.{key}]", f"name = {toml_value(it.name)}", f"kind = {toml_value(it.kind.value)}"]
         if it.element is not None:
-            out.append(f"element = {_toml(it.element.value)}")
+            out.append(f"element = {toml_value(it.element.value)}")
         if it.kind is not ItemKind.ACCESSORY:
             out.append(f"bonus = {it.bonus}")
         if it.stats:
-            out.append(f"stats = {_toml(dict(it.stats))}")
+            out.append(f"stats = {toml_value(dict(it.stats))}")
         if it.effect is not None:
-            out.append(f"effect = {_toml(str(it.effect))}")
+            out.append(f"effect = {toml_value(str(it.effect))}")
         if it.immune:
-            out.append(f"immune = {_toml(sorted(it.immune))}")
+            out.append(f"immune = {toml_value(sorted(it.immune))}")
         if it.no_energy_regen:
             out.append("no_energy_regen = true")
     for ab, key in abilities.items():
         if BUILTIN_ABILITIES.get(key) == ab:
             continue
-        out += ["", f"[abilities.{key}]", f"name = {_toml(ab.name)}", f"cost = {ab.cost}"]
+        out += ["", f"[abilities.{key}]", f"name = {toml_value(ab.name)}", f"cost = {ab.cost}"]
         for field in ("element", "damage", "heal", "effect"):
             v = getattr(ab, field)
             if v is not None:
-                out.append(f"{field} = {_toml(str(v)) if field in ('element', 'effect') else v}")
-        out += [f"targets = {ab.targets}", f"on = {_toml(ab.on)}"]
+                out.append(f"{field} = {toml_value(str(v)) if field in ('element', 'effect') else v}")
+        out += [f"targets = {ab.targets}", f"on = {toml_value(ab.on)}"]
         out += [f"{k} = {getattr(ab, k)}" for k in ("burns", "restore") if getattr(ab, k)]
     for p in grid.pieces:
         f = p.fighter
         creature = f.is_creature
-        out += ["", "[[creatures]]" if creature else "[[characters]]", f"id = {_toml(p.id)}"]
+        out += ["", "[[creatures]]" if creature else "[[characters]]", f"id = {toml_value(p.id)}"]
         if f.name:
-            out.append(f"name = {_toml(f.name)}")
+            out.append(f"name = {toml_value(f.name)}")
         if not creature:
-            out.append(f"player = {_toml(p.side)}")
-        out += [f"room = {_toml(list(p.room))}", f"place = {p.place}", f"stats = {_toml(f.base.to_json())}"]
+            out.append(f"player = {toml_value(p.side)}")
+        out += [f"room = {toml_value(list(p.room))}", f"place = {p.place}", f"stats = {toml_value(f.base.to_json())}"]
         if f.items:
-            out.append(f"items = {_toml([items[i] for i in f.items])}")
+            out.append(f"items = {toml_value([items[i] for i in f.items])}")
         if f.abilities:
-            out.append(f"abilities = {_toml([abilities[a] for a in f.abilities])}")
+            out.append(f"abilities = {toml_value([abilities[a] for a in f.abilities])}")
         if len(f.effects):
-            out.append(f"effects = {_toml(f.effects.to_json())}")
+            out.append(f"effects = {toml_value(f.effects.to_json())}")
         if creature:
-            out.append(f"attack_element = {_toml(str(f.attack_element))}")
+            out.append(f"attack_element = {toml_value(str(f.attack_element))}")
             if f.defense_element is not None:
-                out.append(f"defense_element = {_toml(str(f.defense_element))}")
+                out.append(f"defense_element = {toml_value(str(f.defense_element))}")
             out.append(f"targets = {f.targets}")
             if f.attack_effect is not None:
-                out.append(f"effect = {_toml(str(f.attack_effect))}")
+                out.append(f"effect = {toml_value(str(f.attack_effect))}")
             if f.unique:
                 out.append("unique = true")
     return "\n".join(out) + "\n"

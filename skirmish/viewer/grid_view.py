@@ -23,8 +23,7 @@ from shapely.geometry import Polygon
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.results import MovePlan, MoveRange
-from ..scenario.dump import dumps
-from ..scenario.load import loads
+from ..scenario.dump import write_scenario
 from . import palette as P
 from .overlays import describe_violation
 from .palette import Color
@@ -357,15 +356,7 @@ class GridSession:
 
     def save(self, path: str | Path | None = None) -> Path:
         target = Path(path) if path else self.save_path
-        text = dumps(self.table)
-        if loads(text, source=str(target)) != self.table:
-            raise SkirmishError("this grid does not survive a save and load (a fighter is not at full Health and "
-                                "Energy); not written")
-        try:
-            target.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise SkirmishError(f"{target}: cannot save: {exc.strerror}") from None
-        return target
+        return write_scenario(self.table, target, hint=" (a fighter is not at full Health and Energy)")
 
     # -- scenes -----------------------------------------------------------------------------
     def static_scene(self) -> Scene:

@@ -21,8 +21,7 @@ from ..maps.results import LineOfSight, MovePlan, MoveRange
 from ..maps.table import Table
 from ..maps.template_results import TemplateResult
 from ..rules.eldfall.templates import TEMPLATES, template_spec
-from ..scenario.dump import dumps
-from ..scenario.load import loads
+from ..scenario.dump import write_scenario
 from . import palette as P
 from .overlays import (
     describe_violation,
@@ -417,14 +416,7 @@ class Session:
     def save(self, path: str | Path | None = None) -> Path:
         """Write the (edited) table as a scenario file; it is checked to load back equal."""
         target = Path(path) if path else self.save_path
-        text = dumps(self.table)
-        if loads(text, source=str(target)) != self.table:  # pragma: no cover - dumps guarantees it
-            raise SkirmishError("the table does not survive a save and load; not written")
-        try:
-            target.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise SkirmishError(f"{target}: cannot save: {exc.strerror}") from None
-        return target
+        return write_scenario(self.table, target)
 
     # -- scenes -----------------------------------------------------------------------------------
     def static_scene(self) -> Scene:
