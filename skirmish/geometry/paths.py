@@ -23,13 +23,17 @@ never larger than the true free space, and a path along its vertices is legal.
 * The **reachable region** (:func:`reach_region`) from graph nodes with remaining
   budgets is the union of discs of those budgets, each cut to what its centre can
   see (exact shadows of the rounded obstacles), clipped by the free space.
+* Changing surfaces: :func:`exit_param` finds where a base walking along a segment
+  stops resting on a region (where it steps off an edge).
+* The baseline: :func:`grid_shortest_path`, A* on a square grid with exact checks,
+  slow and obviously legal; the tests and the benchmark compare against it.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 

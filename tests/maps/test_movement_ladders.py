@@ -131,3 +131,12 @@ def test_E_FALL_storeys_a_straight_walk_drops_twice():
     assert p.cost == pytest.approx(7.0) and p.length == pytest.approx(13.0)
     again = t.check_move("a", [(20, 12, 0)], kind="run")
     assert again.points == p.points and again.fall_rolls == 2
+
+
+def test_a_move_may_end_at_the_foot_of_a_ladder_but_not_on_it():
+    t = loads(table_text(model("a", "[13, 12]", z=3), house()))
+    down = t.check_move("a", [(10 + R_M + 0.005, 12, 3), (10 - R_M, 12, 3), (10 - R_M, 12, 0)], budget=20)
+    assert down.legal and down.cost == pytest.approx(down.length + 3.0)
+    up = loads(table_text(model("a", "[5, 12]"), house()))
+    hanging = up.check_move("a", [(10 - R_M, 12), (10 - R_M, 12, 3)], budget=20)
+    assert not hanging.legal and "ends on a ladder" in hanging.violations[-1].what
