@@ -54,11 +54,29 @@ def scene(seed: int, *, models: int = 5, pieces: int = 6, spread: float = 9.0) -
     return Table(60.0, 60.0, tuple(ms), tuple(sc))
 
 
+def oracle_space(t: Table, mid: str, *, end: bool = False, box: shapely.Polygon | None = None) -> P.FreeSpace:
+    """The ground as the rules describe it, built from the table directly (not from the
+    engine's own structures): solids taller than the hitbox and enemies block; where a
+    move ends, low pieces and every model count too."""
+    m = t.model(mid)
+    obs = []
+    for s in t.scenery:
+        if s.solid.z1 > m.hitbox_height + 1e-9 or end:
+            if s.solid.circle is not None:
+                obs.append(P.PlanObstacle(s.id, m.radius, circle=s.solid.circle))
+            else:
+                obs.append(P.PlanObstacle(s.id, m.radius, polygon=s.solid.footprint))
+    for o in t.models:
+        if o.id != m.id and (end or o.side != m.side):
+            margin = 0.0 if end else 2e-3  # a path keeps just out of base contact
+            obs.append(P.PlanObstacle(o.id, m.radius + margin, circle=(o.x, o.y, o.radius)))
+    return P.FreeSpace(box if box is not None else shapely.box(0, 0, t.width, t.depth), m.radius, obs, box=True)
+
+
 def legal_targets(t: Table, mid: str, seed: int, n: int, spread: float = 10.0) -> list[tuple[float, float]]:
-    sp = t._mv_mover(mid).space(0)
     rng = np.random.default_rng(seed)
     pts = CX + rng.uniform(-spread, spread, (300, 2))
-    return [tuple(p) for p in pts[sp.end.point_free(pts)][:n]]
+    return [tuple(p) for p in pts[oracle_space(t, mid, end=True).point_free(pts)][:n]]
 
 
 def independent_clearance_ok(t: Table, mid: str, points) -> bool:
@@ -106,11 +124,10 @@ def test_the_plan_is_never_longer_than_the_grid_baseline(seed):
     if not t.models:
         return
     mid = t.models[0].id
-    mv = t._mv_mover(mid)
-    box = shapely.box(CX - 7, CY - 7, CX + 7, CY + 7)  # the grid covers the scene only
-    space = P.FreeSpace(box, mv.r, mv.space(0).trav.obstacles, box=True)
+    m = t.model(mid)
+    space = oracle_space(t, mid, box=shapely.box(CX - 7, CY - 7, CX + 7, CY + 7))  # the grid covers the scene only
     for q in legal_targets(t, mid, seed, 2, spread=6.0):
-        grid = P.grid_shortest_path(space, mv.start, q, cell=0.1)
+        grid = P.grid_shortest_path(space, (m.x, m.y), q, cell=0.1)
         if grid is None:
             continue
         plan = t.plan_move(mid, q, budget=100.0)
@@ -158,8 +175,7 @@ def test_the_range_is_the_set_of_ends_within_the_budget(seed):
     m = t.model(mid)
     rng = np.random.default_rng(seed)
     pts = np.array([m.x, m.y]) + rng.uniform(-budget, budget, (80, 2))
-    ends = t._mv_mover(mid).space(0).end
-    pts = pts[ends.point_free(pts)]
+    pts = pts[oracle_space(t, mid, end=True).point_free(pts)]
     edge = shapely.distance(region.boundary, shapely.points(pts))
     for p, e in zip(pts, edge):
         if e < 0.03:  # the polygons are accurate to about 0.01 in
