@@ -51,8 +51,9 @@ def rigid_motion(table: Table, angle: float = 0.0, dx: float = 0.0, dy: float = 
         else:
             params = tuple(tuple(p) for p in foot.exterior.coords[:-1])
             shape = "polygon"
+        ladders = tuple(_motion(x, y, angle, dx, dy, mirror) for x, y in s.ladders)
         scenery.append(Scenery(s.id, Prism(foot, s.solid.z0, s.solid.z1, circle), shape, params, s.blocks_los,
-                               s.walkable))
+                               s.walkable, ladders))
     return dataclasses.replace(table, models=tuple(models), scenery=tuple(scenery))
 
 
