@@ -920,7 +920,7 @@ class TableMovement:
             s_end = mv.home if last is None else (last.to if last.vertical else last.surface)
             x, y, _ = w.points[-1]
             up = last is not None and last.vertical and mv.surfaces[last.to].z > mv.surfaces[last.surface].z
-            on_ladder = up and self._mv_ladder_at(mv, last.a, last.surface, last.to) is not None
+            on_ladder = last is not None and up and self._mv_ladder_at(mv, last.a, last.surface, last.to) is not None
             self._mv_check_end(mv, s_end, (x, y), w, 0 if last is None else last.at, bool(on_ladder))
         if w.stopped:
             w.notes.append(f"E-MOVE-ENEMY: the move ends on entering base contact with {w.stopped}")

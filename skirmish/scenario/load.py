@@ -296,13 +296,13 @@ def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, A
 
 def _check_ids(source: str, scenery: list[Scenery], models: list[Model]) -> None:
     seen: dict[str, str] = {}
-    for kind, items in (("scenery", scenery), ("models", models)):
-        for i, item in enumerate(items):
+    for kind, ids in (("scenery", [s.id for s in scenery]), ("models", [m.id for m in models])):
+        for i, ident in enumerate(ids):
             where = f"{kind}[{i}]"
-            if item.id in seen:
-                raise ScenarioError(f'{source}: {where} (id "{item.id}"): id: duplicate id, already used by {seen[item.id]}; '
+            if ident in seen:
+                raise ScenarioError(f'{source}: {where} (id "{ident}"): id: duplicate id, already used by {seen[ident]}; '
                                     "ids must be unique among scenery and models")
-            seen[item.id] = where
+            seen[ident] = where
 
 
 def _check_placement(source: str, table: Table) -> None:
@@ -315,9 +315,12 @@ def _check_placement(source: str, table: Table) -> None:
                                 f"{table.width:g} x {table.depth:g} in table; move it inside")
     if table.models:
         hb = [m.hitbox for m in table.models]
-        x = np.array([c.x for c in hb]); y = np.array([c.y for c in hb]); r = np.array([c.radius for c in hb])
-        z0 = np.array([c.z for c in hb]); z1 = z0 + np.array([c.height for c in hb])
-        plan = np.hypot(x[:, None] - x, y[:, None] - y) < r[:, None] + r - tol
+        x = np.array([c.x for c in hb])
+        y = np.array([c.y for c in hb])
+        rad = np.array([c.radius for c in hb])
+        z0 = np.array([c.z for c in hb])
+        z1 = z0 + np.array([c.height for c in hb])
+        plan = np.hypot(x[:, None] - x, y[:, None] - y) < rad[:, None] + rad - tol
         vert = np.minimum(z1[:, None], z1) - np.maximum(z0[:, None], z0) > tol
         clash = np.triu(plan & vert, 1)
         if clash.any():

@@ -204,7 +204,8 @@ class Simulator:
         exchanges: list[Exchange | TemplateKey | None] = []
         wounds: list[tuple[int, int] | None] = []
         for a in self.script.actions:
-            ex, w = None, None
+            ex: Exchange | TemplateKey | None = None
+            w: tuple[int, int] | None = None
             skip = _why_skip(a, status)
             if skip:
                 if log:
@@ -233,10 +234,11 @@ class Simulator:
             else:
                 sa, st = status[a.actor], status[a.target or ""]
                 ekey = ("ex", id(plan), sa["hp"], sa["incapacitated"], st["hp"], st["incapacitated"])
-                ex = self._cache.get(ekey)
-                if ex is None:
-                    ex = self._cache[ekey] = _exchange(table, a, plan, status)
-                result = resolve_exchange(ex, rng)
+                exchange = self._cache.get(ekey)
+                if exchange is None:
+                    exchange = self._cache[ekey] = _exchange(table, a, plan, status)
+                ex = exchange
+                result = resolve_exchange(exchange, rng)
                 w = (result.active.wounds_dealt, result.reactive.wounds_dealt)
                 _apply(status, a.target or "", result.reactive.result.taken, result.reactive.result.state)
                 _apply(status, a.actor, result.active.result.taken, result.active.result.state)
