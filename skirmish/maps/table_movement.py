@@ -410,7 +410,7 @@ class _Mover:
                 continue
             grown = A.support.buffer(self.r, quad_segs=16)
             curve = grown.boundary
-            found = [_reflex_corners(grown)]
+            found = [P.reflex_nodes(grown).xy]
             for lad in self.ladders:  # just beside a ladder (a drop there is not taken by it)
                 if lad.high == a:
                     n = (np.array(lad.foot) - np.array(lad.point)) / self.r
@@ -549,24 +549,6 @@ class _Mover:
             if lad is not None and lad.usable:
                 out[m] = vertical_cost(lad.rise, ladder=True)
         return out
-
-
-def _reflex_corners(region: BaseGeometry) -> np.ndarray:
-    """The reflex corners of a region's outline (where it turns inward)."""
-    out = []
-    for poly in getattr(region, "geoms", [region]):
-        if not isinstance(poly, Polygon) or poly.is_empty:
-            continue
-        poly = shapely.geometry.polygon.orient(poly, 1.0)
-        for ring in [poly.exterior, *poly.interiors]:
-            c = np.asarray(ring.coords)[:-1]
-            if len(c) < 3:
-                continue
-            e = np.concatenate([c[1:], c[:1]]) - c
-            ein = np.concatenate([e[-1:], e[:-1]])
-            turn = ein[:, 0] * e[:, 1] - ein[:, 1] * e[:, 0]
-            out.append(c[turn < -1e-12])
-    return np.concatenate(out) if out else np.zeros((0, 2))
 
 
 def _replace(lad: Ladder, **kw: Any) -> Ladder:
