@@ -169,3 +169,31 @@ def test_bundled_round_trip():
     for path in SCENARIOS.glob("*.toml"):
         t = skirmish.load(path)
         assert loads(dumps(t)) == t, path
+
+
+def test_E_ITEM_builtin_sword_and_short_bow():
+    """E-ITEM: the Sword reaches 1" with Strike = the wielder's Stamina; the Short Bow
+    takes −6 Accuracy beyond 20"."""
+    t = loads(table_text(model(extra='weapons = ["sword", "short-bow"]\nattributes = { STA = 3 }')))
+    sword, bow = t.model("a").weapon("Sword"), t.model("a").weapon("short bow")
+    assert sword.reach == 1 and not sword.ranged and sword.strike(dict(t.model("a").attributes)) == 3
+    assert bow.ranged and bow.band_for(20.0) == 0 and bow.bands[bow.band_for(20.5)].accuracy == -6
+
+
+def test_E_PROFILE_a_profile_gives_size_attributes_and_items():
+    """E-PROFILE: the engine needs at least attributes, size and items from a profile."""
+    text = table_text(model(size=None, extra='profile = "brute"'), extra="""
+[profiles.brute]
+size = "L"
+weapons = ["sword"]
+attributes = { AGI = 4, SPD = 4, STA = 2, ARM = 3, HP = 4 }
+""")
+    m = loads(text).model("a")
+    assert (m.size, m.attributes["HP"], [w.name for w in m.weapons]) == ("L", 4, ["Sword"])
+    assert m.awareness == 4 and m.movement == 4
+
+
+def test_E_STATE_states_of_one_name_do_not_stack():
+    """E-STATE: a model may have several States; the same State twice is one."""
+    m = loads(table_text(model(extra='states = ["Crouched", "Crouched", "Prone"]'))).model("a")
+    assert m.states == {"Crouched", "Prone"}
