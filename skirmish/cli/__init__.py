@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Settle line-of-sight disputes, measure, place templates, move and roll dice "
         "on a miniatures skirmish table.",
     )
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"skirmish {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
