@@ -73,6 +73,9 @@ def print_one(r: LineOfSight) -> None:
             print("  they stand in the same room")
     elif r.reason == "out_of_arc":
         print(f"{r.frm} -> {r.to}: NOT VISIBLE — out of arc: {r.to} is wholly behind {r.frm}'s front arc")
+    elif not r.certified:
+        print(f"{r.frm} -> {r.to}: UNDECIDED — no witness found, and the search stopped before completing its "
+              f"certificate (blockers so far: {', '.join(r.blockers) or 'none'}); try a larger --tolerance")
     elif not r.blockers:
         print(f"{r.frm} -> {r.to}: NOT VISIBLE — they stand in different rooms")
     else:

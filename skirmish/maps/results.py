@@ -41,11 +41,18 @@ class LineOfSight:
     def __bool__(self) -> bool:
         return self.visible
 
+    @property
+    def certified(self) -> bool:
+        """False only when the search gave up (stage "undecided"): no witness was found and
+        the certificate is incomplete. Never seen on real tables; a larger tolerance helps."""
+        return self.stage != "undecided"
+
     def to_json(self) -> dict[str, Any]:
         return {"from": self.frm, "to": self.to, "visible": self.visible,
                 "witness": [list(p) for p in self.witness] if self.witness else None,
                 "reason": self.reason, "blockers": list(self.blockers), "tolerance": self.tolerance,
-                "visible_fraction": self.visible_fraction, "arc": self.arc, "stage": self.stage}
+                "visible_fraction": self.visible_fraction, "arc": self.arc, "stage": self.stage,
+                "certified": self.certified}
 
 
 @dataclass(frozen=True)

@@ -226,3 +226,17 @@ def test_invalid_requests_are_refused():
         t.line_of_sight("akane", "nobody")
     with pytest.raises(skirmish.SkirmishError, match="tolerance"):
         t.line_of_sight("akane", "brute", tolerance=0)
+
+
+def test_search_limit_is_reported_not_hidden(monkeypatch):
+    """When the search gives up, the answer says so (certified False), never a false proof."""
+    import skirmish.geometry.los as los_mod
+
+    gap = 0.05 * MM
+    walls = scenery("w1", (9, 0, 9.5, 10 - gap / 2), height=4) + scenery("w2", (9, 10 + gap / 2, 9.5, 20), height=4)
+    t = loads(table_text(model("a", (4, 10)) + model("b", (16, 10), side="blue"), walls))
+    monkeypatch.setattr(los_mod, "MAX_BUNDLES_PER_PAIR", 3)
+    r = t.line_of_sight("a", "b")
+    assert not r.visible and r.stage == "undecided" and not r.certified and r.to_json()["certified"] is False
+    monkeypatch.undo()
+    assert loads(table_text(model("a", (4, 10)) + model("b", (16, 10), side="blue"))).line_of_sight("a", "b").certified
