@@ -151,7 +151,7 @@ def test_protocol_line_of_sight_answers_one_shape(case):
         json.dumps(doc, allow_nan=False)
         keys = keys or set(doc)
         assert set(doc) == keys == {"from", "to", "visible", "witness", "reason", "blockers", "tolerance",
-                                    "visible_fraction", "arc", "stage"}
+                                    "visible_fraction", "arc", "stage", "certified"}
 
 
 def test_protocol_line_of_sight_to_itself_is_refused(case):
