@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.table import Table
 from ..rules.eldfall.weapons import BUILTIN_WEAPONS, Weapon
+
+T = TypeVar("T")
 
 
 def toml_value(v: Any) -> str:
@@ -32,19 +35,28 @@ def toml_key(k: str) -> str:
     return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else toml_value(k)
 
 
+def catalogue_keys(items: Iterable[T], builtin: Mapping[str, T], slug: Callable[[T], str]) -> dict[T, str]:
+    """A catalogue key per distinct item: the built-in key of an equal item, else a free
+    key made from ``slug(item)`` (``-2``, ``-3``, ... appended when it is taken)."""
+    out: dict[T, str] = {}
+    taken = set(builtin)
+    for item in items:
+        if item in out:
+            continue
+        key = next((k for k, b in builtin.items() if b == item), None)
+        if key is None:
+            base = key = slug(item)
+            n = 2
+            while key in taken:
+                key, n = f"{base}-{n}", n + 1
+            taken.add(key)
+        out[item] = key
+    return out
+
+
 def _weapon_keys(table: Table) -> dict[Weapon, str]:
-    keys: dict[Weapon, str] = {w: k for k, w in BUILTIN_WEAPONS.items()}
-    taken = set(keys.values())
-    for m in table.models:
-        for w in m.weapons:
-            if w not in keys:
-                base = re.sub(r"[^a-z0-9]+", "-", w.name.lower()).strip("-") or "weapon"
-                key, n = base, 2
-                while key in taken:
-                    key, n = f"{base}-{n}", n + 1
-                keys[w] = key
-                taken.add(key)
-    return keys
+    return catalogue_keys((w for m in table.models for w in m.weapons), BUILTIN_WEAPONS,
+                          lambda w: re.sub(r"[^a-z0-9]+", "-", w.name.lower()).strip("-") or "weapon")
 
 
 def dumps(table: Map) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ..errors import ScenarioError, UnitError
@@ -64,6 +64,16 @@ class Entry:
     def child(self, key: str, label: str | None = None) -> Entry:
         self.used.add(key)
         return Entry(self.source, ".".join(p for p in (self.label, label or key) if p), self.data[key])
+
+    def entries(self, key: str) -> Iterator[tuple[str, Entry]]:
+        """The named sub-tables of a catalogue table such as ``[weapons.NAME]``, each as
+        an Entry labelled ``key.NAME`` (no catalogue: nothing)."""
+        if not self.has(key):
+            return
+        cat = self.child(key)
+        for name in cat.data:
+            cat.used.add(name)
+            yield name, Entry(self.source, f"{cat.label}.{name}", cat.data[name])
 
     def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
         unknown = [k for k in self.data if k not in self.used and k not in allowed_extra]

@@ -20,7 +20,7 @@ from ..rules.partyhard.state import ROW_CAP
 from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
 from . import fields as F
 from .fields import Entry, show
-from .dump import toml_value
+from .dump import catalogue_keys, toml_value
 
 NO_ROOM = "#"
 ROOM = "."
@@ -304,22 +304,7 @@ def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilit
 
 def _keys(cards: list[T], builtin: dict[str, T]) -> dict[T, str]:
     """A catalogue key per card: the built-in key of an identical card, else one made from its name."""
-    out: dict[T, str] = {}
-    taken = set(builtin)
-    for c in cards:
-        if c in out:
-            continue
-        same = next((k for k, b in builtin.items() if b == c), None)
-        if same is not None:
-            out[c] = same
-            continue
-        base = key_of(c.name) or "card"  # type: ignore[attr-defined]
-        key, n = base, 2
-        while key in taken:
-            key, n = f"{base}-{n}", n + 1
-        out[c] = key
-        taken.add(key)
-    return out
+    return catalogue_keys(cards, builtin, lambda c: key_of(c.name) or "card")  # type: ignore[attr-defined]
 
 
 def grid_to_toml(grid: Grid) -> str:

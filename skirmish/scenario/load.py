@@ -21,7 +21,7 @@ from ..maps.base import Map
 from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
 from ..rules.eldfall.modes import MODES, Mode
-from ..rules.eldfall.sizes import SIZE_ORDER, SIZES
+from ..rules.eldfall.sizes import SIZE_ORDER
 from ..rules.eldfall.weapons import BUILTIN_WEAPONS, ReachBand, Weapon
 from . import fields as F
 from .fields import Entry, show
@@ -75,8 +75,8 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     tbl.done()
 
     weapons = dict(BUILTIN_WEAPONS)
-    weapons.update(_weapons(top, source))
-    profiles = _profiles(top, source, weapons)
+    weapons.update(_weapons(top))
+    profiles = _profiles(top, weapons)
 
     scenery = [_scenery(Entry(source, f"scenery[{i}]", raw), i) for i, raw in enumerate(_array(top, "scenery"))]
     models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
@@ -102,14 +102,9 @@ def _label(entry: Entry, ident: str) -> None:
 
 # -- weapons and profiles ----------------------------------------------------------------
 
-def _weapons(top: Entry, source: str) -> dict[str, Weapon]:
-    if not top.has("weapons"):
-        return {}
-    cat = top.child("weapons")
+def _weapons(top: Entry) -> dict[str, Weapon]:
     out = {}
-    for key in cat.data:
-        cat.used.add(key)
-        e = Entry(source, f"weapons.{key}", cat.data[key])
+    for key, e in top.entries("weapons"):
         name = e.take("name", F.ident, key)
         pw = e.take("pw", F.integer, None)
         stk_raw = e.take("stk", lambda v: v, 1)
@@ -167,14 +162,9 @@ def _weapon_list(e: Entry, weapons: dict[str, Weapon]) -> tuple[Weapon, ...]:
     return tuple(out)
 
 
-def _profiles(top: Entry, source: str, weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
-    if not top.has("profiles"):
-        return {}
-    cat = top.child("profiles")
+def _profiles(top: Entry, weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
     out = {}
-    for key in cat.data:
-        cat.used.add(key)
-        e = Entry(source, f"profiles.{key}", cat.data[key])
+    for key, e in top.entries("profiles"):
         out[key] = {
             "size": e.take("size", F.one_of(*SIZE_ORDER), None),
             "diameter": e.take("diameter", F.positive_length, None),
