@@ -1,0 +1,136 @@
+"""The ``Policy`` protocol shared by every game, and the registry of built-in policies.
+
+A game never lets a player act directly. At each choice it builds a
+:class:`Decision`: what is being decided (``kind``), who decides (``actor``) and the
+legal ``options`` the game found. A policy returns one choice. Where the choice is
+continuous (a destination on the table), ``options`` is a sample and ``open`` is
+true: a policy may return something else, and the game checks it with its own rule
+checker and refuses an illegal one with :class:`~skirmish.errors.IllegalActionError`.
+
+Policies are looked up by ``(game, name)``: ``register_policy("eldfall", "greedy")``.
+Users plug their own as ``package.module:ClassName`` (the class is called with no
+arguments and must have a ``choose`` method).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from ..errors import SkirmishError
+
+C = TypeVar("C")
+
+
+class PolicyError(SkirmishError, ValueError):
+    """A policy name or ``module:Class`` spec that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Decision(Generic[C]):
+    """One choice a game asks of a player.
+
+    ``kind`` names the question (``"activate"``, ``"move"``, ``"action"``,
+    ``"reaction"``, ``"field"``, ``"loot"``, ...; each game documents its kinds),
+    ``actor`` who answers it (a model, character or player id), ``options`` the legal
+    answers the game found, ``open`` whether answers outside ``options`` may be legal
+    too (checked by the game), and ``context`` any extra facts the game shares.
+    """
+
+    kind: str
+    actor: str | None
+    options: tuple[C, ...]
+    open: bool = False
+    context: Mapping[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        more = ", open" if self.open else ""
+        return f"Decision({self.kind!r}, actor={self.actor!r}, {len(self.options)} options{more})"
+
+
+@runtime_checkable
+class Policy(Protocol):
+    """Chooses for one side (or player) in any game."""
+
+    def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
+        """One answer to ``decision`` given the game's current state ``game``."""
+        ...
+
+
+@dataclass(frozen=True)
+class RandomPolicy:
+    """A uniformly random legal choice among the options the game offers."""
+
+    name: str = "random"
+
+    def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
+        if not decision.options:
+            raise PolicyError(f"random policy: decision {decision.kind!r} for {decision.actor!r} has no options")
+        return decision.options[rng.randrange(len(decision.options))]
+
+
+PolicyFactory = Callable[[], Policy]
+_REGISTRY: dict[tuple[str, str], PolicyFactory] = {}
+
+
+def register_policy(game: str, name: str, factory: PolicyFactory) -> None:
+    """Make ``name`` a built-in policy of ``game`` (``"*"``: of every game)."""
+    _REGISTRY[(game, name)] = factory
+
+
+register_policy("*", "random", RandomPolicy)
+
+
+def policy_names(game: str) -> list[str]:
+    """The built-in policy names of ``game``, sorted."""
+    return sorted({n for (g, n) in _REGISTRY if g in (game, "*")})
+
+
+def load_policy(spec: str, game: str) -> Policy:
+    """A policy from a built-in name or a ``package.module:ClassName`` spec."""
+    spec = spec.strip()
+    if ":" in spec:
+        module_name, _, attr = spec.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise PolicyError(f"policy {spec!r}: cannot import module {module_name!r} ({exc}); "
+                              "check the name and that it is on PYTHONPATH") from None
+        cls = getattr(module, attr, None)
+        if cls is None:
+            raise PolicyError(f"policy {spec!r}: module {module_name!r} has no attribute {attr!r}")
+        policy = cls()
+        if not callable(getattr(policy, "choose", None)):
+            raise PolicyError(f"policy {spec!r}: {attr} has no choose(game, decision, rng) method")
+        return policy
+    factory = _REGISTRY.get((game, spec)) or _REGISTRY.get(("*", spec))
+    if factory is None:
+        known = policy_names(game)
+        close = difflib.get_close_matches(spec, known, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise PolicyError(f"unknown policy {spec!r} for {game}; {hint}built in: {', '.join(known)}, "
+                          "or package.module:ClassName")
+    return factory()
+
+
+def parse_policy_specs(text: str | None, sides: Sequence[str], game: str,
+                       default: str = "random") -> dict[str, Policy]:
+    """Policies per side from ``"red=greedy,blue=random"`` (a bare name applies to every side)."""
+    chosen: dict[str, str] = {s: default for s in sides}
+    if text:
+        for part in (p.strip() for p in text.split(",")):
+            if not part:
+                continue
+            if "=" not in part:
+                chosen = {s: part for s in sides}
+                continue
+            side, _, name = part.partition("=")
+            side = side.strip()
+            if side not in chosen:
+                raise PolicyError(f"--policy {text!r}: no side {side!r}; the sides are {', '.join(sides)}")
+            chosen[side] = name.strip()
+    return {s: load_policy(n, game) for s, n in chosen.items()}

@@ -1,0 +1,11 @@
+"""Running many seeded jobs (trials, games, heatmap rows) on one core, local
+processes, or Dask.
+
+Work is split into jobs whose results depend only on their own arguments (each job
+carries its seeds), and results come back in job order, so a report is identical
+for any backend and any number of workers.
+"""
+
+from .runner import Backend, run_jobs, job_rng
+
+__all__ = ["Backend", "run_jobs", "job_rng"]

@@ -1,0 +1,59 @@
+"""``run_jobs``: the one place that fans seeded work out to workers.
+
+Backends:
+
+- ``"local"`` with ``workers=1``: in this process;
+- ``"local"`` with ``workers>1``: a process pool (fork where the platform has it);
+- ``"dask"``: a ``dask.distributed`` cluster, started and stopped here unless a
+  ``scheduler`` address names an existing one (see docs/analysis.md).
+
+``work`` must be a module-level function (it is pickled) and every job a picklable
+value. Results are returned in job order whatever finished first.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+from collections.abc import Callable, Sequence
+from typing import Literal, TypeVar
+
+from ..errors import SkirmishError
+
+J = TypeVar("J")
+R = TypeVar("R")
+Backend = Literal["local", "dask"]
+
+
+def job_rng(seed: int, i: int) -> random.Random:
+    """The generator of item ``i`` of a run seeded ``seed``: the same on every backend."""
+    return random.Random(f"{seed}:{i}")
+
+
+def run_jobs(work: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1, backend: Backend = "local",
+             scheduler: str | None = None, progress: Callable[[int], None] | None = None) -> list[R]:
+    """``[work(j) for j in jobs]``, spread over ``workers``; ``progress(k)`` is called
+    with the number of jobs finished so far, in order."""
+    if workers < 1:
+        raise SkirmishError(f"workers must be 1 or more, got {workers}")
+    if backend == "dask" or scheduler is not None:
+        from .dask_backend import run_on_dask
+
+        return run_on_dask(work, jobs, workers=workers, scheduler=scheduler, progress=progress)
+    if backend != "local":
+        raise SkirmishError(f"unknown backend {backend!r}; use 'local' or 'dask'")
+    results: list[R] = []
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            results.append(work(job))
+            if progress:
+                progress(len(results))
+        return results
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ctx.Pool(min(workers, len(jobs))) as pool:
+        for r in pool.imap(work, jobs):
+            results.append(r)
+            if progress:
+                progress(len(results))
+    return results

@@ -1,0 +1,27 @@
+"""run_jobs: the same results, in job order, for any worker count."""
+
+from __future__ import annotations
+
+import pytest
+
+from skirmish.errors import SkirmishError
+from skirmish.scale import job_rng, run_jobs
+
+
+def _draw(job: tuple[int, int]) -> int:
+    seed, i = job
+    return job_rng(seed, i).randrange(10**9)
+
+
+def test_results_identical_for_any_worker_count():
+    jobs = [(7, i) for i in range(12)]
+    one = run_jobs(_draw, jobs)
+    assert run_jobs(_draw, jobs, workers=2) == one
+    seen: list[int] = []
+    run_jobs(_draw, jobs, workers=1, progress=seen.append)
+    assert seen == list(range(1, 13))
+
+
+def test_bad_worker_count():
+    with pytest.raises(SkirmishError, match="workers must be 1 or more"):
+        run_jobs(_draw, [(1, 1)], workers=0)
