@@ -155,7 +155,7 @@ def roll_json(r: Roll) -> dict[str, Any]:
 
 def roll_text(r: Roll) -> str:
     if r.kept is None:
-        return f"no roll ({r.pool.dice} dice) -> {r.rung.face} {r.rung.name}"
+        return f"-> {r.rung.face} {r.rung.name}"
     return f"[{', '.join(map(str, r.faces))}] keep {r.kept} -> {r.rung.face} {r.rung.name}"
 
 

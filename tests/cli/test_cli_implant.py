@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import re
+import shlex
 from fractions import Fraction
 
 import pytest
 
 from skirmish.cli import main
 from skirmish.rules.implant import BoldPolicy, CautiousPolicy, fight_odds, fight_setup, pool
+
+from conftest import ROOT
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -162,3 +166,23 @@ def test_i_fight_an_unknown_policy_is_a_clear_error(capsys):
 def test_i_fight_exact_odds_refuse_a_policy_that_rolls_its_own_dice(capsys):
     err = failed(capsys, "fight", "--health", "3", "--enemy-health", "2", "--policy", "random")
     assert "deterministic" in err and "--seed" in err
+
+
+# -- docs/implant.md is executable ------------------------------------------------------------------
+
+DOC = ROOT / "docs" / "implant.md"
+DOC_LINES = re.findall(r"^\$ (skirmish .+)$", DOC.read_text(), flags=re.M)
+
+
+def test_docs_implant_python_examples_pass(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = doctest.testfile(str(DOC), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+@pytest.mark.parametrize("line", DOC_LINES)
+def test_docs_implant_shell_lines_run_and_print_what_they_show(line, capsys):
+    assert main(shlex.split(line)[1:]) == 0
+    out = capsys.readouterr().out.splitlines()
+    shown = DOC.read_text().split(f"$ {line}\n", 1)[1].split("```", 1)[0].splitlines()
+    assert all(s in out for s in shown if not s.startswith("$ "))
