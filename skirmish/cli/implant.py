@@ -21,7 +21,9 @@ from ..rules.implant import (
     play_fight,
     pool,
 )
+from ..rules.implant.chain import level_bound
 from ._output import add_json_flag, emit_json
+from ._progress import progress_bar
 from .odds import pct
 
 DOC = "docs/implant.md"
@@ -251,13 +253,12 @@ def fight_log_lines(args: argparse.Namespace, seed: int, log: FightLog) -> list[
 
 
 def run_fight(args: argparse.Namespace) -> int:
-    import skirmish.rules.implant.policy  # noqa: F401  (registers cautious and bold)
-
     policy = load_policy(args.policy, "implant")
     setup = fight_setup(args.health, args.enemy_health, args.helps, args.hinders,
                         initiative=args.initiative, drama=args.drama)
     if args.seed is None:
-        o = fight_odds(setup, policy)
+        with progress_bar(level_bound(setup), "solving the fight", unit="levels") as update:
+            o = fight_odds(setup, policy, progress=update)
         if args.json:
             emit_json(fight_odds_json(args, o))
         else:

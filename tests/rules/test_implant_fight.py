@@ -30,6 +30,7 @@ from skirmish.rules.implant import (
     take_damage,
 )
 from skirmish.rules.implant import fight as fight_module
+from skirmish.rules.implant.chain import level_bound
 
 POLICIES = {"cautious": CautiousPolicy(), "bold": BoldPolicy()}
 
@@ -302,6 +303,13 @@ def test_i_fight_exact_odds_match_a_monte_carlo_of_10_4_fights(setup, name):
 @pytest.mark.parametrize("setup,name", CASES[:4])
 def test_i_fight_exact_odds_match_a_monte_carlo_of_10_5_fights(setup, name):
     monte_carlo_check(setup, name, 10**5)
+
+
+def test_i_fight_exact_odds_report_progress_within_the_level_bound():
+    setup = fight_setup(3, 2, 0, 1, drama=2)
+    seen: list[int] = []
+    fight_odds(setup, CautiousPolicy(), progress=seen.append)
+    assert seen == list(range(1, len(seen) + 1)) and 1 < len(seen) <= level_bound(setup)
 
 
 def test_i_fight_more_enemy_health_never_helps_a_cautious_character():

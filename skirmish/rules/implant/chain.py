@@ -25,10 +25,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from collections.abc import Callable
 from typing import Any
 
 from ...errors import RuleInputError
 from ...game.policy import Policy, PolicyError
+from .damage import max_injuries
 from .fight import apply_face, policy_name
 from .pool import Pool, PoolOdds
 from .state import FightSetup, FightState, Result
@@ -144,16 +146,29 @@ def solve_left(a: list[list[Fraction]], m: list[Fraction]) -> list[Fraction] | N
     return [rows[i][n] / rows[i][i] for i in range(n)]
 
 
-def fight_odds(setup: FightSetup, policy: Policy) -> FightOdds:
-    """The exact chance of every end of the fight ``setup`` when ``policy`` makes every choice."""
+def level_bound(setup: FightSetup) -> int:
+    """An upper bound on the levels :func:`fight_odds` solves (for a progress bar)."""
+    return setup.health * setup.enemy_health * (max_injuries(setup) + 1) * (setup.drama + 1)
+
+
+def fight_odds(setup: FightSetup, policy: Policy, progress: Callable[[int], None] | None = None) -> FightOdds:
+    """The exact chance of every end of the fight ``setup`` when ``policy`` makes every choice.
+
+    ``progress``, if given, is called with the number of levels solved so far
+    (at most :func:`level_bound`).
+    """
     rng = _NoRandom(policy_name(policy))
     ends: dict[FightEnd, Fraction] = defaultdict(Fraction)
     start = setup.start()
     pending: dict[Level, dict[FightState, Fraction]] = {_level(start): {start: Fraction(1)}}
     heap = [(-_potential(_level(start)), _level(start))]
     rolls = Fraction(0)
+    solved = 0
     while heap:
         _, level = heapq.heappop(heap)
+        solved += 1
+        if progress is not None:
+            progress(solved)
         incoming = pending.pop(level)
         states = list(incoming)
         index = {s: i for i, s in enumerate(states)}
