@@ -18,10 +18,10 @@ from ..rules.implant import (
     Roll,
     fight_odds,
     fight_setup,
+    level_bound,
     play_fight,
     pool,
 )
-from ..rules.implant.chain import level_bound
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from .odds import pct
@@ -34,10 +34,9 @@ def count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}") from None
+        value = -1
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r} "
-                                         "(count the factors that help and those that hinder, each 0 or more)")
+        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}")
     return value
 
 

@@ -23,6 +23,7 @@ from skirmish.rules.implant import (
     damage_options,
     fight_odds,
     fight_setup,
+    level_bound,
     max_injuries,
     play_fight,
     pool,
@@ -30,7 +31,6 @@ from skirmish.rules.implant import (
     take_damage,
 )
 from skirmish.rules.implant import fight as fight_module
-from skirmish.rules.implant.chain import level_bound
 
 POLICIES = {"cautious": CautiousPolicy(), "bold": BoldPolicy()}
 

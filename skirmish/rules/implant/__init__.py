@@ -12,7 +12,7 @@ Fraction(3, 4)
 Fraction(1, 1)
 """
 
-from .chain import FightEnd, FightOdds, fight_odds, transitions
+from .chain import FightEnd, FightOdds, fight_odds, level_bound, transitions
 from .damage import DAMAGE_CHOICES, damage_options, injury_allowed, max_injuries, take_damage
 from .drama import DramaUse, reroll, spend_drama
 from .fight import FightLog, RoundLog, apply_face, play_fight, sample_fights
@@ -26,6 +26,6 @@ __all__ = [
     "ATTACK", "AUTO_NO", "AUTO_YES", "BoldPolicy", "CautiousPolicy", "DAMAGE_CHOICES", "DEFENCE", "DramaUse",
     "Effect", "Factors", "FightEnd", "FightLog", "FightOdds", "FightSetup", "FightState", "LADDER", "MAX_ROLLED",
     "Pool", "PoolOdds", "Roll", "RoundLog", "Rung", "apply_face", "damage_options", "fight_odds", "fight_setup",
-    "injury_allowed", "max_injuries", "options", "play_fight", "pool", "reroll", "rung", "sample_fights", "side_of", "spend_drama",
+    "injury_allowed", "level_bound", "max_injuries", "options", "play_fight", "pool", "reroll", "rung", "sample_fights", "side_of", "spend_drama",
     "take_damage", "transitions",
 ]
