@@ -268,6 +268,23 @@ def test_i_fight_exact_odds_match_value_iteration(setup, name):
     assert float(odds.expected_rolls) == pytest.approx(rolls, rel=1e-9)
 
 
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 3), st.integers(0, 7), st.integers(0, 7), st.integers(0, 7),
+       st.integers(0, 7), st.integers(0, 1), st.sampled_from(["me", "enemy"]), st.sampled_from(["cautious", "bold"]))
+def test_i_fight_exact_odds_match_value_iteration_with_different_attack_and_defence(
+        health, enemy, a_helps, a_hinders, d_helps, d_hinders, drama, init, name):
+    setup = FightSetup(health, enemy, Factors(a_helps, a_hinders), Factors(d_helps, d_hinders), init, drama)
+    if pool(a_helps, a_hinders).auto == "no" and pool(d_helps, d_hinders).auto == "yes":
+        with pytest.raises(RuleInputError, match="go on forever"):   # attacking a plain no, defending a plain yes
+            fight_odds(setup, POLICIES[name])
+        return
+    odds = fight_odds(setup, POLICIES[name])
+    win, hurt, rolls = value_iteration(setup, POLICIES[name])
+    assert float(odds.win) == pytest.approx(win, abs=1e-9)
+    assert float(odds.injured) == pytest.approx(hurt, abs=1e-9)
+    assert float(odds.expected_rolls) == pytest.approx(rolls, rel=1e-9)
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 3), st.integers(0, 3), st.integers(0, 3), st.integers(0, 2),
        st.sampled_from(["me", "enemy"]), st.sampled_from(["cautious", "bold"]))
