@@ -86,7 +86,7 @@ def test_heatmap_json_schema(capsys):
     assert len(d["exposure"]) == len(d["ys"]) and all(len(r) == len(d["xs"]) for r in d["exposure"])
     cells = [v for r in d["exposure"] + d["sees"] for v in r]
     assert any(v is None for v in cells) and all(v is None or 0 <= v <= len(d["enemies"]) for v in cells)
-    assert d["enemies"] == ["akane", "kenji", "yumi"]
+    assert d["enemies"] == ["akane", "kenji", "yumi"] and d["undecided"] == []
 
 
 def test_heatmap_text_and_picture(tmp_path, capsys):
