@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from ..analysis.heatmap import Heatmap, heatmap
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.results import LineOfSight, MovePlan, MoveRange
@@ -23,6 +24,7 @@ from ..maps.template_results import TemplateResult
 from ..rules.eldfall.templates import TEMPLATES, template_spec
 from ..scenario.dump import write_scenario
 from . import palette as P
+from .heat import heat_prims
 from .overlays import (
     describe_violation,
     path_prims,
@@ -57,6 +59,8 @@ if TYPE_CHECKING:
 Tool = Literal["select", "measure", "template"]
 Point2 = tuple[float, float]
 
+#: Cell size of the viewer's exposure heatmap (key x), inches.
+HEAT_STEP = 2.0
 #: How far one key press turns the selected model (degrees).
 TURN_STEP = 15.0
 
@@ -128,6 +132,8 @@ class Session:
         self._all: list[LineOfSight] | None = None
         self._range: dict[str, MoveRange | SkirmishError] = {}
         self._static: Scene | None = None
+        self.show_heat = False
+        self._heat: dict[tuple[str, str], Heatmap] = {}
 
     # -- feedback ----------------------------------------------------------------------
     def say(self, text: str, *, error: bool = False) -> None:
@@ -142,6 +148,7 @@ class Session:
         self._sight.clear()
         self._all = None
         self._range.clear()
+        self._heat.clear()
         self._static = None
         self.table_version += 1
         self.overlay_version += 1
@@ -362,9 +369,17 @@ class Session:
         self._set_table(self.table.with_model(moved))
         self.say(f"{model_id} moved {plan.length:.2f} in")
 
+    def heatmap_for(self, model_id: str) -> Heatmap:
+        """The exposure heatmap for a model of ``model_id``'s side and size (cached per table)."""
+        m = self.table.model(model_id)
+        k = (m.side, m.size)
+        if k not in self._heat:
+            self._heat[k] = heatmap(self.table, m.side, m.size, HEAT_STEP)
+        return self._heat[k]
+
     # -- keys ---------------------------------------------------------------------------------
     def key(self, name: str) -> None:
-        """A key by name: h, s, m, t, c, r, a, p, q, e, tab, escape."""
+        """A key by name: h, s, m, t, c, r, a, p, q, e, x, tab, escape."""
         if name == "h":
             self.show_help = not self.show_help
         elif name == "s":
@@ -390,6 +405,15 @@ class Session:
                 self.say(f"who sees whom: {seen} of {len(self.all_sight())} ordered pairs have LoS")
         elif name == "p":
             self.show_profile = not self.show_profile
+        elif name == "x":
+            self.show_heat = not self.show_heat
+            if self.show_heat and self.selected is None:
+                self.say("select a model to see the exposure of its side", error=True)
+            elif self.show_heat and self.selected is not None:
+                m = self.table.model(self.selected)
+                self.heatmap_for(self.selected)
+                self.say(f"exposure of a {m.size} model of {m.side}: enemies that would see it, per "
+                         f'{HEAT_STEP:g}" cell (red: many, green: none)')
         elif name in ("q", "e"):
             self.turn(TURN_STEP if name == "q" else -TURN_STEP)
         elif name == "tab":
@@ -433,6 +457,8 @@ class Session:
         if self.selected is not None:
             s = merge(s, selection_scene(self.table, self.selected, self.sight_from(self.selected),
                                          target=self.target, colors=self.colors))
+            if self.show_heat:
+                s["underlay"] += heat_prims(self.heatmap_for(self.selected))
             if self.show_range:
                 rng = self.movement_range(self.selected)
                 if rng is not None:
