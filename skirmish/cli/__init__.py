@@ -9,15 +9,25 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from ..errors import SkirmishError
+from ..errors import SkirmishError, UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are raised (as :class:`UsageError`) so that
+    :func:`main` reports them like every other error, in JSON too with ``--json``."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise UsageError(message, parser=self)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="skirmish",
         description="Settle line-of-sight disputes, measure, place templates, move and roll dice "
         "on a miniatures skirmish table.",
@@ -25,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"skirmish {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
@@ -35,14 +45,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fail(exc: SkirmishError, command: str | None, as_json: bool) -> int:
+    """Report an error: the message on stderr and, with ``--json``, also
+    ``{"error": message, "kind": kind}`` on stdout. Exit status 2."""
+    parser = getattr(exc, "parser", None)
+    if isinstance(parser, argparse.ArgumentParser):
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+    else:
+        print(f"skirmish{' ' + command if command else ''}: error: {exc}", file=sys.stderr)
+    if as_json:
+        json.dump({"error": str(exc), "kind": exc.kind}, sys.stdout)
+        sys.stdout.write("\n")
+    return 2
+
+
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._subparsers._group_actions if parser._subparsers else ():
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # report an unknown option with the command's own usage, not the top level's
+            _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+    except SkirmishError as exc:  # a usage error exits as argparse's do (SystemExit 2)
+        raise SystemExit(_fail(exc, None, as_json)) from None
+    as_json = bool(getattr(args, "json", False))
     try:
         return int(args.func(args) or 0)
     except SkirmishError as exc:
-        print(f"skirmish {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(exc, args.command, as_json)
     except BrokenPipeError:  # e.g. `skirmish los ... --all | head`
         sys.stderr.close()
         return 0

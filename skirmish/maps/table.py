@@ -182,7 +182,8 @@ class Table(TableMovement, TableTemplates, Map):
     def reach(self, a: str, b: str, weapon: str | Weapon) -> Reach:
         """E-REACH: does ``a``'s weapon reach ``b``, and which band (Accuracy modifier) applies.
 
-        RCH 0 means base contact only; the band is chosen by the E-DIST distance.
+        RCH 0 means base contact only; the band is chosen by the E-DIST distance and
+        numbered from 1 (the shortest), as everywhere in skirmish.
         """
         ma = self.model(a)
         if isinstance(weapon, str):
@@ -195,7 +196,7 @@ class Table(TableMovement, TableTemplates, Map):
             w = weapon
         d = self.distance(a, b)
         band = w.band_for(d, CONTACT_TOLERANCE)
-        return Reach(a, b, w.name, d, band is not None, band,
+        return Reach(a, b, w.name, d, band is not None, None if band is None else band + 1,
                      None if band is None else w.bands[band].accuracy, w.reach)
 
     # -- E-LOS -----------------------------------------------------------------

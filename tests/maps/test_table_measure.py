@@ -86,10 +86,10 @@ def test_E_REACH_melee_and_ranged_bands():
     sword = t.reach("akane", "brute", "sword")
     assert not sword.in_reach and sword.band is None
     bow = t.reach("akane", "brute", "Short Bow")
-    assert bow.in_reach and bow.band == 0 and bow.accuracy == 0
+    assert bow.in_reach and bow.band == 1 and bow.accuracy == 0  # bands numbered from 1
     far = t.with_model(Model("brute", "blue", "L", 30.0, 6.0))
     far_bow = far.reach("akane", "brute", "short bow")  # weapon names match case-insensitively
-    assert far_bow.in_reach and far_bow.band == 1 and far_bow.accuracy == -6
+    assert far_bow.in_reach and far_bow.band == 2 and far_bow.accuracy == -6
 
 
 def test_E_REACH_zero_means_base_contact_only():
