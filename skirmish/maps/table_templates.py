@@ -83,6 +83,8 @@ if TYPE_CHECKING:
 
 #: Lattice spacing (inches) of the circle search where LoS varies inside a face.
 DEFAULT_SPACING = 0.05
+#: The finest lattice spacing accepted (inches): finer would search for minutes.
+MIN_SPACING = 0.01
 #: A base z exactly on the band's limit is inside it (float slack, inches).
 BAND_TOLERANCE = 1e-9
 #: Points per LoS batch while the circle search refines a face.
@@ -340,8 +342,8 @@ class TableTemplates:
         for label, w in (("enemy_weight", enemy_weight), ("friend_weight", friend_weight)):
             if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0:
                 raise SkirmishError(f"{label} must be a finite number >= 0, got {w!r}")
-        if not (isinstance(spacing, (int, float)) and math.isfinite(spacing) and spacing > 0):
-            raise SkirmishError(f"spacing must be a positive length in inches, got {spacing!r}")
+        if not (isinstance(spacing, (int, float)) and math.isfinite(spacing) and spacing >= MIN_SPACING):
+            raise SkirmishError(f"spacing must be a length of at least {MIN_SPACING:g} in, got {spacing!r}")
         if reach is not None and not (isinstance(reach, (int, float)) and math.isfinite(reach) and reach >= 0):
             raise SkirmishError(f"reach must be a length >= 0 in inches, got {reach!r}")
         user = self._tmpl_index(by, "the user (by)")
@@ -392,6 +394,11 @@ class TableTemplates:
         A = self._tmpl_arrays
         user = None if by is None else self._tmpl_index(by, "the user (by)")
         target = None if pl.on is None else self._tmpl_index(pl.on, "the main target (on)")
+        if pl.at is not None:
+            t: Any = self
+            if not (0 <= pl.at[0] <= t.width and 0 <= pl.at[1] <= t.depth):
+                raise SkirmishError(f"the centre ({pl.at[0]:g}, {pl.at[1]:g}) is off the {t.width:g} x {t.depth:g} in "
+                                    "table; centre the template on the table")
         if spec.kind == "circle":
             if pl.toward is not None or pl.direction is not None:
                 raise SkirmishError(f"{spec.name} is placed by its centre: use on=MODEL or at=(x, y) "

@@ -253,6 +253,10 @@ def _scenery(e: Entry, index: int) -> Scenery:
                    params, blocks, walkable, ladders)
 
 
+#: The States a model may be listed with (E-STATE); "Flying" lets it stand above any surface.
+MODEL_STATES = ("Crouched", "Dead", "Incapacitated", "Prone", "Fatigued", "Flying")
+
+
 def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, Any]]) -> Model:
     mid = e.take("id", F.ident)
     _label(e, mid)
@@ -274,7 +278,7 @@ def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, A
     height = e.take("height", F.positive_length, prof.get("height"))
     attributes = {**prof.get("attributes", {}), **_attributes(e)}
     own = _weapon_list(e, weapons)
-    states = frozenset(e.take("states", F.list_of(F.one_of("Crouched", "Dead", "Incapacitated", "Prone"),
+    states = frozenset(e.take("states", F.list_of(F.one_of(*MODEL_STATES),
                                                   what="a list of states"), []))
     e.done()
     return Model(mid, side, size, x, y, z, facing, diameter, height, attributes,
@@ -295,6 +299,16 @@ def _check_ids(source: str, scenery: list[Scenery], models: list[Model]) -> None
             seen[ident] = where
 
 
+def _under(m: Model, s: Scenery) -> bool:
+    """Does scenery ``s``'s footprint meet ``m``'s base in plan?"""
+    return bool(shapely.distance(shapely.Point(m.x, m.y), s.solid.footprint) < m.radius)
+
+
+def _stands_on_scenery(m: Model, table: Table) -> bool:
+    """A model above the table stands on the top of a piece under its base (E-HITBOX)."""
+    return any(abs(s.top - m.z) <= CONTACT_TOLERANCE and _under(m, s) for s in table.scenery)
+
+
 def _check_placement(source: str, table: Table) -> None:
     tol = CONTACT_TOLERANCE
     for i, m in enumerate(table.models):
@@ -303,6 +317,14 @@ def _check_placement(source: str, table: Table) -> None:
         if m.x - r < -tol or m.y - r < -tol or m.x + r > table.width + tol or m.y + r > table.depth + tol:
             raise ScenarioError(f"{where}: at: the base (radius {r:.3g} in at {m.x:g}, {m.y:g}) is off the "
                                 f"{table.width:g} x {table.depth:g} in table; move it inside")
+    for i, m in enumerate(table.models):
+        if m.z > F.MAX_TABLE_SIDE:
+            raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: at most {F.MAX_TABLE_SIDE:g} in, got {m.z:g}')
+        if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table):
+            tops = sorted({f"{s.top:g}" for s in table.scenery if _under(m, s)})
+            raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: nothing under it at z = {m.z:g} '
+                                f"({'tops under its base: ' + ', '.join(tops) if tops else 'no scenery under its base'})"
+                                '; set z to the surface it stands on, or list it as states = ["Flying"]')
     if table.models:
         hb = [m.hitbox for m in table.models]
         x = np.array([c.x for c in hb])
