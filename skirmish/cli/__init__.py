@@ -45,17 +45,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The library's Python spellings in messages, as the CLI spells them.
+CLI_WORDS = (
+    ("declared=True", "--declared"), ("mode='assisted'", "--mode assisted"), ("on=MODEL", "--on MODEL"),
+    ("at=(x, y)", "--at X,Y"), ("by=MODEL", "--by MODEL"), ("toward=MODEL", "--toward MODEL"),
+    ("toward=(x, y)", "--toward X,Y"), ("direction=DEGREES", "--direction DEGREES"),
+    ("toward= or direction=", "--toward or --direction"), ("toward= and direction=", "--toward and --direction"),
+)
+
+
+def cli_words(message: str) -> str:
+    """``message`` with the library's keyword spellings replaced by the CLI's flags."""
+    for py, flag in CLI_WORDS:
+        message = message.replace(py, flag)
+    return message
+
+
 def _fail(exc: SkirmishError, command: str | None, as_json: bool) -> int:
     """Report an error: the message on stderr and, with ``--json``, also
     ``{"error": message, "kind": kind}`` on stdout. Exit status 2."""
     parser = getattr(exc, "parser", None)
+    message = cli_words(str(exc))
     if isinstance(parser, argparse.ArgumentParser):
         parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: error: {message}", file=sys.stderr)
     else:
-        print(f"skirmish{' ' + command if command else ''}: error: {exc}", file=sys.stderr)
+        print(f"skirmish{' ' + command if command else ''}: error: {message}", file=sys.stderr)
     if as_json:
-        json.dump({"error": str(exc), "kind": exc.kind}, sys.stdout)
+        json.dump({"error": message, "kind": exc.kind}, sys.stdout)
         sys.stdout.write("\n")
     return 2
 

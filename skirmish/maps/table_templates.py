@@ -380,8 +380,8 @@ class TableTemplates:
             return m
         raise MeasurementRefused(
             f"{m.value} mode: a template cannot be pre-placed to see what it would hit (E-MODE); {what} is placed "
-            "only while resolving a declared action (pass --declared / declared=True for that, or use --mode "
-            "assisted)")
+            "only while resolving a declared action (pass declared=True for that, or use "
+            "mode='assisted')")
 
     # -- placing -----------------------------------------------------------------
     def _tmpl_index(self, model_id: str, role: str) -> int:
@@ -404,7 +404,7 @@ class TableTemplates:
                 raise SkirmishError(f"{spec.name} is placed by its centre: use on=MODEL or at=(x, y) "
                                     "(toward= and direction= place a spray)")
             if pl.on is None and pl.at is None:
-                raise SkirmishError(f"place the {spec.name}: on=MODEL (centred on it) or at=(x, y) (--on / --at)")
+                raise SkirmishError(f"place the {spec.name}: on=MODEL (centred on it) or at=(x, y)")
             if target is not None and target == user:
                 raise IllegalActionError(f"{by!r} cannot be the main target of its own template: it is never hit by it")
             if target is not None and pl.z is not None:
@@ -422,7 +422,7 @@ class TableTemplates:
             return _Placed(spec, circle(cx, cy, spec.radius), (cx, cy), None, None, zs, user, target)
         # spray
         if user is None:
-            raise SkirmishError(f"{spec.name} is placed in base contact with its user: name it with by= (--by)")
+            raise SkirmishError(f"{spec.name} is placed in base contact with its user: name it with by=MODEL")
         if pl.at is not None or pl.z is not None:
             raise SkirmishError(f"{spec.name} is not placed at a point: give toward= (a model or a point) or "
                                 "direction= (--toward / --direction)")

@@ -26,6 +26,7 @@ from ..rules.eldfall.exchange import Exchange, Side
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.weapons import Weapon
 from ..rules.eldfall.wounds import ModelState
+from ..wording import count
 from .script import Action, Script
 
 #: A model's condition during a play-through.
@@ -356,7 +357,7 @@ def _move_event(a: Action, plan: MovePlan, falls: list[AttributeRoll]) -> Event:
         text += f", stopping in base contact with {plan.stopped_at_contact} (E-MOVE-ENEMY)"
     if falls:
         faces = " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls)
-        text += f", falls: Agility [{faces}] -> {sum(not r.success for r in falls)} Wound(s) (E-FALL)"
+        text += f", falls: Agility [{faces}] -> {count(sum(not r.success for r in falls), 'Wound')} (E-FALL)"
     return Event(a.index, a.actor, "move", text,
                  {"path": plan.to_json(), "fall_rolls": [{"face": r.face, "success": r.success} for r in falls]})
 
@@ -420,10 +421,17 @@ def _template_event(a: Action, result: TemplateResult, hits: list[dict[str, Any]
         if h["dodge"] and h["dodge"]["success"]:
             parts.append(f"{h['id']} dodges")
         else:
-            parts.append(f"{h['id']} {h['wounds']} Wound(s) ({h['state']})")
+            parts.append(f"{h['id']} {count(h['wounds'], 'Wound')} ({h['state']})")
     where = f"on {a.on}" if a.on else (f"at {a.at}" if a.at else f"toward {a.toward}")
     text = f"{a.actor} places {a.template} {where}: " + ("; ".join(parts) if parts else "hits nobody")
     return Event(a.index, a.actor, "template", text, {"template": result.to_json(), "hits": hits})
+
+
+def _die(d: Any) -> str:
+    """One attack die in the log: its face, * when critical, ✓ a Hit, ✗ a miss or cancelled,
+    "dodged" a success whose Hit a Dodge ignored."""
+    mark = "✓" if d.hit else (" dodged" if d.dodged else "✗")
+    return f"{d.face}{'*' if d.critical else ''}{mark}"
 
 
 def _attack_event(a: Action, plan: AttackPlan, log: ExchangeLog) -> Event:
@@ -433,13 +441,16 @@ def _attack_event(a: Action, plan: AttackPlan, log: ExchangeLog) -> Event:
         parts.append(f"Accuracy {plan.accuracy:+d}")
     if plan.cover and plan.cover.modifier:
         parts.append(f"{plan.cover.level} cover {plan.cover.modifier:+d}")
-    dice = " ".join(f"{d.face}{'*' if d.critical else ''}{'✓' if d.hit else '✗'}" for d in act.dice)
-    text = ", ".join(parts) + f": dice [{dice}] -> {act.hits} Hit(s), {act.wounds_dealt} Wound(s) to {a.target}"
+    dice = " ".join(_die(d) for d in act.dice)
+    text = (", ".join(parts) + f": dice [{dice}] -> {count(act.hits, 'Hit')}, {count(act.wounds_dealt, 'Wound')} "
+            f"to {a.target}")
     if log.kind == "confrontation":
-        rd = " ".join(f"{d.face}{'*' if d.critical else ''}{'✓' if d.hit else '✗'}" for d in rea.dice)
-        text += f"; {a.target} strikes back [{rd}] -> {rea.hits} Hit(s), {rea.wounds_dealt} Wound(s)"
+        rd = " ".join(_die(d) for d in rea.dice)
+        text += f"; {a.target} strikes back [{rd}] -> {count(rea.hits, 'Hit')}, {count(rea.wounds_dealt, 'Wound')}"
     elif log.kind == "dodge" and rea.dodge is not None:
-        text += f"; Dodge {'succeeds' if rea.dodge.success else 'fails'}"
+        dg = rea.dodge
+        face = "no roll (fails automatically)" if dg.face is None else f"{dg.face} against AGI {dg.attribute.value}"
+        text += f"; Dodge die {face}: {'succeeds' if dg.success else 'fails'}"
     text += f"; {a.target}: {rea.result.state.value}"
     data = {
         "target": a.target, "weapon": plan.weapon.name, "distance": plan.distance, "band": plan.band,
