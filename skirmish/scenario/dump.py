@@ -3,55 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
 
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.table import Table
 from ..rules.eldfall.weapons import BUILTIN_WEAPONS, Weapon
-
-T = TypeVar("T")
-
-
-def toml_value(v: Any) -> str:
-    """A Python value as TOML (strings quoted, lists and inline tables recursively)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, float):
-        return repr(v) if v != int(v) or abs(v) >= 1e15 else repr(float(v))
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(x)}" for k, x in v.items()) + " }"
-    return repr(v)
-
-
-def toml_key(k: str) -> str:
-    """A TOML key: bare when it can be, quoted otherwise."""
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else toml_value(k)
-
-
-def catalogue_keys(items: Iterable[T], builtin: Mapping[str, T], slug: Callable[[T], str]) -> dict[T, str]:
-    """A catalogue key per distinct item: the built-in key of an equal item, else a free
-    key made from ``slug(item)`` (``-2``, ``-3``, ... appended when it is taken)."""
-    out: dict[T, str] = {}
-    taken = set(builtin)
-    for item in items:
-        if item in out:
-            continue
-        key = next((k for k, b in builtin.items() if b == item), None)
-        if key is None:
-            base = key = slug(item)
-            n = 2
-            while key in taken:
-                key, n = f"{base}-{n}", n + 1
-            taken.add(key)
-        out[item] = key
-    return out
+from .grid import grid_to_toml
+from .load import loads
+from .toml_text import catalogue_keys, toml_key, toml_value
 
 
 def _weapon_keys(table: Table) -> dict[Weapon, str]:
@@ -62,7 +22,6 @@ def _weapon_keys(table: Table) -> dict[Weapon, str]:
 def dumps(table: Map) -> str:
     """The scenario file text for a map (profiles are flattened into the models)."""
     if table.kind == "grid":  # the Party Hard grid of rooms has its own writer, as it has its own loader
-        from .grid import grid_to_toml
         return grid_to_toml(table)  # type: ignore[arg-type]
     assert isinstance(table, Table)
     out = ["format = 1"]
@@ -118,11 +77,22 @@ def dumps(table: Map) -> str:
     return "\n".join(out) + "\n"
 
 
+def default_save_path(source: str) -> Path:
+    """Where an edited map is saved when no path was given: ``NAME.edited.toml`` beside
+    the scenario.
+
+    >>> str(default_save_path("scenarios/mill-ambush.toml"))
+    'scenarios/mill-ambush.edited.toml'
+    """
+    if not source or source.startswith("<"):
+        return Path("table.edited.toml")
+    p = Path(source)
+    return p.with_name(p.stem + ".edited.toml")
+
+
 def write_scenario(m: Map, path: str | Path, *, hint: str = "") -> Path:
     """Write ``m`` as a scenario file, after checking that the text loads back equal
     (nothing is written otherwise; ``hint`` says why that may fail for this map)."""
-    from .load import loads
-
     target = Path(path)
     text = dumps(m)
     if loads(text, source=str(target)) != m:

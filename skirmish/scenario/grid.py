@@ -20,7 +20,7 @@ from ..rules.partyhard.state import ROW_CAP
 from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
 from . import fields as F
 from .fields import Entry, show
-from .dump import catalogue_keys, toml_value
+from .toml_text import catalogue_keys, toml_value
 
 NO_ROOM = "#"
 ROOM = "."

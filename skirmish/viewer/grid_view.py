@@ -23,7 +23,7 @@ from shapely.geometry import Polygon
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.results import MovePlan, MoveRange
-from ..scenario.dump import write_scenario
+from ..scenario.dump import default_save_path, write_scenario
 from . import palette as P
 from .overlays import describe_violation
 from .palette import Color
@@ -221,8 +221,6 @@ class GridSession:
     piece to a room plans the move and takes the map's step; ``s`` saves."""
 
     def __init__(self, grid: Any, *, save_path: str | Path | None = None) -> None:
-        from .session import default_save_path
-
         if not is_grid(grid):
             raise SkirmishError(f"expected a grid map, got a {getattr(grid, 'kind', '?')} map")
         self.table = grid

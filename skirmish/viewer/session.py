@@ -21,7 +21,7 @@ from ..maps.results import LineOfSight, MovePlan, MoveRange
 from ..maps.table import Table
 from ..maps.template_results import TemplateResult
 from ..rules.eldfall.templates import TEMPLATES, template_spec
-from ..scenario.dump import write_scenario
+from ..scenario.dump import default_save_path, write_scenario
 from . import palette as P
 from .overlays import (
     describe_violation,
@@ -68,18 +68,6 @@ def make_session(m: Map, *, save_path: str | Path | None = None) -> Session | Gr
     if is_grid(m):
         return GridSession(m, save_path=save_path)
     return Session(m, save_path=save_path)  # type: ignore[arg-type]  # refuses other maps clearly
-
-
-def default_save_path(source: str) -> Path:
-    """Where ``s`` saves when no path was given: ``NAME.edited.toml`` beside the scenario.
-
-    >>> str(default_save_path("scenarios/mill-ambush.toml"))
-    'scenarios/mill-ambush.edited.toml'
-    """
-    if not source or source.startswith("<"):
-        return Path("table.edited.toml")
-    p = Path(source)
-    return p.with_name(p.stem + ".edited.toml")
 
 
 @dataclass
