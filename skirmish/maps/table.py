@@ -29,6 +29,7 @@ from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
 from ..rules.eldfall.sizes import BASE_THICKNESS, size_rank
 from ..rules.eldfall.weapons import Weapon
 from .base import Map, register_map, unknown_id
+from .catalogue import Catalogue
 from .pieces import Model, Scenery
 from .results import Arc, Cover, LineOfSight, LosArc, Measurement, Reach
 from .table_movement import TableMovement
@@ -57,6 +58,8 @@ class Table(TableMovement, TableTemplates, Map):
     mode: Mode = Mode.ASSISTED
     name: str = ""
     source: str = field(default="", compare=False)
+    #: weapon keys, profiles and script as the file held them (for a lossless save)
+    catalogue: Catalogue = field(default=Catalogue(), compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", tuple(self.models))
@@ -65,7 +68,8 @@ class Table(TableMovement, TableTemplates, Map):
 
     def __getstate__(self) -> dict[str, Any]:
         # pickle the fields only: cached indexes (STRtree, arrays) are rebuilt on demand
-        return {f: self.__dict__[f] for f in ("width", "depth", "models", "scenery", "mode", "name", "source")}
+        return {f: self.__dict__[f] for f in ("width", "depth", "models", "scenery", "mode", "name", "source",
+                                               "catalogue")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)

@@ -18,6 +18,7 @@ from shapely.geometry import Polygon
 from ..errors import ScenarioError
 from ..geometry.solids import Prism, disc
 from ..maps.base import Map
+from ..maps.catalogue import Catalogue, Profile
 from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
 from ..rules.eldfall.modes import MODES, Mode
@@ -74,17 +75,23 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     width, depth = tbl.take("size", F.size2)
     tbl.done()
 
-    weapons = dict(BUILTIN_WEAPONS)
-    weapons.update(_weapons(top))
+    declared = _weapons(top)
+    weapons = {**BUILTIN_WEAPONS, **declared}
     profiles = _profiles(top, weapons)
 
     scenery = [_scenery(Entry(source, f"scenery[{i}]", raw), i) for i, raw in enumerate(_array(top, "scenery"))]
     models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
               for i, raw in enumerate(_array(top, "models"))]
-    top.done(allowed_extra=("script",))  # the script is read by skirmish.sim (docs/simulation.md)
+    script = _array(top, "script")  # read by skirmish.sim (docs/simulation.md); kept for a lossless save
+    top.done()
 
     _check_ids(source, scenery, models)
-    table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source)
+    catalogue = Catalogue(
+        tuple(declared.items()),
+        tuple(Profile(k, p["size"], p["diameter"], p["height"], p["attributes"], p["weapon_keys"])
+              for k, p in profiles.items()),
+        tuple(dict(entry) if isinstance(entry, dict) else entry for entry in script))
+    table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source, catalogue)
     _check_placement(source, table)
     return table
 
@@ -151,26 +158,30 @@ def _attributes(e: Entry, key: str = "attributes") -> dict[str, int]:
     return out
 
 
-def _weapon_list(e: Entry, weapons: dict[str, Weapon]) -> tuple[Weapon, ...]:
+def _weapon_keys(e: Entry, weapons: dict[str, Weapon]) -> tuple[str, ...]:
     names = e.take("weapons", F.list_of(F.ident, what="a list of weapon names"), [])
-    out = []
     for n in names:
         if n not in weapons:
             raise e.error("weapons", f"unknown weapon {show(n)}; declare it under [weapons.{n}] "
                           f"(known: {', '.join(sorted(weapons))})")
-        out.append(weapons[n])
-    return tuple(out)
+    return tuple(names)
+
+
+def _weapon_list(e: Entry, weapons: dict[str, Weapon]) -> tuple[Weapon, ...]:
+    return tuple(weapons[n] for n in _weapon_keys(e, weapons))
 
 
 def _profiles(top: Entry, weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
     out = {}
     for key, e in top.entries("profiles"):
+        keys = _weapon_keys(e, weapons)
         out[key] = {
             "size": e.take("size", F.one_of(*SIZE_ORDER), None),
             "diameter": e.take("diameter", F.positive_length, None),
             "height": e.take("height", F.positive_length, None),
             "attributes": _attributes(e),
-            "weapons": _weapon_list(e, weapons),
+            "weapons": tuple(weapons[k] for k in keys),
+            "weapon_keys": keys,
         }
         e.done()
     return out
