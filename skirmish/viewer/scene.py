@@ -790,10 +790,11 @@ HELP_LINES = (
     ("q / e", "turn the selected model 15° left / right"),
     ("wheel / right drag", "zoom / pan;  0 resets the view"),
     ("s", "save the table to a scenario file"),
-    ("h", "this help;  esc: back to selecting, clear (again: quit)"),
+    ("h", "this help;  esc: back to selecting, clear (again: quit, asking first if unsaved)"),
 )
 MOVE_HELP = (
-    ("left drag a model", "move it: the shortest legal path, or the reason it is refused"),
+    ("left drag a model", "Walk it: the shortest legal path, or the reason it is refused"),
+    ("ctrl + drag a model", "Run it (up to twice its Speed), as move --kind run"),
     ("r", "movement range of the selected model"),
 )
 TEMPLATE_HELP = (

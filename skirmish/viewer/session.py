@@ -50,6 +50,7 @@ from .scene import (
     selection_scene,
     table_scene,
 )
+from .unsaved import UnsavedWork
 
 if TYPE_CHECKING:
     from .grid_view import GridSession
@@ -77,9 +78,10 @@ class _Drag:
     start: Point2
     moved: bool = False
     shift: bool = False
+    run: bool = False
 
 
-class Session:
+class Session(UnsavedWork):
     """The viewer's state over one table. Call the event methods with table coordinates."""
 
     def __init__(self, table: Table, *, save_path: str | Path | None = None) -> None:
@@ -116,6 +118,7 @@ class Session:
         self._all: list[LineOfSight] | None = None
         self._range: dict[str, MoveRange | SkirmishError] = {}
         self._static: Scene | None = None
+        self.mark_saved()
 
     # -- feedback ----------------------------------------------------------------------
     def say(self, text: str, *, error: bool = False) -> None:
@@ -133,6 +136,8 @@ class Session:
         self._static = None
         self.table_version += 1
         self.overlay_version += 1
+        if self._pointer is not None:  # what is under the pointer may have moved
+            self.hover_text = describe_point(table, *self._pointer)
 
     # -- engine answers (cached per table) -------------------------------------------------
     def sight_from(self, model_id: str) -> list[LineOfSight]:
@@ -197,7 +202,8 @@ class Session:
         self.select(others[i % len(others)], as_target=True)
 
     # -- pointer events (table inches) ------------------------------------------------------
-    def press(self, x: float, y: float, *, shift: bool = False) -> None:
+    def press(self, x: float, y: float, *, shift: bool = False, run: bool = False) -> None:
+        """A button went down; with ``run`` (the window's ctrl) a drag Runs instead of Walks."""
         hit = nearest_model(self.table, x, y)
         if self.tool == "template":
             self._drag = _Drag("none", hit, (x, y), shift=shift)
@@ -211,7 +217,7 @@ class Session:
             self.measured = None
             self._changed()
             return
-        self._drag = _Drag("move" if hit is not None and not shift else "none", hit, (x, y), shift=shift)
+        self._drag = _Drag("move" if hit is not None and not shift else "none", hit, (x, y), shift=shift, run=run)
 
     def hover(self, x: float, y: float) -> None:
         """The pointer moved (no button): say what is under it; a loose template follows it."""
@@ -241,7 +247,7 @@ class Session:
                 self.say(f"{d.model}: {self.measured.label}")
             self._changed()
         elif d.kind == "move":
-            self._preview_move(d.model, (x, y))
+            self._preview_move(d.model, (x, y), run=d.run)
 
     def release(self, x: float, y: float) -> None:
         d, self._drag = self._drag, None
@@ -272,7 +278,7 @@ class Session:
             self.select(hit, as_target=d.shift and hit is not None)
             return
         if d.kind == "move" and d.model is not None:
-            self._commit_move(d.model, (x, y))
+            self._commit_move(d.model, (x, y), run=d.run)
 
     # -- templates (the map places them and says who is hit) ----------------------------------
     def place_template(self, x: float, y: float) -> None:
@@ -322,22 +328,24 @@ class Session:
             self.say(f"template {self.template_name}")
 
     # -- movement (the map plans and checks; the viewer shows and applies) -------------------
-    def _preview_move(self, model_id: str, to: Point2) -> None:
+    def _preview_move(self, model_id: str, to: Point2, *, run: bool = False) -> None:
+        kind = "run" if run else "walk"
         try:
-            self.move_plan = self.table.plan_move(model_id, to)
+            self.move_plan = self.table.plan_move(model_id, to, kind=kind)
         except SkirmishError as exc:
             self.move_plan = None
             self.say(f"cannot move {model_id}: {exc}", error=True)
             return
         p = self.move_plan
         if p.legal:
-            self.say(f"{model_id}: {p.length:.2f} in" + (f" of {p.budget:g}" if p.budget is not None else ""))
+            self.say(f"{model_id} {'runs' if run else 'walks'}: {p.length:.2f} in"
+                     + (f" of {p.budget:g}" if p.budget is not None else ""))
         else:
-            self.say(f"{model_id}: {describe_violation(p)}", error=True)
+            self.say(f"{model_id}: refused: {describe_violation(p)}", error=True)
         self._changed()
 
-    def _commit_move(self, model_id: str, to: Point2) -> None:
-        self._preview_move(model_id, to)
+    def _commit_move(self, model_id: str, to: Point2, *, run: bool = False) -> None:
+        self._preview_move(model_id, to, run=run)
         plan, self.move_plan = self.move_plan, None
         if plan is None:
             return
@@ -348,12 +356,15 @@ class Session:
         m = self.table.model(model_id)
         moved = dataclasses.replace(m, x=float(end[0]), y=float(end[1]), z=float(end[2]) if len(end) > 2 else m.z)
         self._set_table(self.table.with_model(moved))
-        self.say(f"{model_id} moved {plan.length:.2f} in")
+        self.say(f"{model_id} {'ran' if run else 'walked'} {plan.length:.2f} in")
 
     # -- keys ---------------------------------------------------------------------------------
     def key(self, name: str) -> None:
-        """A key by name: h, s, m, t, c, r, a, p, q, e, tab, escape."""
-        if name == "h":
+        """A key by name: h, s, m, t, c, r, a, p, q, e, tab, escape (and d, answering
+        the quit question)."""
+        if self.confirm_quit:
+            self.answer_quit(name)
+        elif name == "h":
             self.show_help = not self.show_help
         elif name == "s":
             try:
@@ -404,7 +415,9 @@ class Session:
     def save(self, path: str | Path | None = None) -> Path:
         """Write the (edited) table as a scenario file; it is checked to load back equal."""
         target = Path(path) if path else self.save_path
-        return write_scenario(self.table, target)
+        written = write_scenario(self.table, target)
+        self.mark_saved()
+        return written
 
     # -- scenes -----------------------------------------------------------------------------------
     def static_scene(self) -> Scene:

@@ -23,7 +23,7 @@ STATUS_HEIGHT = 24
 #: 8 bits a channel (some drivers offer 16-bit colour first).
 RGBA8 = {"red_size": 8, "green_size": 8, "blue_size": 8, "alpha_size": 8}
 KEY_NAMES = {key.H: "h", key.S: "s", key.M: "m", key.T: "t", key.C: "c", key.R: "r", key.A: "a", key.P: "p",
-             key.Q: "q", key.E: "e", key.TAB: "tab", key.ESCAPE: "escape"}
+             key.Q: "q", key.E: "e", key.D: "d", key.TAB: "tab", key.ESCAPE: "escape"}
 
 
 class ViewerWindow(pyglet.window.Window):
@@ -124,7 +124,8 @@ class ViewerWindow(pyglet.window.Window):
             self._panning = True
             return
         if button == mouse.LEFT and not self._in_panel(x, y) and y > STATUS_HEIGHT:
-            self.session.press(*self.to_world(x, y), shift=bool(modifiers & key.MOD_SHIFT))
+            run = bool(modifiers & (key.MOD_CTRL | key.MOD_ALT))  # ctrl (or alt) + drag: Run
+            self.session.press(*self.to_world(x, y), shift=bool(modifiers & key.MOD_SHIFT), run=run)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         if y > STATUS_HEIGHT and not self._in_panel(x, y):
@@ -160,10 +161,19 @@ class ViewerWindow(pyglet.window.Window):
         name = KEY_NAMES.get(symbol)
         if name is None:
             return
-        if name == "escape" and not (self.session.show_help or self.session.selected or self.session.tool != "select"):
-            self.close()
+        s = self.session
+        if name == "escape" and not s.confirm_quit and not (s.show_help or s.selected or s.tool != "select"):
+            self.on_close()  # nothing left to clear: quit, asking first when there is unsaved work
             return
-        self.session.key(name)
+        s.key(name)
+        if s.quit_now:
+            self.close()
+
+    def on_close(self) -> None:
+        """The window's close button, or esc with nothing to clear: close at once when
+        everything is saved, else ask (s: save and quit, d: discard, esc: cancel)."""
+        if self.session.request_quit():
+            self.close()
 
 
 def _config(**kw: int) -> pyglet.gl.Config:

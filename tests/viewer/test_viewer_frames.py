@@ -456,3 +456,85 @@ def test_view_without_a_display_exits_2_with_a_clear_message():
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert r.returncode == 2
     assert "skirmish view: error:" in r.stderr and "skirmish render" in r.stderr and "Traceback" not in r.stderr
+
+
+# -- never lose work; the viewer at the table -------------------------------------------------------------
+
+def test_esc_with_unsaved_moves_asks_and_d_discards(mill, window_on):
+    from pyglet.window import key
+
+    w = window_on(mill)
+    a = mill.model("akane")
+    drag(w, (a.x, a.y), (10.0, 20.0))
+    assert w.session.dirty
+    send(w, "on_key_press", key.ESCAPE, 0)  # nothing selected: quit — but work is unsaved
+    assert not w.session.quit_now and w.session.confirm_quit and "unsaved" in w.session.message
+    img = frame(w)  # the question is drawn in the status bar, in the error colour
+    assert any(near(c, P.LOS_BLOCKED, 60) for c in img[w.height - 12, 12:400, :3].astype(int))
+    send(w, "on_key_press", key.ESCAPE, 0)  # esc again: keep working
+    assert not w.session.confirm_quit and not w.session.quit_now and w.session.dirty
+    w.on_close()  # the close button asks too
+    assert w.session.confirm_quit
+    send(w, "on_key_press", key.D, 0)
+    assert w.session.quit_now
+
+
+def test_quit_question_s_saves_then_quits(mill, window_on, tmp_path):
+    from pyglet.window import key
+
+    w = window_on(mill)
+    click(w, *(lambda m: (m.x, m.y))(mill.model("brute")))
+    send(w, "on_key_press", key.E, 0)
+    send(w, "on_key_press", key.ESCAPE, 0)  # clears the selection
+    assert w.session.selected is None and not w.session.confirm_quit
+    send(w, "on_key_press", key.ESCAPE, 0)
+    assert w.session.confirm_quit
+    send(w, "on_key_press", key.S, 0)
+    assert w.session.quit_now and not w.session.dirty
+    assert load(tmp_path / "saved.toml") == w.session.table
+
+
+def test_esc_without_changes_quits_at_once(first, window_on):
+    from pyglet.window import key
+
+    w = window_on(first)
+    send(w, "on_key_press", key.ESCAPE, 0)
+    assert w.session.quit_now and not w.session.confirm_quit
+
+
+def test_e_move_kind_ctrl_drag_runs(mill, window_on):
+    """E-MOVE-KIND: a plain drag Walks (up to SPD), ctrl + drag Runs (up to 2 × SPD)."""
+    from pyglet.window import key, mouse
+
+    w = window_on(mill)
+    a = mill.model("akane")
+    goal = (a.x + 7.0, a.y)  # SPD 5: too far to Walk, within a Run
+    drag(w, (a.x, a.y), goal)
+    assert w.session.table.model("akane") == a and "refused: " in w.session.message
+    assert "refused: refused" not in w.session.message
+    (x0, y0), (x1, y1) = w.screen_of(a.x, a.y), w.screen_of(*goal)
+    send(w, "on_mouse_press", x0, y0, mouse.LEFT, key.MOD_CTRL)
+    for t in (0.5, 1.0):
+        send(w, "on_mouse_drag", x0 + t * (x1 - x0), y0 + t * (y1 - y0), 1, 0, mouse.LEFT, key.MOD_CTRL)
+    send(w, "on_mouse_release", x1, y1, mouse.LEFT, key.MOD_CTRL)
+    moved = w.session.table.model("akane")
+    assert math.dist((moved.x, moved.y), goal) < 0.05 and "ran" in w.session.message
+
+
+def test_hover_text_follows_a_move_without_a_mouse_motion(mill, window_on):
+    w = window_on(mill)
+    a = mill.model("akane")
+    sx, sy = w.screen_of(a.x, a.y)
+    send(w, "on_mouse_motion", sx, sy, 0, 0)
+    assert w.session.hover_text.startswith("akane")
+    drag(w, (a.x, a.y), (10.0, 20.0))
+    assert not w.session.hover_text.startswith("akane")  # the pointer rests where akane was
+
+
+def test_grid_status_bar_speaks_to_people(window_on):
+    maze = load(SCENARIOS / "party-hard-maze.toml")
+    w = window_on(maze)
+    sx, sy = w.screen_of(*w.session.layout.pieces["rogue"])
+    send(w, "on_mouse_motion", sx, sy, 0, 0)
+    text = w.session.status()
+    assert "rogue (blue) in room" in text and "HP " in text and "Fighter(" not in text
