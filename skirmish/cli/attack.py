@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..errors import UsageError
 from ..maps.table_attack import Attack, attack
-from ..rules.eldfall.odds import Distribution
 from ..rules.eldfall.reactions import REACTION_KINDS
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table, require_table
@@ -44,7 +44,6 @@ def run(args: argparse.Namespace) -> int:
     table = require_table(load_table(args), "attack")
     for m in args.modifier:
         if not -20 <= m <= 20:
-            from ..errors import UsageError
             raise UsageError(f"--modifier {m}: a modifier is between -20 and +20 (a d20 roll)", kind="range")
     result = attack(table, args.a, args.b, weapon=args.weapon, reaction=args.reaction,
                     reaction_weapon=args.reaction_weapon, modifiers=args.modifier)
@@ -55,12 +54,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hits(d: Distribution) -> str:
-    return ", ".join(f"{k} {'Hit' if k == 1 else 'Hits'} {float(p):.1%}" for k, p in d.items())
-
-
 def attack_lines(r: Attack) -> list[str]:
-    """The human answer, shared by the CLI and the viewer's panel."""
+    """The human answer: the evidence, then the odds."""
     ex, o = r.exchange, r.odds
     w = r.weapon
     att = ex.active.attribute
@@ -110,17 +105,3 @@ def attack_lines(r: Attack) -> list[str]:
     if rc.kind == "attack":
         lines.append(states_line(r.frm, o.active.state))
     return lines
-
-
-def short_lines(r: Attack) -> list[str]:
-    """Three lines for the viewer's panel: the set-up, the target's fate, the risk back."""
-    o = r.odds
-    first = (f"{r.frm} -> {r.to}: {r.weapon.name}, band {r.band} ({r.accuracy:+d})"
-             + ("" if r.cover is None else f", cover {r.cover.level} ({r.cover.modifier:+d})")
-             + f", reaction {r.reaction.kind}")
-    out = [first, "Hits: " + _hits(o.active.hits)]
-    if o.reactive.state is not None:
-        out.append(f"{r.to}: " + ", ".join(f"{s.value} {float(p):.1%}" for s, p in o.reactive.state.items()))
-    if r.reaction.kind == "attack" and o.active.state is not None:
-        out.append(f"{r.frm}: " + ", ".join(f"{s.value} {float(p):.1%}" for s, p in o.active.state.items()))
-    return out

@@ -108,6 +108,19 @@ class Attack:
         """Wounds the target deals the attacker (certainly 0 unless it attacks back)."""
         return self.odds.reactive.wounds or Distribution.point(0)
 
+    def summary_lines(self) -> list[str]:
+        """A few lines for a panel: the set-up, the Hits, both models' end States."""
+        o = self.odds
+        cover = "" if self.cover is None else f", cover {self.cover.level} ({self.cover.modifier:+d})"
+        out = [f"{self.frm} attacks {self.to}: {self.weapon.name}, band {self.band} (Accuracy {self.accuracy:+d})"
+               f"{cover}, reaction: {self.reaction.kind}",
+               "Hits: " + ", ".join(f"{k} {float(p):.1%}" for k, p in o.active.hits.items())]
+        if o.reactive.state is not None:
+            out.append(f"{self.to}: " + ", ".join(f"{s.value} {float(p):.1%}" for s, p in o.reactive.state.items()))
+        if self.reaction.kind == "attack" and o.active.state is not None:
+            out.append(f"{self.frm}: " + ", ".join(f"{s.value} {float(p):.1%}" for s, p in o.active.state.items()))
+        return out
+
     def to_json(self) -> dict[str, Any]:
         o = self.odds
         return {

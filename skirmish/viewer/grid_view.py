@@ -233,6 +233,7 @@ class GridSession(UnsavedWork):
         self.tool: Literal["select"] = "select"
         self.show_help = False
         self.show_profile = False
+        self.show_legend = False
         self.show_range = True
         self.move_plan: MovePlan | None = None
         self.message = "click a piece to select it · drag it to a room to move · h for help"
@@ -263,6 +264,13 @@ class GridSession(UnsavedWork):
 
     def verdict(self) -> None:
         return None
+
+    def info_lines(self) -> tuple[str, list[str], bool]:
+        """No info panel on the grid: the status bar says it all."""
+        return "", [], False
+
+    def legend(self) -> list[Any]:
+        return []
 
     def profile(self, aspect: float | None = None) -> None:
         return None

@@ -790,6 +790,8 @@ HELP_LINES = (
     ("q / e", "turn the selected model 15° left / right"),
     ("wheel / right drag", "zoom / pan;  0 resets the view"),
     ("s", "save the table to a scenario file"),
+    ("hover, shift + click", "with a model selected: can it attack that one, and its odds"),
+    ("l", "legend: sides, sight lines, scenery heights"),
     ("h", "this help;  esc: back to selecting, clear (again: quit, asking first if unsaved)"),
 )
 MOVE_HELP = (
@@ -819,10 +821,52 @@ def help_prims(width: float, height: float, lines: Sequence[tuple[str, str]] = H
     return out
 
 
+#: Average width of a 10 pt character in the window's font, in pixels (for wrapping).
+CHAR_PX = 6.4
+
+
+def wrap(text: str, width_px: float, size: float = 10.0) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width_px`` pixels at ``size`` pt.
+
+    >>> wrap("the quick brown fox jumps over", 6.4 * 10)
+    ['the quick', 'brown fox', 'jumps over']
+    """
+    chars = max(8, int(width_px / (CHAR_PX * size / 10.0)))
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > chars:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+        while len(line) > chars:  # one word longer than a line: cut it
+            lines.append(line[:chars])
+            line = line[chars:]
+    return lines + ([line] if line else [])
+
+
 def status_prims(text: str, width: float, *, error: bool = False) -> list[Prim]:
-    """The status bar along the bottom of the window."""
+    """The status bar along the bottom of the window: the text's first line, with "…"
+    when the rest does not fit (the window shows all of it in the info panel)."""
+    lines = wrap(text, width - 30)
+    shown = lines[0] + (" …" if len(lines) > 1 else "") if lines else ""
     return [Fill.rect(0, 0, width, 24, P.PANEL),
-            Text(10, 12, text, P.LOS_BLOCKED if error else P.PANEL_TEXT, 10, "left", "center", bold=error)]
+            Text(10, 12, shown, P.LOS_BLOCKED if error else P.PANEL_TEXT, 10, "left", "center", bold=error)]
+
+
+def info_prims(lines: Sequence[str], x: float, top: float, width: float, *, title: str = "",
+               error: bool = False) -> list[Prim]:
+    """A panel of wrapped text lines, its top-left corner at (x, top) (screen space)."""
+    rows: list[tuple[str, bool]] = [(title, True)] if title else []
+    for line in lines:
+        rows += [(part, False) for part in wrap(line, width - 24)]
+    h = 12 + 16 * len(rows)
+    out: list[Prim] = [Fill.rect(x, top - h, x + width, top, P.PANEL)]
+    for i, (text, bold) in enumerate(rows):
+        color = P.LOS_BLOCKED if error and not bold else P.PANEL_TEXT
+        out.append(Text(x + 12, top - 14 - 16 * i, text, color, 10, "left", "center", bold=bold))
+    return out
 
 
 def panel_prims(x: float, y: float, w: float, h: float, title: str, sub: str) -> list[Prim]:

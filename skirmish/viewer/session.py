@@ -19,6 +19,7 @@ from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.results import LineOfSight, MovePlan, MoveRange
 from ..maps.table import Table
+from ..maps.table_attack import Attack, attack
 from ..maps.template_results import TemplateResult
 from ..rules.eldfall.templates import TEMPLATES, template_spec
 from ..scenario.dump import default_save_path, write_scenario
@@ -36,12 +37,14 @@ from .scene import (
     HELP_LINES,
     MOVE_HELP,
     TEMPLATE_HELP,
+    LegendItem,
     MeasureAnswer,
     Profile,
     Scene,
     all_sight_scene,
     describe_point,
     empty_scene,
+    legend_items,
     measure,
     measure_prims,
     merge,
@@ -97,6 +100,9 @@ class Session(UnsavedWork):
         self.show_all = False
         self.show_range = False
         self.show_profile = True
+        self.show_legend = False
+        self.hovered: str | None = None
+        self._attacks: dict[tuple[str, str], Attack | SkirmishError] = {}
         self.measured: MeasureAnswer | None = None
         self.template_names: tuple[str, ...] = tuple(TEMPLATES)
         self.template_name = self.template_names[0]
@@ -104,7 +110,7 @@ class Session(UnsavedWork):
         self.template_pinned = False
         self._pointer: Point2 | None = None
         self.move_plan: MovePlan | None = None
-        self.message = "click a model to select it · h for help"
+        self.message = "click a model to select it · h for help · l legend"
         self.error = False
         self.hover_text = ""
         #: Bumped when the table changes (static layers must be rebuilt) and when any
@@ -133,6 +139,7 @@ class Session(UnsavedWork):
         self._sight.clear()
         self._all = None
         self._range.clear()
+        self._attacks.clear()
         self._static = None
         self.table_version += 1
         self.overlay_version += 1
@@ -161,6 +168,35 @@ class Session(UnsavedWork):
     def profile(self, aspect: float | None = None) -> Profile | None:
         v = self.verdict()
         return None if v is None or not self.show_profile else profile_slice(self.table, v, self.colors, aspect=aspect)
+
+    def attack_answer(self) -> Attack | SkirmishError | None:
+        """Can the selected model attack the second one (shift+click), or else the hovered
+        one, and with what odds: the ``skirmish attack`` answer (a refusal is an error)."""
+        a = self.selected
+        b = self.target if self.target is not None else self.hovered
+        if a is None or b is None or a == b:
+            return None
+        if (a, b) not in self._attacks:
+            try:
+                self._attacks[(a, b)] = attack(self.table, a, b)
+            except SkirmishError as exc:
+                self._attacks[(a, b)] = exc
+        return self._attacks[(a, b)]
+
+    def info_lines(self) -> tuple[str, list[str], bool]:
+        """The info panel: a title, its lines and whether they are a refusal (empty: none)."""
+        ans = self.attack_answer()
+        if ans is None:
+            return "", [], False
+        if isinstance(ans, SkirmishError):
+            b = self.target if self.target is not None else self.hovered
+            return f"{self.selected} cannot attack {b}", [str(ans)], True
+        return "attack (skirmish attack)", ans.summary_lines(), False
+
+    def legend(self) -> list[LegendItem]:
+        """The window's legend (``l``): sides, sight lines, scenery shades, the selection."""
+        sel = self.table.model(self.selected) if self.selected is not None else None
+        return legend_items(self.table, sight=True, selection=sel)
 
     def movement_range(self, model_id: str) -> MoveRange | None:
         if model_id not in self._range:
@@ -225,6 +261,11 @@ class Session(UnsavedWork):
         if self.tool == "template" and not self.template_pinned:
             self.place_template(x, y)
             return
+        hovered = nearest_model(self.table, x, y)
+        if hovered != self.hovered:
+            self.hovered = hovered
+            if self.selected is not None and self.target is None:
+                self._changed()  # the attack panel follows the pointer
         if self._drag is None and not self.error:
             text = describe_point(self.table, x, y)
             if text != self.hover_text:
@@ -360,7 +401,7 @@ class Session(UnsavedWork):
 
     # -- keys ---------------------------------------------------------------------------------
     def key(self, name: str) -> None:
-        """A key by name: h, s, m, t, c, r, a, p, q, e, tab, escape (and d, answering
+        """A key by name: h, s, m, t, c, r, a, p, l, q, e, tab, escape (and d, answering
         the quit question)."""
         if self.confirm_quit:
             self.answer_quit(name)
@@ -389,6 +430,8 @@ class Session(UnsavedWork):
                 self.say(f"who sees whom: {seen} of {len(self.all_sight())} ordered pairs have LoS")
         elif name == "p":
             self.show_profile = not self.show_profile
+        elif name == "l":
+            self.show_legend = not self.show_legend
         elif name in ("q", "e"):
             self.turn(TURN_STEP if name == "q" else -TURN_STEP)
         elif name == "tab":

@@ -15,14 +15,14 @@ from pyglet.window import key, mouse
 from .camera import Camera
 from .draw import Canvas, clear_window
 from .render import profile_panel, panel_height
-from .scene import WORLD_LAYERS, help_prims, status_prims
+from .scene import WORLD_LAYERS, help_prims, info_prims, legend_prims, status_prims, wrap
 from .grid_view import GridSession
 from .session import Session
 
 STATUS_HEIGHT = 24
 #: 8 bits a channel (some drivers offer 16-bit colour first).
 RGBA8 = {"red_size": 8, "green_size": 8, "blue_size": 8, "alpha_size": 8}
-KEY_NAMES = {key.H: "h", key.S: "s", key.M: "m", key.T: "t", key.C: "c", key.R: "r", key.A: "a", key.P: "p",
+KEY_NAMES = {key.H: "h", key.S: "s", key.M: "m", key.T: "t", key.C: "c", key.R: "r", key.A: "a", key.P: "p", key.L: "l",
              key.Q: "q", key.E: "e", key.D: "d", key.TAB: "tab", key.ESCAPE: "escape"}
 
 
@@ -45,16 +45,22 @@ class ViewerWindow(pyglet.window.Window):
                     raise
         self.session = session
         self.canvas = Canvas(self)
-        self.camera = self.fitted_camera()
         self._drawn: tuple[int, int, Camera, tuple[int, int]] | None = None
         self._drawn_static: tuple[int, Camera] | None = None
         self._panning = False
         self.panel_rect: tuple[float, float, float, float] | None = None
+        #: Height of the profile strip under the table (0 when no profile is shown).
+        self.strip = 0.0
+        self.camera = self.fitted_camera()
 
     # -- view ----------------------------------------------------------------------------
+    def table_viewport(self) -> tuple[float, float, float, float]:
+        """Where the table is drawn: above the status bar and the profile strip."""
+        bottom = STATUS_HEIGHT + self.strip
+        return (0, bottom, self.width, self.height - bottom)
+
     def fitted_camera(self) -> Camera:
-        return Camera.fit(self.session.table.bounds(), (0, STATUS_HEIGHT, self.width, self.height - STATUS_HEIGHT),
-                          margin=28)
+        return Camera.fit(self.session.table.bounds(), self.table_viewport(), margin=28)
 
     def to_world(self, x: float, y: float) -> tuple[float, float]:
         return self.camera.to_world(x, y)
@@ -65,7 +71,14 @@ class ViewerWindow(pyglet.window.Window):
 
     # -- building layers --------------------------------------------------------------------
     def refresh(self) -> None:
-        """Rebuild the layers whose content changed since the last frame."""
+        """Rebuild the layers whose content changed since the last frame (twice when the
+        profile strip appeared or went and the table view was refitted)."""
+        camera = self.camera
+        self._refresh()
+        if self.camera != camera:
+            self._refresh()
+
+    def _refresh(self) -> None:
         s = self.session
         size = (self.width, self.height)
         if self._drawn_static != (s.table_version, self.camera):
@@ -84,23 +97,50 @@ class ViewerWindow(pyglet.window.Window):
         self._build_ui()
         self._drawn = state
 
+    def _set_strip(self, height: float) -> None:
+        """Give the profile its own strip under the table; the table view shrinks to make
+        room (refitted unless the player has zoomed or panned)."""
+        if height == self.strip:
+            return
+        fitted = self.camera == self.fitted_camera()
+        self.strip = height
+        if fitted:
+            self.camera = self.fitted_camera()
+            self._drawn_static = None
+
     def _build_ui(self) -> None:
         s = self.session
         w, h = self.width, self.height
-        self.canvas.clear("panel", "panel_content", "hud", "help")
+        self.canvas.clear("panel", "panel_content", "panel_text", "legend", "hud", "help")
         self.panel_rect = None
+        strip = 0.0
         if s.verdict() is not None and s.show_profile:
             pw = w - 24
             first = s.profile()
             if first is not None:
-                ph = min(panel_height(first, pw, 180, 300), h * 0.45)
+                ph = min(panel_height(first, pw, 160, 260), h * 0.35)
                 prof = s.profile(aspect=(pw - 72) / (ph - 64))
                 if prof is not None:
-                    frame, content, cam = profile_panel(prof, 12, STATUS_HEIGHT + 8, pw, ph)
+                    frame, content, cam = profile_panel(prof, 12, STATUS_HEIGHT + 6, pw, ph)
                     self.canvas.set("panel", frame)
                     self.canvas.set("panel_content", content, cam)
-                    self.panel_rect = (12, STATUS_HEIGHT + 8, pw, ph)
-        self.canvas.set("hud", status_prims(s.status(), w, error=s.error))
+                    self.panel_rect = (12, STATUS_HEIGHT + 6, pw, ph)
+                    strip = ph + 12
+        self._set_strip(strip)
+        status = s.status()
+        title, lines, refused = s.info_lines()
+        if len(wrap(status, w - 30)) > 1:  # the status bar cannot hold it all: the panel shows it
+            lines = [*lines, s.message] if lines else [s.message]
+            title = title or "message"
+            refused = refused or s.error
+        if lines:
+            self.canvas.set("panel_text", info_prims(lines, 10, h - 10, min(560, w * 0.5), title=title,
+                                                     error=refused))
+        if s.show_legend:
+            items = s.legend()
+            if items:
+                self.canvas.set("legend", legend_prims(items, w - 290, h - 10, 280))
+        self.canvas.set("hud", status_prims(status, w, error=s.error))
         if s.show_help:
             self.canvas.set("help", help_prims(w, h, s.help_lines()))
 

@@ -538,3 +538,69 @@ def test_grid_status_bar_speaks_to_people(window_on):
     send(w, "on_mouse_motion", sx, sy, 0, 0)
     text = w.session.status()
     assert "rogue (blue) in room" in text and "HP " in text and "Fighter(" not in text
+
+
+def test_profile_gets_its_own_strip_and_the_table_view_shrinks(mill, window_on):
+    from pyglet.window import key
+
+    w = window_on(mill)
+    before = w.screen_of(0.0, 0.0)
+    click(w, *(lambda m: (m.x, m.y))(mill.model("yumi")))
+    click(w, *(lambda m: (m.x, m.y))(mill.model("brute")), key.MOD_SHIFT)
+    frame(w)
+    x, y, pw, ph = w.panel_rect
+    assert w.strip > 0
+    assert w.screen_of(0.0, 0.0)[1] >= y + ph  # the table's near edge is above the panel
+    assert w.screen_of(mill.width, mill.depth)[1] <= w.height  # and the whole table still shows
+    assert w.screen_of(0.0, 0.0) != before
+    send(w, "on_key_press", key.ESCAPE, 0)
+    frame(w)
+    assert w.strip == 0 and w.screen_of(0.0, 0.0) == pytest.approx(before)
+
+
+def test_e_action_attack_answer_on_select_and_hover(mill, window_on):
+    """The viewer shows `skirmish attack`'s answer for the selected model and the
+    hovered one: the odds, or why it cannot attack."""
+    from skirmish.maps.table_attack import attack
+
+    w = window_on(mill)
+    click(w, *(lambda m: (m.x, m.y))(mill.model("yumi")))
+    b = mill.model("brute")
+    send(w, "on_mouse_motion", *w.screen_of(b.x, b.y), 0, 0)
+    title, lines, refused = w.session.info_lines()
+    assert not refused and lines == attack(mill, "yumi", "brute").summary_lines()
+    img = frame(w)
+    assert w.canvas.stats()["panel_text"][0] > 0
+    assert near(tuple(int(v) for v in img[14, 20, :3]), P.PANEL, 3)  # the panel, top left
+    k = mill.model("kenji")  # a friend: refused, with the reason
+    send(w, "on_mouse_motion", *w.screen_of(k.x, k.y), 0, 0)
+    title, lines, refused = w.session.info_lines()
+    assert refused and "cannot attack kenji" in title and "enemy" in lines[0]
+
+
+def test_l_toggles_the_legend(mill, window_on):
+    from pyglet.window import key
+
+    w = window_on(mill)
+    frame(w)
+    assert w.canvas.stats()["legend"][0] == 0
+    send(w, "on_key_press", key.L, 0)
+    img = frame(w)
+    assert w.canvas.stats()["legend"][0] > 0
+    assert near(tuple(int(v) for v in img[20, w.width - 20, :3]), P.PANEL, 3)
+    send(w, "on_key_press", key.L, 0)
+    frame(w)
+    assert w.canvas.stats()["legend"][0] == 0
+
+
+def test_a_long_message_is_not_cut_at_the_window_edge(mill, window_on):
+    w = window_on(mill)
+    long = "refused: " + " ".join(f"word{i}" for i in range(80))
+    w.session.say(long, error=True)
+    frame(w)
+    from skirmish.viewer.scene import Text, status_prims, wrap
+
+    assert len(wrap(long, w.width - 30)) > 1
+    assert w.canvas.stats()["panel_text"][1] >= len(wrap(long, 560 - 24))  # every line in the panel
+    shown = [p.text for p in status_prims(w.session.status(), w.width) if isinstance(p, Text)]
+    assert shown[0].endswith(" …") and len(shown[0]) < len(long)
