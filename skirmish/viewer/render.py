@@ -262,11 +262,12 @@ def open_window(width: int, height: int):  # noqa: ANN201 - a pyglet Window
 def draw_composition(comp: Composition, window, ratio: float) -> np.ndarray:  # noqa: ANN001
     """Draw ``comp`` into ``window`` at ``ratio`` × its size; the pixels, top row first."""
     from .draw import Canvas, clear_window, read_pixels
+    from .labels import declutter
 
     canvas = Canvas(window, ratio)
     cam = comp.camera.scaled_screen(ratio)
     canvas.world.clip = tuple(round(v * ratio) for v in comp.clip)  # type: ignore[assignment]
-    for name, prims in comp.scene.items():
+    for name, prims in declutter(comp.scene, cam, ratio).items():
         canvas.set(name, prims, cam)
     screen = Camera(ratio, 0, 0)
     canvas.set("legend", comp.legend, screen)

@@ -11,6 +11,7 @@ measurements under the mode, reach bands, awareness) and draw them; they decide 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -145,6 +146,9 @@ class Text:
     dy: float = 0.0
     bold: bool = False
     box: Color | None = None
+    #: other places for this label, best first, when it would overlap another
+    #: (:func:`skirmish.viewer.labels.declutter`)
+    alternatives: tuple[Text, ...] = ()
 
 
 Prim = Union[Fill, Disc, Line, Dot, Text]
@@ -256,9 +260,11 @@ def scenery_prims(table: Table) -> list[Prim]:
         covers = [o.solid.footprint for o in pieces[k + 1:]] + [m.hitbox.footprint() for m in table.models]
         x, y = _label_point(foot, covers)
         if foot.exterior.distance(Point(x, y)) < 0.6:  # a thin piece: the label overflows it, give it a plate
-            labels.append(Text(x, y, height_text(s), P.INK, 8.5, bold=True, box=P.with_alpha(P.lighter(fill, 0.5), 215)))
+            label = Text(x, y, height_text(s), P.INK, 8.5, bold=True, box=P.with_alpha(P.lighter(fill, 0.5), 215))
         else:
-            labels.append(Text(x, y, height_text(s), P.text_on(fill), 9, bold=True))
+            label = Text(x, y, height_text(s), P.text_on(fill), 9, bold=True)
+        labels.append(dataclasses.replace(label, alternatives=tuple(
+            dataclasses.replace(label, dy=dy) for dy in (-15.0, 15.0, -30.0, 30.0))))
     return out + labels
 
 
@@ -272,8 +278,13 @@ def model_prims(table: Table, colors: dict[str, Color]) -> list[Prim]:
         out += _model_glyph(m, col)
         flat = bool(m.states & {"Crouched", "Dead", "Prone"})
         name = m.id + (f" · {', '.join(sorted(m.states))}" if m.states else "")
-        labels.append(Text(m.x, m.y + m.radius, name, P.INK, 9, "center", "bottom", dy=5, box=P.LABEL_BOX,
-                           bold=not flat))
+        above = Text(m.x, m.y + m.radius, name, P.INK, 9, "center", "bottom", dy=5, box=P.LABEL_BOX, bold=not flat)
+        labels.append(dataclasses.replace(above, alternatives=(
+            dataclasses.replace(above, y=m.y - m.radius, anchor_y="top", dy=-5),  # below the base
+            dataclasses.replace(above, x=m.x + m.radius, y=m.y, anchor_x="left", anchor_y="center", dx=5, dy=0),
+            dataclasses.replace(above, x=m.x - m.radius, y=m.y, anchor_x="right", anchor_y="center", dx=-5, dy=0),
+            dataclasses.replace(above, dy=20),
+        )))
         if m.z > 0:
             labels.append(Text(m.x + m.radius * 0.7, m.y - m.radius * 0.7, f"↑{inches(m.z)}", P.WHITE, 8,
                                "left", "top", dx=2, dy=-1, box=P.BADGE, bold=True))

@@ -14,6 +14,7 @@ from pyglet.window import key, mouse
 
 from .camera import Camera
 from .draw import Canvas, clear_window
+from .labels import declutter
 from .render import profile_panel, panel_height
 from .scene import WORLD_LAYERS, help_prims, info_prims, legend_prims, status_prims, wrap
 from .grid_view import GridSession
@@ -82,7 +83,7 @@ class ViewerWindow(pyglet.window.Window):
         s = self.session
         size = (self.width, self.height)
         if self._drawn_static != (s.table_version, self.camera):
-            static = s.static_scene()
+            static = declutter(s.static_scene(), self.camera)
             for name in ("table", "scenery", "models"):
                 self.canvas.set(name, static[name], self.camera)
             self._drawn_static = (s.table_version, self.camera)
