@@ -169,9 +169,7 @@ def _usable(m: Model, w: Weapon) -> str:
         return f"{w.name} has no Power (pw) in the scenario; give it one"
     if m.attributes.get(w.attribute) is None:
         return f"{m.id} has no {w.attribute} attribute to attack with {w.name}"
-    if w.strike(dict(m.attributes)) is None:
-        return f"{m.id} has no {w.stk} attribute for {w.name}'s Strike"
-    return ""
+    return ""  # a Strike named after a missing attribute is 1: the base Strike (E-STK-REACT)
 
 
 def _pick(table: Table, a: str, b: str, name: str | None, *, who: str) -> tuple[Weapon, Reach]:
@@ -242,10 +240,10 @@ def attack(table: Table, a: str, b: str, *, weapon: str | None = None, reaction:
     sight = table.line_of_sight(a, b)
     if not sight.visible:
         if sight.reason == "out_of_arc":
-            raise AttackRefused(f"{b} is wholly behind {a}'s front arc: out of arc (E-ARC); turn {a} first",
-                                kind="out_of_arc")
+            raise AttackRefused(f"{a} has no line of sight to {b} (out of arc): {b} is wholly behind {a}'s front "
+                                f"arc (E-ARC); turn {a} first", kind="out_of_arc")
         why = f"blocked by {', '.join(sight.blockers)}" if sight.blockers else "no sight line"
-        raise AttackRefused(f"{a} has no line of sight to {b} ({why}; E-LOS)", kind="no_los")
+        raise AttackRefused(f"{a} has no line of sight to {b} ({why}) (E-LOS)", kind="no_los")
     w, r = _pick(table, a, b, weapon, who="--weapon")
     _refuse_reach(r, w, a, b)
     why = _usable(ma, w)
