@@ -172,7 +172,7 @@ def _usable(m: Model, w: Weapon) -> str:
     return ""  # a Strike named after a missing attribute is 1: the base Strike (E-STK-REACT)
 
 
-def _pick(table: Table, a: str, b: str, name: str | None, *, who: str) -> tuple[Weapon, Reach]:
+def _pick(table: Table, a: str, b: str, name: str | None) -> tuple[Weapon, Reach]:
     """``a``'s weapon against ``b``: the named one, else the first usable weapon that
     reaches (then the first that reaches, then the first)."""
     m = table.model(a)
@@ -180,8 +180,7 @@ def _pick(table: Table, a: str, b: str, name: str | None, *, who: str) -> tuple[
         w = m.weapon(name)
         if w is None:
             have = ", ".join(x.name for x in m.weapons) or "none"
-            raise AttackRefused(f"{a} has no weapon {name!r} (it carries: {have}); name one with {who}",
-                                kind="no_weapon")
+            raise AttackRefused(f"{a} has no weapon {name!r}; it carries: {have}", kind="no_weapon")
         return w, table.reach(a, b, w)
     if not m.weapons:
         raise AttackRefused(f"{a} carries no weapon", kind="no_weapon")
@@ -244,7 +243,7 @@ def attack(table: Table, a: str, b: str, *, weapon: str | None = None, reaction:
                                 f"arc (E-ARC); turn {a} first", kind="out_of_arc")
         why = f"blocked by {', '.join(sight.blockers)}" if sight.blockers else "no sight line"
         raise AttackRefused(f"{a} has no line of sight to {b} ({why}) (E-LOS)", kind="no_los")
-    w, r = _pick(table, a, b, weapon, who="--weapon")
+    w, r = _pick(table, a, b, weapon)
     _refuse_reach(r, w, a, b)
     why = _usable(ma, w)
     if why:
@@ -258,7 +257,7 @@ def attack(table: Table, a: str, b: str, *, weapon: str | None = None, reaction:
     back_why = ""
     if mb.weapons:
         try:
-            rw, rr = _pick(table, b, a, reaction_weapon, who="--reaction-weapon")
+            rw, rr = _pick(table, b, a, reaction_weapon)
         except AttackRefused as exc:
             back_why = str(exc)
         else:
