@@ -12,7 +12,7 @@ import importlib
 import json
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import SkirmishError, UsageError
@@ -20,13 +20,16 @@ from ..errors import SkirmishError, UsageError
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are raised (as :class:`UsageError`) so that
-    :func:`main` reports them like every other error, in JSON too with ``--json``."""
+    :func:`main` reports them like every other error, in JSON too with ``--json``.
+    ``commands``: the sub-parser of each command (on the top-level parser)."""
+
+    commands: Mapping[str, argparse.ArgumentParser] = {}
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         raise UsageError(message, parser=self)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     parser = _Parser(
         prog="skirmish",
         description="Settle line-of-sight disputes, measure, place templates, move and roll dice "
@@ -37,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"skirmish {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    parser.commands = sub.choices
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
@@ -77,13 +81,6 @@ def _fail(exc: SkirmishError, command: str | None, as_json: bool) -> int:
     return 2
 
 
-def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
-    for action in parser._subparsers._group_actions if parser._subparsers else ():
-        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
-            return action.choices[command]
-    return parser
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
@@ -91,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args, extra = parser.parse_known_args(argv)
         if extra:  # report an unknown option with the command's own usage, not the top level's
-            _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+            parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     except SkirmishError as exc:  # a usage error exits as argparse's do (SystemExit 2)
         raise SystemExit(_fail(exc, None, as_json)) from None
     as_json = bool(getattr(args, "json", False))

@@ -64,12 +64,13 @@ def attack_lines(r: Attack) -> list[str]:
     los = r.los
     if los.witness is not None:
         (x0, y0, z0), (x1, y1, z1) = los.witness
-        lines.append(f"  line of sight: yes, witness ({x0:.2f}, {y0:.2f}, z {z0:.2f}) -> ({x1:.2f}, {y1:.2f}, z {z1:.2f})")
+        lines.append(f"  line of sight: yes, witness ({x0:.2f}, {y0:.2f}, z {z0:.2f}) -> "
+                     f"({x1:.2f}, {y1:.2f}, z {z1:.2f})")
     else:
         lines.append("  line of sight: yes")
-    bands = len(w.bands)
-    lines.append(f"  reach: {r.reach.distance:.2f} in, band {r.band} of {bands} (up to {w.bands[r.band - 1].max_range:g} in),"
-                 f" Accuracy {r.accuracy:+d}")
+    limit = w.bands[r.band - 1].max_range
+    lines.append(f"  reach: {r.reach.distance:.2f} in, band {r.band} of {len(w.bands)} (up to {limit:g} in), "
+                 f"Accuracy {r.accuracy:+d}")
     if r.cover is None:
         lines.append("  cover: none (melee: E-COVER is for ranged attacks)")
     else:
@@ -92,7 +93,8 @@ def attack_lines(r: Attack) -> list[str]:
         lines.append(f"  reaction: none, {r.to} only takes the Hits")
     for kind, why in rc.options.why_not:
         lines.append(f"    {r.to} cannot {'attack back' if kind == 'attack' else 'Dodge'}: {why}")
-    lines.append(f"  odds for `skirmish odds`: --active {ex.active.to_text()} --reactive {ex.reactive.to_text() or 'ARM=0'}")
+    lines.append(f"  odds for `skirmish odds`: --active {ex.active.to_text()} "
+                 f"--reactive {ex.reactive.to_text() or 'ARM=0'}")
     lines.append("")
     lines += dist_lines(f"Hits on {r.to}", o.active.hits)
     if o.active.wounds is not None:
