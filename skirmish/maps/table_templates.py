@@ -390,15 +390,30 @@ class TableTemplates:
         self.model(model_id)  # raises UnknownIdError with close matches
         return self._tmpl_arrays.ids.index(model_id)
 
+    @cached_property
+    def _tmpl_extent(self) -> tuple[float, float, float, float]:
+        """The plan box of the table and everything on it (pieces may stand off a moved table)."""
+        t: Any = self
+        xs, ys = [0.0, float(t.width)], [0.0, float(t.depth)]
+        for mdl in t.models:
+            xs += [mdl.x - mdl.radius, mdl.x + mdl.radius]
+            ys += [mdl.y - mdl.radius, mdl.y + mdl.radius]
+        for sc in t.scenery:
+            bx0, by0, bx1, by1 = sc.solid.footprint.bounds
+            xs += [bx0, bx1]
+            ys += [by0, by1]
+        return (min(xs), min(ys), max(xs), max(ys))
+
     def _tmpl_place(self, spec: TemplateSpec, pl: Placement, by: str | None) -> _Placed:
         A = self._tmpl_arrays
         user = None if by is None else self._tmpl_index(by, "the user (by)")
         target = None if pl.on is None else self._tmpl_index(pl.on, "the main target (on)")
-        if pl.at is not None:
-            t: Any = self
-            if not (0 <= pl.at[0] <= t.width and 0 <= pl.at[1] <= t.depth):
-                raise SkirmishError(f"the centre ({pl.at[0]:g}, {pl.at[1]:g}) is off the {t.width:g} x {t.depth:g} in "
-                                    "table; centre the template on the table")
+        if pl.at is not None:  # a template may hang over the edge of what stands there, no further
+            x0, y0, x1, y1 = self._tmpl_extent
+            m = spec.size
+            if not (x0 - m <= pl.at[0] <= x1 + m and y0 - m <= pl.at[1] <= y1 + m):
+                raise SkirmishError(f"the centre ({pl.at[0]:g}, {pl.at[1]:g}) is farther than the template's size "
+                                    f"({m:.3g} in) from the table and everything on it; centre it on the table")
         if spec.kind == "circle":
             if pl.toward is not None or pl.direction is not None:
                 raise SkirmishError(f"{spec.name} is placed by its centre: use on=MODEL or at=(x, y) "
