@@ -138,6 +138,7 @@ cyl = st.builds(lambda x, y, z, r, h: skirmish.geometry.solids.Cylinder(x, y, z,
                 st.floats(-50, 50), st.floats(-50, 50), st.floats(0, 10), st.floats(0.3, 2), st.floats(0.1, 4))
 
 
+@pytest.mark.slow
 @given(cyl, cyl)
 def test_E_DIST_is_symmetric_and_bounded_by_centres(a, b):
     """E-DIST symmetry, and the triangle-style bounds: plan gap ≤ d ≤ distance of any two inner points."""
