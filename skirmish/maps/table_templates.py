@@ -64,6 +64,7 @@ from ..geometry.templates import (
 )
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.templates import TemplateSpec, template_spec
+from ..wording import count
 from .template_results import (
     BestTemplate,
     Coverage,
@@ -303,8 +304,8 @@ class TableTemplates:
             if len(placements) > strike:
                 who = by or "the user"
                 raise IllegalActionError(
-                    f"{who} has Strike {strike}: it places at most {strike} template{'s' if strike > 1 else ''} "
-                    f"(E-TMPL-STK), got {len(placements)}; drop {len(placements) - strike} placement(s)")
+                    f"{who} has Strike {strike}: it places at most {count(strike, 'template')} "
+                    f"(E-TMPL-STK), got {len(placements)}; drop {count(len(placements) - strike, 'placement')}")
         mode_ = self._tmpl_mode(mode, declared, spec.name)
         results = []
         for k, pl in enumerate(placements):
