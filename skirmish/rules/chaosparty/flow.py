@@ -31,7 +31,8 @@ from typing import Literal
 
 from ...errors import IllegalActionError
 from .build import cap_problem
-from .tokens import COLOURS, SLOTS, Character, Colour, Player, Slot, Tokens, Variants, colour_of  # noqa: F401
+from .classes import COLOUR_CAP
+from .tokens import CHARACTER_TOKENS, COLOURS, SLOTS, Character, Colour, Player, Slot, Tokens, Variants, colour_of  # noqa: F401
 
 MoveKind = Literal["shift", "store_swap", "swap", "add", "discard"]
 #: C-FLOW: the Flow's die.
@@ -67,6 +68,13 @@ def legal_moves(player: Player, variants: Variants) -> tuple[FlowMove, ...]:
     moves: list[FlowMove] = []
     alive = player.alive
     store = player.store
+    cap = None if variants.unlimited else COLOUR_CAP
+
+    def room(c: Character, colour: Colour, extra_token: bool) -> bool:
+        if extra_token and c.total >= CHARACTER_TOKENS:
+            return False
+        return cap is None or c.colour(colour) < cap
+
     for c in alive:
         for s in SLOTS:
             if c.slot(s) == 0:
@@ -74,36 +82,29 @@ def legal_moves(player: Player, variants: Variants) -> tuple[FlowMove, ...]:
             if s in ("attack", "defence"):
                 moves.append(FlowMove("shift", c.id, give=s))
             for t in SLOTS:
-                if colour_of(t) != colour_of(s) and store.count(colour_of(t)) > 0:
-                    moves.append(FlowMove("store_swap", c.id, give=s, take=t))
-            for o in alive:
-                if o.id == c.id:
+                ct = colour_of(t)
+                if ct == colour_of(s):
                     continue
-                for t in SLOTS:
-                    if colour_of(t) != colour_of(s) and o.slot(t) > 0:
+                if store.count(ct) > 0 and room(c, ct, False):
+                    moves.append(FlowMove("store_swap", c.id, give=s, take=t))
+                for o in alive:
+                    if o.id != c.id and o.slot(t) > 0 and room(c, ct, False) and room(o, colour_of(s), False):
                         moves.append(FlowMove("swap", c.id, give=s, take=t, other=o.id))
             moves.append(FlowMove("discard", c.id, give=s))
         for t in SLOTS:
-            if store.count(colour_of(t)) > 0:
+            if store.count(colour_of(t)) > 0 and room(c, colour_of(t), True):
                 moves.append(FlowMove("add", c.id, take=t))
     for colour in COLOURS:
         if store.count(colour) > 0:
             moves.append(FlowMove("discard", None, give=colour))
-    ok = []
-    for m in moves:
-        try:
-            _apply(player, Tokens(), m, "time", variants)
-        except IllegalActionError:
-            continue
-        ok.append(m)
-    return tuple(ok)
+    return tuple(moves)
 
 
 def apply_move(player: Player, bag: Tokens, move: FlowMove, rng: random.Random | None,
-               variants: Variants = Variants()) -> tuple[Player, Tokens]:
-    """``player`` and the bag after ``move`` (a discard draws from the bag with ``rng``)."""
-    drawn: Colour | None = None
-    if move.kind == "discard":
+               variants: Variants = Variants(), drawn: Colour | None = None) -> tuple[Player, Tokens]:
+    """``player`` and the bag after ``move``. A discard draws from the bag with ``rng``
+    (or takes the colour ``drawn``, to weigh each outcome)."""
+    if move.kind == "discard" and drawn is None:
         if rng is None:
             raise IllegalActionError("a discard draws from the bag: pass a random.Random")
         colour = move.give if move.character is None else colour_of(move.give)  # type: ignore[arg-type]
