@@ -175,7 +175,7 @@ class Game:
             self.to_bag(Tokens(time=plan.defender_time))
         d_face = self.roll(plan.defence_die)
         broken = plan.defence_value(d_face) < plan.attack_value(a_face)
-        ctx = {"attack": plan, "attack_face": a_face, "defence_face": d_face,
+        ctx: dict[str, Any] = {"attack": plan, "attack_face": a_face, "defence_face": d_face,
                "damage": plan.attack_class or a_face, "attacker": a.id, "target": t.id}
         ov_d20 = ab_d20 = c_d4 = None
         if broken and a_face != plan.attack_die and a.attack >= 1:

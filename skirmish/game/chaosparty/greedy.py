@@ -71,7 +71,7 @@ class GreedyPolicy:
     def _score(self, game: GameState, me: Player) -> float:
         enemies = [c for p in game.players if p.id != me.id for c in p.alive]
         mine = me.alive
-        score = sum(c.total for c in mine) + me.store.total
+        score = float(sum(c.total for c in mine) + me.store.total)
         best = 0.0
         for c in mine:
             if enemies:

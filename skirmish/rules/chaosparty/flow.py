@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ...errors import IllegalActionError
-from .build import cap_problem
 from .classes import COLOUR_CAP
 from .tokens import CHARACTER_TOKENS, COLOURS, SLOTS, Character, Colour, Player, Slot, Tokens, Variants, colour_of  # noqa: F401
 
@@ -68,12 +67,9 @@ def legal_moves(player: Player, variants: Variants) -> tuple[FlowMove, ...]:
     moves: list[FlowMove] = []
     alive = player.alive
     store = player.store
-    cap = None if variants.unlimited else COLOUR_CAP
 
     def room(c: Character, colour: Colour, extra_token: bool) -> bool:
-        if extra_token and c.total >= CHARACTER_TOKENS:
-            return False
-        return cap is None or c.colour(colour) < cap
+        return _no_room(c, colour, extra_token, variants) is None
 
     for c in alive:
         for s in SLOTS:
@@ -98,6 +94,22 @@ def legal_moves(player: Player, variants: Variants) -> tuple[FlowMove, ...]:
         if store.count(colour) > 0:
             moves.append(FlowMove("discard", None, give=colour))
     return tuple(moves)
+
+
+def _no_room(c: Character, colour: Colour, extra_token: bool, variants: Variants) -> str | None:
+    """Why ``c`` cannot take one more ``colour`` token (``extra_token``: its total grows), or None."""
+    if extra_token and c.total >= CHARACTER_TOKENS:
+        return f"{c.total + 1} tokens, at most {CHARACTER_TOKENS} (C-BUILD)"
+    if not variants.unlimited and c.colour(colour) >= COLOUR_CAP:
+        return (f"{c.colour(colour) + 1} {colour} tokens, at most {COLOUR_CAP} of one colour (C-BUILD; the "
+                "Unlimited variant lifts this)")
+    return None
+
+
+def _check_room(move: FlowMove, c: Character, colour: Colour, extra_token: bool, variants: Variants) -> None:
+    problem = _no_room(c, colour, extra_token, variants)
+    if problem:
+        raise IllegalActionError(f"flow {move}: {c.id} would hold {problem}")
 
 
 def apply_move(player: Player, bag: Tokens, move: FlowMove, rng: random.Random | None,
@@ -135,6 +147,7 @@ def _apply(player: Player, bag: Tokens, move: FlowMove, drawn: Colour | None,
             assert t is not None
             if store.count(colour_of(t)) < 1:
                 raise IllegalActionError(f"flow {move}: the store has no {colour_of(t)} token")
+            _check_room(move, c, colour_of(t), True, variants)
             c, store = c.plus(t), store.plus(colour_of(t), -1)
         elif move.kind == "store_swap":
             g, t = move.give, move.take
@@ -143,6 +156,7 @@ def _apply(player: Player, bag: Tokens, move: FlowMove, drawn: Colour | None,
                 raise IllegalActionError(f"flow {move}: a swap trades one colour for another")
             if store.count(colour_of(t)) < 1:
                 raise IllegalActionError(f"flow {move}: the store has no {colour_of(t)} token")
+            _check_room(move, c, colour_of(t), False, variants)
             c = c.plus(g, -1).plus(t)
             store = store.plus(colour_of(g)).plus(colour_of(t), -1)
         elif move.kind == "swap":
@@ -153,6 +167,8 @@ def _apply(player: Player, bag: Tokens, move: FlowMove, drawn: Colour | None,
                 raise IllegalActionError(f"flow {move}: {o.id} cannot take part")
             if colour_of(g) == colour_of(t):
                 raise IllegalActionError(f"flow {move}: a swap trades one colour for another")
+            _check_room(move, c, colour_of(t), False, variants)
+            _check_room(move, o, colour_of(g), False, variants)
             c, o = c.plus(g, -1).plus(t), o.plus(t, -1).plus(g)
             changed.append(o)
         elif move.kind == "discard":
@@ -167,11 +183,6 @@ def _apply(player: Player, bag: Tokens, move: FlowMove, drawn: Colour | None,
         if isinstance(exc, IllegalActionError):
             raise
         raise IllegalActionError(f"flow {move}: {exc}") from None
-    for ch in (c, *changed):
-        if move.kind in ("add", "store_swap", "swap"):
-            problem = cap_problem(ch, variants)
-            if problem:
-                raise IllegalActionError(f"flow {move}: {ch.id} would hold {problem}")
     p = Player(player.id, player.characters, store)
     for ch in (c, *changed):
         p = p.with_character(ch)

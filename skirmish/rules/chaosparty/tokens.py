@@ -121,7 +121,9 @@ class Character:
         """This character with ``n`` more (``n`` < 0: fewer) tokens in ``slot``."""
         if self.slot(slot) + n < 0:
             raise RuleInputError(f"character {self.id!r} has {self.slot(slot)} {slot} tokens, cannot give {-n}")
-        return replace(self, **{slot: self.slot(slot) + n})
+        counts = {s: self.slot(s) for s in SLOTS}
+        counts[slot] += n
+        return Character(self.id, **counts)
 
     def lose(self, damage: int) -> tuple[Character, Tokens]:
         """C-RESOLVE: ``damage`` tokens taken in the order Form, defence Potential,
