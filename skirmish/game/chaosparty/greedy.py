@@ -30,7 +30,7 @@ from typing import Any
 from ...rules.chaosparty.attack import Attack, d20_above
 from ...rules.chaosparty.flow import FlowMove, apply_move
 from ...rules.chaosparty.odds import attack_odds
-from ...rules.chaosparty.tokens import COLOURS, Character, Player, colour_of
+from ...rules.chaosparty.tokens import COLOURS, Character, Player, Variants, colour_of
 from ...rules.chaosparty.turn import has_advantage
 from ..policy import Decision, register_policy
 from .engine import GAME
@@ -68,35 +68,42 @@ class GreedyPolicy:
         adv = v.superiority and has_advantage(a, t)
         return _expected(a.attack, t.defence, adv, v.unlimited)
 
-    def _score(self, game: GameState, me: Player) -> float:
-        enemies = [c for p in game.players if p.id != me.id for c in p.alive]
-        mine = me.alive
+    @staticmethod
+    def _score(me: Player, enemies: list[Character], variants: Variants) -> float:
+        sup, unl = variants.superiority, variants.unlimited
+
+        def threat(a: Character, t: Character) -> float:
+            return _expected(a.attack, t.defence, sup and has_advantage(a, t), unl)
+
+        mine = [c for c in me.characters if not c.lost]
         score = float(sum(c.total for c in mine) + me.store.total)
         best = 0.0
-        for c in mine:
-            if enemies:
-                off = max(self._threat(game, c, e) for e in enemies)
+        if enemies:
+            for c in mine:
+                off = max(threat(c, e) for e in enemies)
                 best = max(best, off)
                 score += min(c.time, HORIZON) * off
         score += min(me.store.time, HORIZON) * best / 2
-        for e in enemies:
-            if e.time and mine:
-                score -= min(e.time, HORIZON) * max(self._threat(game, e, c) for c in mine)
+        if mine:
+            for e in enemies:
+                if e.time:
+                    score -= min(e.time, HORIZON) * max(threat(e, c) for c in mine)
         return score
 
-    def _after(self, game: GameState, me: Player, move: FlowMove) -> float:
+    def _after(self, game: GameState, me: Player, move: FlowMove, enemies: list[Character]) -> float:
         """The score after ``move``; a discard's is the mean over the colour drawn."""
+        v = game.duel.variants
         if move.kind != "discard":
-            after, _ = apply_move(me, game.bag, move, None, game.duel.variants)
-            return self._score(game.with_player(after), after)
+            after, _ = apply_move(me, game.bag, move, None, v)
+            return self._score(after, enemies, v)
         gone = move.give if move.character is None else colour_of(move.give)  # type: ignore[arg-type]
         bag = game.bag.plus(gone)  # type: ignore[arg-type]
         total = 0.0
         for colour in COLOURS:
             n = bag.count(colour)
             if n:
-                after, _ = apply_move(me, game.bag, move, None, game.duel.variants, drawn=colour)
-                total += n * self._score(game.with_player(after), after)
+                after, _ = apply_move(me, game.bag, move, None, v, drawn=colour)
+                total += n * self._score(after, enemies, v)
         return total / bag.total
 
     # -- decisions
@@ -116,11 +123,12 @@ class GreedyPolicy:
 
     def _flow(self, game: GameState, d: Decision[Any]) -> Any:
         me = game.player(d.actor or "")
-        best, best_score = None, self._score(game, me)
+        enemies = [c for p in game.enemies(me.id) for c in p.alive]
+        best, best_score = None, self._score(me, enemies, game.duel.variants)
         for m in d.options:
             if not isinstance(m, FlowMove) or m.kind == "swap":
                 continue
-            s = self._after(game, me, m)
+            s = self._after(game, me, m, enemies)
             if s > best_score + 1e-9:
                 best, best_score = m, s
         return best

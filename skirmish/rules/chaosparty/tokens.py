@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from ...errors import RuleInputError
@@ -60,7 +60,14 @@ class Tokens:
 
     def plus(self, colour: Colour, n: int = 1) -> Tokens:
         """These tokens with ``n`` more (or fewer, ``n`` < 0) of ``colour``."""
-        return replace(self, **{colour: self.count(colour) + n})
+        t, f, p = self.time, self.form, self.potential
+        if colour == "time":
+            t += n
+        elif colour == "form":
+            f += n
+        else:
+            p += n
+        return Tokens(t, f, p)
 
     def merged(self, other: Tokens) -> Tokens:
         return Tokens(self.time + other.time, self.form + other.form, self.potential + other.potential)
@@ -173,7 +180,7 @@ class Player:
     def with_character(self, ch: Character) -> Player:
         """This player with ``ch`` in place of the character of the same id."""
         self.character(ch.id)
-        return replace(self, characters=tuple(ch if c.id == ch.id else c for c in self.characters))
+        return Player(self.id, tuple(ch if c.id == ch.id else c for c in self.characters), self.store)
 
     def __iter__(self) -> Iterator[Character]:
         return iter(self.characters)
