@@ -10,10 +10,11 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from ..errors import RuleInputError, SkirmishError
+from ..errors import RuleInputError
 from ..rules.chaosparty.attack import ATTACK_BOOSTS, DEFENCE_BOOSTS, Attack, parse_boosts
 from ..rules.chaosparty.odds import AttackOdds, attack_odds
 from ..rules.chaosparty.tokens import Player, Tokens
+from ._games import add_game_args, check_game_args
 from ._output import emit_json
 from ._progress import progress_bar
 
@@ -57,15 +58,7 @@ def register(sub: Any) -> None:
                          "by a policy, to the last character. One game prints its log; --games N prints win shares. "
                          "Game i is seeded from (seed, i): the report is the same for any --workers or backend.")
     g.add_argument("duel", help="duel file (.toml, docs/chaos-format.md)")
-    g.add_argument("--policy", metavar="SPEC",
-                   help="policies per player, e.g. red=greedy,blue=random; a bare name applies to every player; "
-                   "package.module:ClassName plugs in your own (default: greedy)")
-    g.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the game can be replayed)")
-    g.add_argument("--games", type=int, help="play this many games and report win shares")
-    g.add_argument("--workers", type=int, default=1, help="processes for --games (same report for any number)")
-    g.add_argument("--backend", choices=("local", "dask"), default="local",
-                   help="where --games runs: local processes, or a local Dask cluster (needs skirmish[scale])")
-    g.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler (tcp://host:port) for --games")
+    add_game_args(g, who="player")
     g.add_argument("--json", action="store_true", help="print JSON (schema in docs/chaosparty.md)")
     g.set_defaults(func=run_play)
 
@@ -166,10 +159,7 @@ def run_play(args: argparse.Namespace) -> int:
     from ..game.chaosparty.runs import play_seeded
     from ..scenario.chaos import load_duel
 
-    if args.games is not None and args.games < 1:
-        raise SkirmishError(f"--games must be 1 or more, got {args.games}")
-    if args.workers < 1:
-        raise SkirmishError(f"--workers must be 1 or more, got {args.workers}")
+    check_game_args(args)
     duel = load_duel(args.duel)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if args.games is None:

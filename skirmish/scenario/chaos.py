@@ -8,7 +8,6 @@ token counts, stores, the bag and the variants; checked against C-BUILD and C-TO
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from ..rules.chaosparty.build import Duel, check_character
 from ..rules.chaosparty.tokens import COLOURS, SLOTS, Character, Player, Tokens, Variants
 from . import fields as F
 from .fields import Entry, show
+from .load import parse_toml, read_source
 
 FORMAT = 1
 GAME = "chaosparty"
@@ -24,27 +24,12 @@ GAME = "chaosparty"
 
 def load_duel(path: str | Path) -> Duel:
     """Load and check a duel file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a directory, expected a duel .toml file") from None
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    return loads_duel(text, str(path))
+    return loads_duel(read_source(path, "duel"), str(path))
 
 
 def loads_duel(text: str, source: str = "<string>") -> Duel:
     """Check duel text (``source`` names it in error messages)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
-    return duel_from_dict(data, source)
+    return duel_from_dict(parse_toml(text, source), source)
 
 
 def _count(value: Any) -> int:
