@@ -83,6 +83,7 @@ def test_play_json(capsys):
     attack = next(e for e in doc["events"] if e["kind"] == "attack" and e.get("attacker"))
     assert {"attacker", "target", "attack_die", "attack_face", "defence_face", "damage", "repelled"} <= set(attack)
     assert [p["id"] for p in doc["final"]["players"]] == ["red", "blue"]
+    assert all("attacker" in e for e in doc["events"] if e["kind"] == "attack")
 
 
 def test_play_many_games_same_for_any_worker_count(capsys):

@@ -136,3 +136,14 @@ def test_c_exact_odds_agree_with_resolve_face_by_face():
         if s20 - av - 4 > 0:
             hit = max(0, hit - 2)
         assert r.damage == hit
+
+
+@settings(max_examples=40, deadline=None)
+@given(ap=st.integers(1, 6), dp=st.integers(1, 6), ab=st.sets(st.sampled_from(["raise", "overload"])),
+       db=st.sets(st.sampled_from(["raise", "absorb"])))
+def test_c_attack_and_c_defence_floor_only_helps_its_user(ap, dp, ab, db):
+    """Floor lifts a value: the attacker's never lowers the expected damage, the defender's never raises it."""
+    def expected(a_floor: bool, d_floor: bool) -> Fraction:
+        return attack_odds(Attack(ap, dp, frozenset(ab | ({"floor"} if a_floor else set())),
+                                  frozenset(db | ({"floor"} if d_floor else set())))).expected_damage
+    assert expected(True, False) >= expected(False, False) >= expected(False, True)

@@ -185,7 +185,8 @@ def test_c_build_twelve_tokens_six_of_a_colour():
     check_character(Character("a", time=2, form=2, attack=8), Variants(unlimited=True))
 
 
-def test_c_build_four_slots_and_equal_shares():
+def test_c_build_four_slots_and_c_tokens_equal_shares():
+    """C-BUILD: 4 slots; C-TOKENS: the bag is split equally, so every player holds as many tokens."""
     p = Player("red", four("r"), Tokens(time=2))
     q = Player("blue", four("b"), Tokens(form=2))
     Duel("ok", (p, q))

@@ -147,7 +147,7 @@ class Game:
     def attack(self, pid: str) -> None:
         options = self.attack_options(pid)
         if not options:
-            self.log(pid, "attack", f"{pid} has no attack (no Time, or no target open)", attack=None)
+            self.log(pid, "attack", f"{pid} has no attack (no Time, or no target open)", attacker=None)
             return
         choice: AttackChoice = self.ask(pid, "attack", options)
         a = self.state.player(pid).character(choice.attacker)
