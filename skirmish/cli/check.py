@@ -67,6 +67,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             print("\n".join(grid_lines(m, args.scenario)))
         return 0
+    if m.kind == "regions":  # the Spirit island (skirmish/cli/island.py)
+        from .island import check_lines
+        if args.json:
+            emit_json({"ok": True, **m.layout()})  # type: ignore[attr-defined]
+        else:
+            print("\n".join(check_lines(m, args.scenario)))  # type: ignore[arg-type]
+        return 0
     if args.json:
         emit_json({"ok": True, **generic_summary(m)})
     else:

@@ -255,3 +255,53 @@ def summarise(games: list[dict[str, Any]], seed: int) -> dict[str, Any]:
     return {"seed": seed, "games": n, "won": won, "lost": n - won, "win_share": str(Fraction(won, n)),
             "mean_blight": mean("blight"), "mean_fear": mean("fear"), "mean_rounds": mean("rounds_played"),
             "reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))}
+
+
+# -- check and measure on an island (called from check.py and measure.py) ----------------------------
+
+def check_lines(isle: Regions, path: str) -> list[str]:
+    """The ``skirmish check`` summary of an island: counters, then each region."""
+    isl = isle.island
+    title = f'"{isle.name}"' if isle.name else path
+    coastal = sum(land.coastal for land in isl.lands)
+    spirits = f"{len(isl.spirits)} spirit{'s' * (len(isl.spirits) != 1)}" + (
+        f" ({', '.join(isl.spirits)})" if isl.spirits else "")
+    lines = [f"{title}: ok — island of {len(isl.lands)} regions ({coastal} coastal), {len(isl.borders())} borders, "
+             f"{spirits}",
+             f"round {isl.round}; fear {isl.fear} (terror {isl.terror}); blight {isl.blight}"
+             f"{' (blighted)' if isl.blighted else ''}, blighted at {isl.blighted_at}, spirits lose at "
+             f"{isl.defeat_at}; spirits' energy {isl.energy} a round, range {isl.range}",
+             "explore order: " + (" / ".join("+".join(e) for e in isl.explore) or "none")]
+    width = max(len(land.id) for land in isl.lands)
+    for land in isl.lands:
+        pieces = ", ".join(f"{k} {v}" for k, v in land.pieces().items() if v)
+        pres = ", ".join(f"{s} {n}{' (sacred site)' if land.sacred_site(s) else ''}" for s, n in land.presence)
+        marks = " ".join(f"[{m}]" for m in ("ravage", "build") if getattr(land, m))
+        lines.append(f"  {land.id:<{width}} {land.terrain:<8} {'coastal' if land.coastal else '       '} "
+                     f"borders {', '.join(land.neighbours) or 'none'}"
+                     + (f" | {pieces}" if pieces else "") + (f" | presence: {pres}" if pres else "")
+                     + (f" {marks}" if marks else ""))
+    return lines
+
+
+def measure_doc(isle: Regions, a: str, b: str) -> dict[str, Any]:
+    """The ``skirmish measure --json`` document on an island."""
+    ra, rb = isle.region_of(a), isle.region_of(b)
+    d = isle.distance(a, b)
+    connected = d != float("inf")
+    return {"from": a, "to": b, "unit": isle.unit, "distance": int(d) if connected else None,
+            "from_region": ra, "to_region": rb, "path": list(isle.path(ra, rb)) if connected else None,
+            "base_contact": isle.in_contact(a, b), "line_of_sight": ra == rb, "adjacent": rb in isle.neighbours(ra)}
+
+
+def measure_lines(isle: Regions, a: str, b: str) -> list[str]:
+    d = measure_doc(isle, a, b)
+    if d["distance"] is None:
+        return [f"{a} -> {b}: not connected ({d['from_region']} and {d['to_region']})"]
+    n = d["distance"]
+    lines = [f"{a} -> {b}: {n} step{'s' * (n != 1)} ("
+             + (f"same region {d['from_region']}" if n == 0 else " -> ".join(d["path"])) + ")",
+             f"  same region (contact, line of sight): {'yes' if d['base_contact'] else 'no'}"]
+    if d["adjacent"]:
+        lines.append("  adjacent regions: yes")
+    return lines

@@ -40,6 +40,13 @@ def run(args: argparse.Namespace) -> int:
         return run_table(args, m)
     if isinstance(m, Grid):
         return run_grid(args, m)
+    if m.kind == "regions":  # the Spirit island (skirmish/cli/island.py)
+        from .island import measure_doc, measure_lines
+        if args.json:
+            emit_json(measure_doc(m, args.a, args.b))  # type: ignore[arg-type]
+        else:
+            print("\n".join(measure_lines(m, args.a, args.b)))  # type: ignore[arg-type]
+        return 0
     return run_generic(args, m)
 
 

@@ -17,7 +17,7 @@ from ..scenario.load import load
 from ._output import add_json_flag
 
 #: map kind -> the private CLI module that plays it
-GAMES = {"table": "_play_eldfall", "grid": "_play_partyhard"}
+GAMES = {"table": "_play_eldfall", "grid": "_play_partyhard", "regions": "island"}
 
 
 def register(sub: Any) -> None:
