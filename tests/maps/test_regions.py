@@ -183,3 +183,14 @@ def test_loader_round_trips_the_shipped_island_and_a_played_one():
     assert island_from_dict(tomllib.loads(island_to_toml(m)), "again.toml") == m
     after = Regions(invader_phase(m.island, None, random.Random(2)).island, m.name)
     assert island_from_dict(tomllib.loads(island_to_toml(after))) == after
+
+
+@pytest.mark.parametrize("doc", ["spiritisland.md", "island-format.md"])
+def test_island_docs_examples_run(doc, monkeypatch):
+    import doctest
+
+    from conftest import ROOT
+
+    monkeypatch.chdir(ROOT)
+    result = doctest.testfile(str(ROOT / "docs" / doc), module_relative=False)
+    assert result.attempted >= 3 and result.failed == 0

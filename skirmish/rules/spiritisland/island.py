@@ -5,14 +5,14 @@ this package takes an :class:`Island` and returns a new one.
 
 from __future__ import annotations
 
+import difflib
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from ...errors import SkirmishError
-from ...maps.base import unknown_id
+from ...errors import SkirmishError, UnknownIdError
 
 #: S-ISLAND: the four terrains.
 TERRAINS = ("mountain", "wetland", "sands", "jungle")
@@ -178,7 +178,9 @@ class Island:
         try:
             return self._by_id[region]
         except KeyError:
-            raise unknown_id("region", region, self._by_id) from None
+            close = difflib.get_close_matches(str(region), list(self._by_id), n=3)
+            hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise UnknownIdError(f"no region with id {region!r}{hint}") from None
 
     def with_lands(self, changed: Iterable[Land]) -> Island:
         """A copy with some lands replaced (by id)."""
