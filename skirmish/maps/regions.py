@@ -143,10 +143,13 @@ class Regions(Map):
 
     def distance_matrix(self) -> tuple[tuple[str, ...], np.ndarray]:
         ids = self.model_ids
-        regions = [self._group_index[i].region for i in ids]
-        rows = {r: self.island.distances_from(r) for r in set(regions)}
-        mat = np.array([[rows[a].get(b, np.inf) for b in regions] for a in regions], dtype=float)
-        return ids, mat.reshape(len(ids), len(ids))
+        order = {r: i for i, r in enumerate(self.island.ids)}
+        at = np.array([order[self._group_index[i].region] for i in ids], dtype=int)
+        full = np.full((len(order), len(order)), np.inf)
+        for r in set(at.tolist()):  # one breadth-first search per region that holds a group
+            d = self.island.distances_from(self.island.ids[r])
+            full[r, [order[x] for x in d]] = list(d.values())
+        return ids, full[np.ix_(at, at)]
 
     def in_contact(self, a: str, b: str) -> bool:
         """Contact is sharing a region."""

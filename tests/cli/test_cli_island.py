@@ -6,24 +6,10 @@ import json
 
 import pytest
 
-from skirmish.cli import main
-
-from conftest import SCENARIOS
+from conftest import SCENARIOS, cli_refused as refused, cli_run as run
 
 ISLAND = str(SCENARIOS / "island.toml")
 MAZE = str(SCENARIOS / "party-hard-maze.toml")
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def refused(capsys, *argv: str) -> str:
-    code, out, err = run(capsys, *argv)
-    assert code == 2 and out == "" and "Traceback" not in err
-    return err
 
 
 def test_island_invade_json_has_the_documented_shape(capsys):

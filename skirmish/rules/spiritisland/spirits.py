@@ -191,7 +191,7 @@ def play_game(isl: Island, rng: random.Random, policies: Policy | Mapping[str, P
     """S-ROUND, ``rounds`` times: the spirit phase, the invaders' phase with this
     round's explore entry, time passes. Stops as soon as the game is won or lost."""
     policies = policies or GreedyPolicy()
-    isl.explore_for(rounds)  # refuse an explore order too short before playing
+    isl.explore_for(isl.round + rounds - 1)  # refuse an explore order too short before playing
     logs: list[RoundLog] = []
     result = outcome(isl)
     for _ in range(rounds):
