@@ -16,8 +16,8 @@ from .errors import (
 )
 from .maps.base import MAPS, Map
 from .maps.grid import Grid
-from .maps.regions import Regions
 from .maps.pieces import Model, Scenery
+from .maps.regions import Regions
 from .maps.results import Cover, LineOfSight, MovePlan, MoveRange, Violation
 from .maps.table import CONTACT_TOLERANCE, Measurement, Reach, Table
 from .maps.template_results import BestTemplate, Placement, TemplateResult

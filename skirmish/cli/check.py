@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
+from ..maps.regions import Regions
 from ..maps.table import Table
 from ..rules.eldfall.modes import Mode
 from ..scenario.load import load
@@ -67,12 +68,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             print("\n".join(grid_lines(m, args.scenario)))
         return 0
-    if m.kind == "regions":  # the Spirit island (skirmish/cli/island.py)
+    if isinstance(m, Regions):  # the Spirit island (skirmish/cli/island.py)
         from .island import check_lines
         if args.json:
-            emit_json({"ok": True, **m.layout()})  # type: ignore[attr-defined]
+            emit_json({"ok": True, **m.layout()})
         else:
-            print("\n".join(check_lines(m, args.scenario)))  # type: ignore[arg-type]
+            print("\n".join(check_lines(m, args.scenario)))
         return 0
     if args.json:
         emit_json({"ok": True, **generic_summary(m)})

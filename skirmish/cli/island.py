@@ -207,10 +207,9 @@ def play(args: argparse.Namespace, board: Map) -> int:
     if args.games is not None and args.games < 1:
         raise SkirmishError(f"--games must be 1 or more, got {args.games}")
     isl.explore_for(isl.round + rounds - 1)  # the explore order covers every round played
-    parse_policy_specs(args.policy, isl.spirits, GAME, default="greedy")  # refuse a bad spec before playing
+    policies = parse_policy_specs(args.policy, isl.spirits, GAME, default="greedy")  # a bad spec: refused now
     seed = _seed(args.seed)
     if args.games is None:
-        policies = parse_policy_specs(args.policy, isl.spirits, GAME, default="greedy")
         game = play_game(isl, job_rng(seed, 0), policies, rounds=rounds)
         if args.json:
             emit_json({"seed": seed, **game.to_json()})
