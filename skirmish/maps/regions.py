@@ -115,6 +115,11 @@ class Regions(Map):
         return tuple(g.id for g in self.groups)
 
     @property
+    def models(self) -> tuple[Group, ...]:
+        """The groups (the table's name for what stands on a map)."""
+        return self.groups
+
+    @property
     def sides(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(g.side for g in self.groups))
 
@@ -169,6 +174,11 @@ class Regions(Map):
 
     def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], **kw: Any) -> list[LineOfSight]:
         return [self.line_of_sight(a, b, **kw) for a, b in pairs]
+
+    def line_of_sight_all(self, **kw: Any) -> list[LineOfSight]:
+        """Every ordered pair of distinct groups."""
+        ids = self.model_ids
+        return self.line_of_sight_pairs([(x, y) for x in ids for y in ids if x != y], **kw)
 
     def _unsupported(self, what: str) -> SkirmishError:
         return SkirmishError(f"the {self.kind} map does not answer {what}: pieces on the island do not move on "
