@@ -194,3 +194,44 @@ def test_island_docs_examples_run(doc, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = doctest.testfile(str(ROOT / "docs" / doc), module_relative=False)
     assert result.attempted >= 3 and result.failed == 0
+
+
+# -- fuzz: mutated island files load or are refused with a ScenarioError, nothing else ----------------
+
+ISLAND_DOC = tomllib.loads(ISLAND.read_text())
+_scalars = st.one_of(st.booleans(), st.integers(-5, 5), st.floats(allow_nan=True), st.text(max_size=8),
+                     st.sampled_from(["jungle", "sands", "coast-1", "wood", "r@x", "dahan", ""]))
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                            max_size=3), max_leaves=8)
+
+
+def _paths(obj, prefix=()):
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, prefix + (i,))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([p for p in _paths(ISLAND_DOC) if p]), _values,
+       st.booleans())
+def test_mutated_island_files_load_or_refuse_naming_the_file(path, value, delete):
+    import copy
+
+    data = copy.deepcopy(ISLAND_DOC)
+    node = data
+    for k in path[:-1]:
+        node = node[k]
+    if delete:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    try:
+        m = island_from_dict(data, "fuzz.toml")
+    except ScenarioError as exc:
+        assert str(exc).startswith("fuzz.toml: ")
+    else:
+        assert island_from_dict(tomllib.loads(island_to_toml(m))) == m
