@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from ..errors import SkirmishError
@@ -22,6 +22,7 @@ from ..maps.regions import Regions
 from ..rules.spiritisland import TERRAINS, Event, Island, invader_phase, outcome, play_game
 from ..rules.spiritisland.island import ROUNDS
 from ..scale import job_rng, run_jobs
+from ..scenario.dump import write_scenario
 from ..scenario.load import load
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
@@ -47,7 +48,8 @@ def register(sub: Any) -> None:
                      "order for its round")
     inv.add_argument("--seed", type=int, help="seed of the choices left open (which neighbour a cascading blight "
                      "takes); default: a fresh one, printed")
-    inv.add_argument("--save", metavar="TOML", help="write the island after the phase to this file")
+    inv.add_argument("--save", metavar="TOML", help="write the island after the phase to this file, at the next "
+                     "round (the markers set for it)")
     add_json_flag(inv)
     inv.set_defaults(func=run_invade)
 
@@ -129,8 +131,8 @@ def run_invade(args: argparse.Namespace) -> int:
     phase = invader_phase(isl, terrains, random.Random(seed))
     after = phase.island
     end = outcome(after)
-    if args.save:
-        _save(Regions(after, isle.name, args.save), args.save)
+    if args.save:  # the island at the end of the round: time has passed
+        write_scenario(Regions(replace(after, round=after.round + 1), isle.name, args.save), args.save)
     if args.json:
         emit_json({**after.to_json(), "explore": list(terrains), "seed": seed,
                    "outcome": end.to_json() if end else None, "events": [e.to_json() for e in phase.events]})
@@ -152,15 +154,6 @@ def run_invade(args: argparse.Namespace) -> int:
     if args.save:
         print(f"saved to {args.save}")
     return 0
-
-
-def _save(isle: Regions, path: str) -> None:
-    from ..scenario.island import island_to_toml
-
-    try:
-        Path(path).write_text(island_to_toml(isle), encoding="utf-8")
-    except OSError as exc:
-        raise SkirmishError(f"{path}: cannot save: {exc.strerror}") from None
 
 
 # -- distance -----------------------------------------------------------------------------------------

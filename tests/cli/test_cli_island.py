@@ -45,6 +45,7 @@ def test_island_invade_then_invade_again_ravages_what_was_built(capsys, tmp_path
     assert run(capsys, "island", "invade", ISLAND, "--explore", "wetland", "--seed", "1", "--save", str(after))[0] == 0
     code, out, _ = run(capsys, "island", "invade", str(after), "--explore", "jungle", "--seed", "1", "--json")
     d = json.loads(out)
+    assert d["round"] == 2  # the saved island is at the next round
     ravage = [e for e in d["events"] if e["step"] == "ravage"]
     # coast-1: a town and an explorer, 3 damage: one of the two dahan dies, a blight (coast-1 had one already:
     # it cascades to coast-2 or wood), the dahan left strikes back for 2
