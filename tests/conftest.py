@@ -34,3 +34,29 @@ def cli_refused(capsys, *argv: str) -> str:
     code, out, err = cli_run(capsys, *argv)
     assert code == 2 and out == "" and "Traceback" not in err
     return err
+
+
+def doc_paths(obj, prefix=()):
+    """Every key path into a parsed TOML document (tables and arrays), the root first."""
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from doc_paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from doc_paths(v, prefix + (i,))
+
+
+def mutated(data, path, value, delete: bool):
+    """A deep copy of ``data`` with the entry at ``path`` replaced by ``value`` (or deleted)."""
+    import copy
+
+    data = copy.deepcopy(data)
+    node = data
+    for k in path[:-1]:
+        node = node[k]
+    if delete:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return data

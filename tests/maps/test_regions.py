@@ -16,7 +16,7 @@ from skirmish import Regions, ScenarioError, SkirmishError, UnknownIdError
 from skirmish.rules.spiritisland import Land, island
 from skirmish.scenario.island import island_from_dict, island_to_toml
 
-from conftest import SCENARIOS
+from conftest import SCENARIOS, doc_paths, mutated
 
 ISLAND = SCENARIOS / "island.toml"
 
@@ -205,30 +205,11 @@ _values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.
                                                                                             max_size=3), max_leaves=8)
 
 
-def _paths(obj, prefix=()):
-    yield prefix
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.sampled_from([p for p in _paths(ISLAND_DOC) if p]), _values,
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([p for p in doc_paths(ISLAND_DOC) if p]), _values,
        st.booleans())
 def test_mutated_island_files_load_or_refuse_naming_the_file(path, value, delete):
-    import copy
-
-    data = copy.deepcopy(ISLAND_DOC)
-    node = data
-    for k in path[:-1]:
-        node = node[k]
-    if delete:
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
+    data = mutated(ISLAND_DOC, path, value, delete)
     try:
         m = island_from_dict(data, "fuzz.toml")
     except ScenarioError as exc:
