@@ -18,7 +18,7 @@ from ._games import add_game_args, check_game_args
 from ._output import add_json_flag
 
 #: map kind -> the private CLI module that plays it
-GAMES = {"table": "_play_eldfall", "grid": "_play_partyhard"}
+GAMES = {"table": "_play_eldfall", "grid": "_play_partyhard", "regions": "island"}
 
 
 def register(sub: Any) -> None:

@@ -69,10 +69,13 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     fmt = top.take("format", F.integer)
     if fmt != FORMAT:
         raise top.error("format", f"expected {FORMAT} (the only format this version reads), got {show(fmt)}")
-    kind = top.take("map", F.one_of("table", "grid"), "table")
+    kind = top.take("map", F.one_of("table", "grid", "regions"), "table")
     if kind == "grid":  # the Party Hard grid of rooms has its own loader
         from .grid import grid_from_dict
         return grid_from_dict(data, source)
+    if kind == "regions":  # the Spirit island region graph has its own loader (docs/island-format.md)
+        from .island import island_from_dict
+        return island_from_dict(data, source)
     name = top.take("name", F.string, "")
     mode = Mode(top.take("mode", F.one_of(*MODES), "assisted"))
     if not top.has("table"):
