@@ -96,6 +96,9 @@ def dumps(table: Map) -> str:
     comments and layout aside."""
     if table.kind == "grid":  # the Party Hard grid of rooms has its own writer, as it has its own loader
         return grid_to_toml(table)  # type: ignore[arg-type]
+    if table.kind == "regions":  # the Spirit island has its own writer too (scenario/island.py)
+        from .island import island_to_toml
+        return island_to_toml(table)  # type: ignore[arg-type]
     assert isinstance(table, Table)
     cat = table.catalogue
     out = ["format = 1"]
