@@ -31,6 +31,13 @@ class Profile:
         object.__setattr__(self, "attributes", MappingProxyType(dict(self.attributes)))
         object.__setattr__(self, "weapons", tuple(self.weapons))
 
+    def __getstate__(self) -> dict[str, Any]:
+        # a mappingproxy does not pickle (worker processes, Dask): ship a plain dict
+        return {**self.__dict__, "attributes": dict(self.attributes)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, attributes=MappingProxyType(dict(state["attributes"])))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Profile):
             return NotImplemented

@@ -69,3 +69,12 @@ def test_every_command_works_the_same_on_the_saved_file(tmp_path, capsys):
         a = _out(capsys, [str(src) if x == "{}" else x for x in argv])
         b = _out(capsys, [str(saved) if x == "{}" else x for x in argv])
         assert a[0] == 0 and a == b, argv
+
+
+def test_a_table_with_its_catalogue_pickles():
+    """Worker processes and Dask ship tables by pickle: the catalogue goes along."""
+    import pickle
+
+    t = skirmish.load(SCENARIOS / "mill-ambush.toml")
+    back = pickle.loads(pickle.dumps(t))
+    assert back == t and back.catalogue == t.catalogue and dumps(back) == dumps(t)
