@@ -7,6 +7,8 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import skirmish
 from skirmish.errors import IllegalActionError
@@ -157,3 +159,32 @@ def test_e_action_attack_refusals_name_their_kind(case, kind):
     with pytest.raises(AttackRefused) as e:
         attack(t, "a", "a" if case == "self" else "b", weapon="sling" if case == "noweapon" else None)
     assert e.value.kind == kind and str(e.value)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.floats(2, 22), st.floats(2, 22), st.floats(0, 360), st.floats(2, 22), st.floats(2, 22), st.floats(0, 360))
+def test_e_reaction_and_refusals_agree_with_the_tables_own_answers(ax, ay, af, bx, by, bf):
+    """Whatever the placement: a refusal's kind is what LoS and reach say, and an answer's
+    Reaction options are E-REACTION over the table's LoS back, reach back and Awareness;
+    every distribution sums to 1."""
+    wall = '[[scenery]]\nid = "wall"\nrect = [11, 6, 12, 18]\nheight = 3\n'
+    try:
+        t = table(model("a", "red", f"[{ax}, {ay}]", af), model("b", "blue", f"[{bx}, {by}]", bf), scenery=wall)
+    except skirmish.ScenarioError:
+        return  # overlapping bases or a base inside the wall: not a placement
+    sight = t.line_of_sight("a", "b")
+    try:
+        r = attack(t, "a", "b")
+    except AttackRefused as e:
+        if not sight.visible:
+            assert e.kind == ("out_of_arc" if sight.reason == "out_of_arc" else "no_los")
+        else:
+            assert e.kind == "out_of_reach" and not any(t.reach("a", "b", w).in_reach for w in t.model("a").weapons)
+        return
+    assert sight.visible and r.reach.in_reach
+    back = t.line_of_sight("b", "a")
+    reaches_back = any(t.reach("b", "a", w).in_reach for w in t.model("b").weapons)
+    assert ("attack" in r.reaction.options.kinds) == (back.visible and reaches_back)
+    assert ("dodge" in r.reaction.options.kinds) == (back.visible or bool(t.in_awareness("b", "a")))
+    for d in (r.odds.active.hits, r.odds.active.wounds, r.wounds_back):
+        assert d is not None and sum(d.as_dict().values()) == 1
