@@ -268,7 +268,7 @@ def test_E_CONF_E_CRIT_E_ROLL_DMG_exact_equals_brute_force_every_pool(na: int, n
 @pytest.mark.parametrize(
     "na,nb,rra,rrb,spread",
     [(1, 1, True, True, SPREAD), pytest.param(2, 1, True, False, (0, 1, 10, 20, 21), marks=pytest.mark.slow),
-     (1, 2, False, True, (1, 10, 19, 25)),
+     pytest.param(1, 2, False, True, (1, 10, 19, 25), marks=pytest.mark.slow),
      (2, 0, True, False, SPREAD)],
 )
 def test_E_ROLL_REROLL_exact_equals_brute_force(na, nb, rra, rrb, spread) -> None:
