@@ -17,8 +17,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "los", help="line of sight between two models, or all pairs, with its proof",
         description="Line of sight (E-LOS) from A's front half (E-ARC) to B's hitbox. A visible verdict "
-        "carries a witness segment; a blocked one names the blockers and certifies that no sight line keeps "
-        "more than the tolerance clear of them.")
+        "carries a witness segment keeping the clearance (--tolerance) from every other solid; a blocked one "
+        "names the blockers and certifies that no sight line keeps that clearance (grazing is not seeing).")
     add_scenario_args(p, mode=False)
     p.add_argument("a", nargs="?", help="the looking model's id")
     p.add_argument("b", nargs="?", help="the model looked at")
@@ -26,7 +26,7 @@ def register(sub: Any) -> None:
     p.add_argument("--arc", choices=("front", "all"), default="front",
                    help="front: LoS from the front half only (default); all: 360° while moving (E-LOS-MOVE)")
     p.add_argument("--tolerance", default=f"{DEFAULT_TOLERANCE * MM_PER_INCH:g}mm",
-                   help="certificate tolerance, a length (default 0.1mm)")
+                   help="clearance ε a sight line keeps from every solid, a length (default 0.1mm)")
     p.add_argument("--fraction", action="store_true", help="also the visible share of B's hitbox surface (slower)")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -82,7 +82,7 @@ def print_one(r: LineOfSight) -> None:
         names = ", ".join(r.blockers)
         print(f"{r.frm} -> {r.to}: NOT VISIBLE{arc} — blocked by {names}")
         print(f"  proof: no sight line from {r.frm}'s {'front half' if r.arc == 'front' else 'hitbox'} to {r.to} "
-              f"keeps more than {r.tolerance * MM_PER_INCH:.2g} mm clear of them")
+              f"keeps {r.tolerance * MM_PER_INCH:.2g} mm clear of them")
     if r.visible_fraction is not None:
         print(f"  visible share of {r.to}'s hitbox surface: {r.visible_fraction:.0%}")
 

@@ -230,12 +230,14 @@ class Table(TableMovement, TableTemplates, Map):
 
         ``b``'s surface is sampled on a stratified grid: ``samples`` angles × ``samples // 2``
         heights on the side, rings on the top, each sample weighted by the area it stands
-        for; each sample point gets an exact LoS query from ``a`` (``b`` itself may hide
-        its own far side). The basis for cover (E-COVER)."""
+        for. A sample counts when a sight line reaches it keeping the clearance ε
+        (``tolerance``) from every other solid, ``b``'s own far side included: each point is
+        taken ε outside ``b``'s surface and gets an exact LoS query from ``a``. A point on a
+        cap flush with a blocker's top is not seen. The basis for cover (E-COVER)."""
         ma, mb = self.model(a), self.model(b)
         if a == b:
             raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models")
-        pts, weights = surface_samples(mb.hitbox, samples)
+        pts, weights = surface_samples(mb.hitbox, samples, offset=tolerance)
         src = self._viewer(a)
         targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts]
         facing = ma.facing_vector if arc == "front" else None
