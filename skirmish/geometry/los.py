@@ -48,6 +48,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
+from .los_chain import Chain, chain_blocks
 from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_of
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
@@ -59,6 +60,9 @@ MAX_BUNDLES_PER_PAIR = 60_000
 #: Extra witness candidates per bundle (segments between matching patch corners).
 CORNER_CANDIDATES = 4
 _BIG = 1e18
+
+#: A 3D segment: two points (x, y, z).
+Segment3 = tuple[tuple[float, float, float], tuple[float, float, float]]
 
 Stage = Literal["arc", "separator", "containment", "witness", "subdivision", "undecided"]
 
@@ -88,6 +92,7 @@ class Obstacles:
     piece_round: np.ndarray  # per piece: the owner is round (its halfplanes are unused padding)
     piece_axis: np.ndarray  # per piece: (ox, oy, ux, uy) principal axis through its centroid
     owner_bound: np.ndarray  # per owner: a circle (cx, cy, r) containing its footprint
+    piece_verts: np.ndarray  # per piece: (W, 2) a convex polygon inside it (circles: inscribed), padded
     _source: tuple = field(default=(), repr=False)  # what growing needs: (z0, grounded, circles, convex parts)
     grown_by: float = 0.0  # the solids are the scene's grown by this much (inches)
     _grown: dict[float, Obstacles] = field(default_factory=dict, repr=False)
@@ -173,6 +178,8 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     return _assemble(tuple(names), z0a, z1a, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts), 0.0)
 
 
+#: Vertices of the polygon inscribed in a round piece for the chain test.
+_ROUND_VERTS = 48
 #: Segments per quarter circle of the round joins when a polygon is grown by ε.
 GROW_QUAD_SEGS = 4
 #: How far the round joins of a grown polygon may overshoot ε (relative): their chords
@@ -216,8 +223,11 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
     circles_p: list[tuple[float, float, float]] = []
     round_p: list[bool] = []
     axes_p: list[tuple[float, float, float, float]] = []
+    verts: list[np.ndarray] = []
     for idx, (circle, ps) in enumerate(zip(circles, parts)):
         if circle is not None:
+            ang = np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)
+            verts.append(np.stack([circle[0] + circle[2] * np.cos(ang), circle[1] + circle[2] * np.sin(ang)], 1))
             pieces.append(np.zeros((0, 3)))
             owners.append(idx)
             round_p.append(True)
@@ -225,6 +235,7 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
             circles_p.append(circle)
             continue
         for p in ps:
+            verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
             pieces.append(halfplanes_of(p))
             owners.append(idx)
             round_p.append(False)
@@ -241,12 +252,17 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
     owners_a = np.array(owners, int)
     npieces = np.bincount(owners_a, minlength=n) if n else np.zeros(0, int)
     start = np.concatenate([[0], np.cumsum(npieces)[:-1]]) if n else np.zeros(0, int)
+    wmax = max((len(v) for v in verts), default=1)
+    pv = np.zeros((len(verts), wmax, 2))
+    for k, v in enumerate(verts):
+        pv[k, : len(v)] = v
+        pv[k, len(v):] = v[-1]
     axes = np.array([_axis(g) for g in geoms], float).reshape(-1, 4)
     circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
     return Obstacles(names, eff, z1a, sealed, geoms, circ, axes,
                      npieces, owners_a, hp, shapely.STRtree(geoms), start,
                      np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
-                     np.array(axes_p, float).reshape(-1, 4), _bounding_circles(geoms),
+                     np.array(axes_p, float).reshape(-1, 4), _bounding_circles(geoms), pv,
                      _source=(z0a, grounded, circles, parts), grown_by=grown_by)
 
 
@@ -671,6 +687,23 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                     stage_of[i].add("subdivision")
         done_pair = np.array([results[i] is not None for i in bp], bool)
         split = ~blocked & ~done_pair & ~small
+        for kk in np.flatnonzero(split):
+            k = int(kk)
+            i = int(bp[k])
+            if results[i] is not None:
+                split[k] = False
+                continue
+            ch = _chain(k, tall_rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
+            if ch.line is not None and not (ch.blocked and not ch.thin):
+                found = _line_witness(ch.line, i, pairs, obs, _excluded(sources[i], targets[i]))
+                if found is not None:
+                    results[i] = LosAnswer(True, "witness", witness=found, bundles=int(examined[i]))
+                    split[k] = False
+                    continue
+            if ch.blocked:
+                split[k] = False
+                blockers[i].update(int(o) for o in np.unique(tall_rows.owner[tall_rows.bundle == k][ch.used]))
+                stage_of[i].add("subdivision" if ch.thin else "separator")
         bp, bP, bQ = _split(bp[split], bP[split], bQ[split], pairs)
     for i in range(n):
         if results[i] is None:
@@ -678,6 +711,57 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                 else ("separator" if "separator" in stage_of[i] else "containment")
             results[i] = LosAnswer(False, st, blockers=tuple(sorted(blockers[i])), bundles=int(examined[i]))
     return [r for r in results if r is not None]
+
+
+def _chain(k: int, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen: float) -> Chain:
+    """The chain test (:mod:`.los_chain`) on bundle ``k`` with its tall candidate pieces."""
+    piece = rows.piece[rows.bundle == k]
+    owner = obs.piece_owner[piece]
+    return chain_blocks(vP[k], vQ[k], D_P[k], D_Q[k], zP[k], zQ[k], obs.piece_verts[piece], obs.owner_z0[owner],
+                        obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
+
+
+def _chord_mid(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray | None:
+    """The middle of the part of the line o + s·u inside the disc D ∩ half-plane H."""
+    w = D[:2] - o
+    sc = float(w @ u)
+    h2 = D[2] ** 2 - (float(w @ w) - sc * sc)
+    if h2 <= 0:
+        return None
+    half = math.sqrt(h2)
+    lo, hi = sc - half, sc + half
+    hn, c0 = H[:2], H[2]
+    den = float(hn @ u)
+    num = c0 - float(hn @ o)  # need s·den >= num
+    if abs(den) < 1e-15:
+        if num > 1e-12:
+            return None
+    elif den > 0:
+        lo = max(lo, num / den)
+    else:
+        hi = min(hi, num / den)
+    if hi < lo:
+        return None
+    return o + u * ((lo + hi) / 2)
+
+
+def _line_witness(line: tuple[np.ndarray, np.ndarray], i: int, pairs: _Pairs, obs: Obstacles,
+                  exclude: tuple[int, ...]) -> Segment3 | None:
+    """A witness on the escaping line the chain test found for pair ``i``, if its heights clear."""
+    o, u = line
+    p = _chord_mid(o, u, pairs.P[i], pairs.H[i])
+    q = _chord_mid(o, u, pairs.Q[i], pairs.H[i])
+    if p is None or q is None:
+        return None
+    rows = _rows(np.array([i]), pairs, obs)
+    ok, heights, _ = _witness_heights(rows, 1, p[None], q[None], obs, pairs.zP[i:i + 1], pairs.zQ[i:i + 1])
+    if not ok[0]:
+        return None
+    (u0, v0) = heights[0]
+    seg: Segment3 = ((float(p[0]), float(p[1]), float(u0)), (float(q[0]), float(q[1]), float(v0)))
+    if _touches_a_seam(rows, 1, p[None], q[None], obs)[0] and not segment_is_clear(obs, seg, exclude=exclude):
+        return None
+    return seg
 
 
 def _excluded(s: Viewer, t: Viewer) -> tuple[int, ...]:

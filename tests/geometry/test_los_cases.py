@@ -337,7 +337,7 @@ def test_search_limit_is_reported_not_hidden(monkeypatch):
     import skirmish.geometry.los as los_mod
 
     t = loads(TWO_WALL_ENDS)
-    monkeypatch.setattr(los_mod, "MAX_BUNDLES_PER_PAIR", 1)
+    monkeypatch.setattr(los_mod, "MAX_BUNDLES_PER_PAIR", 0)
     r = t.line_of_sight("a", "b")
     assert not r.visible and r.stage == "undecided" and not r.certified and r.to_json()["certified"] is False
     monkeypatch.undo()
