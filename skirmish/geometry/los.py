@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -95,6 +95,7 @@ class Obstacles:
     piece_verts: np.ndarray  # per piece: (W, 2) a convex polygon inside it (circles: inscribed), padded
     _source: tuple = field(default=(), repr=False)  # what growing needs: (z0, grounded, circles, convex parts)
     grown_by: float = 0.0  # the solids are the scene's grown by this much (inches)
+    members: tuple[tuple[int, ...], ...] = ()  # grown sets: the scene's owners behind each owner (stacks: two)
     _grown: dict[float, Obstacles] = field(default_factory=dict, repr=False)
 
     @property
@@ -272,8 +273,53 @@ def _grow(obs: Obstacles, eps: float) -> Obstacles:
     gp = tuple(tuple(grow_convex(p, eps) for p in ps) for ps in parts)
     gg = tuple((ps[0] if len(ps) == 1 else shapely.union_all(ps)) if c is None
                else shapely.Point(c[0], c[1]).buffer(c[2], quad_segs=QUAD_SEGS) for ps, c in zip(gp, gc))
-    return _assemble(obs.names, z0a - eps, obs.owner_z1 + eps, grounded, obs.owner_sealed, gg, gc, gp,
-                     obs.grown_by + eps)
+    z0g = np.where(grounded, 0.0, z0a - eps)
+    z1g = obs.owner_z1 + eps
+    stacks = _stacks(gp, z0g, z1g)
+    names, members = list(obs.names), [(i,) for i in range(obs.n_owners)]
+    zz0, zz1, gr, se = list(z0g), list(z1g), list(grounded), list(obs.owner_sealed)
+    geoms, circs, prts = list(gg), list(gc), list(gp)
+    for a, b, poly in stacks:
+        low = a if z0g[a] <= z0g[b] else b
+        names.append(f"{obs.names[a]}+{obs.names[b]}")
+        members.append((a, b))
+        zz0.append(min(z0g[a], z0g[b]))
+        zz1.append(max(z1g[a], z1g[b]))
+        gr.append(bool(grounded[low]))
+        se.append(bool(obs.owner_sealed[low]))
+        geoms.append(poly)
+        circs.append(None)
+        prts.append((poly,))
+    g = _assemble(tuple(names), np.array(zz0, float), np.array(zz1, float), np.array(gr, bool), np.array(se, bool),
+                  tuple(geoms), tuple(circs), tuple(prts), obs.grown_by + eps)
+    object.__setattr__(g, "members", tuple(members))
+    return g
+
+
+def _stacks(parts: Sequence[tuple[Polygon, ...]], z0: np.ndarray, z1: np.ndarray) -> list[tuple[int, int, Polygon]]:
+    """Pairs of (grown) solids stacked in one column: footprints that overlap, height
+    ranges that overlap without one holding the other (a sill under a lintel, a deck on
+    a post). Where their footprints overlap they block one joined height range: a
+    *stack*, added as one more solid so the blocking tests see the union (it blocks only
+    what its two members block)."""
+    flat = [(o, p) for o, ps in enumerate(parts) for p in ps]
+    if len(flat) < 2:
+        return []
+    tree = shapely.STRtree([p for _, p in flat])
+    i, j = tree.query([p for _, p in flat], predicate="intersects")
+    out = []
+    for a, b in zip(i, j):
+        (oa, pa), (ob, pb) = flat[a], flat[b]
+        if oa >= ob:
+            continue
+        lo, hi = max(z0[oa], z0[ob]), min(z1[oa], z1[ob])
+        nested = (z0[oa] <= z0[ob] and z1[oa] >= z1[ob]) or (z0[ob] <= z0[oa] and z1[ob] >= z1[oa])
+        if not lo < hi - 1e-12 or nested:
+            continue
+        inter = pa.intersection(pb)
+        if isinstance(inter, Polygon) and inter.area > 1e-12:
+            out.append((oa, ob, shapely.geometry.polygon.orient(inter, 1.0)))
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -710,6 +756,10 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
             st: Stage = "subdivision" if "subdivision" in stage_of[i] or len(stage_of[i]) > 1 or examined[i] > 1 \
                 else ("separator" if "separator" in stage_of[i] else "containment")
             results[i] = LosAnswer(False, st, blockers=tuple(sorted(blockers[i])), bundles=int(examined[i]))
+    if obs.members:  # a stack of two solids reports its members
+        results = [r if r is None or not r.blockers else
+                   replace(r, blockers=tuple(sorted({m for o in r.blockers for m in obs.members[o]})))
+                   for r in results]
     return [r for r in results if r is not None]
 
 

@@ -128,25 +128,25 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     live = ~np.isnan(k[:, 0, 0])
     kx0 = np.where(live, np.min(np.where(live[:, None], k[..., 0], 0.0), 1), 0.0)
     kx1 = np.where(live, np.max(np.where(live[:, None], k[..., 0], 0.0), 1), 0.0)
-    # the segment parameter where a segment crosses the solid's x-range
     xP0, xQ1 = float(fP[:, 0].min()), float(fQ[:, 0].max())
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tlo = (kx0 - x1) / (xQ1 - x1)
-        thi = (kx1 - xP0) / (x2 - xP0)
-    if widen > 0:
-        dt = 2.0 * widen / span
-        tlo, thi = tlo - dt, thi + dt
-    tlo, thi = np.clip(tlo, 0.0, 1.0), np.clip(thi, 0.0, 1.0)
-
-    def top(t: np.ndarray) -> np.ndarray:
-        return (1 - t) * zP[1] + t * zQ[1]
-
-    def bot(t: np.ndarray) -> np.ndarray:
-        return (1 - t) * zP[0] + t * zQ[0]
-
-    need = z0 + np.where(sealed, 0.0, eta)
-    tall = live & (np.maximum(top(tlo), top(thi)) < z1) & (np.minimum(bot(tlo), bot(thi)) >= need)
-    idx = np.flatnonzero(tall)
+    # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
+    num_lo, num_hi = zQ[0] - zP[1], zQ[1] - zP[0]
+    den_lo, den_hi = x2 - x1, xQ1 - xP0
+    d_hi = num_hi / den_lo if num_hi > 0 else num_hi / den_hi
+    d_lo = num_lo / den_lo if num_lo < 0 else num_lo / den_hi
+    D = max(abs(d_lo), abs(d_hi))
+    wP, wQ = x1 - xP0, xQ1 - x2
+    zbase = np.array([[0.0, 1.0, d_hi + SLACK], [0.0, -1.0, -d_lo + SLACK],
+                      [1.0, x1, zP[1] + D * wP + SLACK], [-1.0, -x1, -(zP[0] - D * wP) + SLACK],
+                      [1.0, x2, zQ[1] + D * wQ + SLACK], [-1.0, -x2, -(zQ[0] - D * wQ) + SLACK]])
+    # between its ends the segment stays between the lowest and the highest end height
+    zlo, zhi = min(zP[0], zQ[0]), max(zP[1], zQ[1])
+    zbase = np.vstack([zbase, [[1.0, x1, zhi + SLACK], [-1.0, -x1, -zlo + SLACK],
+                               [1.0, x2, zhi + SLACK], [-1.0, -x2, -zlo + SLACK]]])
+    Vp, Vz = _vertices(base), _vertices(zbase)
+    if not len(Vp) or not len(Vz):
+        return Chain(False)
+    idx = np.flatnonzero(live)
     # per solid, the vertices binding "K above the line" (min of v_y - β v_x) and "below"
     # (max) for β across its range; a subset of the vertices is still implied
     betas = np.array([b_lo, (b_lo + b_hi) / 2, b_hi])
@@ -154,48 +154,89 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     val = kv[:, None, :, 1] - betas[None, :, None] * kv[:, None, :, 0]  # (m, 3, W)
     lo_v = np.take_along_axis(kv, val.argmin(2)[..., None], 1)  # (m, 3, 2)
     hi_v = np.take_along_axis(kv, val.argmax(2)[..., None], 1)
-    used = np.zeros(R, bool)
-    used[idx] = True
+    m = len(idx)
+    one = np.ones((m, 3, 1))
+    zt, zb = z1[idx], z0[idx] - np.where(sealed[idx], eta, 0.0)
+    ka, kb = kx0[idx], kx1[idx]
+
+    def options(wd: float) -> list[list[tuple[int, np.ndarray]]]:
+        """Per solid, the ways to escape it keeping ``wd``: (space, rows), space 0 = plan
+        (α, β), 1 = heights (γ, δ). Plan: wholly above or below its line. Heights: over
+        its top or under its base at one end of its x-range (z is linear in x)."""
+        above = np.concatenate([one, lo_v[..., 0:1], lo_v[..., 1:2] - wd + SLACK], -1)
+        below = np.concatenate([-one, -hi_v[..., 0:1], -hi_v[..., 1:2] - wd + SLACK], -1)
+        out = []
+        for i in range(m):
+            ops = [(0, above[i]), (0, below[i])]
+            inside = _inside_everywhere(kv[i], ka[i], kb[i], Vp)
+            if len(inside):  # every line is inside K at these x: over or under there
+                xa, xb = inside.min(), inside.max()
+                if zt[i] + wd < zhi + 1e-9:
+                    ops.append((1, np.array([[-1.0, -xa, -(zt[i] + wd) + SLACK], [-1.0, -xb, -(zt[i] + wd) + SLACK]])))
+                if zb[i] - wd > zlo - 1e-9:
+                    ops.append((1, np.array([[1.0, xa, zb[i] - wd + SLACK], [1.0, xb, zb[i] - wd + SLACK]])))
+                out.append(ops)
+                continue
+            for x in (ka[i] - wd, kb[i] + wd):  # a segment moved by < wd crosses within
+                if zt[i] + wd < zhi + 1e-9:  # (no segment rises above its highest end)
+                    ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
+                if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest: nothing passes under a grounded solid)
+                    ops.append((1, np.array([[1.0, x, zb[i] - wd + SLACK]])))
+            out.append(ops)
+        return out
+
+    def implied(rows: np.ndarray, V: np.ndarray) -> bool:
+        return bool(np.all(V @ rows[:, :2].T <= rows[:, 2] + 1e-12))
 
     def solve(wd: float) -> np.ndarray | None:
         """An escaping (α, β) keeping ``wd`` from every solid, or None when there is none."""
-        # above: α + β v_x <= v_y - wd ; below: -α - β v_x <= -v_y - wd  (loosened by SLACK)
-        above = np.concatenate([np.ones((len(idx), 3, 1)), lo_v[..., 0:1], lo_v[..., 1:2] - wd + SLACK], -1)
-        below = np.concatenate([-np.ones((len(idx), 3, 1)), -hi_v[..., 0:1], -hi_v[..., 1:2] - wd + SLACK], -1)
-        sides = [(above[i], below[i]) for i in range(len(idx))]
-        fixed = base
-        open_ = list(range(len(idx)))
+        ops = options(wd)
+        # a solid that every segment of the base region escapes one way is irrelevant
+        rel = [i for i in range(m) if not any(implied(r, Vp if sp == 0 else Vz) for sp, r in ops[i])]
+        state = [base, zbase]
+        open_ = rel
         changed = True
-        while changed and open_:  # propagate the forced sides
+        while changed and open_:  # propagate the forced choices
             changed = False
             keep = []
             for i in open_:
-                ok_a = _feasible(np.vstack([fixed, sides[i][0]])) is not None
-                ok_b = _feasible(np.vstack([fixed, sides[i][1]])) is not None
-                if not ok_a and not ok_b:
+                ok = [(sp, r) for sp, r in ops[i] if _feasible(np.vstack([state[sp], r])) is not None]
+                if not ok:
+                    used[idx[rel]] = True
                     return None
-                if ok_a and ok_b:
-                    keep.append(i)
-                else:
-                    fixed = np.vstack([fixed, sides[i][0] if ok_a else sides[i][1]])
+                if len(ok) == 1:
+                    sp, r = ok[0]
+                    state[sp] = np.vstack([state[sp], r])
                     changed = True
+                else:
+                    keep.append(i)
+                    ops[i] = ok
             open_ = keep
         nodes = [0]
 
-        def escape(A: np.ndarray, depth: int) -> np.ndarray | None:
-            pt = _feasible(A)
-            if pt is None or depth == len(open_):
+        def escape(st: list[np.ndarray], depth: int) -> np.ndarray | None:
+            pt = _feasible(st[0])
+            if pt is None or _feasible(st[1]) is None:
+                return None
+            if depth == len(open_):
                 return pt
             nodes[0] += 1
             if nodes[0] > MAX_NODES:
                 return pt  # gave up: no proof
-            for side in sides[open_[depth]]:
-                found = escape(np.vstack([A, side]), depth + 1)
+            for sp, r in ops[open_[depth]]:
+                nxt = list(st)
+                nxt[sp] = np.vstack([st[sp], r])
+                found = escape(nxt, depth + 1)
                 if found is not None:
                     return found
             return None
 
-        return escape(fixed, 0)
+        found = escape(state, 0)
+        if found is None:
+            used[idx[rel]] = True
+        return found
+
+    used = np.zeros(R, bool)
 
     def plan_line(ab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         a, b = float(ab[0]), float(ab[1])
@@ -209,6 +250,36 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     if widen > 0 and solve(widen) is None:
         return Chain(True, used, thin=True, line=line)
     return Chain(False, line=line)
+
+
+def _inside_everywhere(kv: np.ndarray, xa: float, xb: float, V: np.ndarray, samples: int = 9) -> np.ndarray:
+    """The sample abscissae in [xa, xb] where every line y = α + βx with (α, β) in the
+    polygon of vertices ``V`` lies inside the convex polygon ``kv`` (its vertical chord)."""
+    xs = np.linspace(xa, xb, samples)[1:-1]
+    a, b = kv, np.roll(kv, -1, axis=0)
+    lo_x, hi_x = np.minimum(a[:, 0], b[:, 0]), np.maximum(a[:, 0], b[:, 0])
+    dx = b[:, 0] - a[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (xs[:, None] - a[None, :, 0]) / dx[None, :]
+        y = a[None, :, 1] + t * (b[None, :, 1] - a[None, :, 1])
+    on = (xs[:, None] >= lo_x[None, :]) & (xs[:, None] <= hi_x[None, :]) & (np.abs(dx)[None, :] > 1e-15)
+    ylo = np.min(np.where(on, y, np.inf), 1)
+    yhi = np.max(np.where(on, y, -np.inf), 1)
+    lines = V[:, 0][None, :] + V[:, 1][None, :] * xs[:, None]  # (S, nV)
+    ok = np.all((lines > ylo[:, None]) & (lines < yhi[:, None]), 1)
+    return xs[ok]
+
+
+def _vertices(A: np.ndarray) -> np.ndarray:
+    """The vertices of the polygon {a·(x, y) <= c} (empty when it is empty)."""
+    i, j = np.triu_indices(len(A), 1)
+    det = A[i, 0] * A[j, 1] - A[i, 1] * A[j, 0]
+    good = np.abs(det) > 1e-14
+    i, j, det = i[good], j[good], det[good]
+    u = (A[i, 2] * A[j, 1] - A[i, 1] * A[j, 2]) / det
+    v = (A[i, 0] * A[j, 2] - A[i, 2] * A[j, 0]) / det
+    ok = np.all(A[:, 0][None, :] * u[:, None] + A[:, 1][None, :] * v[:, None] <= A[:, 2][None, :] + 1e-9, 1)
+    return np.stack([u[ok], v[ok]], 1)
 
 
 def _feasible(A: np.ndarray) -> np.ndarray | None:
