@@ -276,7 +276,8 @@ def _grow(obs: Obstacles, eps: float) -> Obstacles:
     z0g = np.where(grounded, 0.0, z0a - eps)
     z1g = obs.owner_z1 + eps
     stacks = _stacks(gp, z0g, z1g)
-    names, members = list(obs.names), [(i,) for i in range(obs.n_owners)]
+    names = list(obs.names)
+    members: list[tuple[int, ...]] = [(i,) for i in range(obs.n_owners)]
     zz0, zz1, gr, se = list(z0g), list(z1g), list(grounded), list(obs.owner_sealed)
     geoms, circs, prts = list(gg), list(gc), list(gp)
     for a, b, poly in stacks:

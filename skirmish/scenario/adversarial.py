@@ -10,8 +10,9 @@
 
 Both are pure: pass a ``random.Random``; the same seed gives the same table. With
 ``clear_of_band=True`` the slots and windows keep out of the LoS certificate's band of
-doubt (openings between 0.18 mm and 0.62 mm, where a clear sight line would keep less
-than 3ε of clearance, are not made), so that every verdict about them is forced.
+doubt (openings between 0.18 mm and 0.62 mm, where the best sight line through them
+would keep between ε and 3ε, are not made, slots are not tilted, and barrels miss or
+overlap the tangent sight line by 0.3-0.5 mm), so that the verdicts about them are forced.
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def _feature(rng: random.Random, kind: str, k: int, a: Model, b: Model, clear_of
         vx, vy = pb[0] - pa[0], pb[1] - pa[1]
         vl = math.hypot(vx, vy)
         r = rng.uniform(0.4, 0.8)
-        off = (r + rng.uniform(-0.2, 0.2) * MM) * rng.choice([1, -1])
+        hair = rng.uniform(0.3, 0.5) * rng.choice([1, -1]) if clear_of_band else rng.uniform(-0.2, 0.2)
+        off = (r + hair * MM) * rng.choice([1, -1])
         h = rng.choice([1.2, a.z + a.hitbox_height, b.z + b.hitbox_height, 3.0])
         return [_round_piece(sid, cx - vy / vl * off, cy + vx / vl * off, r, h)]
     if kind == "eye":
@@ -127,7 +129,7 @@ def _feature(rng: random.Random, kind: str, k: int, a: Model, b: Model, clear_of
         # two walls in line across the sight line, a slot of 0.05-1 mm between them
         g = _opening(rng, clear_of_band)
         t, s = rng.uniform(0.3, 0.7), rng.uniform(-0.3, 0.3) * min(a.radius, b.radius)
-        tilt = rng.uniform(-30, 30)
+        tilt = 0.0 if clear_of_band else rng.uniform(-30, 30)  # (tilted, its channel narrows the view)
         c = at(t, s)
         w1 = _bar((c[0] + nx * g / 2, c[1] + ny * g / 2), (c[0] + nx * 3, c[1] + ny * 3), 0.3)
         w2 = _bar((c[0] - nx * g / 2, c[1] - ny * g / 2), (c[0] - nx * 3, c[1] - ny * 3), 0.3)
