@@ -10,6 +10,7 @@ from ..geometry.los import DEFAULT_TOLERANCE
 from ..maps.table import LineOfSight, Table
 from ..units import MM_PER_INCH, length
 from ._output import add_json_flag, emit_json
+from ._progress import progress_bar
 from ._scenario import add_scenario_args, load_table
 
 
@@ -41,7 +42,10 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         if args.a or args.b:
             raise SkirmishError("give either two model ids or --all, not both")
-        results = table.line_of_sight_all(arc=args.arc, tolerance=tol)
+        n = len(table.model_ids)
+        with progress_bar(n * (n - 1), "line of sight", unit="pair") as update:
+            results = table.line_of_sight_all(arc=args.arc, tolerance=tol, progress=update) \
+                if isinstance(table, Table) else table.line_of_sight_all(arc=args.arc, tolerance=tol)
         if args.fraction:
             results = [table.line_of_sight(r.frm, r.to, arc=args.arc, tolerance=tol, fraction=True) for r in results]
         if args.json:

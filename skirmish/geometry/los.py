@@ -57,6 +57,9 @@ ETA = 1e-9
 DEFAULT_TOLERANCE = 0.1 / 25.4
 #: Bundles one pair may examine before the search gives up (never reached on real tables).
 MAX_BUNDLES_PER_PAIR = 60_000
+#: Bundles a pair examines before the chain test joins in (the cheap tests settle most
+#: pairs in the first few).
+CHAIN_AFTER = 5
 #: Extra witness candidates per bundle (segments between matching patch corners).
 CORNER_CANDIDATES = 4
 _BIG = 1e18
@@ -739,6 +742,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
             i = int(bp[k])
             if results[i] is not None:
                 split[k] = False
+                continue
+            if examined[i] < CHAIN_AFTER:
                 continue
             ch = _chain(k, tall_rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
             if ch.line is not None and not (ch.blocked and not ch.thin):

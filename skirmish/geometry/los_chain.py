@@ -159,30 +159,42 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     zt, zb = z1[idx], z0[idx] - np.where(sealed[idx], eta, 0.0)
     ka, kb = kx0[idx], kx1[idx]
 
-    def options(wd: float) -> list[list[tuple[int, np.ndarray]]]:
-        """Per solid, the ways to escape it keeping ``wd``: (space, rows), space 0 = plan
-        (α, β), 1 = heights (γ, δ). Plan: wholly above or below its line. Heights: over
-        its top or under its base at one end of its x-range (z is linear in x)."""
+    insides: dict[int, np.ndarray] = {}
+
+    def options(wd: float) -> dict[int, list[tuple[int, np.ndarray]]]:
+        """Per solid that may block, the ways to escape it keeping ``wd``: (space, rows),
+        space 0 = plan (α, β), 1 = heights (γ, δ). Plan: wholly above or below its line.
+        Heights: over its top or under its base where every line is inside it, else at
+        one end of its x-range (z is linear in x). A solid that every line of the base
+        region passes wholly above or below is left out."""
         above = np.concatenate([one, lo_v[..., 0:1], lo_v[..., 1:2] - wd + SLACK], -1)
         below = np.concatenate([-one, -hi_v[..., 0:1], -hi_v[..., 1:2] - wd + SLACK], -1)
-        out = []
-        for i in range(m):
+
+        def implied_all(rows: np.ndarray) -> np.ndarray:  # rows (m, 3, 3) -> (m,)
+            lhs = rows[:, :, None, 0] * Vp[None, None, :, 0] + rows[:, :, None, 1] * Vp[None, None, :, 1]
+            return np.all(lhs <= rows[:, :, 2, None] + 1e-12, (1, 2))
+
+        free = implied_all(above) | implied_all(below)
+        out: dict[int, list[tuple[int, np.ndarray]]] = {}
+        for i in np.flatnonzero(~free):
             ops = [(0, above[i]), (0, below[i])]
-            inside = _inside_everywhere(kv[i], ka[i], kb[i], Vp)
+            inside = insides.get(i)
+            if inside is None:
+                inside = insides[i] = _inside_everywhere(kv[i], ka[i], kb[i], Vp)
             if len(inside):  # every line is inside K at these x: over or under there
                 xa, xb = inside.min(), inside.max()
                 if zt[i] + wd < zhi + 1e-9:
                     ops.append((1, np.array([[-1.0, -xa, -(zt[i] + wd) + SLACK], [-1.0, -xb, -(zt[i] + wd) + SLACK]])))
                 if zb[i] - wd > zlo - 1e-9:
                     ops.append((1, np.array([[1.0, xa, zb[i] - wd + SLACK], [1.0, xb, zb[i] - wd + SLACK]])))
-                out.append(ops)
+                out[int(i)] = ops
                 continue
             for x in (ka[i] - wd, kb[i] + wd):  # a segment moved by < wd crosses within
                 if zt[i] + wd < zhi + 1e-9:  # (no segment rises above its highest end)
                     ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
                 if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest: nothing passes under a grounded solid)
                     ops.append((1, np.array([[1.0, x, zb[i] - wd + SLACK]])))
-            out.append(ops)
+            out[int(i)] = ops
         return out
 
     def implied(rows: np.ndarray, V: np.ndarray) -> bool:
@@ -192,7 +204,7 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
         """An escaping (α, β) keeping ``wd`` from every solid, or None when there is none."""
         ops = options(wd)
         # a solid that every segment of the base region escapes one way is irrelevant
-        rel = [i for i in range(m) if not any(implied(r, Vp if sp == 0 else Vz) for sp, r in ops[i])]
+        rel = [i for i in ops if not any(implied(r, Vz) for sp, r in ops[i] if sp == 1)]
         state = [base, zbase]
         open_ = rel
         changed = True
@@ -270,28 +282,31 @@ def _inside_everywhere(kv: np.ndarray, xa: float, xb: float, V: np.ndarray, samp
     return xs[ok]
 
 
+_PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _pairs(m: int) -> tuple[np.ndarray, np.ndarray]:
+    got = _PAIRS.get(m)
+    if got is None:
+        got = _PAIRS[m] = np.triu_indices(m, 1)
+    return got
+
+
 def _vertices(A: np.ndarray) -> np.ndarray:
     """The vertices of the polygon {a·(x, y) <= c} (empty when it is empty)."""
-    i, j = np.triu_indices(len(A), 1)
-    det = A[i, 0] * A[j, 1] - A[i, 1] * A[j, 0]
+    i, j = _pairs(len(A))
+    a0, a1, c = A[:, 0], A[:, 1], A[:, 2]
+    det = a0[i] * a1[j] - a1[i] * a0[j]
     good = np.abs(det) > 1e-14
     i, j, det = i[good], j[good], det[good]
-    u = (A[i, 2] * A[j, 1] - A[i, 1] * A[j, 2]) / det
-    v = (A[i, 0] * A[j, 2] - A[i, 2] * A[j, 0]) / det
-    ok = np.all(A[:, 0][None, :] * u[:, None] + A[:, 1][None, :] * v[:, None] <= A[:, 2][None, :] + 1e-9, 1)
+    u = (c[i] * a1[j] - a1[i] * c[j]) / det
+    v = (a0[i] * c[j] - c[i] * a0[j]) / det
+    ok = np.all(np.outer(u, a0) + np.outer(v, a1) <= c + 1e-9, 1)
     return np.stack([u[ok], v[ok]], 1)
 
 
 def _feasible(A: np.ndarray) -> np.ndarray | None:
     """A point (α, β) meeting every row a·(α, β) <= c (the rows bound a polygon): the mean
     of the feasible vertices, or None when there is none."""
-    i, j = np.triu_indices(len(A), 1)
-    det = A[i, 0] * A[j, 1] - A[i, 1] * A[j, 0]
-    good = np.abs(det) > 1e-14
-    i, j, det = i[good], j[good], det[good]
-    u = (A[i, 2] * A[j, 1] - A[i, 1] * A[j, 2]) / det
-    v = (A[i, 0] * A[j, 2] - A[i, 2] * A[j, 0]) / det
-    ok = np.all(A[:, 0][None, :] * u[:, None] + A[:, 1][None, :] * v[:, None] <= A[:, 2][None, :] + 1e-9, 1)
-    if not ok.any():
-        return None
-    return np.array([u[ok].mean(), v[ok].mean()])
+    V = _vertices(A)
+    return V.mean(0) if len(V) else None

@@ -252,7 +252,7 @@ def dense_table(rng: random.Random, *, width: float = 36.0, depth: float = 36.0,
     decks = [s for s in placed if s.walkable]
     out: list[Model] = []
     attempts = 0
-    while len(out) < n_models and attempts < 5000:
+    while len(out) < n_models and attempts < 200 * n_models + 1000:
         attempts += 1
         size = rng.choice("SMMMLLH")
         r = SIZES[size].diameter / 2

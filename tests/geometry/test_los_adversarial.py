@@ -94,3 +94,16 @@ def test_adversarial_generator_is_pure_and_builds_what_it_says():
     slots = [s for s in a.scenery if s.id.startswith("slot-")]
     gap = slots[0].solid.footprint.distance(slots[1].solid.footprint) * 25.4
     assert 0.05 - 1e-9 <= gap <= 1.0 + 1e-9
+
+
+def test_E_LOS_all_pairs_in_batches_report_progress_and_match_one_call(monkeypatch):
+    """line_of_sight_all solves the pairs in batches, reporting progress after each; the
+    answers are those of one call over all pairs."""
+    import skirmish.maps.table as table_mod
+
+    t = dense_table(random.Random(5), width=24, depth=24, models=8, pieces=10)
+    whole = t.line_of_sight_all()
+    monkeypatch.setattr(table_mod, "LOS_BATCH", 7)
+    seen: list[int] = []
+    assert t.line_of_sight_all(progress=seen.append) == whole
+    assert seen == sorted(seen) and seen[-1] == len(whole) == 8 * 7 and len(seen) == 8
