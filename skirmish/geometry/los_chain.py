@@ -176,7 +176,7 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
 
         free = implied_all(above) | implied_all(below)
         out: dict[int, list[tuple[int, np.ndarray]]] = {}
-        for i in np.flatnonzero(~free):
+        for i in (int(j) for j in np.flatnonzero(~free)):
             ops = [(0, above[i]), (0, below[i])]
             inside = insides.get(i)
             if inside is None:
