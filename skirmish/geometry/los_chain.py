@@ -176,11 +176,13 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
 
         free = implied_all(above) | implied_all(below)
         out: dict[int, list[tuple[int, np.ndarray]]] = {}
+        todo = [int(j) for j in np.flatnonzero(~free) if int(j) not in insides]
+        if todo:
+            for j, xs in zip(todo, _inside_everywhere(kv[todo], ka[todo], kb[todo], Vp)):
+                insides[j] = xs
         for i in (int(j) for j in np.flatnonzero(~free)):
             ops = [(0, above[i]), (0, below[i])]
-            inside = insides.get(i)
-            if inside is None:
-                inside = insides[i] = _inside_everywhere(kv[i], ka[i], kb[i], Vp)
+            inside = insides[i]
             if len(inside):  # every line is inside K at these x: over or under there
                 xa, xb = inside.min(), inside.max()
                 if zt[i] + wd < zhi + 1e-9:
@@ -208,21 +210,29 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
         state = [base, zbase]
         open_ = rel
         changed = True
-        while changed and open_:  # propagate the forced choices
+        while changed and open_:  # propagate the forced choices (all options of a round at once)
             changed = False
+            cand = [(i, sp, r) for i in open_ for sp, r in ops[i]]
+            feas = np.zeros(len(cand), bool)
+            for space in (0, 1):
+                sel = [c for c, (_, sp, _) in enumerate(cand) if sp == space]
+                if sel:
+                    feas[sel] = _feasible_each(state[space], [cand[c][2] for c in sel])
             keep = []
+            fixes: list[tuple[int, np.ndarray]] = []
             for i in open_:
-                ok = [(sp, r) for sp, r in ops[i] if _feasible(np.vstack([state[sp], r])) is not None]
+                ok = [(sp, r) for (j, sp, r), f in zip(cand, feas) if j == i and f]
                 if not ok:
                     used[idx[rel]] = True
                     return None
                 if len(ok) == 1:
-                    sp, r = ok[0]
-                    state[sp] = np.vstack([state[sp], r])
-                    changed = True
+                    fixes.append(ok[0])
                 else:
                     keep.append(i)
                     ops[i] = ok
+            for sp, r in fixes:
+                state[sp] = np.vstack([state[sp], r])
+                changed = True
             open_ = keep
         nodes = [0]
 
@@ -264,22 +274,26 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     return Chain(False, line=line)
 
 
-def _inside_everywhere(kv: np.ndarray, xa: float, xb: float, V: np.ndarray, samples: int = 9) -> np.ndarray:
-    """The sample abscissae in [xa, xb] where every line y = α + βx with (α, β) in the
-    polygon of vertices ``V`` lies inside the convex polygon ``kv`` (its vertical chord)."""
-    xs = np.linspace(xa, xb, samples)[1:-1]
-    a, b = kv, np.roll(kv, -1, axis=0)
-    lo_x, hi_x = np.minimum(a[:, 0], b[:, 0]), np.maximum(a[:, 0], b[:, 0])
-    dx = b[:, 0] - a[:, 0]
+def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
+                       samples: int = 9) -> list[np.ndarray]:
+    """Per convex polygon ``kv[i]`` (W, 2), the sample abscissae in [xa_i, xb_i] where every
+    line y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it (within its
+    vertical chord there)."""
+    f = np.linspace(0.0, 1.0, samples)[1:-1]
+    xs = xa[:, None] + (xb - xa)[:, None] * f[None, :]  # (m, S)
+    a, b = kv, np.roll(kv, -1, axis=1)  # (m, W, 2)
+    lo_x, hi_x = np.minimum(a[..., 0], b[..., 0]), np.maximum(a[..., 0], b[..., 0])
+    dx = b[..., 0] - a[..., 0]
+    X = xs[:, :, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = (xs[:, None] - a[None, :, 0]) / dx[None, :]
-        y = a[None, :, 1] + t * (b[None, :, 1] - a[None, :, 1])
-    on = (xs[:, None] >= lo_x[None, :]) & (xs[:, None] <= hi_x[None, :]) & (np.abs(dx)[None, :] > 1e-15)
-    ylo = np.min(np.where(on, y, np.inf), 1)
-    yhi = np.max(np.where(on, y, -np.inf), 1)
-    lines = V[:, 0][None, :] + V[:, 1][None, :] * xs[:, None]  # (S, nV)
-    ok = np.all((lines > ylo[:, None]) & (lines < yhi[:, None]), 1)
-    return xs[ok]
+        t = (X - a[:, None, :, 0]) / dx[:, None, :]
+        y = a[:, None, :, 1] + t * (b[:, None, :, 1] - a[:, None, :, 1])  # (m, S, W)
+    on = (X >= lo_x[:, None, :]) & (X <= hi_x[:, None, :]) & (np.abs(dx)[:, None, :] > 1e-15)
+    ylo = np.min(np.where(on, y, np.inf), 2)
+    yhi = np.max(np.where(on, y, -np.inf), 2)
+    lines = V[None, None, :, 0] + V[None, None, :, 1] * xs[..., None]  # (m, S, nV)
+    ok = np.all((lines > ylo[..., None]) & (lines < yhi[..., None]), 2)
+    return [xs[i][ok[i]] for i in range(len(xs))]
 
 
 _PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -303,6 +317,24 @@ def _vertices(A: np.ndarray) -> np.ndarray:
     v = (a0[i] * c[j] - c[i] * a0[j]) / det
     ok = np.all(np.outer(u, a0) + np.outer(v, a1) <= c + 1e-9, 1)
     return np.stack([u[ok], v[ok]], 1)
+
+
+def _feasible_each(A: np.ndarray, extra: list[np.ndarray]) -> np.ndarray:
+    """For each block of rows in ``extra`` (up to 3 rows each), whether ``A`` with it is
+    feasible: one vectorised vertex enumeration for all of them."""
+    k = 3
+    B = np.stack([np.vstack([r] + [r[-1:]] * (k - len(r))) for r in extra])  # (N, k, 3), padded by repetition
+    M = np.concatenate([np.broadcast_to(A, (len(extra),) + A.shape), B], 1)  # (N, m, 3)
+    i, j = _pairs(M.shape[1])
+    a0, a1, c = M[..., 0], M[..., 1], M[..., 2]
+    det = a0[:, i] * a1[:, j] - a1[:, i] * a0[:, j]
+    good = np.abs(det) > 1e-14
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (c[:, i] * a1[:, j] - a1[:, i] * c[:, j]) / det
+        v = (a0[:, i] * c[:, j] - c[:, i] * a0[:, j]) / det
+        lhs = u[..., None] * a0[:, None, :] + v[..., None] * a1[:, None, :]  # (N, pairs, m)
+        ok = good & np.all(lhs <= c[:, None, :] + 1e-9, -1)
+    return ok.any(1)
 
 
 def _feasible(A: np.ndarray) -> np.ndarray | None:
