@@ -59,7 +59,7 @@ DEFAULT_TOLERANCE = 0.1 / 25.4
 MAX_BUNDLES_PER_PAIR = 60_000
 #: Bundles a pair examines before the chain test joins in (the cheap tests settle most
 #: pairs in the first few).
-CHAIN_AFTER = 5
+CHAIN_AFTER = 1
 #: Extra witness candidates per bundle (segments between matching patch corners).
 CORNER_CANDIDATES = 4
 _BIG = 1e18
