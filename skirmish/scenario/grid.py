@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from enum import Enum
 from typing import Any, TypeVar
 
 from ..errors import RuleInputError
@@ -15,7 +16,7 @@ from ..maps.grid import CREATURES, Grid, Piece, Room, RoomCard
 from ..rules.partyhard.effects import CONDITIONS, EFFECT_SYNTAX, Effect, Effects, parse_effect
 from ..rules.partyhard.elements import ELEMENTS, Element
 from ..rules.partyhard.fighter import MAX_ABILITIES, Fighter
-from ..rules.partyhard.items import BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, default_target, key_of
+from ..rules.partyhard.items import ATTACK, BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, default_target, key_of
 from ..rules.partyhard.state import ROW_CAP
 from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
 from . import fields as F
@@ -79,6 +80,14 @@ def _element(value: Any) -> Element:
     if isinstance(value, str) and value.strip().lower() in ELEMENTS:
         return Element(value.strip().lower())
     raise ValueError(f"expected one of {', '.join(ELEMENTS)}, got {show(value)}")
+
+
+def _damage(value: Any) -> int | str:
+    if isinstance(value, str) and value.strip().lower() == ATTACK:
+        return ATTACK
+    if isinstance(value, str):
+        raise ValueError(f'expected a whole number 0 or more, or "{ATTACK}" (the user\'s Attack), got {show(value)}')
+    return _whole(0)(value)
 
 
 def _effect(value: Any) -> Effect:
@@ -203,7 +212,7 @@ def _ability(e: Entry, key: str) -> Ability:
     name = e.take("name", F.ident, key)
     cost = e.take("cost", _whole(0, STAT_MAX), 1)
     element = e.take("element", _element, None)
-    dmg = e.take("damage", _whole(0), None)
+    dmg = e.take("damage", _damage, None)
     heal = e.take("heal", _whole(0), None)
     if dmg is not None and heal is not None:
         raise e.error("heal", "give damage or heal, not both")
@@ -213,6 +222,8 @@ def _ability(e: Entry, key: str) -> Ability:
     effect = e.take("effect", _effect, None)
     burns = e.take("burns", _whole(0, STAT_MAX), 0)
     restore = e.take("restore", _whole(0, STAT_MAX), 0)
+    if dmg is None and heal is None and element is not None and not restore and e.data.get("on", "enemies") == "enemies":
+        dmg = ATTACK  # P-DMG: an attacking ability with no other formula deals its user's Attack
     on = e.take("on", F.one_of("enemies", "allies", "self"), default_target(dmg, heal, effect, restore))
     e.done()
     return _rule(e, lambda: Ability(name, cost, element, dmg, heal, targets, on, effect, burns, restore))  # type: ignore[arg-type]
@@ -345,7 +356,7 @@ def grid_to_toml(grid: Grid) -> str:
         for field in ("element", "damage", "heal", "effect"):
             v = getattr(ab, field)
             if v is not None:
-                out.append(f"{field} = {toml_value(str(v)) if field in ('element', 'effect') else v}")
+                out.append(f"{field} = {toml_value(str(v)) if isinstance(v, (str, Enum)) or field == 'effect' else v}")
         out += [f"targets = {ab.targets}", f"on = {toml_value(ab.on)}"]
         out += [f"{k} = {getattr(ab, k)}" for k in ("burns", "restore") if getattr(ab, k)]
     for p in grid.pieces:
