@@ -21,6 +21,7 @@ from ..rules.partyhard.state import ROW_CAP
 from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
 from . import fields as F
 from .fields import Entry, show
+from .decks import game_from_entry
 from .dump import catalogue_keys, toml_value
 
 NO_ROOM = "#"
@@ -55,8 +56,9 @@ def grid_from_dict(data: dict[str, Any], source: str = "<dict>") -> Grid:
         for i, raw in enumerate(_array(top, kind)):
             e = Entry(source, f"{kind}[{i}]", raw)
             pieces.append(_piece(e, kind, at, items, abilities, places, pieces))
+    game = game_from_entry(top, rooms, pieces, items, abilities)
     top.done()
-    return Grid(tuple(rooms), tuple(pieces), name, source)
+    return Grid(tuple(rooms), tuple(pieces), name, source, game)
 
 
 def _array(top: Entry, key: str) -> list[Any]:

@@ -1,0 +1,115 @@
+"""The ``[game]`` section of a grid scenario: decks, lairs, vaults, starting Anima and
+the turn limit (P-SETUP, P-LOOT, P-ANIMA) in, a :class:`GameSetup` out.
+
+Documented in ``docs/grid-format.md``. Every refusal is a :class:`ScenarioError`
+naming the file, the entry and the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..maps.grid import CREATURES, Piece, Room, RoomCard
+from ..rules.partyhard.decks import TURN_LIMIT, CreatureCard, GameSetup, Lair, Vault
+from ..rules.partyhard.effects import Effects
+from ..rules.partyhard.fighter import Fighter
+from ..rules.partyhard.items import Ability, Item
+from ..rules.partyhard.state import ROW_CAP
+from . import fields as F
+from .fields import Entry, show
+
+GAME_KEYS = ("anima", "turns", "items", "abilities", "creatures", "lairs", "vaults")
+
+
+def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], items: Mapping[str, Item],
+                    abilities: Mapping[str, Ability]) -> GameSetup | None:
+    """Read ``[game]`` (``None`` when the scenario has none)."""
+    from .grid import _array, _effect, _element, _named, _room_at, _rule, _stats, _whole
+
+    if not top.has("game"):
+        return None
+    g = top.child("game")
+    anima = g.take("anima", _whole(0), 0)
+    turns = g.take("turns", _whole(1), TURN_LIMIT)
+    item_deck = _deck(g, "items", items, "item")
+    ability_deck = _deck(g, "abilities", abilities, "ability")
+    cards: list[CreatureCard] = []
+    for key, e in g.entries("creatures"):
+        name = e.take("name", F.string, "")
+        copies = e.take("copies", _whole(1), 1)
+        stats = _stats(e)
+        abil = _named(e, "abilities", dict(abilities), "ability")
+        effects = Effects.of(e.take("effects", F.list_of(_effect, what="a list of effects"), []))
+        attack_element = e.take("attack_element", _element)
+        defense_element = e.take("defense_element", _element, None)
+        targets = e.take("targets", _whole(1, ROW_CAP), 1)
+        effect = e.take("effect", _effect, None)
+        unique = e.take("unique", F.boolean, False)
+        e.done()
+        fighter = _rule(e, lambda: Fighter.new(key, CREATURES, stats, kind="creature", abilities=tuple(abil),
+                                               effects=effects, attack_element=attack_element,
+                                               defense_element=defense_element, targets=targets,
+                                               attack_effect=effect, unique=unique, name=name))
+        cards += [CreatureCard(key, fighter)] * copies
+    at = {r.at: r for r in rooms}
+    placed = {p.room for p in pieces if p.side == CREATURES}
+
+    def room_of(e: Entry) -> Room:
+        room = e.take("room", _room_at)
+        if room not in at:
+            raise e.error("room", f"no room at [{room[0]}, {room[1]}] in the drawing")
+        return room
+
+    lairs: list[Lair] = []
+    for i, raw in enumerate(_array(g, "lairs")):
+        e = Entry(top.source, f"game.lairs[{i}]", raw)
+        room = room_of(e)
+        count = e.take("creatures", _whole(1))
+        e.done()
+        if any(lair.room == room for lair in lairs):
+            raise e.error("room", f"room [{room[0]}, {room[1]}] is already a lair")
+        if room in placed:
+            raise e.error("room", f"room [{room[0]}, {room[1]}] already holds [[creatures]]; a lair's creatures come "
+                                  "from the deck: drop one or the other")
+        lairs.append(Lair(room, count))
+    need = sum(lair.creatures for lair in lairs)
+    if need > len(cards):
+        raise g.error("creatures", f"the creature deck has {len(cards)} card{'s' * (len(cards) != 1)}, too few for "
+                                   f"the lairs, which lay out {need} (" + ", ".join(
+                                       f"[{lair.room[0]}, {lair.room[1]}]: {lair.creatures}" for lair in lairs)
+                      + "); add cards or copies = N")
+    vaults: dict[Room, Vault] = {}
+    for i, raw in enumerate(_array(g, "vaults")):
+        e = Entry(top.source, f"game.vaults[{i}]", raw)
+        room = room_of(e)
+        price = at[room].treasure
+        if price is None:
+            raise e.error("room", f"the vault in room [{room[0]}, {room[1]}] has no price: give its room a legend "
+                                  "mark with treasure = N (the Anima it opens for)")
+        n_items = e.take("items", _whole(0), 0)
+        n_abilities = e.take("abilities", _whole(0), 0)
+        e.done()
+        if room in vaults:
+            raise e.error("room", f"room [{room[0]}, {room[1]}] already has a vault entry")
+        if n_items + n_abilities == 0:
+            raise e.error("items", "a vault gives at least one card: items = N or abilities = N")
+        vaults[room] = Vault(room, price, n_items, n_abilities)
+    for r in rooms:  # a priced room without an entry: one item
+        if r.treasure is not None and r.at not in vaults:
+            vaults[r.at] = Vault(r.at, r.treasure)
+    g.done()
+    return _rule(g, lambda: GameSetup(tuple(cards), item_deck, ability_deck, tuple(lairs),
+                                      tuple(sorted(vaults.values(), key=lambda v: v.room)), anima, turns))
+
+
+def _deck(g: Entry, key: str, catalogue: Mapping[str, Any], what: str) -> tuple[Any, ...]:
+    keys: list[str] = g.take(key, F.list_of(F.ident, what=f"a list of {what} keys (repeat a key for copies)"), [])
+    out = []
+    for k in keys:
+        if k not in catalogue:
+            raise g.error(key, f"unknown {what} {show(k)}; declare it under [{'items' if what == 'item' else 'abilities'}"
+                               f".{k}] (known: {', '.join(sorted(catalogue))})")
+        out.append(catalogue[k])
+    return tuple(out)
+
