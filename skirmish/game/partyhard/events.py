@@ -55,13 +55,13 @@ class GameEvent:
                "rows": {k: list(v) for k, v in log.rows.items()}, "why": self.data.get("why"), "anima": anima}
         for e in log.events:
             if isinstance(e, ActionLog):
-                yield {**e.to_json(), "event": "fight-action", **base, "fight_round": e.round, "anima": anima}
+                yield {**base, **e.to_json(), "event": "fight-action", "fight_round": e.round, "anima": anima}
             elif isinstance(e, Note) and e.kind in ("retreat", "leave"):
                 yield {"event": "retreat", **base, "stage": "declared" if e.kind == "retreat" else "left",
                        "actor": e.actor, "side": e.side, "fight_round": e.round,
                        "to": None if e.room is None else list(e.room), "anima": anima}
             else:
-                yield {**e.to_json(), "event": "fight-note", "note": e.kind, **base, "fight_round": e.round,
+                yield {**base, **e.to_json(), "event": "fight-note", "note": e.kind, "fight_round": e.round,
                        "anima": anima}
         yield {"event": "fight-end", **base, "winner": log.winner, "outcome": log.outcome, "rounds": log.rounds,
                "reason": log.reason, "defeated": list(log.defeated),

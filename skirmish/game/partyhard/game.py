@@ -386,7 +386,7 @@ class _Game:
     def anima_phase(self, player: str) -> None:
         while True:
             options = self.anima_options(player)
-            kind = self.ask(player, "anima", player, ("done", *options), anima=self.anima[player])
+            kind = self.ask(player, "anima", player, ("done", *options), anima=self.anima[player], choices=options)
             if kind == "done":
                 return
             pick = self.ask(player, kind, player, options[kind])

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...maps.grid import CREATURES, Room
-from ...rules.partyhard.decks import RESTORE
+from ...rules.partyhard.decks import BUY_ABILITY, BUY_ITEM, RESTORE
 from ...rules.partyhard.fight import resolve_fight
 from ...rules.partyhard.fighter import Fighter
 from ...rules.partyhard.items import ATTACK, Ability, Item
@@ -56,7 +56,7 @@ class GreedyGamePolicy:
     """See the module docstring. ``samples`` fights per estimate, ``threshold`` the
     win share it needs to start a fight."""
 
-    samples: int = 6
+    samples: int = 4
     threshold: float = 0.6
     retreat_below: int = 1
     _odds: dict[Any, float] = field(default_factory=dict, repr=False, compare=False)
@@ -89,7 +89,10 @@ class GreedyGamePolicy:
         mine = tuple(f for f in mine if f.alive)[:ROW_CAP]
         if not mine:
             return 0.0
-        key = (game.turn, room, enemy, tuple((f.id, f.health, f.energy) for f in mine))
+        known = game.creatures_in(room) if enemy == CREATURES else tuple(
+            game.grid.fighter(c) for c in game.grid.row(room, enemy))
+        lair = game.lairs.get(room, 0) if enemy == CREATURES else 0
+        key = (room, enemy, tuple(mine), known, lair, len(game.creature_deck) + len(game.creature_discard) if lair else 0)
         if key in self._odds:
             return self._odds[key]
         if len(self._odds) > 4096:
@@ -98,17 +101,14 @@ class GreedyGamePolicy:
         pool = list(game.creature_deck) + list(game.creature_discard)
         for i in range(self.samples):
             sim = random.Random(f"{key}:{i}")
-            if enemy == CREATURES:
-                theirs = game.creatures_in(room)
-                if not theirs and room in game.lairs and pool:
-                    cards = sim.sample(pool, min(len(pool), game.lairs[room]))
-                    theirs = tuple(c.lay_out(f"sim-{j}") for j, c in enumerate(cards))
-            else:
-                theirs = tuple(game.grid.fighter(c) for c in game.grid.row(room, enemy))[:ROW_CAP]
+            theirs = known[:ROW_CAP] if enemy != CREATURES else known
+            if not theirs and lair and pool:
+                cards = sim.sample(pool, min(len(pool), lair))
+                theirs = tuple(c.lay_out(f"sim-{j}") for j, c in enumerate(cards))
             if not theirs:
                 wins += 1
                 continue
-            setup = FightSetup(SideSetup(mine[0].side, mine), SideSetup(enemy, theirs), room, max_rounds=12)
+            setup = FightSetup(SideSetup(mine[0].side, mine), SideSetup(enemy, theirs), room, max_rounds=10)
             log = resolve_fight(setup, sim, GreedyPolicy(self.retreat_below))
             wins += log.winner == mine[0].side
         self._odds[key] = wins / self.samples
@@ -128,9 +128,6 @@ class GreedyGamePolicy:
             return moves[0]
         if any(f.health < f.max_health for f in here):
             return ("skip",)  # Full Health first, all together
-        for o in d.options:
-            if o[0] == "attack" and self.odds(game, here, room, o[1]) >= self.threshold:
-                return o
         good: list[tuple[float, Any]] = []
         bad: set[Room] = set()
         for o in moves:
@@ -139,9 +136,12 @@ class GreedyGamePolicy:
                 group = here + [grid.fighter(c) for c in grid.row(nb, player)]
                 p = self.odds(game, group, nb, CREATURES)
                 (good.append((p, o)) if p >= self.threshold else bad.add(nb))
+        targets = [r.at for r in grid.rooms if game.has_creatures(r.at) and r.at not in bad and r.at != room]
+        for o in d.options:  # with no creatures left to beat, a fair chance beats waiting for the turn limit
+            if o[0] == "attack" and self.odds(game, here, room, o[1]) >= (self.threshold if targets else 0.25):
+                return o
         if good:
             return max(good, key=lambda t: t[0])[1]
-        targets = [r.at for r in grid.rooms if game.has_creatures(r.at) and r.at not in bad and r.at != room]
         if not targets:
             targets = [grid.room_of(c) for p in game.in_play() if p != player for c in game.characters(p)]
         step = self._step_towards(game, room, targets, {o[1] for o in moves}, bad)
@@ -186,10 +186,30 @@ class GreedyGamePolicy:
             return "restore"
         if "open" in opts:
             return "open"
+        buys = (d.context or {}).get("choices", {}).get("buy", ())
+        if buys and not game.fallen_of(player) and self._buy(game, Decision("buy", player, buys), rng) is not None:
+            return "buy"
         if game.fallen_of(player) and game.anima[player] < RESTORE and "discard" in opts and \
                 game.worth(player) >= RESTORE:
             return "discard"
         return "done"
+
+    def _buy(self, game: GameState, d: Decision[Any], rng: random.Random) -> Any:
+        """The purchase that raises :func:`power` most (by 1 or more), keeping 3 Anima for a restore."""
+        player = str(d.actor)
+        best, pick = 1.0, None
+        for o in d.options:
+            what, name, cid = o
+            cost = BUY_ITEM if what == "item" else BUY_ABILITY
+            if game.anima[player] - cost < RESTORE:
+                continue
+            pile: tuple[Item | Ability, ...] = game.item_discard if what == "item" else game.ability_discard
+            card = next(c for c in pile if c.name == name)
+            f = game.fighter(cid)
+            gain = power(equip(f, card)) - power(f)
+            if gain >= best:
+                best, pick = gain, o
+        return pick
 
     def _restore(self, game: GameState, d: Decision[Any], rng: random.Random) -> Any:
         player = str(d.actor)
