@@ -26,6 +26,8 @@ class FightChooser:
 
     def _ask(self, kind: str, actor: str, options: tuple[Any, ...], state: FightState, rng: random.Random,
              **context: Any) -> Any:
+        if len(options) == 1:
+            return options[0]
         d = Decision(kind, actor, options, context={"fight": state, **context})
         pick = self.policy.choose(self.game, d, rng)
         if pick not in options:
