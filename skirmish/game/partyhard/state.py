@@ -115,12 +115,17 @@ class GameState:
         return tuple(self.grid.fighter(i) for i in self.grid.row(room, CREATURES))
 
 
+def _slot(f: Fighter, kind: str, item: Item | None) -> Fighter:
+    slots: dict[str, Any] = {kind: item}
+    return replace(f, **slots)
+
+
 def equip(f: Fighter, card: Item | Ability, replaced: str | None = None) -> Fighter:
     """``f`` with ``card`` attached (an item takes its kind's slot; an ability replaces
     ``replaced``, or joins when ``f`` has fewer than two), Health and Energy kept
     within the new maxima."""
     if isinstance(card, Item):
-        g = replace(f, **{card.kind.value: card})
+        g = _slot(f, card.kind.value, card)
     else:
         keep = tuple(a for a in f.abilities if a.name != replaced) if replaced else f.abilities
         g = replace(f, abilities=(*keep, card))
@@ -131,7 +136,7 @@ def unequip(f: Fighter, what: str, name: str) -> tuple[Fighter, Item | Ability]:
     """``f`` without its item (``what == "item"``) or ability called ``name``, and the card."""
     if what == "item":
         it = next(i for i in f.items if i.name == name)
-        g = replace(f, **{it.kind.value: None})
+        g = _slot(f, it.kind.value, None)
         card: Item | Ability = it
     else:
         card = next(a for a in f.abilities if a.name == name)

@@ -83,7 +83,7 @@ class Item:
 Target = Literal["enemies", "allies", "self"]
 #: P-DMG: an ability whose damage is its user's Attack (the seed: "Attack is the damage of
 #: every attacking ability that gives no other formula").
-ATTACK = "attack"
+ATTACK: Literal["attack"] = "attack"
 
 
 @dataclass(frozen=True)
