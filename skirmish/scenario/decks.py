@@ -13,9 +13,7 @@ from typing import Any
 from ..maps.grid import CREATURES, Piece, Room, RoomCard
 from ..rules.partyhard.decks import TURN_LIMIT, CreatureCard, GameSetup, Lair, Vault
 from ..rules.partyhard.effects import Effects
-from ..rules.partyhard.fighter import Fighter
 from ..rules.partyhard.items import Ability, Item
-from ..rules.partyhard.state import ROW_CAP
 from . import fields as F
 from .fields import Entry, show
 
@@ -25,7 +23,7 @@ GAME_KEYS = ("anima", "turns", "items", "abilities", "creatures", "lairs", "vaul
 def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], items: Mapping[str, Item],
                     abilities: Mapping[str, Ability]) -> GameSetup | None:
     """Read ``[game]`` (``None`` when the scenario has none)."""
-    from .grid import _array, _effect, _element, _named, _room_at, _rule, _stats, _whole
+    from .grid import _array, _effect, _named, _room_at, _rule, _stats, _whole, creature
 
     if not top.has("game"):
         return None
@@ -41,17 +39,7 @@ def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], item
         stats = _stats(e)
         abil = _named(e, "abilities", dict(abilities), "ability")
         effects = Effects.of(e.take("effects", F.list_of(_effect, what="a list of effects"), []))
-        attack_element = e.take("attack_element", _element)
-        defense_element = e.take("defense_element", _element, None)
-        targets = e.take("targets", _whole(1, ROW_CAP), 1)
-        effect = e.take("effect", _effect, None)
-        unique = e.take("unique", F.boolean, False)
-        e.done()
-        fighter = _rule(e, lambda: Fighter.new(key, CREATURES, stats, kind="creature", abilities=tuple(abil),
-                                               effects=effects, attack_element=attack_element,
-                                               defense_element=defense_element, targets=targets,
-                                               attack_effect=effect, unique=unique, name=name))
-        cards += [CreatureCard(key, fighter)] * copies
+        cards += [CreatureCard(key, creature(e, key, name, stats, abil, effects))] * copies
     at = {r.at: r for r in rooms}
     placed = {p.room for p in pieces if p.side == CREATURES}
 

@@ -299,17 +299,23 @@ def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilit
         fighter = _rule(e, lambda: Fighter.new(pid, side, stats, items=tuple(its), abilities=tuple(abil),
                                                effects=effects, name=name))
     else:
-        attack_element = e.take("attack_element", _element)
-        defense_element = e.take("defense_element", _element, None)
-        targets = e.take("targets", _whole(1, ROW_CAP), 1)
-        effect = e.take("effect", _effect, None)
-        unique = e.take("unique", F.boolean, False)
-        e.done()
-        fighter = _rule(e, lambda: Fighter.new(pid, side, stats, kind="creature", abilities=tuple(abil),
-                                               effects=effects, attack_element=attack_element,
-                                               defense_element=defense_element, targets=targets,
-                                               attack_effect=effect, unique=unique, name=name))
+        fighter = creature(e, pid, name, stats, abil, effects)
     return Piece(fighter, room, place)
+
+
+def creature(e: Entry, pid: str, name: str, stats: Stats, abilities: list[Ability], effects: Effects) -> Fighter:
+    """The rest of a creature's entry (``[[creatures]]`` or a creature card): its
+    built-in elements, targets, effect and ``unique``."""
+    attack_element = e.take("attack_element", _element)
+    defense_element = e.take("defense_element", _element, None)
+    targets = e.take("targets", _whole(1, ROW_CAP), 1)
+    effect = e.take("effect", _effect, None)
+    unique = e.take("unique", F.boolean, False)
+    e.done()
+    return _rule(e, lambda: Fighter.new(pid, CREATURES, stats, kind="creature", abilities=tuple(abilities),
+                                        effects=effects, attack_element=attack_element,
+                                        defense_element=defense_element, targets=targets,
+                                        attack_effect=effect, unique=unique, name=name))
 
 
 

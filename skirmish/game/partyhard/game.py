@@ -27,7 +27,6 @@ from ...rules.partyhard.fighter import MAX_ABILITIES, Fighter
 from ...rules.partyhard.items import Ability, Item
 from ...rules.partyhard.log import FightLog
 from ...rules.partyhard.policy import GreedyPolicy
-from ...rules.partyhard.state import ROW_CAP
 from ..policy import Decision, Policy
 from .events import GameEvent, GameResult
 from .fighting import FightChooser
