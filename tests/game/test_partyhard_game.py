@@ -362,3 +362,20 @@ def test_a_game_needs_a_policy_per_player_and_two_players():
     one = loads(game_text('[".."]', char("a", "red", "[0, 0]")))
     with pytest.raises(RuleInputError, match="two players"):
         play_game(one, {"red": RandomPolicy()}, random.Random(0))
+
+
+def test_P_RETREAT_a_retreat_never_goes_into_a_face_down_lair():
+    """Retreating characters cannot start a fight: the only room next door is a lair, so no retreat."""
+    tough = "stats = { attack = 2, defense = 6, health = 6, energy = 0 }"
+    beast = f'[[creatures]]\nid = "ogre"\nroom = [1, 0]\n{tough}\nattack_element = "void"\n'
+    g = loads(game_text('["..", "#."]', char("a", "red", "[1, 0]") + char("b", "blue", "[1, 1]") + beast,
+                        LAIR.replace("room = [1, 0]", "room = [0, 0]")))
+    asked: list = []
+
+    def rule(s, d):
+        asked.append(d.kind)
+        return ("skip",) if d.kind == "field" else None
+
+    r = play_game(g, {"red": Script(rule), "blue": Script(rule)}, random.Random(0), turns=1)
+    assert events(r, "fight") and "fight-retreat" not in asked   # no free room: the lair is not one
+    assert (0, 0) in r.final.lairs and not r.final.grid.occupants((0, 0))

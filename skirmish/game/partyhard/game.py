@@ -27,6 +27,7 @@ from ...rules.partyhard.fighter import MAX_ABILITIES, Fighter
 from ...rules.partyhard.items import Ability, Item
 from ...rules.partyhard.log import FightLog
 from ...rules.partyhard.policy import GreedyPolicy
+from ...rules.partyhard.state import SideSetup
 from ..policy import Decision, Policy
 from .events import GameEvent, GameResult
 from .fighting import FightChooser
@@ -200,8 +201,9 @@ class _Game:
     def field_options(self, player: str, cid: str) -> tuple[tuple[Any, ...], ...]:
         room = self.grid.room_of(cid)
         opts: list[tuple[Any, ...]] = [("skip",)]
+        leaving = self.grid.has_creatures(room)  # leaving a fight is a retreat: it starts no fight (P-RETREAT)
         for nb in self.grid.neighbours(room):
-            if self.grid.check_move(cid, [nb]).legal:
+            if self.grid.check_move(cid, [nb]).legal and not (leaving and nb in self.lairs):
                 opts.append(("move", nb))
         if not self.grid.has_creatures(room):
             for other in self.players:
@@ -250,6 +252,8 @@ class _Game:
         if defender != CREATURES:
             joins += self.reinforcements(room, defender)
         setup = self.grid.fight_setup(room, attacker=attacker, defender=defender, reinforcements=joins)
+        # a retreat goes to a free room: never into a lair still face down (it would start a fight)
+        setup = replace(setup, attackers=self._no_lairs(setup.attackers), defenders=self._no_lairs(setup.defenders))
         st = self.state()
         policies: dict[str, Any] = {s.name: FightChooser(self.policies[s.name], st) if s.name != CREATURES
                                     else GreedyPolicy() for s in setup.sides}
@@ -265,6 +269,9 @@ class _Game:
                     return
                 rewards = creature_rewards(self.beaten.pop(room, []))
             self.loot(log.winner, room, rewards.items, rewards.abilities, rewards.reason)
+
+    def _no_lairs(self, side: SideSetup) -> SideSetup:
+        return replace(side, exits=tuple(e for e in side.exits if e.room not in self.lairs))
 
     def apply(self, room: Room, log: FightLog) -> None:
         """Put the fight's outcome on the field: defeated characters fall, defeated
