@@ -23,7 +23,7 @@ GAME_KEYS = ("anima", "turns", "items", "abilities", "creatures", "lairs", "vaul
 def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], items: Mapping[str, Item],
                     abilities: Mapping[str, Ability]) -> GameSetup | None:
     """Read ``[game]`` (``None`` when the scenario has none)."""
-    from .grid import _array, _effect, _named, _room_at, _rule, _stats, _whole, creature
+    from .grid import _array, _effect, _named, _room_at, _rule, _stats, _whole, read_creature
 
     if not top.has("game"):
         return None
@@ -39,7 +39,7 @@ def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], item
         stats = _stats(e)
         abil = _named(e, "abilities", dict(abilities), "ability")
         effects = Effects.of(e.take("effects", F.list_of(_effect, what="a list of effects"), []))
-        cards += [CreatureCard(key, creature(e, key, name, stats, abil, effects))] * copies
+        cards += [CreatureCard(key, read_creature(e, key, name, stats, abil, effects))] * copies
     at = {r.at: r for r in rooms}
     placed = {p.room for p in pieces if p.side == CREATURES}
 
@@ -101,3 +101,31 @@ def _deck(g: Entry, key: str, catalogue: Mapping[str, Any], what: str) -> tuple[
         out.append(catalogue[k])
     return tuple(out)
 
+
+
+def game_to_toml(game: GameSetup, items: Mapping[Item, str], abilities: Mapping[Ability, str]) -> list[str]:
+    """``[game]`` as TOML lines (``items``/``abilities``: the catalogue key of each card)."""
+    from .dump import toml_value
+    from .grid import card_lines
+
+    out = ["", "[game]", f"anima = {game.anima}", f"turns = {game.turns}"]
+    if game.items:
+        out.append(f"items = {toml_value([items[i] for i in game.items])}")
+    if game.abilities:
+        out.append(f"abilities = {toml_value([abilities[a] for a in game.abilities])}")
+    if game.lairs:
+        out.append("lairs = [" + ", ".join(f"{{ room = {toml_value(list(lair.room))}, creatures = {lair.creatures} }}"
+                                           for lair in game.lairs) + "]")
+    if game.vaults:
+        out.append("vaults = [" + ", ".join(f"{{ room = {toml_value(list(v.room))}, items = {v.items}, "
+                                            f"abilities = {v.abilities} }}" for v in game.vaults) + "]")
+    copies: dict[str, int] = {}
+    for c in game.creatures:
+        copies[c.key] = copies.get(c.key, 0) + 1
+    for key, n in copies.items():
+        f = next(c.fighter for c in game.creatures if c.key == key)
+        out += ["", f"[game.creatures.{toml_value(key)}]"]
+        if f.name:
+            out.append(f"name = {toml_value(f.name)}")
+        out += [f"copies = {n}", *card_lines(f, dict(items), dict(abilities))]
+    return out

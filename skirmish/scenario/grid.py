@@ -21,7 +21,7 @@ from ..rules.partyhard.state import ROW_CAP
 from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
 from . import fields as F
 from .fields import Entry, show
-from .decks import game_from_entry
+from .decks import game_from_entry, game_to_toml
 from .dump import catalogue_keys, toml_value
 
 NO_ROOM = "#"
@@ -299,11 +299,11 @@ def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilit
         fighter = _rule(e, lambda: Fighter.new(pid, side, stats, items=tuple(its), abilities=tuple(abil),
                                                effects=effects, name=name))
     else:
-        fighter = creature(e, pid, name, stats, abil, effects)
+        fighter = read_creature(e, pid, name, stats, abil, effects)
     return Piece(fighter, room, place)
 
 
-def creature(e: Entry, pid: str, name: str, stats: Stats, abilities: list[Ability], effects: Effects) -> Fighter:
+def read_creature(e: Entry, pid: str, name: str, stats: Stats, abilities: list[Ability], effects: Effects) -> Fighter:
     """The rest of a creature's entry (``[[creatures]]`` or a creature card): its
     built-in elements, targets, effect and ``unique``."""
     attack_element = e.take("attack_element", _element)
@@ -338,9 +338,11 @@ def grid_to_toml(grid: Grid) -> str:
             out += ["", f"[grid.legend.{toml_value(room.key)}]", f"name = {toml_value(room.name)}"]
             if room.treasure is not None:
                 out.append(f"treasure = {room.treasure}")
-    fighters = [p.fighter for p in grid.pieces]
-    items = _keys([i for f in fighters for i in f.items], dict(BUILTIN_ITEMS))
-    abilities = _keys([a for f in fighters for a in f.abilities], dict(BUILTIN_ABILITIES))
+    game = grid.game
+    fighters = [p.fighter for p in grid.pieces] + ([c.fighter for c in game.creatures] if game else [])
+    items = _keys([i for f in fighters for i in f.items] + list(game.items if game else ()), dict(BUILTIN_ITEMS))
+    abilities = _keys([a for f in fighters for a in f.abilities] + list(game.abilities if game else ()),
+                      dict(BUILTIN_ABILITIES))
     for it, key in items.items():
         if BUILTIN_ITEMS.get(key) == it:
             continue
@@ -369,26 +371,33 @@ def grid_to_toml(grid: Grid) -> str:
         out += [f"{k} = {getattr(ab, k)}" for k in ("burns", "restore") if getattr(ab, k)]
     for p in grid.pieces:
         f = p.fighter
-        creature = f.is_creature
-        out += ["", "[[creatures]]" if creature else "[[characters]]", f"id = {toml_value(p.id)}"]
+        out += ["", "[[creatures]]" if f.is_creature else "[[characters]]", f"id = {toml_value(p.id)}"]
         if f.name:
             out.append(f"name = {toml_value(f.name)}")
-        if not creature:
+        if not f.is_creature:
             out.append(f"player = {toml_value(p.side)}")
-        out += [f"room = {toml_value(list(p.room))}", f"place = {p.place}", f"stats = {toml_value(f.base.to_json())}"]
-        if f.items:
-            out.append(f"items = {toml_value([items[i] for i in f.items])}")
-        if f.abilities:
-            out.append(f"abilities = {toml_value([abilities[a] for a in f.abilities])}")
-        if len(f.effects):
-            out.append(f"effects = {toml_value(f.effects.to_json())}")
-        if creature:
-            out.append(f"attack_element = {toml_value(str(f.attack_element))}")
-            if f.defense_element is not None:
-                out.append(f"defense_element = {toml_value(str(f.defense_element))}")
-            out.append(f"targets = {f.targets}")
-            if f.attack_effect is not None:
-                out.append(f"effect = {toml_value(str(f.attack_effect))}")
-            if f.unique:
-                out.append("unique = true")
+        out += [f"room = {toml_value(list(p.room))}", f"place = {p.place}", *card_lines(f, items, abilities)]
+    if game is not None:
+        out += game_to_toml(game, items, abilities)
     return "\n".join(out) + "\n"
+
+
+def card_lines(f: Fighter, items: dict[Item, str], abilities: dict[Ability, str]) -> list[str]:
+    """A fighter's printed card as TOML lines: stats, cards, effects, a creature's built-ins."""
+    out = [f"stats = {toml_value(f.base.to_json())}"]
+    if f.items:
+        out.append(f"items = {toml_value([items[i] for i in f.items])}")
+    if f.abilities:
+        out.append(f"abilities = {toml_value([abilities[a] for a in f.abilities])}")
+    if len(f.effects):
+        out.append(f"effects = {toml_value(f.effects.to_json())}")
+    if f.is_creature:
+        out.append(f"attack_element = {toml_value(str(f.attack_element))}")
+        if f.defense_element is not None:
+            out.append(f"defense_element = {toml_value(str(f.defense_element))}")
+        out.append(f"targets = {f.targets}")
+        if f.attack_effect is not None:
+            out.append(f"effect = {toml_value(str(f.attack_effect))}")
+        if f.unique:
+            out.append("unique = true")
+    return out

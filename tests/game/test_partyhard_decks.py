@@ -134,3 +134,14 @@ def test_P_LOOT_the_fight_loop_counts_the_same(uniques, abilities):
     group = tuple(creature(f"c{i}", u) for i, u in enumerate(uniques))
     log = resolve_fight(FightSetup(SideSetup("red", (hero,)), SideSetup("creatures", group)), random.Random(0))
     assert log.winner == "red" and (log.rewards.abilities, log.rewards.items) == (abilities, 3)
+
+
+def test_the_game_section_survives_a_round_trip_to_toml():
+    from skirmish.scenario.grid import grid_to_toml
+    g = skirmish.load(MAZE)
+    back = loads(grid_to_toml(g))
+    assert back == g and back.game == g.game
+    custom = loads(scenario('[abilities.smite]\nelement = "matter"\n[game]\nabilities = ["smite", "smite"]\n'
+                            'vaults = [{ room = [2, 0], abilities = 1 }]\n' + CARDS))
+    assert custom.game.abilities[0].damage == "attack"   # P-DMG: no number, an attacking ability: the Attack
+    assert loads(grid_to_toml(custom)).game == custom.game
