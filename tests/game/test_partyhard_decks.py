@@ -145,3 +145,10 @@ def test_the_game_section_survives_a_round_trip_to_toml():
                             'vaults = [{ room = [2, 0], abilities = 1 }]\n' + CARDS))
     assert custom.game.abilities[0].damage == "attack"   # P-DMG: no number, an attacking ability: the Attack
     assert loads(grid_to_toml(custom)).game == custom.game
+
+
+def test_check_lists_the_game(capsys):
+    assert main(["check", str(MAZE)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "game: 3 Anima each, 50 turns; decks: 8 creatures (4 kinds), 12 items, 14 abilities" in out
+    assert "  lair (3, 2): 2 creatures" in out and "  vault (4, 0): 3 Anima for 1 item, 1 ability" in out

@@ -113,16 +113,12 @@ class _Game:
     def add(self, fighter: Fighter, room: Room) -> None:
         self.set_pieces([*self.grid.pieces, self.place(fighter, room)])
 
-    def remove(self, ids: set[str]) -> None:
-        self.set_pieces([p for p in self.grid.pieces if p.id not in ids])
-
     def update(self, fighter: Fighter) -> None:
         self.set_pieces([replace(p, fighter=fighter) if p.id == fighter.id else p for p in self.grid.pieces])
 
-    def relocate(self, cid: str, room: Room, fighter: Fighter | None = None) -> None:
+    def relocate(self, cid: str, room: Room) -> None:
         others = [p for p in self.grid.pieces if p.id != cid]
-        f = fighter or self.grid.fighter(cid)
-        others.append(self.place(f, room, others))
+        others.append(self.place(self.grid.fighter(cid), room, others))
         self.set_pieces(others)
 
     def draw_creature(self) -> CreatureCard | None:
