@@ -379,3 +379,46 @@ def test_P_RETREAT_a_retreat_never_goes_into_a_face_down_lair():
     r = play_game(g, {"red": Script(rule), "blue": Script(rule)}, random.Random(0), turns=1)
     assert events(r, "fight") and "fight-retreat" not in asked   # no free room: the lair is not one
     assert (0, 0) in r.final.lairs and not r.final.grid.occupants((0, 0))
+
+
+# -- invariants over generated scenarios (2-3 players, lairs, decks) ---------------------------------------
+
+ITEM_KEYS = ["void-shard", "matter-shard", "ether-shard", "shock-prism", "matter-shield", "void-shield",
+             "ether-shield", "grounding-charm", "hungry-crown"]
+ABILITY_KEYS = ["void-arrow", "matter-blast", "ether-wave", "void-sweep", "mend", "drain", "hex", "expose", "jolt",
+                "rally", "bulwark", "recharge"]
+
+
+def generated(rng: random.Random) -> str:
+    """A small random game: up to 4x3 rooms, 2-3 players of 1-4 characters, lairs and decks."""
+    def stats(h: int) -> str:
+        return (f"stats = {{ attack = {rng.randint(0, 4)}, defense = {rng.randint(0, 2)}, health = {h}, "
+                f"energy = {rng.randint(0, 4)} }}")
+    w, h = rng.randint(2, 4), rng.randint(1, 3)
+    rooms = [(c, r) for r in range(h) for c in range(w)]
+    text, n = "", 0
+    for p in ["red", "blue", "green"][:rng.randint(2, 3)]:
+        for _ in range(rng.randint(1, 4)):
+            c, r = rng.choice(rooms)
+            extra = (f"abilities = {json.dumps(rng.sample(ABILITY_KEYS, rng.randint(0, 2)))}\n"
+                     f"items = {json.dumps(rng.sample(ITEM_KEYS, 1) if rng.random() < .5 else [])}")
+            text += char(f"{p}{n}", p, f"[{c}, {r}]", stats(rng.randint(1, 5)), extra)
+            n += 1
+    lairs = ", ".join(f"{{ room = [{c}, {r}], creatures = {rng.randint(1, 2)} }}"
+                      for c, r in rng.sample(rooms, rng.randint(0, min(3, len(rooms)))))
+    game = (f"[game]\nanima = {rng.randint(0, 6)}\nturns = {rng.randint(3, 15)}\n"
+            f"items = {json.dumps(rng.choices(ITEM_KEYS, k=rng.randint(0, 6)))}\n"
+            f"abilities = {json.dumps(rng.choices(ABILITY_KEYS, k=rng.randint(0, 6)))}\nlairs = [{lairs}]\n"
+            f"[game.creatures.rat]\ncopies = 6\n{stats(rng.randint(1, 4))}\nattack_element = \"matter\"\n"
+            f"unique = {str(rng.random() < .3).lower()}\n")
+    return game_text("[" + ", ".join('"' + "." * w + '"' for _ in range(h)) + "]", text, game)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6))
+def test_invariants_hold_over_generated_games(seed):
+    g = loads(generated(random.Random(seed)))
+    r = play_game(g, {p: Checked(RandomPolicy()) for p in g.players}, random.Random(seed))
+    check_invariants(r.final)
+    assert_defeated_act_only_after_restore(r)
+    assert r.winner is None or r.winner in g.players and r.final.out == set(g.players) - {r.winner}
