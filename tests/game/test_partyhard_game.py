@@ -422,3 +422,30 @@ def test_invariants_hold_over_generated_games(seed):
     check_invariants(r.final)
     assert_defeated_act_only_after_restore(r)
     assert r.winner is None or r.winner in g.players and r.final.out == set(g.players) - {r.winner}
+
+
+def test_P_REINF_a_third_player_helps_one_side_and_acts_by_its_own_policy():
+    """Composite groups: a third player's skipped characters next door may join one side."""
+    chars = (char("a", "red", "[0, 0]") + char("g1", "green", "[1, 1]", extra='items = ["void-shard"]')
+             + char("g2", "green", "[1, 1]") + char("b", "blue", "[2, 0]"))
+    g = loads(game_text('["...", "#.#"]', chars, LAIR))
+    green_asked: list[Decision] = []
+
+    def red(s, d):
+        if d.kind == "field":
+            return ("move", (1, 0)) if d.actor == "a" and s.turn == 2 else ("skip",)
+        return None
+
+    def green(s, d):
+        green_asked.append(d)
+        if d.kind == "reinforce":
+            assert d.options == (False, "red")      # the creatures' side is never offered
+            return "red"
+        return ("skip",) if d.kind == "field" else None
+
+    r = play_game(g, {"red": Script(red), "green": Script(green), "blue": Script(red)}, random.Random(4), turns=2)
+    log = events(r, "fight")[0].log
+    joined = {n.actor for n in log.events if getattr(n, "kind", "") == "join"}
+    assert joined == {"g1", "g2"} and log.attackers == "red"
+    acted = {d.actor for d in green_asked if d.kind.startswith("fight-")}
+    assert acted == {"g1"} and log.winner == "red"   # g1 hits by green's policy; red wins, green helped

@@ -5,7 +5,8 @@ policy plays the field and the fights (the fight loop itself is reused as is).""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -18,18 +19,22 @@ from ..policy import Decision, Policy
 @dataclass(frozen=True)
 class FightChooser:
     """The fight-level policy (:class:`skirmish.rules.partyhard.policy.Policy`) of a
-    player whose game policy is ``policy``; ``game`` is the game state the fight
-    started in (passed on to every decision)."""
+    side whose player's game policy is ``policy``; ``game`` is the game state the
+    fight started in (passed on to every decision). In a side of several players
+    (a third player's reinforcements), each character's action and shield are asked
+    of its own player's policy in ``players``."""
 
     policy: Policy
     game: Any
+    players: Mapping[str, Policy] = field(default_factory=dict, hash=False)
 
     def _ask(self, kind: str, actor: str, options: tuple[Any, ...], state: FightState, rng: random.Random,
              **context: Any) -> Any:
         if len(options) == 1:
             return options[0]
         d = Decision(kind, actor, options, context={"fight": state, **context})
-        pick = self.policy.choose(self.game, d, rng)
+        owner = state.fighters[actor].side if actor in state.fighters else ""
+        pick = self.players.get(owner, self.policy).choose(self.game, d, rng)
         if pick not in options:
             from ...errors import IllegalActionError
             raise IllegalActionError(f"{kind} for {actor}: {pick!r} is not one of the {len(options)} legal options")

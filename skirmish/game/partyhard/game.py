@@ -232,27 +232,34 @@ class _Game:
             self.emit("skip", player, actor=cid, room=list(room), healed=healed)
 
     # -- fights -----------------------------------------------------------------------------------
-    def reinforcements(self, room: Room, side: str) -> list[Reinforce]:
-        """P-REINF: characters of ``side`` next door that skipped their field turn, if they want."""
+    def reinforcements(self, room: Room, player: str, sides: tuple[str, ...]) -> list[Reinforce]:
+        """P-REINF: ``player``'s characters next door that skipped their field turn, if
+        they want: its own side's (``True``/``False``), or — a third player — one of the
+        fighting ``sides`` (``False`` or the side's name; all of them the same side)."""
         out = []
-        for cid in self.grid.reinforcements(room, side):
-            there = self.grid.room_of(cid)
-            if cid not in self.skipped or self.grid.has_creatures(there):
+        chosen: str | None = None
+        for cid in self.grid.reinforcements(room, player):
+            if cid not in self.skipped or self.grid.has_creatures(self.grid.room_of(cid)):
                 continue
-            if self.ask(side, "reinforce", cid, (True, False), room=room):
-                out.append(Reinforce(cid))
+            if player in sides:
+                if self.ask(player, "reinforce", cid, (True, False), room=room):
+                    out.append(Reinforce(cid))
+                continue
+            pick = self.ask(player, "reinforce", cid, (False, *((chosen,) if chosen else sides)), room=room)
+            if pick:
+                chosen = pick
+                out.append(Reinforce(cid, side=pick))
         return out
 
     def fight(self, room: Room, attacker: str, defender: str, why: str) -> None:
-        joins = self.reinforcements(room, attacker)
-        if defender != CREATURES:
-            joins += self.reinforcements(room, defender)
+        sides = (attacker,) if defender == CREATURES else (attacker, defender)
+        joins = [j for p in self.players if p not in self.out for j in self.reinforcements(room, p, sides)]
         setup = self.grid.fight_setup(room, attacker=attacker, defender=defender, reinforcements=joins)
         # a retreat goes to a free room: never into a lair still face down (it would start a fight)
         setup = replace(setup, attackers=self._no_lairs(setup.attackers), defenders=self._no_lairs(setup.defenders))
         st = self.state()
-        policies: dict[str, Any] = {s.name: FightChooser(self.policies[s.name], st) if s.name != CREATURES
-                                    else GreedyPolicy() for s in setup.sides}
+        policies: dict[str, Any] = {s.name: FightChooser(self.policies[s.name], st, self.policies)
+                                    if s.name != CREATURES else GreedyPolicy() for s in setup.sides}
         log = resolve_fight(setup, self.rng, policies)
         for j in joins:
             self.skipped.discard(j.id)

@@ -158,6 +158,9 @@ class GreedyGamePolicy:
         return None
 
     def _reinforce(self, game: GameState, d: Decision[Any], rng: random.Random) -> Any:
+        """Its own side's fight at half Health or more; never another player's."""
+        if True not in d.options:
+            return False
         f = game.grid.fighter(str(d.actor))
         return 2 * f.health >= f.max_health
 
