@@ -152,6 +152,8 @@ def event_line(e: GameEvent) -> str | None:
         return f"{head} buys back {d['card']} for {d['actor']} (-{d['spent']})  [Anima {_anima(e)}]"
     if k == "discard":
         return f"{head} discards {d['card']} of {d['actor']} (+{d['gained']})  [Anima {_anima(e)}]"
+    if k == "give":
+        return f"{head} gives {d['amount']} Anima to {d['to']}  [Anima {_anima(e)}]"
     if k == "open":
         return f"{head} opens the vault in {_room(d['room'])} (-{d['spent']})  [Anima {_anima(e)}]"
     if k == "out":

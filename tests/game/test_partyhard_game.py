@@ -449,3 +449,21 @@ def test_P_REINF_a_third_player_helps_one_side_and_acts_by_its_own_policy():
     assert joined == {"g1", "g2"} and log.attackers == "red"
     acted = {d.actor for d in green_asked if d.kind.startswith("fight-")}
     assert acted == {"g1"} and log.winner == "red"   # g1 hits by green's policy; red wins, green helped
+
+
+def test_P_ANIMA_passes_between_players_sharing_a_room():
+    g = loads(game_text('["..."]', char("a", "red", "[0, 0]") + char("b", "blue", "[0, 0]") + char("c", "blue", "[2, 0]"),
+                        "[game]\nanima = 2\n"))
+    gifts = iter(["give", "done"])   # one option, ("blue", 1): the "give" decision itself is not asked
+
+    def red(s, d):
+        if d.kind == "anima":
+            assert "give" in d.options and d.context["choices"]["give"] == (("blue", 1),)
+            return next(gifts)
+        return ("skip",) if d.kind == "field" else None
+
+    r = play_game(g, {"red": Script(red), "blue": Script(lambda s, d: "done" if d.kind == "anima" else
+                                                         ("skip",) if d.kind == "field" else None)},
+                  random.Random(0), turns=1)
+    give = events(r, "give")[0]
+    assert give.data == {"to": "blue", "amount": 1} and dict(r.final.anima) == {"red": 1, "blue": 3}

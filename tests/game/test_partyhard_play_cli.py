@@ -13,7 +13,7 @@ from conftest import SCENARIOS
 MAZE = str(SCENARIOS / "party-hard-maze.toml")
 ROOMS = {r.at for r in __import__("skirmish").load(MAZE).rooms}
 EVENT_KINDS = {"start", "move", "skip", "attack", "lay-out", "fight-start", "fight-action", "fight-note", "retreat",
-               "fight-end", "rewards", "loot", "restore", "teleport", "buy", "discard", "open", "out", "turn", "end"}
+               "fight-end", "rewards", "loot", "restore", "teleport", "buy", "discard", "give", "open", "out", "turn", "end"}
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -34,7 +34,7 @@ from .fighting import FightChooser
 from .state import GameState, equip, unequip
 
 #: The kinds of the first Anima decision (then one decision for the details).
-ANIMA_KINDS = ("done", "restore", "teleport", "buy", "discard", "open")
+ANIMA_KINDS = ("done", "restore", "teleport", "buy", "discard", "give", "open")
 
 
 def _key(room: Room) -> str:
@@ -387,6 +387,10 @@ class _Game:
             tuple((c, "ability", a.name) for c in (*mine, *fallen) for a in st.fighter(c).abilities)
         if discards:
             out["discard"] = discards
+        if have >= 1:  # Anima passes between players whose characters share a room
+            rooms = {self.grid.room_of(c) for c in mine}
+            out["give"] = tuple((other, 1) for other in self.players if other != player and other not in self.out
+                                and any(self.grid.characters(r, other) for r in rooms))
         vaults = tuple(r for r, v in self.vaults.items() if v.price <= have and self.grid.characters(r, player))
         if vaults:
             out["open"] = tuple((r,) for r in vaults)
@@ -427,6 +431,11 @@ class _Game:
                 self.set_fighter(cid, g)
                 self.discard_card(player, card)
                 self.emit("discard", player, actor=cid, card=name, gained=self.refund(card))
+            elif kind == "give":
+                other, amount = pick
+                self.anima[player] -= amount
+                self.anima[other] += amount
+                self.emit("give", player, to=other, amount=amount)
             elif kind == "open":
                 (room,) = pick
                 v = self.vaults.pop(room)
