@@ -8,8 +8,8 @@
   (or, with none left, the nearest rival), resting to Full Health first.
 - **Loot** that raises its damage or Health most (:func:`power`); else Anima.
 - **Anima** restores its strongest defeated character first (discarding the weaker
-  ones' cards to afford it), opens vaults it stands in, and otherwise keeps 3 Anima
-  for a restore.
+  ones' cards to afford it), opens vaults it stands in, buys back a card that
+  helps while keeping 3 Anima for a restore, and never gives Anima away.
 - **Inside fights** it is the fight-level GreedyPolicy (retreating at Health 1).
 """
 
