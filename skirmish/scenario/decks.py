@@ -8,17 +8,13 @@ naming the file, the entry and the field.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ..maps.grid import CREATURES, Piece, Room, RoomCard
 from ..rules.partyhard.decks import TURN_LIMIT, CreatureCard, GameSetup, Lair, Vault
 from ..rules.partyhard.effects import Effects
 from ..rules.partyhard.items import Ability, Item
 from . import fields as F
-from .fields import Entry, show
-
-GAME_KEYS = ("anima", "turns", "items", "abilities", "creatures", "lairs", "vaults")
-
+from .fields import Entry
 
 def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], items: Mapping[str, Item],
                     abilities: Mapping[str, Ability]) -> GameSetup | None:
@@ -30,8 +26,8 @@ def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], item
     g = top.child("game")
     anima = g.take("anima", _whole(0), 0)
     turns = g.take("turns", _whole(1), TURN_LIMIT)
-    item_deck = _deck(g, "items", items, "item")
-    ability_deck = _deck(g, "abilities", abilities, "ability")
+    item_deck = tuple(_named(g, "items", dict(items), "item"))   # repeat a key for copies
+    ability_deck = tuple(_named(g, "abilities", dict(abilities), "ability"))
     cards: list[CreatureCard] = []
     for key, e in g.entries("creatures"):
         name = e.take("name", F.string, "")
@@ -89,18 +85,6 @@ def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], item
     g.done()
     return _rule(g, lambda: GameSetup(tuple(cards), item_deck, ability_deck, tuple(lairs),
                                       tuple(sorted(vaults.values(), key=lambda v: v.room)), anima, turns))
-
-
-def _deck(g: Entry, key: str, catalogue: Mapping[str, Any], what: str) -> tuple[Any, ...]:
-    keys: list[str] = g.take(key, F.list_of(F.ident, what=f"a list of {what} keys (repeat a key for copies)"), [])
-    out = []
-    for k in keys:
-        if k not in catalogue:
-            raise g.error(key, f"unknown {what} {show(k)}; declare it under [{'items' if what == 'item' else 'abilities'}"
-                               f".{k}] (known: {', '.join(sorted(catalogue))})")
-        out.append(catalogue[k])
-    return tuple(out)
-
 
 
 def game_to_toml(game: GameSetup, items: Mapping[Item, str], abilities: Mapping[Ability, str]) -> list[str]:
