@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
+from ..maps.regions import Regions
 from ..maps.table import Table
 from ..rules.eldfall.modes import Mode
 from ..scenario.load import load
@@ -66,6 +67,13 @@ def run(args: argparse.Namespace) -> int:
             emit_json({"ok": True, **grid_summary(m)})
         else:
             print("\n".join(grid_lines(m, args.scenario)))
+        return 0
+    if isinstance(m, Regions):  # the Spirit island (skirmish/cli/island.py)
+        from .island import check_lines
+        if args.json:
+            emit_json({"ok": True, **m.layout()})
+        else:
+            print("\n".join(check_lines(m, args.scenario)))
         return 0
     if args.json:
         emit_json({"ok": True, **generic_summary(m)})

@@ -104,8 +104,11 @@ def compose(table: Map, req: RenderRequest) -> Composition:
         raise SkirmishError(f"--size must be between 100 and 8000 pixels, got {req.size}")
     if is_grid(table):
         return compose_grid(table, req)
+    if table.kind == "regions":  # the Spirit island (island_view.py)
+        from .island_view import compose_island
+        return compose_island(table, req)  # type: ignore[no-any-return]
     if not isinstance(table, Table):
-        raise SkirmishError(f"render draws the continuous table and the grid; this scenario is a {table.kind} map")
+        raise SkirmishError(f"render draws the continuous table, the grid and the island; this scenario is a {table.kind} map")
     for a, b in req.los:
         table.model(a), table.model(b)
         if a == b:
