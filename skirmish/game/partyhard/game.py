@@ -388,9 +388,9 @@ class _Game:
         if discards:
             out["discard"] = discards
         if have >= 1:  # Anima passes between players whose characters share a room
-            rooms = {self.grid.room_of(c) for c in mine}
+            shared = {self.grid.room_of(c) for c in mine}
             out["give"] = tuple((other, 1) for other in self.players if other != player and other not in self.out
-                                and any(self.grid.characters(r, other) for r in rooms))
+                                and any(self.grid.characters(r, other) for r in shared))
         vaults = tuple(r for r, v in self.vaults.items() if v.price <= have and self.grid.characters(r, player))
         if vaults:
             out["open"] = tuple((r,) for r in vaults)
