@@ -64,6 +64,8 @@ class RenderRequest:
     template_on: str | None = None
     range_of: str | None = None
     size: int = 1200
+    #: extra layers and legend rows drawn over the table (e.g. a heatmap: viewer/heat.py)
+    layers: tuple[Extras, ...] = ()
 
 
 @dataclass
@@ -136,6 +138,9 @@ def compose(table: Map, req: RenderRequest) -> Composition:
                                 range_of=req.range_of, colors=colors)
     scene = merge(scene, extras.scene)
     extra_items += extras.legend
+    for layer in req.layers:
+        scene = merge(scene, layer.scene)
+        extra_items += layer.legend
 
     tw = req.size * table.width / max(table.width, table.depth)
     th = req.size * table.depth / max(table.width, table.depth)
