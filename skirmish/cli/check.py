@@ -145,4 +145,13 @@ def grid_lines(grid: Grid, path: str) -> list[str]:
             effects = f" [{', '.join(f.effects.to_json())}]" if len(f.effects) else ""
             lines.append(f"  {p.id:<12} {room_text(p.room):<8} #{p.place}  {stats}  {extra}"
                          f"{'  | ' + abilities if abilities else ''}{effects}")
+    game = grid.game
+    if game is not None:  # the [game] section: decks, lairs, vaults (skirmish play)
+        kinds = len({c.key for c in game.creatures})
+        lines.append(f"game: {game.anima} Anima each, {game.turns} turns; decks: {len(game.creatures)} creatures "
+                     f"({kinds} kinds), {len(game.items)} items, {len(game.abilities)} abilities")
+        lines += [f"  lair {room_text(lair.room)}: {lair.creatures} creature{'s' * (lair.creatures != 1)}"
+                  for lair in game.lairs]
+        lines += [f"  vault {room_text(v.room)}: {v.price} Anima for {v.items} item{'s' * (v.items != 1)}, "
+                  f"{v.abilities} abilit{'ies' if v.abilities != 1 else 'y'}" for v in game.vaults]
     return lines

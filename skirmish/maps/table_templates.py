@@ -43,7 +43,7 @@ import numpy as np
 import shapely
 
 from ..errors import IllegalActionError, MeasurementRefused, SkirmishError
-from ..geometry.los import Obstacles, Viewer, build_obstacles, line_of_sight_batch
+from ..geometry.los import DEFAULT_TOLERANCE, Obstacles, Viewer, build_obstacles, line_of_sight_batch
 from ..geometry.templates import (
     COVERAGE_NAMES,
     COVERED,
@@ -545,11 +545,13 @@ class TableTemplates:
     # -- line of sight (only scenery blocks) ---------------------------------------
     def _tmpl_sight_points(self, px: np.ndarray, py: np.ndarray, pz: np.ndarray, targets: np.ndarray, *,
                            evidence: bool) -> _Sight:
-        """LoS from points (a circle's centre on its surface) to models' hitboxes."""
+        """LoS from points (a circle's centre on its surface) to models' hitboxes. The sight
+        line keeps ε clear of every solid (E-LOS), the surface under the centre too: it
+        starts ε above the surface."""
         A = self._tmpl_arrays
         targets = np.asarray(targets, int)
         m = len(targets)
-        S = np.column_stack([px, py, pz]).reshape(-1, 3)
+        S = np.column_stack([px, py, np.asarray(pz, float) + DEFAULT_TOLERANCE]).reshape(-1, 3)
         M, rho, mz, mh = A.xy[targets], A.r[targets], A.z[targets], A.h[targets]
         v = M - S[:, :2]
         dist = np.hypot(v[:, 0], v[:, 1])
@@ -614,12 +616,13 @@ class TableTemplates:
             ok = np.zeros(valid.shape, bool)
             # the first candidate for everyone, then the rest for the pairs still open
             first = np.flatnonzero(valid[:, 0])
-            ok[first, 0] = clear_segments(obs, P[first, 0], Q[first, 0])
+            grown = obs.grown(DEFAULT_TOLERANCE)  # E-LOS: a sight line keeps ε clear
+            ok[first, 0] = clear_segments(grown, P[first, 0], Q[first, 0])
             rest = np.flatnonzero(~ok[:, 0])
             if len(rest):
                 sub = valid[rest, 1:]
                 r, c = np.nonzero(sub)
-                ok[rest[r], c + 1] = clear_segments(obs, P[rest[r], c + 1], Q[rest[r], c + 1])
+                ok[rest[r], c + 1] = clear_segments(grown, P[rest[r], c + 1], Q[rest[r], c + 1])
         has = ok.any(1)
         visible[has] = True
         wit_idx[has] = ok[has].argmax(1)
@@ -657,7 +660,7 @@ class TableTemplates:
         src = Viewer(float(cx), float(cy), float(radius), float(zs), 0.0, -1)
         tgt = [Viewer(float(A.xy[t, 0]), float(A.xy[t, 1]), float(A.r[t]), float(A.z[t]), float(A.h[t]), -1)
                for t in targets]
-        raw = line_of_sight_batch(obs, [src] * len(tgt), tgt, [None] * len(tgt), tolerance=REGION_TOLERANCE)
+        raw = line_of_sight_batch(obs, [src] * len(tgt), tgt, [None] * len(tgt), resolution=REGION_TOLERANCE)
         return np.array([not r.visible for r in raw], bool)
 
     def _tmpl_corridor(self, cx: float, cy: float, radius: float, targets: np.ndarray) -> np.ndarray:
