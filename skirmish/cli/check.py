@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
+from ..maps.regions import Regions
 from ..maps.table import Table
 from ..rules.eldfall.modes import Mode
 from ..scenario.load import load
@@ -67,6 +68,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             print("\n".join(grid_lines(m, args.scenario)))
         return 0
+    if isinstance(m, Regions):  # the Spirit island (skirmish/cli/island.py)
+        from .island import check_lines
+        if args.json:
+            emit_json({"ok": True, **m.layout()})
+        else:
+            print("\n".join(check_lines(m, args.scenario)))
+        return 0
     if args.json:
         emit_json({"ok": True, **generic_summary(m)})
     else:
@@ -75,8 +83,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_table(args: argparse.Namespace, table: Table) -> int:
+    from ..sim.script import load_with_script  # the [[script]] is checked when read (docs/simulation.md)
+
+    _, script = load_with_script(args.scenario)
     if args.json:
-        emit_json({"ok": True, **summary(table)})
+        emit_json({"ok": True, **summary(table), "script": len(script.actions)})
         return 0
     title = f'"{table.name}"' if table.name else args.scenario
     print(f"{title}: ok — {table.width:g} x {table.depth:g} in table, {table.mode.value} mode")
@@ -94,6 +105,9 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
             states = f" [{', '.join(sorted(m.states))}]" if m.states else ""
             print(f"  {m.id:<16} {m.size} at ({m.x:g}, {m.y:g}){up} facing {m.facing:g}°"
                   f"{'  ' + weapons if weapons else ''}{states}")
+    if script.actions:
+        n = len(script.actions)
+        print(f"script: {n} declared action{'s' * (n != 1)} (ids and weapons checked; `skirmish run` plays it)")
     return 0
 
 
@@ -131,4 +145,13 @@ def grid_lines(grid: Grid, path: str) -> list[str]:
             effects = f" [{', '.join(f.effects.to_json())}]" if len(f.effects) else ""
             lines.append(f"  {p.id:<12} {room_text(p.room):<8} #{p.place}  {stats}  {extra}"
                          f"{'  | ' + abilities if abilities else ''}{effects}")
+    game = grid.game
+    if game is not None:  # the [game] section: decks, lairs, vaults (skirmish play)
+        kinds = len({c.key for c in game.creatures})
+        lines.append(f"game: {game.anima} Anima each, {game.turns} turns; decks: {len(game.creatures)} creatures "
+                     f"({kinds} kinds), {len(game.items)} items, {len(game.abilities)} abilities")
+        lines += [f"  lair {room_text(lair.room)}: {lair.creatures} creature{'s' * (lair.creatures != 1)}"
+                  for lair in game.lairs]
+        lines += [f"  vault {room_text(v.room)}: {v.price} Anima for {v.items} item{'s' * (v.items != 1)}, "
+                  f"{v.abilities} abilit{'ies' if v.abilities != 1 else 'y'}" for v in game.vaults]
     return lines

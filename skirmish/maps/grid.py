@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IllegalActionError, SkirmishError
+from ..rules.partyhard.decks import GameSetup
 from ..rules.partyhard.fight import resolve_fight
 from ..rules.partyhard.fighter import Fighter
 from ..rules.partyhard.items import key_of
@@ -133,6 +134,8 @@ class Grid(Map):
     pieces: tuple[Piece, ...] = ()
     name: str = ""
     source: str = field(default="", compare=False)
+    #: the scenario's ``[game]`` section (decks, lairs, vaults, Anima), when it has one
+    game: GameSetup | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rooms", tuple(self.rooms))
@@ -369,14 +372,14 @@ class Grid(Map):
     def reach(self, a: str, b: str, ability: str | None = None) -> Reach:
         """An ability (or a plain weapon hit, or a creature's attack) reaches its own room only.
 
-        ``weapon`` in the answer names what was asked about; ``band`` is 0 when in reach."""
+        ``weapon`` in the answer names what was asked about; ``band`` is 1 (the only band) when in reach."""
         f = self.fighter(a)
         if ability is None or key_of(ability) in ("attack", "weapon"):
             what = f.weapon.name if (f.weapon is not None and not f.is_creature) else "attack"
         else:
             what = f.ability(ability).name
         d = self.distance(a, b)
-        return Reach(a, b, what, d, d == 0, 0 if d == 0 else None, None, 0.0)
+        return Reach(a, b, what, d, d == 0, 1 if d == 0 else None, None, 0.0)
 
     def reaches(self, a: str, b: str) -> list[Reach]:
         """The reach of each way ``a`` can hurt or help: its abilities, then its weapon

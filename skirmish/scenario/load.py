@@ -18,6 +18,7 @@ from shapely.geometry import Polygon
 from ..errors import ScenarioError
 from ..geometry.solids import Prism, disc
 from ..maps.base import Map
+from ..maps.catalogue import Catalogue, Profile
 from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
 from ..rules.eldfall.modes import MODES, Mode
@@ -30,29 +31,36 @@ FORMAT = 1
 TOP_KEYS = ("format", "name", "mode", "map", "table", "scenery", "models", "weapons", "profiles")
 
 
-def load(path: str | Path) -> Map:
-    """Load and validate a scenario file."""
-    p = Path(path)
+def read_source(path: str | Path, what: str = "scenario") -> str:
+    """The text of a file, or a :class:`ScenarioError` that says why it cannot be read."""
     try:
-        text = p.read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a directory, expected a scenario .toml file") from None
+        raise ScenarioError(f"{path}: is a directory, expected a {what} .toml file") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    return loads(text, source=str(path))
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """Parsed TOML, or a :class:`ScenarioError` naming ``source``."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+
+
+def load(path: str | Path) -> Map:
+    """Load and validate a scenario file."""
+    return loads(read_source(path), source=str(path))
 
 
 def loads(text: str, source: str = "<string>") -> Map:
     """Validate scenario text (``source`` names it in error messages)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
-    return from_dict(data, source)
+    return from_dict(parse_toml(text, source), source)
 
 
 def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
@@ -62,10 +70,13 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     fmt = top.take("format", F.integer)
     if fmt != FORMAT:
         raise top.error("format", f"expected {FORMAT} (the only format this version reads), got {show(fmt)}")
-    kind = top.take("map", F.one_of("table", "grid"), "table")
+    kind = top.take("map", F.one_of("table", "grid", "regions"), "table")
     if kind == "grid":  # the Party Hard grid of rooms has its own loader
         from .grid import grid_from_dict
         return grid_from_dict(data, source)
+    if kind == "regions":  # the Spirit island region graph has its own loader (docs/island-format.md)
+        from .island import island_from_dict
+        return island_from_dict(data, source)
     name = top.take("name", F.string, "")
     mode = Mode(top.take("mode", F.one_of(*MODES), "assisted"))
     if not top.has("table"):
@@ -74,17 +85,23 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     width, depth = tbl.take("size", F.size2)
     tbl.done()
 
-    weapons = dict(BUILTIN_WEAPONS)
-    weapons.update(_weapons(top))
+    declared = _weapons(top)
+    weapons = {**BUILTIN_WEAPONS, **declared}
     profiles = _profiles(top, weapons)
 
     scenery = [_scenery(Entry(source, f"scenery[{i}]", raw), i) for i, raw in enumerate(_array(top, "scenery"))]
     models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
               for i, raw in enumerate(_array(top, "models"))]
-    top.done(allowed_extra=("script",))  # the script is read by skirmish.sim (docs/simulation.md)
+    script = _array(top, "script")  # read by skirmish.sim (docs/simulation.md); kept for a lossless save
+    top.done()
 
     _check_ids(source, scenery, models)
-    table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source)
+    catalogue = Catalogue(
+        tuple(declared.items()),
+        tuple(Profile(k, p["size"], p["diameter"], p["height"], p["attributes"], p["weapon_keys"])
+              for k, p in profiles.items()),
+        tuple(dict(entry) if isinstance(entry, dict) else entry for entry in script))
+    table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source, catalogue)
     _check_placement(source, table)
     return table
 
@@ -151,26 +168,30 @@ def _attributes(e: Entry, key: str = "attributes") -> dict[str, int]:
     return out
 
 
-def _weapon_list(e: Entry, weapons: dict[str, Weapon]) -> tuple[Weapon, ...]:
+def _weapon_keys(e: Entry, weapons: dict[str, Weapon]) -> tuple[str, ...]:
     names = e.take("weapons", F.list_of(F.ident, what="a list of weapon names"), [])
-    out = []
     for n in names:
         if n not in weapons:
             raise e.error("weapons", f"unknown weapon {show(n)}; declare it under [weapons.{n}] "
                           f"(known: {', '.join(sorted(weapons))})")
-        out.append(weapons[n])
-    return tuple(out)
+    return tuple(names)
+
+
+def _weapon_list(e: Entry, weapons: dict[str, Weapon]) -> tuple[Weapon, ...]:
+    return tuple(weapons[n] for n in _weapon_keys(e, weapons))
 
 
 def _profiles(top: Entry, weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
     out = {}
     for key, e in top.entries("profiles"):
+        keys = _weapon_keys(e, weapons)
         out[key] = {
             "size": e.take("size", F.one_of(*SIZE_ORDER), None),
             "diameter": e.take("diameter", F.positive_length, None),
             "height": e.take("height", F.positive_length, None),
             "attributes": _attributes(e),
-            "weapons": _weapon_list(e, weapons),
+            "weapons": tuple(weapons[k] for k in keys),
+            "weapon_keys": keys,
         }
         e.done()
     return out
@@ -253,6 +274,10 @@ def _scenery(e: Entry, index: int) -> Scenery:
                    params, blocks, walkable, ladders)
 
 
+#: The States a model may be listed with (E-STATE); "Flying" lets it stand above any surface.
+MODEL_STATES = ("Crouched", "Dead", "Incapacitated", "Prone", "Fatigued", "Flying")
+
+
 def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, Any]]) -> Model:
     mid = e.take("id", F.ident)
     _label(e, mid)
@@ -274,7 +299,7 @@ def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, A
     height = e.take("height", F.positive_length, prof.get("height"))
     attributes = {**prof.get("attributes", {}), **_attributes(e)}
     own = _weapon_list(e, weapons)
-    states = frozenset(e.take("states", F.list_of(F.one_of("Crouched", "Dead", "Incapacitated", "Prone"),
+    states = frozenset(e.take("states", F.list_of(F.one_of(*MODEL_STATES),
                                                   what="a list of states"), []))
     e.done()
     return Model(mid, side, size, x, y, z, facing, diameter, height, attributes,
@@ -295,6 +320,16 @@ def _check_ids(source: str, scenery: list[Scenery], models: list[Model]) -> None
             seen[ident] = where
 
 
+def _under(m: Model, s: Scenery) -> bool:
+    """Does scenery ``s``'s footprint meet ``m``'s base in plan?"""
+    return bool(shapely.distance(shapely.Point(m.x, m.y), s.solid.footprint) < m.radius)
+
+
+def _stands_on_scenery(m: Model, table: Table) -> bool:
+    """A model above the table stands on the top of a piece under its base (E-HITBOX)."""
+    return any(abs(s.top - m.z) <= CONTACT_TOLERANCE and _under(m, s) for s in table.scenery)
+
+
 def _check_placement(source: str, table: Table) -> None:
     tol = CONTACT_TOLERANCE
     for i, m in enumerate(table.models):
@@ -303,6 +338,14 @@ def _check_placement(source: str, table: Table) -> None:
         if m.x - r < -tol or m.y - r < -tol or m.x + r > table.width + tol or m.y + r > table.depth + tol:
             raise ScenarioError(f"{where}: at: the base (radius {r:.3g} in at {m.x:g}, {m.y:g}) is off the "
                                 f"{table.width:g} x {table.depth:g} in table; move it inside")
+    for i, m in enumerate(table.models):
+        if m.z > F.MAX_TABLE_SIDE:
+            raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: at most {F.MAX_TABLE_SIDE:g} in, got {m.z:g}')
+        if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table):
+            tops = sorted({f"{s.top:g}" for s in table.scenery if _under(m, s)})
+            raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: nothing under it at z = {m.z:g} '
+                                f"({'tops under its base: ' + ', '.join(tops) if tops else 'no scenery under its base'})"
+                                '; set z to the surface it stands on, or list it as states = ["Flying"]')
     if table.models:
         hb = [m.hitbox for m in table.models]
         x = np.array([c.x for c in hb])
