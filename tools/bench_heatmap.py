@@ -98,10 +98,12 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=2)
     ap.add_argument("--sample", type=int, default=12, help="cells for the naive baseline per table")
     ap.add_argument("--trials", type=int, default=2000)
-    ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--no-dask", action="store_true", help="skip the trials scaling line")
+    ap.add_argument("--no-heatmap", action="store_true", help="only the trials scaling line")
     ap.add_argument("--scenario", help="time this table instead of generated ones (e.g. scenarios/dense-ruins.toml)")
     args = ap.parse_args()
-    bench_heatmaps(args.step, 1 if args.scenario else args.tables, args.sample, args.scenario)
+    if not args.no_heatmap:
+        bench_heatmaps(args.step, 1 if args.scenario else args.tables, args.sample, args.scenario)
     if not args.no_dask:
         bench_trials(args.trials)
 
