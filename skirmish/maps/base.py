@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -88,3 +88,39 @@ class Map(ABC):
 
     def _unsupported(self, what: str) -> SkirmishError:
         return SkirmishError(f"the {self.kind} map does not answer {what}")
+
+
+class SameSpaceSight(Map):
+    """A map where sight means sharing a space: a room on the grid, a region on the island.
+
+    There is no witness segment and there are no blockers (the space's bounds are the
+    proof). ``arc``, ``tolerance`` and ``fraction`` are accepted for the table's callers
+    and ignored: a space has no facing and a visible piece is wholly visible.
+    """
+
+    #: The word for a space, given as the answer's ``stage`` ("room", "region").
+    sight_space: ClassVar[str] = ""
+    #: What two different pieces are called in the "to itself" error ("models", ...).
+    sight_pieces: ClassVar[str] = "models"
+
+    @abstractmethod
+    def space_of(self, piece: str) -> object:
+        """The space a piece is in (raises an unknown-id error for an unknown piece)."""
+
+    def line_of_sight(self, a: str, b: str, *, arc: str = "all", tolerance: float = 0.0,
+                      fraction: bool = False) -> LineOfSight:
+        """Sight is sharing a space: ``reason`` is "clear" or "blocked"."""
+        sa, sb = self.space_of(a), self.space_of(b)
+        if a == b:
+            raise SkirmishError(f"line of sight from {a!r} to itself: pick two different {self.sight_pieces}")
+        same = sa == sb
+        return LineOfSight(a, b, same, "clear" if same else "blocked", None, (), 0.0, "all", self.sight_space,
+                           (1.0 if same else 0.0) if fraction else None)
+
+    def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], **kw: Any) -> list[LineOfSight]:
+        return [self.line_of_sight(a, b, **kw) for a, b in pairs]
+
+    def line_of_sight_all(self, **kw: Any) -> list[LineOfSight]:
+        """Every ordered pair of distinct pieces."""
+        ids = self.model_ids
+        return self.line_of_sight_pairs([(x, y) for x in ids for y in ids if x != y], **kw)

@@ -33,7 +33,7 @@ from ..rules.partyhard.items import key_of
 from ..rules.partyhard.log import FightLog
 from ..rules.partyhard.policy import Policy
 from ..rules.partyhard.state import ROW_CAP, Exit, FightSetup, Reinforcement, SideSetup
-from .base import Map, register_map, unknown_id
+from .base import SameSpaceSight, register_map, unknown_id
 from .results import LineOfSight, MovePlan, MoveRange, Reach, Violation
 
 Room = tuple[int, int]
@@ -111,7 +111,7 @@ class Reinforce:
 
 @register_map
 @dataclass(frozen=True, repr=False)
-class Grid(Map):
+class Grid(SameSpaceSight):
     """Room cards and the pieces in them. Build one with :func:`skirmish.load` from a
     ``map = "grid"`` scenario, or from :class:`RoomCard` and :class:`Piece` values.
 
@@ -128,6 +128,7 @@ class Grid(Map):
     """
 
     kind = "grid"
+    sight_space = "room"
     unit = "steps"
 
     rooms: tuple[RoomCard, ...]
@@ -346,27 +347,9 @@ class Grid(Map):
         """Contact is sharing a room (every piece is in contact with itself)."""
         return self.room_of(a) == self.room_of(b)
 
-    def line_of_sight(self, a: str, b: str, *, arc: str = "all", tolerance: float = 0.0,
-                      fraction: bool = False) -> LineOfSight:
-        """Sight is sharing a room: ``reason`` is "clear" or "blocked", no witness segment and
-        no blockers (the rooms' walls are the proof; ``stage`` is "room"). ``arc``,
-        ``tolerance`` and ``fraction`` are accepted for the table's callers and ignored
-        (a room has no facing; a visible piece is wholly visible)."""
-        if a == b:
-            self.piece(a)
-            raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models")
-        ra, rb = self.room_of(a), self.room_of(b)
-        same = ra == rb
-        return LineOfSight(a, b, same, "clear" if same else "blocked", None, (), 0.0, "all", "room",
-                           (1.0 if same else 0.0) if fraction else None)
-
-    def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], **kw: Any) -> list[LineOfSight]:
-        return [self.line_of_sight(a, b, **kw) for a, b in pairs]
-
-    def line_of_sight_all(self, **kw: Any) -> list[LineOfSight]:
-        """Every ordered pair of distinct pieces."""
-        ids = self.model_ids
-        return self.line_of_sight_pairs([(x, y) for x in ids for y in ids if x != y], **kw)
+    def space_of(self, piece: str) -> Room:
+        """Sight is sharing a room (:class:`SameSpaceSight`)."""
+        return self.room_of(piece)
 
     # -- reach, reinforcement, area effects --------------------------------------------------------
     def reach(self, a: str, b: str, ability: str | None = None) -> Reach:

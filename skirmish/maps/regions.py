@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import SkirmishError
 from ..rules.spiritisland.island import INVADERS, Island, Land
-from .base import Map, register_map, unknown_id
+from .base import SameSpaceSight, register_map, unknown_id
 from .results import LineOfSight, MovePlan, MoveRange
 
 #: The side of explorers, towns and cities; dahan are their own side.
@@ -44,7 +44,7 @@ class Group:
 
 @register_map
 @dataclass(frozen=True, repr=False)
-class Regions(Map):
+class Regions(SameSpaceSight):
     """The island as a map. Build one with :func:`skirmish.load` from a
     ``map = "regions"`` file (docs/island-format.md), or around an :class:`Island`.
 
@@ -57,6 +57,8 @@ class Regions(Map):
     """
 
     kind = "regions"
+    sight_space = "region"
+    sight_pieces = "groups or regions"
     unit = "steps"
 
     island: Island
@@ -160,25 +162,10 @@ class Regions(Map):
         """Contact is sharing a region."""
         return self.region_of(a) == self.region_of(b)
 
-    def line_of_sight(self, a: str, b: str, *, arc: str = "all", tolerance: float = 0.0,
-                      fraction: bool = False) -> LineOfSight:
-        """The island has no sight rule (powers reach by range); as on the grid, pieces in
-        one region see each other and others do not (``stage`` is "region"). ``arc``,
-        ``tolerance`` and ``fraction`` are accepted for the table's callers and ignored."""
-        ra, rb = self.region_of(a), self.region_of(b)
-        if a == b:
-            raise SkirmishError(f"line of sight from {a!r} to itself: pick two different groups or regions")
-        same = ra == rb
-        return LineOfSight(a, b, same, "clear" if same else "blocked", None, (), 0.0, "all", "region",
-                           (1.0 if same else 0.0) if fraction else None)
-
-    def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], **kw: Any) -> list[LineOfSight]:
-        return [self.line_of_sight(a, b, **kw) for a, b in pairs]
-
-    def line_of_sight_all(self, **kw: Any) -> list[LineOfSight]:
-        """Every ordered pair of distinct groups."""
-        ids = self.model_ids
-        return self.line_of_sight_pairs([(x, y) for x in ids for y in ids if x != y], **kw)
+    def space_of(self, piece: str) -> str:
+        """The island has no sight rule (powers reach by range); as on the grid, pieces in one
+        region see each other and others do not (:class:`SameSpaceSight`)."""
+        return self.region_of(piece)
 
     def _unsupported(self, what: str) -> SkirmishError:
         return SkirmishError(f"the {self.kind} map does not answer {what}: pieces on the island do not move on "
