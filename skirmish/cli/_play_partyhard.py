@@ -9,6 +9,7 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -114,6 +115,17 @@ def _room(r: Any) -> str:
     return f"({r[0]}, {r[1]})"
 
 
+#: Events that spend or hand over Anima: their text, printed with every player's Anima after.
+_SPENDING: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "restore": lambda d: f"restores {d['actor']} in {_room(d['room'])} (-{d['spent']} Anima)",
+    "teleport": lambda d: f"teleports {d['actor']} {_room(d['frm'])} -> {_room(d['to'])} (-{d['spent']})",
+    "buy": lambda d: f"buys back {d['card']} for {d['actor']} (-{d['spent']})",
+    "discard": lambda d: f"discards {d['card']} of {d['actor']} (+{d['gained']})",
+    "give": lambda d: f"gives {d['amount']} Anima to {d['to']}",
+    "open": lambda d: f"opens the vault in {_room(d['room'])} (-{d['spent']})",
+}
+
+
 def event_line(e: GameEvent) -> str | None:
     d = e.data
     head = f"T{e.turn} {e.player}:" if e.player else f"T{e.turn}:"
@@ -144,18 +156,9 @@ def event_line(e: GameEvent) -> str | None:
     if k == "loot":
         return f"{head} {d['card']} -> " + (f"{d['to']}" + (f" (replacing {d['replaced']})" if d.get("replaced") else "")
                                           if d["to"] else f"+{d['anima_gained']} Anima") + f"  [Anima {_anima(e)}]"
-    if k == "restore":
-        return f"{head} restores {d['actor']} in {_room(d['room'])} (-{d['spent']} Anima)  [Anima {_anima(e)}]"
-    if k == "teleport":
-        return f"{head} teleports {d['actor']} {_room(d['frm'])} -> {_room(d['to'])} (-{d['spent']})  [Anima {_anima(e)}]"
-    if k == "buy":
-        return f"{head} buys back {d['card']} for {d['actor']} (-{d['spent']})  [Anima {_anima(e)}]"
-    if k == "discard":
-        return f"{head} discards {d['card']} of {d['actor']} (+{d['gained']})  [Anima {_anima(e)}]"
-    if k == "give":
-        return f"{head} gives {d['amount']} Anima to {d['to']}  [Anima {_anima(e)}]"
-    if k == "open":
-        return f"{head} opens the vault in {_room(d['room'])} (-{d['spent']})  [Anima {_anima(e)}]"
+    spend = _SPENDING.get(k)
+    if spend is not None:
+        return f"{head} {spend(d)}  [Anima {_anima(e)}]"
     if k == "out":
         return f"{head} is out: {d['reason']}"
     return None

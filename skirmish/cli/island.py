@@ -24,6 +24,7 @@ from ..rules.spiritisland.island import ROUNDS
 from ..scale import job_rng, run_jobs
 from ..scenario.dump import write_scenario
 from ..scenario.load import load
+from ._games import add_game_args, check_game_args
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 
@@ -75,13 +76,7 @@ def register(sub: Any) -> None:
 
 def add_play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rounds", type=int, default=ROUNDS, help=f"rounds to play (default {ROUNDS})")
-    p.add_argument("--policy", metavar="SPEC", help="the spirits' policies, e.g. river=greedy,earth=random; a bare "
-                   "name applies to every spirit; package.module:ClassName plugs in your own (default: greedy)")
-    p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the game can be replayed)")
-    p.add_argument("--games", type=int, help="play this many games and report wins, losses and means")
-    p.add_argument("--workers", type=int, default=1, help="processes for --games (same report for any number)")
-    p.add_argument("--backend", choices=("local", "dask"), default="local", help="where --games runs")
-    p.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler (tcp://host:port) for --games")
+    add_game_args(p, who="spirit")
     add_json_flag(p)
 
 
@@ -197,8 +192,7 @@ def play(args: argparse.Namespace, board: Map) -> int:
     rounds = getattr(args, "rounds", ROUNDS)
     if rounds < 1:
         raise SkirmishError(f"--rounds must be 1 or more, got {rounds}")
-    if args.games is not None and args.games < 1:
-        raise SkirmishError(f"--games must be 1 or more, got {args.games}")
+    check_game_args(args)
     isl.explore_for(isl.round + rounds - 1)  # the explore order covers every round played
     policies = parse_policy_specs(args.policy, isl.spirits, GAME, default="greedy")  # a bad spec: refused now
     seed = _seed(args.seed)
