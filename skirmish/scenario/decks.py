@@ -13,43 +13,44 @@ from ..maps.grid import CREATURES, Piece, Room, RoomCard
 from ..rules.partyhard.decks import TURN_LIMIT, CreatureCard, GameSetup, Lair, Vault
 from ..rules.partyhard.effects import Effects
 from ..rules.partyhard.items import Ability, Item
+from . import cards as C
 from . import fields as F
+from .cards import card_lines, read_creature
 from .fields import Entry
+from .toml_text import toml_value
 
 def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], items: Mapping[str, Item],
                     abilities: Mapping[str, Ability]) -> GameSetup | None:
     """Read ``[game]`` (``None`` when the scenario has none)."""
-    from .grid import _array, _effect, _named, _room_at, _rule, _stats, _whole, read_creature
-
     if not top.has("game"):
         return None
     g = top.child("game")
-    anima = g.take("anima", _whole(0), 0)
-    turns = g.take("turns", _whole(1), TURN_LIMIT)
-    item_deck = tuple(_named(g, "items", dict(items), "item"))   # repeat a key for copies
-    ability_deck = tuple(_named(g, "abilities", dict(abilities), "ability"))
+    anima = g.take("anima", C.whole(0), 0)
+    turns = g.take("turns", C.whole(1), TURN_LIMIT)
+    item_deck = tuple(C.named_cards(g, "items", dict(items), "item"))   # repeat a key for copies
+    ability_deck = tuple(C.named_cards(g, "abilities", dict(abilities), "ability"))
     cards: list[CreatureCard] = []
     for key, e in g.entries("creatures"):
         name = e.take("name", F.string, "")
-        copies = e.take("copies", _whole(1), 1)
-        stats = _stats(e)
-        abil = _named(e, "abilities", dict(abilities), "ability")
-        effects = Effects.of(e.take("effects", F.list_of(_effect, what="a list of effects"), []))
+        copies = e.take("copies", C.whole(1), 1)
+        stats = C.read_stats(e)
+        abil = C.named_cards(e, "abilities", dict(abilities), "ability")
+        effects = Effects.of(e.take("effects", F.list_of(C.effect_value, what="a list of effects"), []))
         cards += [CreatureCard(key, read_creature(e, key, name, stats, abil, effects))] * copies
     at = {r.at: r for r in rooms}
     placed = {p.room for p in pieces if p.side == CREATURES}
 
     def room_of(e: Entry) -> Room:
-        room = e.take("room", _room_at)
+        room = e.take("room", C.room_at)
         if room not in at:
             raise e.error("room", f"no room at [{room[0]}, {room[1]}] in the drawing")
         return room
 
     lairs: list[Lair] = []
-    for i, raw in enumerate(_array(g, "lairs")):
+    for i, raw in enumerate(C.table_array(g, "lairs")):
         e = Entry(top.source, f"game.lairs[{i}]", raw)
         room = room_of(e)
-        count = e.take("creatures", _whole(1))
+        count = e.take("creatures", C.whole(1))
         e.done()
         if any(lair.room == room for lair in lairs):
             raise e.error("room", f"room [{room[0]}, {room[1]}] is already a lair")
@@ -64,15 +65,15 @@ def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], item
                                        f"[{lair.room[0]}, {lair.room[1]}]: {lair.creatures}" for lair in lairs)
                       + "); add cards or copies = N")
     vaults: dict[Room, Vault] = {}
-    for i, raw in enumerate(_array(g, "vaults")):
+    for i, raw in enumerate(C.table_array(g, "vaults")):
         e = Entry(top.source, f"game.vaults[{i}]", raw)
         room = room_of(e)
         price = at[room].treasure
         if price is None:
             raise e.error("room", f"the vault in room [{room[0]}, {room[1]}] has no price: give its room a legend "
                                   "mark with treasure = N (the Anima it opens for)")
-        n_items = e.take("items", _whole(0), 0)
-        n_abilities = e.take("abilities", _whole(0), 0)
+        n_items = e.take("items", C.whole(0), 0)
+        n_abilities = e.take("abilities", C.whole(0), 0)
         e.done()
         if room in vaults:
             raise e.error("room", f"room [{room[0]}, {room[1]}] already has a vault entry")
@@ -83,15 +84,12 @@ def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], item
         if r.treasure is not None and r.at not in vaults:
             vaults[r.at] = Vault(r.at, r.treasure)
     g.done()
-    return _rule(g, lambda: GameSetup(tuple(cards), item_deck, ability_deck, tuple(lairs),
+    return C.by_rule(g, lambda: GameSetup(tuple(cards), item_deck, ability_deck, tuple(lairs),
                                       tuple(sorted(vaults.values(), key=lambda v: v.room)), anima, turns))
 
 
 def game_to_toml(game: GameSetup, items: Mapping[Item, str], abilities: Mapping[Ability, str]) -> list[str]:
     """``[game]`` as TOML lines (``items``/``abilities``: the catalogue key of each card)."""
-    from .toml_text import toml_value
-    from .grid import card_lines
-
     out = ["", "[game]", f"anima = {game.anima}", f"turns = {game.turns}"]
     if game.items:
         out.append(f"items = {toml_value([items[i] for i in game.items])}")

@@ -11,17 +11,18 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, TypeVar
 
-from ..errors import RuleInputError
 from ..maps.grid import CREATURES, Grid, Piece, Room, RoomCard
-from ..rules.partyhard.effects import CONDITIONS, EFFECT_SYNTAX, Effect, Effects, parse_effect
-from ..rules.partyhard.elements import ELEMENTS, Element
+from ..rules.partyhard.effects import CONDITIONS, Effects
+from ..rules.partyhard.elements import ELEMENTS
 from ..rules.partyhard.fighter import MAX_ABILITIES, Fighter
 from ..rules.partyhard.items import ATTACK, BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, default_target, key_of
 from ..rules.partyhard.state import ROW_CAP
-from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
+from ..rules.partyhard.stats import STAT_MAX, STATS
+from . import cards as C
 from . import fields as F
-from .fields import Entry, show
+from .cards import card_lines, read_creature
 from .decks import game_from_entry, game_to_toml
+from .fields import Entry, show
 from .toml_text import catalogue_keys, toml_value
 
 NO_ROOM = "#"
@@ -53,7 +54,7 @@ def grid_from_dict(data: dict[str, Any], source: str = "<dict>") -> Grid:
     pieces: list[Piece] = []
     places: dict[tuple[Room, str], dict[int, str]] = {}
     for kind in ("characters", "creatures"):
-        for i, raw in enumerate(_array(top, kind)):
+        for i, raw in enumerate(C.table_array(top, kind)):
             e = Entry(source, f"{kind}[{i}]", raw)
             pieces.append(_piece(e, kind, at, items, abilities, places, pieces))
     game = game_from_entry(top, rooms, pieces, items, abilities)
@@ -61,47 +62,12 @@ def grid_from_dict(data: dict[str, Any], source: str = "<dict>") -> Grid:
     return Grid(tuple(rooms), tuple(pieces), name, source, game)
 
 
-def _array(top: Entry, key: str) -> list[Any]:
-    raw = top.take(key, lambda v: v, [])
-    if not isinstance(raw, list):
-        raise top.error(key, f"expected an array of tables ([[{key}]]), got {show(raw)}")
-    return raw
-
-
-def _whole(low: int | None = None, high: int | None = None) -> Callable[[Any], int]:
-    def parse(value: Any) -> int:
-        v = F.integer(value)
-        if (low is not None and v < low) or (high is not None and v > high):
-            span = f"{low}..{high}" if high is not None else f"{low} or more"
-            raise ValueError(f"expected a whole number {span}, got {v}")
-        return v
-    return parse
-
-
-def _element(value: Any) -> Element:
-    if isinstance(value, str) and value.strip().lower() in ELEMENTS:
-        return Element(value.strip().lower())
-    raise ValueError(f"expected one of {', '.join(ELEMENTS)}, got {show(value)}")
-
-
 def _damage(value: Any) -> int | str:
     if isinstance(value, str) and value.strip().lower() == ATTACK:
         return ATTACK
     if isinstance(value, str):
         raise ValueError(f'expected a whole number 0 or more, or "{ATTACK}" (the user\'s Attack), got {show(value)}')
-    return _whole(0)(value)
-
-
-def _effect(value: Any) -> Effect:
-    try:
-        return parse_effect(F.string(value))
-    except RuleInputError:
-        raise ValueError(f"expected an effect: {EFFECT_SYNTAX}; got {show(value)}") from None
-
-
-def _room_at(value: Any) -> Room:
-    c, r = F.list_of(_whole(0), n=2, what="[column, row] (two whole numbers, 0 or more)")(value)
-    return (c, r)
+    return C.whole(0)(value)
 
 
 # -- [grid] --------------------------------------------------------------------------------------
@@ -116,7 +82,7 @@ def _rooms(g: Entry) -> list[RoomCard]:
             if len(key) != 1 or key in (ROOM, NO_ROOM, " ") or key.isspace():
                 raise lg.error(key, f"a legend key is one character other than '{ROOM}', '{NO_ROOM}' and a space")
             e = Entry(g.source, f"grid.legend.{key}", lg.data[key])
-            legend[key] = {"name": e.take("name", F.string, ""), "treasure": e.take("treasure", _whole(0), None)}
+            legend[key] = {"name": e.take("name", F.string, ""), "treasure": e.take("treasure", C.whole(0), None)}
             e.done()
     g.done()
     cards: list[RoomCard] = []
@@ -173,13 +139,6 @@ def _catalogue(top: Entry, key: str, read: Callable[[Entry, str], T]) -> dict[st
     return out
 
 
-def _rule(e: Entry, make: Callable[[], T]) -> T:
-    try:
-        return make()
-    except RuleInputError as exc:
-        raise e.error(None, str(exc)) from None
-
-
 def _stat_changes(value: Any) -> dict[str, int]:
     if not isinstance(value, dict):
         raise ValueError(f"expected a table like {{ attack = 1, energy = -1 }}, got {show(value)}")
@@ -187,71 +146,51 @@ def _stat_changes(value: Any) -> dict[str, int]:
     for k, v in value.items():
         if k not in STATS:
             raise ValueError(f"unknown stat {show(k)}; the stats are {', '.join(STATS)}")
-        out[k] = _whole(-STAT_MAX, STAT_MAX)(v)
+        out[k] = C.whole(-STAT_MAX, STAT_MAX)(v)
     return out
 
 
 def _item(e: Entry, key: str) -> Item:
     name = e.take("name", F.ident, key)
     kind = ItemKind(e.take("kind", F.one_of(*(k.value for k in ItemKind))))
-    element = e.take("element", _element, None)
+    element = e.take("element", C.element_value, None)
     if element is None and kind is not ItemKind.ACCESSORY:
         raise e.error("element", f"required for a {kind.value}: one of {', '.join(ELEMENTS)}")
     if kind is ItemKind.ACCESSORY and e.has("bonus"):
         raise e.error("bonus", "an accessory has no bonus; give stats = { attack = 1, ... }")
-    bonus = e.take("bonus", _whole(-STAT_MAX, STAT_MAX), 0)
+    bonus = e.take("bonus", C.whole(-STAT_MAX, STAT_MAX), 0)
     stats = e.take("stats", _stat_changes, {})
     if kind is not ItemKind.WEAPON and e.has("effect"):
         raise e.error("effect", "only weapons put effects on their targets")
-    effect = e.take("effect", _effect, None)
+    effect = e.take("effect", C.effect_value, None)
     immune = e.take("immune", F.list_of(F.one_of(*IMMUNITIES), what=f"a list of {', '.join(IMMUNITIES)}"), [])
     no_regen = e.take("no_energy_regen", F.boolean, False)
     e.done()
-    return _rule(e, lambda: Item(name, kind, element, bonus, stats, effect, frozenset(immune), no_regen))
+    return C.by_rule(e, lambda: Item(name, kind, element, bonus, stats, effect, frozenset(immune), no_regen))
 
 
 def _ability(e: Entry, key: str) -> Ability:
     name = e.take("name", F.ident, key)
-    cost = e.take("cost", _whole(0, STAT_MAX), 1)
-    element = e.take("element", _element, None)
+    cost = e.take("cost", C.whole(0, STAT_MAX), 1)
+    element = e.take("element", C.element_value, None)
     dmg = e.take("damage", _damage, None)
-    heal = e.take("heal", _whole(0), None)
+    heal = e.take("heal", C.whole(0), None)
     if dmg is not None and heal is not None:
         raise e.error("heal", "give damage or heal, not both")
     if (dmg is not None or heal is not None) and element is None:
         raise e.error("element", f"required with {'damage' if dmg is not None else 'heal'}: one of {', '.join(ELEMENTS)}")
-    targets = e.take("targets", _whole(1, ROW_CAP), 1)
-    effect = e.take("effect", _effect, None)
-    burns = e.take("burns", _whole(0, STAT_MAX), 0)
-    restore = e.take("restore", _whole(0, STAT_MAX), 0)
+    targets = e.take("targets", C.whole(1, ROW_CAP), 1)
+    effect = e.take("effect", C.effect_value, None)
+    burns = e.take("burns", C.whole(0, STAT_MAX), 0)
+    restore = e.take("restore", C.whole(0, STAT_MAX), 0)
     if dmg is None and heal is None and element is not None and not restore and e.data.get("on", "enemies") == "enemies":
         dmg = ATTACK  # P-DMG: an attacking ability with no other formula deals its user's Attack
     on = e.take("on", F.one_of("enemies", "allies", "self"), default_target(dmg, heal, effect, restore))
     e.done()
-    return _rule(e, lambda: Ability(name, cost, element, dmg, heal, targets, on, effect, burns, restore))  # type: ignore[arg-type]
+    return C.by_rule(e, lambda: Ability(name, cost, element, dmg, heal, targets, on, effect, burns, restore))  # type: ignore[arg-type]
 
 
 # -- [[characters]] and [[creatures]] ------------------------------------------------------------------
-
-def _stats(e: Entry) -> Stats:
-    if not e.has("stats"):
-        raise e.error("stats", "required field is missing (stats = { attack = 2, defense = 1, health = 4, energy = 3 })")
-    s = e.child("stats")
-    values = {k: s.take(k, _whole(STAT_MIN, STAT_MAX)) for k in STATS}
-    s.done()
-    return Stats(**values)
-
-
-def _named(e: Entry, field: str, catalogue: dict[str, T], what: str) -> list[T]:
-    keys = e.take(field, F.list_of(F.ident, what=f"a list of {what} names"), [])
-    out = []
-    for k in keys:
-        if k not in catalogue:
-            raise e.error(field, f"unknown {what} {show(k)}; declare it under [{field}.{k}] "
-                                 f"(known: {', '.join(sorted(catalogue))})")
-        out.append(catalogue[k])
-    return out
-
 
 def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilities: dict[str, Ability],
            places: dict[tuple[Room, str], dict[int, str]], before: list[Piece]) -> Piece:
@@ -268,7 +207,7 @@ def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilit
             raise e.error("player", f'"{CREATURES}" is the creatures\' side; name the player otherwise')
     else:
         side = CREATURES
-    room = e.take("room", _room_at)
+    room = e.take("room", C.room_at)
     if room not in rooms:
         raise e.error("room", f"no room at [{room[0]}, {room[1]}] in the drawing (column {room[0]}, row {room[1]}, "
                               "counted from 0 at the top left)")
@@ -277,18 +216,18 @@ def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilit
         raise e.error("room", f"room [{room[0]}, {room[1]}] already holds {ROW_CAP} characters of {side} "
                               f"({', '.join(taken.values())}); at most {ROW_CAP} of one player share a room (P-CAP)")
     top = ROW_CAP if kind == "characters" else None
-    place = e.take("place", _whole(1, top), None)
+    place = e.take("place", C.whole(1, top), None)
     if place is None:
         place = next(n for n in range(1, len(taken) + 2) if n not in taken)
     elif place in taken:
         raise e.error("place", f"place {place} of {side}'s row in room [{room[0]}, {room[1]}] is taken by "
                                f"{taken[place]}")
     taken[place] = pid
-    stats = _stats(e)
-    effects = Effects.of(e.take("effects", F.list_of(_effect, what="a list of effects"), []))
-    abil = _named(e, "abilities", abilities, "ability")
+    stats = C.read_stats(e)
+    effects = Effects.of(e.take("effects", F.list_of(C.effect_value, what="a list of effects"), []))
+    abil = C.named_cards(e, "abilities", abilities, "ability")
     if kind == "characters":
-        its = _named(e, "items", items, "item")
+        its = C.named_cards(e, "items", items, "item")
         kinds = [i.kind for i in its]
         dup = next((k for k in kinds if kinds.count(k) > 1), None)
         if dup is not None:
@@ -296,26 +235,11 @@ def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilit
         if len(abil) > MAX_ABILITIES:
             raise e.error("abilities", f"a character has at most {MAX_ABILITIES} abilities, got {len(abil)}")
         e.done()
-        fighter = _rule(e, lambda: Fighter.new(pid, side, stats, items=tuple(its), abilities=tuple(abil),
+        fighter = C.by_rule(e, lambda: Fighter.new(pid, side, stats, items=tuple(its), abilities=tuple(abil),
                                                effects=effects, name=name))
     else:
         fighter = read_creature(e, pid, name, stats, abil, effects)
     return Piece(fighter, room, place)
-
-
-def read_creature(e: Entry, pid: str, name: str, stats: Stats, abilities: list[Ability], effects: Effects) -> Fighter:
-    """The rest of a creature's entry (``[[creatures]]`` or a creature card): its
-    built-in elements, targets, effect and ``unique``."""
-    attack_element = e.take("attack_element", _element)
-    defense_element = e.take("defense_element", _element, None)
-    targets = e.take("targets", _whole(1, ROW_CAP), 1)
-    effect = e.take("effect", _effect, None)
-    unique = e.take("unique", F.boolean, False)
-    e.done()
-    return _rule(e, lambda: Fighter.new(pid, CREATURES, stats, kind="creature", abilities=tuple(abilities),
-                                        effects=effects, attack_element=attack_element,
-                                        defense_element=defense_element, targets=targets,
-                                        attack_effect=effect, unique=unique, name=name))
 
 
 
@@ -380,24 +304,3 @@ def grid_to_toml(grid: Grid) -> str:
     if game is not None:
         out += game_to_toml(game, items, abilities)
     return "\n".join(out) + "\n"
-
-
-def card_lines(f: Fighter, items: dict[Item, str], abilities: dict[Ability, str]) -> list[str]:
-    """A fighter's printed card as TOML lines: stats, cards, effects, a creature's built-ins."""
-    out = [f"stats = {toml_value(f.base.to_json())}"]
-    if f.items:
-        out.append(f"items = {toml_value([items[i] for i in f.items])}")
-    if f.abilities:
-        out.append(f"abilities = {toml_value([abilities[a] for a in f.abilities])}")
-    if len(f.effects):
-        out.append(f"effects = {toml_value(f.effects.to_json())}")
-    if f.is_creature:
-        out.append(f"attack_element = {toml_value(str(f.attack_element))}")
-        if f.defense_element is not None:
-            out.append(f"defense_element = {toml_value(str(f.defense_element))}")
-        out.append(f"targets = {f.targets}")
-        if f.attack_effect is not None:
-            out.append(f"effect = {toml_value(str(f.attack_effect))}")
-        if f.unique:
-            out.append("unique = true")
-    return out
