@@ -100,7 +100,7 @@ def test_c_exact_odds_equal_brute_force_property(ap, dp, ab, db, dap):
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(ap=st.integers(0, 6), dp=st.integers(0, 6), ab=boosts_a, db=boosts_d, dap=st.integers(0, 6),
        adv=st.booleans())
 def test_c_exact_odds_equal_brute_force_wide(ap, dp, ab, db, dap, adv):

@@ -81,8 +81,8 @@ def test_backend_dask_local_cluster_is_byte_identical(capsys):
     argv = ["run", MILL, "--seed", "9", "--trials", "520", "--json"]
     one = out_of(capsys, argv)
     assert out_of(capsys, argv + ["--backend", "dask", "--workers", "2"]) == one
-    hm = ["heatmap", MILL, "--side", "blue", "--size", "S", "--step", "5", "--json"]
-    assert out_of(capsys, hm + ["--backend", "dask", "--workers", "2"]) == out_of(capsys, hm)
+    # (one local cluster is enough: heatmap and run reach Dask through the same run_jobs, and
+    # the heatmap's rows on Dask workers are checked against a scheduler above)
 
 
 @pytest.mark.slow

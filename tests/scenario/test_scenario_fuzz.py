@@ -26,7 +26,7 @@ PATHS = [p for p in doc_paths(BASE) if p]
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PATHS), values, st.booleans())
 def test_mutated_files_load_or_refuse_cleanly(path, value, delete):
     data = mutated(BASE, path, value, delete)
@@ -46,7 +46,7 @@ def test_random_text_loads_or_refuses_cleanly(text):
 
 
 @pytest.mark.slow
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.sampled_from(["format", "table", "models", "scenery", "mode", "weapons", "profiles", "x"]),
                        values, max_size=6))
 def test_random_documents_load_or_refuse_cleanly(data):
