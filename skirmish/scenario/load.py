@@ -81,7 +81,7 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     scenery = [_scenery(Entry(source, f"scenery[{i}]", raw), i) for i, raw in enumerate(_array(top, "scenery"))]
     models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
               for i, raw in enumerate(_array(top, "models"))]
-    top.done(allowed_extra=("script",))  # the script is read by skirmish.sim (docs/simulation.md)
+    top.done(allowed_extra=("script", "game"))  # read by skirmish.sim (docs/simulation.md) and skirmish.game (docs/game.md)
 
     _check_ids(source, scenery, models)
     table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source)
