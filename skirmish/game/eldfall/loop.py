@@ -257,7 +257,7 @@ class EldfallGame:
         st = self.state
         m = st.model(model_id)
         opts: list[Move] = [Move("idle", None, self._face_nearest(model_id, (m.x, m.y)))]
-        kinds = ("walk",) if "Crouched" in st.unit(model_id).states else ("walk", "run")
+        kinds: tuple[str, ...] = ("walk",) if "Crouched" in st.unit(model_id).states else ("walk", "run")
         if "Immobilized" in st.unit(model_id).states:
             kinds = ()
         for kind in kinds:
@@ -408,12 +408,12 @@ class EldfallGame:
         live = [e.id for e in enemies if e.in_play]
         if live:
             sights = st.table.line_of_sight_pairs([(model_id, e) for e in live])
-            for e, s in zip(live, sights):
+            for eid, s in zip(live, sights):
                 if not s.visible:
                     continue
                 for w in usable_weapons(m):
-                    if st.table.reach(model_id, e, w).in_reach:
-                        opts.append(Action("attack", e, w.name))
+                    if st.table.reach(model_id, eid, w).in_reach:
+                        opts.append(Action("attack", eid, w.name))
         for e in enemies:
             if not e.in_play and st.table.distance(model_id, e.id) <= CONTACT_TOLERANCE:
                 opts.append(Action("death-blow", e.id))

@@ -15,7 +15,7 @@ import math
 import random
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from ...errors import SkirmishError
 from ...game.policy import Decision, RandomPolicy, register_policy
@@ -38,6 +38,8 @@ class GreedyPolicy:
     """One-step greedy: the best expected Wounds dealt minus taken, from exact odds."""
 
     name = "greedy"
+    #: judge Cover (E-COVER) for every candidate; off, Cover is judged only for the chosen Action
+    cover = False
 
     def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
         handler = getattr(self, "_" + decision.kind.replace("-", "_"), None)
@@ -63,7 +65,7 @@ class GreedyPolicy:
     # -- where to move ---------------------------------------------------------------
     def _move(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
         st = game.state
-        mid = d.actor
+        mid: str = d.actor or ""
         m = st.model(mid)
         enemies = [e.id for e in st.in_play(st.enemy_of(m.side))]
         candidates: list[Move] = [o for o in d.options if o.kind != "run"]
@@ -116,7 +118,7 @@ class GreedyPolicy:
                 continue
             tm, tu = table.model(e), st.unit(e)
             for w in usable_weapons(m):
-                geo = attack_geometry(table, mid, e, w, sight=s)
+                geo = attack_geometry(table, mid, e, w, sight=s, with_cover=self.cover)
                 if not geo.legal:
                     continue
                 active = attacking_side(m, u, geo, reactive=False)
@@ -158,15 +160,16 @@ class GreedyPolicy:
         attacked = any(r.kind == "attack" for r in reactions.values())
         st = game.state
         best, best_score = None, -math.inf
+        actor: str = d.actor or ""
         for a in attacks:
-            m, u = st.model(d.actor), st.unit(d.actor)
-            geo = attack_geometry(st.table, d.actor, a.target, m.weapon(a.weapon))
+            m, u = st.model(actor), st.unit(actor)
+            geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon))
             tm, tu = st.model(a.target), st.unit(a.target)
             r = reactions.get(a.target, NO_REACTION)
             if r.kind == "dodge":
                 reactive = defending_side(tm, tu, dodge=True, los=r.los)
             elif r.kind == "attack":
-                back = attack_geometry(game_table_at(game, d, r), a.target, d.actor, tm.weapon(r.weapon))
+                back = attack_geometry(game_table_at(game, d, r), a.target, actor, tm.weapon(r.weapon))
                 reactive = attacking_side(tm, tu, back, reactive=True)
             else:
                 reactive = defending_side(tm, tu)
@@ -194,7 +197,7 @@ class GreedyPolicy:
             def value(o: Reaction) -> float:
                 p = path[o.at]
                 table = st.table.with_model(dataclasses.replace(mm, x=p[0], y=p[1], z=p[2]))
-                geo = attack_geometry(table, d.actor, mover, rm.weapon(o.weapon))
+                geo = attack_geometry(table, d.actor or "", mover, rm.weapon(o.weapon), with_cover=self.cover)
                 return float(_expected(Exchange(attacking_side(rm, ru, geo, reactive=True),
                                                 defending_side(mm, mu)))[0])
             # judge the nearest points of each weapon (a few evaluations, not every point)
@@ -289,7 +292,7 @@ class ScriptPolicy:
         m = st.model(d.actor)
         if a is not None and a.actor == d.actor and a.do == "move":
             game.script_pos += 1
-            kind = "run" if a.run else "walk"
+            kind: Literal["run", "walk"] = "run" if a.run else "walk"
             to = a.to if a.to is not None else (a.via[-1] if a.via else None)
             if isinstance(to, str):
                 plan = st.table.plan_move(d.actor, to, kind=kind, declared=True)
