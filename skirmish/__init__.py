@@ -17,6 +17,7 @@ from .errors import (
 from .maps.base import MAPS, Map
 from .maps.grid import Grid
 from .maps.pieces import Model, Scenery
+from .maps.regions import Regions
 from .maps.results import Cover, LineOfSight, MovePlan, MoveRange, Violation
 from .maps.table import CONTACT_TOLERANCE, Measurement, Reach, Table
 from .maps.template_results import BestTemplate, Placement, TemplateResult
@@ -29,6 +30,6 @@ __version__ = "0.1.0"
 __all__ = [
     "BestTemplate", "CONTACT_TOLERANCE", "Cover", "Grid", "IllegalActionError", "LineOfSight", "MAPS", "Map",
     "Measurement", "MeasurementRefused", "Mode", "Model", "MovePlan", "MoveRange", "Placement", "Reach", "ReachBand",
-    "ScenarioError", "Scenery", "SkirmishError", "Table", "TemplateResult", "UnitError", "UnknownIdError",
+    "Regions", "ScenarioError", "Scenery", "SkirmishError", "Table", "TemplateResult", "UnitError", "UnknownIdError",
     "Violation", "Weapon", "load", "loads",
 ]

@@ -18,3 +18,45 @@ def scenarios_dir() -> Path:
 def table_text(models: str = "", scenery: str = "", size: str = "[24, 24]", extra: str = "") -> str:
     """A scenario file's text with the given [[models]] and [[scenery]] blocks."""
     return f"format = 1\n{extra}\n[table]\nsize = {size}\n{scenery}\n{models}\n"
+
+
+def cli_run(capsys, *argv: str) -> tuple[int, str, str]:
+    """``skirmish ARGV``: the exit code, stdout and stderr."""
+    from skirmish.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def cli_refused(capsys, *argv: str) -> str:
+    """``skirmish ARGV`` refused: exit 2, nothing on stdout, no traceback; the error text."""
+    code, out, err = cli_run(capsys, *argv)
+    assert code == 2 and out == "" and "Traceback" not in err
+    return err
+
+
+def doc_paths(obj, prefix=()):
+    """Every key path into a parsed TOML document (tables and arrays), the root first."""
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from doc_paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from doc_paths(v, prefix + (i,))
+
+
+def mutated(data, path, value, delete: bool):
+    """A deep copy of ``data`` with the entry at ``path`` replaced by ``value`` (or deleted)."""
+    import copy
+
+    data = copy.deepcopy(data)
+    node = data
+    for k in path[:-1]:
+        node = node[k]
+    if delete:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return data

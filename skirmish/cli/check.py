@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
+from ..maps.regions import Regions
 from ..maps.table import Table
 from ..rules.eldfall.modes import Mode
 from ..scenario.load import load
@@ -66,6 +67,13 @@ def run(args: argparse.Namespace) -> int:
             emit_json({"ok": True, **grid_summary(m)})
         else:
             print("\n".join(grid_lines(m, args.scenario)))
+        return 0
+    if isinstance(m, Regions):  # the Spirit island (skirmish/cli/island.py)
+        from .island import check_lines
+        if args.json:
+            emit_json({"ok": True, **m.layout()})
+        else:
+            print("\n".join(check_lines(m, args.scenario)))
         return 0
     if args.json:
         emit_json({"ok": True, **generic_summary(m)})
@@ -131,4 +139,13 @@ def grid_lines(grid: Grid, path: str) -> list[str]:
             effects = f" [{', '.join(f.effects.to_json())}]" if len(f.effects) else ""
             lines.append(f"  {p.id:<12} {room_text(p.room):<8} #{p.place}  {stats}  {extra}"
                          f"{'  | ' + abilities if abilities else ''}{effects}")
+    game = grid.game
+    if game is not None:  # the [game] section: decks, lairs, vaults (skirmish play)
+        kinds = len({c.key for c in game.creatures})
+        lines.append(f"game: {game.anima} Anima each, {game.turns} turns; decks: {len(game.creatures)} creatures "
+                     f"({kinds} kinds), {len(game.items)} items, {len(game.abilities)} abilities")
+        lines += [f"  lair {room_text(lair.room)}: {lair.creatures} creature{'s' * (lair.creatures != 1)}"
+                  for lair in game.lairs]
+        lines += [f"  vault {room_text(v.room)}: {v.price} Anima for {v.items} item{'s' * (v.items != 1)}, "
+                  f"{v.abilities} abilit{'ies' if v.abilities != 1 else 'y'}" for v in game.vaults]
     return lines

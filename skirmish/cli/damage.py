@@ -11,7 +11,7 @@ from ..rules.partyhard.damage import Absorption, Breakdown, absorb, attack_break
 from ..rules.partyhard.effects import NONRESISTANCE, POWERLESS, SHOCK, Effects
 from ..rules.partyhard.elements import ELEMENTS, parse_element
 from ..rules.partyhard.fighter import Fighter
-from ..rules.partyhard.items import BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, lookup
+from ..rules.partyhard.items import ATTACK, BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, lookup
 from ..rules.partyhard.stats import STAT_MAX, Stats
 from ._output import add_json_flag, emit_json
 from .check import load_map
@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
         "(P-HEAL). With the target's Health or Energy, also the energy shield (P-SHIELD). Give the fighters by hand, "
         "or take them from a grid scenario with --scenario FILE --attacker ID --target ID.",
         epilog="examples:\n"
-        '  skirmish damage --ability "Void Arrow" --weapon "Void Shard" --armor "Matter Shield"    # the worked example: 3\n'
+        '  skirmish damage --ability "Void Arrow" --attack 1 --weapon "Void Shard" --armor "Matter Shield"  # the worked example: 3\n'
         '  skirmish damage --plain --attack 3 --weapon "Matter Shard" --armor "Void Shield" --streak 2\n'
         '  skirmish damage --ability Drain --health 4 --energy 3 --shield max --json\n'
         "  skirmish damage --scenario scenarios/party-hard-maze.toml --attacker knight --target shade\n"
@@ -44,7 +44,7 @@ def register(sub: Any) -> None:
     what.add_argument("--element", metavar="E", help=f"the custom ability's element: {', '.join(ELEMENTS)}")
     what.add_argument("--heal", action="store_true", help="with --base: healing, not damage (P-HEAL)")
     att = p.add_argument_group("the attacker, by hand")
-    att.add_argument("--attack", type=int, metavar="N", help="its Attack (for --plain; default 0)")
+    att.add_argument("--attack", type=int, metavar="N", help="its Attack: the base of --plain and of abilities with damage = \"attack\" (default 0)")
     att.add_argument("--weapon", metavar="NAME", help="its weapon, a built-in item (Void Shard, ...)")
     att.add_argument("--weapon-element", metavar="E", help="or a custom weapon's element")
     att.add_argument("--weapon-bonus", type=int, metavar="N", help="and its bonus (default 0)")
@@ -186,8 +186,12 @@ def result_json(b: Breakdown, a: Absorption | None, attacker: Fighter, target: F
 
 def result_lines(b: Breakdown, a: Absorption | None, attacker: Fighter, target: Fighter,
                  ability: Ability | None) -> list[str]:
-    what = (f"{ability.name} ({ability.element}, base {ability.damage if ability.damage is not None else ability.heal})"
-            if ability else f"plain hit ({b.element}, base = Attack {b.base})")
+    if ability is None:
+        what = f"plain hit ({b.element}, base = Attack {b.base})"
+    elif ability.damage == ATTACK:
+        what = f"{ability.name} ({ability.element}, base = Attack {b.base})"
+    else:
+        what = f"{ability.name} ({ability.element}, base {ability.damage if ability.damage is not None else ability.heal})"
     weapon = f"{attacker.weapon.name} ({attacker.weapon.element} {attacker.weapon.bonus:+d})" if attacker.weapon else "no weapon"
     guard = target.guard_element.value if target.guard_element else "no element"
     lines = [f"{what}; attacker: {weapon}{', Powerless' if attacker.effects.powerless else ''}; "

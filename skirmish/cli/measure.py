@@ -12,6 +12,7 @@ from typing import Any
 
 from ..maps.base import Map
 from ..maps.grid import Grid, room_text
+from ..maps.regions import Regions
 from ..maps.table import Table
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args
@@ -40,6 +41,13 @@ def run(args: argparse.Namespace) -> int:
         return run_table(args, m)
     if isinstance(m, Grid):
         return run_grid(args, m)
+    if isinstance(m, Regions):  # the Spirit island (skirmish/cli/island.py)
+        from .island import measure_doc, measure_lines
+        if args.json:
+            emit_json(measure_doc(m, args.a, args.b))
+        else:
+            print("\n".join(measure_lines(m, args.a, args.b)))
+        return 0
     return run_generic(args, m)
 
 

@@ -14,10 +14,11 @@ from typing import Any
 
 from ..errors import SkirmishError
 from ..scenario.load import load
+from ._games import add_game_args, check_game_args
 from ._output import add_json_flag
 
 #: map kind -> the private CLI module that plays it
-GAMES = {"table": "_play_eldfall", "grid": "_play_partyhard"}
+GAMES = {"table": "_play_eldfall", "grid": "_play_partyhard", "regions": "island"}
 
 
 def register(sub: Any) -> None:
@@ -26,24 +27,13 @@ def register(sub: Any) -> None:
                        "policy per side. One game prints a log; --games N prints win shares and means. "
                        "Game i is seeded from (seed, i): the report is the same for any --workers or backend.")
     p.add_argument("scenario", help="scenario file (.toml): an Eldfall table or a Party Hard grid")
-    p.add_argument("--policy", metavar="SPEC",
-                   help="policies per side, e.g. red=greedy,blue=random; a bare name applies to every side; "
-                   "package.module:ClassName plugs in your own (default: greedy)")
-    p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the game can be replayed)")
-    p.add_argument("--games", type=int, help="play this many games and report win shares and means")
-    p.add_argument("--workers", type=int, default=1, help="processes for --games (same report for any number)")
-    p.add_argument("--backend", choices=("local", "dask"), default="local",
-                   help="where --games runs: local processes, or a local Dask cluster (needs skirmish[scale])")
-    p.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler (tcp://host:port) for --games")
+    add_game_args(p)
     add_json_flag(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games is not None and args.games < 1:
-        raise SkirmishError(f"--games must be 1 or more, got {args.games}")
-    if args.workers < 1:
-        raise SkirmishError(f"--workers must be 1 or more, got {args.workers}")
+    check_game_args(args)
     board = load(args.scenario)
     name = GAMES.get(board.kind)
     if name is None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
-import time
 from typing import Any
 
 from ..errors import SkirmishError
@@ -14,6 +12,8 @@ from ..sim.engine import Simulator
 from ..sim.script import load_with_script
 from ..sim.trials import STATES, run_trials
 from ._output import add_json_flag, emit_json
+from ._progress import progress_bar
+from ._scale import add_scale_args, scale_kwargs
 
 
 def register(sub: Any) -> None:
@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
     p.add_argument("scenario", help="scenario file (.toml) with a [[script]]")
     p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the run can be replayed)")
     p.add_argument("--trials", type=int, help="play the script this many times and report the distributions")
-    p.add_argument("--workers", type=int, default=1, help="processes for --trials (same report for any number)")
+    add_scale_args(p, "--trials")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -48,11 +48,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{e.action + 1:>2}. {e.text}")
             print("End states: " + ", ".join(f"{m} {s.value}" for m, s in result.states.items()))
         return 0
-    bar = _Progress() if sys.stderr.isatty() and not args.json else None
-    report = run_trials(table, script, args.trials, seed=seed, workers=args.workers,
-                        progress=bar.update if bar else None)
-    if bar:
-        bar.close()
+    scale = scale_kwargs(args)
+    with progress_bar(args.trials, "trials", unit="trial") as update:
+        report = run_trials(table, script, args.trials, seed=seed, progress=lambda done, _: update(done), **scale)
     if args.json:
         emit_json(report.to_json())
         return 0
@@ -68,20 +66,3 @@ def run(args: argparse.Namespace) -> int:
         back = f", back {b:.3f}" if b else ""
         print(f"{a.index + 1:>2}. {a.text:<44} {w:.3f}{back}{exact}  (resolved in {a.resolved / n:.0%})")
     return 0
-
-
-class _Progress:
-    """A one-line progress bar on stderr (only when it is a terminal)."""
-
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-
-    def update(self, done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / total)
-        rate = done / max(time.perf_counter() - self.start, 1e-9)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} trials ({rate:,.0f}/s)")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        sys.stderr.write("\n")

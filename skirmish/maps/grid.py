@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import IllegalActionError, SkirmishError
+from ..rules.partyhard.decks import GameSetup
 from ..rules.partyhard.fight import resolve_fight
 from ..rules.partyhard.fighter import Fighter
 from ..rules.partyhard.items import key_of
@@ -133,6 +134,8 @@ class Grid(Map):
     pieces: tuple[Piece, ...] = ()
     name: str = ""
     source: str = field(default="", compare=False)
+    #: the scenario's ``[game]`` section (decks, lairs, vaults, Anima), when it has one
+    game: GameSetup | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rooms", tuple(self.rooms))

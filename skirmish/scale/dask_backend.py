@@ -1,37 +1,64 @@
-"""The Dask backend of :func:`skirmish.scale.run_jobs` (needs the ``scale`` extra)."""
+"""The Dask backend of :func:`skirmish.scale.run_jobs` (needs the ``scale`` extra).
+
+Without ``scheduler`` a local cluster of ``workers`` single-threaded processes is
+started on 127.0.0.1 and stopped when the jobs are done; with one, the jobs go to
+that existing cluster (its workers must be able to import skirmish). Results come
+back in job order whatever finished first, so a run is identical on every backend.
+"""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import SkirmishError
 
+#: Seconds to wait for the scheduler to answer, and for a first worker to join it.
+CONNECT_TIMEOUT = 10.0
+WORKER_TIMEOUT = 30.0
+
+INSTALL_HINT = "install the `scale` extra: pip install 'skirmish[scale]' (it brings dask.distributed)"
+
+
+class DaskUnavailable(SkirmishError):
+    """dask.distributed is not installed, or the cluster cannot be reached or used."""
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise DaskUnavailable(f"--backend dask and --scheduler need dask.distributed, which is not installed; "
+                              f"{INSTALL_HINT}") from None
+    return distributed
+
 
 def run_on_dask(work: Callable[[Any], Any], jobs: Sequence[Any], *, workers: int = 1, scheduler: str | None = None,
                 progress: Callable[[int], None] | None = None) -> list[Any]:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise SkirmishError("--backend dask and --scheduler need dask.distributed: "
-                            "pip install 'skirmish[scale]'") from None
+    """``[work(j) for j in jobs]`` on a Dask cluster (see the module)."""
+    distributed = _distributed()
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=40)
-        client = Client(cluster)
+        with warnings.catch_warnings():  # "port 8787 in use": its metrics server moves; nothing to act on
+            warnings.simplefilter("ignore", UserWarning)
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                               host="127.0.0.1", dashboard_address=None, silence_logs=40)
+        client = distributed.Client(cluster)
     else:
-        try:
-            client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
-            raise SkirmishError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc}); "
-                                "start one with `dask scheduler` and workers with `dask worker ADDR`") from None
+        client = _connect(distributed, scheduler)
     try:
+        if scheduler is not None:
+            try:
+                client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+            except (TimeoutError, OSError):
+                raise DaskUnavailable(f"--scheduler {scheduler}: no worker joined the cluster within "
+                                      f"{WORKER_TIMEOUT:g} s; start some with `dask worker {scheduler}`") from None
         futures = client.map(work, list(jobs), pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         results: list[Any] = [None] * len(futures)
         done = 0
-        for fut in as_completed(futures):
+        for fut in distributed.as_completed(futures):
             results[index[fut.key]] = fut.result()
             done += 1
             if progress:
@@ -41,3 +68,13 @@ def run_on_dask(work: Callable[[Any], Any], jobs: Sequence[Any], *, workers: int
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _connect(distributed: Any, scheduler: str) -> Any:
+    try:
+        return distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT:g}s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DaskUnavailable(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({why}); start one with "
+                              "`dask scheduler` and workers with `dask worker ADDR`, then pass the address it "
+                              "prints (tcp://host:port)") from None

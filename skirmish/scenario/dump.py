@@ -64,6 +64,9 @@ def dumps(table: Map) -> str:
     if table.kind == "grid":  # the Party Hard grid of rooms has its own writer, as it has its own loader
         from .grid import grid_to_toml
         return grid_to_toml(table)  # type: ignore[arg-type]
+    if table.kind == "regions":  # the Spirit island has its own writer too (scenario/island.py)
+        from .island import island_to_toml
+        return island_to_toml(table)  # type: ignore[arg-type]
     assert isinstance(table, Table)
     out = ["format = 1"]
     if table.name:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from enum import Enum
 from typing import Any, TypeVar
 
 from ..errors import RuleInputError
@@ -15,11 +16,12 @@ from ..maps.grid import CREATURES, Grid, Piece, Room, RoomCard
 from ..rules.partyhard.effects import CONDITIONS, EFFECT_SYNTAX, Effect, Effects, parse_effect
 from ..rules.partyhard.elements import ELEMENTS, Element
 from ..rules.partyhard.fighter import MAX_ABILITIES, Fighter
-from ..rules.partyhard.items import BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, default_target, key_of
+from ..rules.partyhard.items import ATTACK, BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, default_target, key_of
 from ..rules.partyhard.state import ROW_CAP
 from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
 from . import fields as F
 from .fields import Entry, show
+from .decks import game_from_entry, game_to_toml
 from .dump import catalogue_keys, toml_value
 
 NO_ROOM = "#"
@@ -54,8 +56,9 @@ def grid_from_dict(data: dict[str, Any], source: str = "<dict>") -> Grid:
         for i, raw in enumerate(_array(top, kind)):
             e = Entry(source, f"{kind}[{i}]", raw)
             pieces.append(_piece(e, kind, at, items, abilities, places, pieces))
+    game = game_from_entry(top, rooms, pieces, items, abilities)
     top.done()
-    return Grid(tuple(rooms), tuple(pieces), name, source)
+    return Grid(tuple(rooms), tuple(pieces), name, source, game)
 
 
 def _array(top: Entry, key: str) -> list[Any]:
@@ -79,6 +82,14 @@ def _element(value: Any) -> Element:
     if isinstance(value, str) and value.strip().lower() in ELEMENTS:
         return Element(value.strip().lower())
     raise ValueError(f"expected one of {', '.join(ELEMENTS)}, got {show(value)}")
+
+
+def _damage(value: Any) -> int | str:
+    if isinstance(value, str) and value.strip().lower() == ATTACK:
+        return ATTACK
+    if isinstance(value, str):
+        raise ValueError(f'expected a whole number 0 or more, or "{ATTACK}" (the user\'s Attack), got {show(value)}')
+    return _whole(0)(value)
 
 
 def _effect(value: Any) -> Effect:
@@ -203,7 +214,7 @@ def _ability(e: Entry, key: str) -> Ability:
     name = e.take("name", F.ident, key)
     cost = e.take("cost", _whole(0, STAT_MAX), 1)
     element = e.take("element", _element, None)
-    dmg = e.take("damage", _whole(0), None)
+    dmg = e.take("damage", _damage, None)
     heal = e.take("heal", _whole(0), None)
     if dmg is not None and heal is not None:
         raise e.error("heal", "give damage or heal, not both")
@@ -213,6 +224,8 @@ def _ability(e: Entry, key: str) -> Ability:
     effect = e.take("effect", _effect, None)
     burns = e.take("burns", _whole(0, STAT_MAX), 0)
     restore = e.take("restore", _whole(0, STAT_MAX), 0)
+    if dmg is None and heal is None and element is not None and not restore and e.data.get("on", "enemies") == "enemies":
+        dmg = ATTACK  # P-DMG: an attacking ability with no other formula deals its user's Attack
     on = e.take("on", F.one_of("enemies", "allies", "self"), default_target(dmg, heal, effect, restore))
     e.done()
     return _rule(e, lambda: Ability(name, cost, element, dmg, heal, targets, on, effect, burns, restore))  # type: ignore[arg-type]
@@ -286,17 +299,23 @@ def _piece(e: Entry, kind: str, rooms: set[Room], items: dict[str, Item], abilit
         fighter = _rule(e, lambda: Fighter.new(pid, side, stats, items=tuple(its), abilities=tuple(abil),
                                                effects=effects, name=name))
     else:
-        attack_element = e.take("attack_element", _element)
-        defense_element = e.take("defense_element", _element, None)
-        targets = e.take("targets", _whole(1, ROW_CAP), 1)
-        effect = e.take("effect", _effect, None)
-        unique = e.take("unique", F.boolean, False)
-        e.done()
-        fighter = _rule(e, lambda: Fighter.new(pid, side, stats, kind="creature", abilities=tuple(abil),
-                                               effects=effects, attack_element=attack_element,
-                                               defense_element=defense_element, targets=targets,
-                                               attack_effect=effect, unique=unique, name=name))
+        fighter = read_creature(e, pid, name, stats, abil, effects)
     return Piece(fighter, room, place)
+
+
+def read_creature(e: Entry, pid: str, name: str, stats: Stats, abilities: list[Ability], effects: Effects) -> Fighter:
+    """The rest of a creature's entry (``[[creatures]]`` or a creature card): its
+    built-in elements, targets, effect and ``unique``."""
+    attack_element = e.take("attack_element", _element)
+    defense_element = e.take("defense_element", _element, None)
+    targets = e.take("targets", _whole(1, ROW_CAP), 1)
+    effect = e.take("effect", _effect, None)
+    unique = e.take("unique", F.boolean, False)
+    e.done()
+    return _rule(e, lambda: Fighter.new(pid, CREATURES, stats, kind="creature", abilities=tuple(abilities),
+                                        effects=effects, attack_element=attack_element,
+                                        defense_element=defense_element, targets=targets,
+                                        attack_effect=effect, unique=unique, name=name))
 
 
 
@@ -319,9 +338,11 @@ def grid_to_toml(grid: Grid) -> str:
             out += ["", f"[grid.legend.{toml_value(room.key)}]", f"name = {toml_value(room.name)}"]
             if room.treasure is not None:
                 out.append(f"treasure = {room.treasure}")
-    fighters = [p.fighter for p in grid.pieces]
-    items = _keys([i for f in fighters for i in f.items], dict(BUILTIN_ITEMS))
-    abilities = _keys([a for f in fighters for a in f.abilities], dict(BUILTIN_ABILITIES))
+    game = grid.game
+    fighters = [p.fighter for p in grid.pieces] + ([c.fighter for c in game.creatures] if game else [])
+    items = _keys([i for f in fighters for i in f.items] + list(game.items if game else ()), dict(BUILTIN_ITEMS))
+    abilities = _keys([a for f in fighters for a in f.abilities] + list(game.abilities if game else ()),
+                      dict(BUILTIN_ABILITIES))
     for it, key in items.items():
         if BUILTIN_ITEMS.get(key) == it:
             continue
@@ -345,31 +366,38 @@ def grid_to_toml(grid: Grid) -> str:
         for field in ("element", "damage", "heal", "effect"):
             v = getattr(ab, field)
             if v is not None:
-                out.append(f"{field} = {toml_value(str(v)) if field in ('element', 'effect') else v}")
+                out.append(f"{field} = {toml_value(str(v)) if isinstance(v, (str, Enum)) or field == 'effect' else v}")
         out += [f"targets = {ab.targets}", f"on = {toml_value(ab.on)}"]
         out += [f"{k} = {getattr(ab, k)}" for k in ("burns", "restore") if getattr(ab, k)]
     for p in grid.pieces:
         f = p.fighter
-        creature = f.is_creature
-        out += ["", "[[creatures]]" if creature else "[[characters]]", f"id = {toml_value(p.id)}"]
+        out += ["", "[[creatures]]" if f.is_creature else "[[characters]]", f"id = {toml_value(p.id)}"]
         if f.name:
             out.append(f"name = {toml_value(f.name)}")
-        if not creature:
+        if not f.is_creature:
             out.append(f"player = {toml_value(p.side)}")
-        out += [f"room = {toml_value(list(p.room))}", f"place = {p.place}", f"stats = {toml_value(f.base.to_json())}"]
-        if f.items:
-            out.append(f"items = {toml_value([items[i] for i in f.items])}")
-        if f.abilities:
-            out.append(f"abilities = {toml_value([abilities[a] for a in f.abilities])}")
-        if len(f.effects):
-            out.append(f"effects = {toml_value(f.effects.to_json())}")
-        if creature:
-            out.append(f"attack_element = {toml_value(str(f.attack_element))}")
-            if f.defense_element is not None:
-                out.append(f"defense_element = {toml_value(str(f.defense_element))}")
-            out.append(f"targets = {f.targets}")
-            if f.attack_effect is not None:
-                out.append(f"effect = {toml_value(str(f.attack_effect))}")
-            if f.unique:
-                out.append("unique = true")
+        out += [f"room = {toml_value(list(p.room))}", f"place = {p.place}", *card_lines(f, items, abilities)]
+    if game is not None:
+        out += game_to_toml(game, items, abilities)
     return "\n".join(out) + "\n"
+
+
+def card_lines(f: Fighter, items: dict[Item, str], abilities: dict[Ability, str]) -> list[str]:
+    """A fighter's printed card as TOML lines: stats, cards, effects, a creature's built-ins."""
+    out = [f"stats = {toml_value(f.base.to_json())}"]
+    if f.items:
+        out.append(f"items = {toml_value([items[i] for i in f.items])}")
+    if f.abilities:
+        out.append(f"abilities = {toml_value([abilities[a] for a in f.abilities])}")
+    if len(f.effects):
+        out.append(f"effects = {toml_value(f.effects.to_json())}")
+    if f.is_creature:
+        out.append(f"attack_element = {toml_value(str(f.attack_element))}")
+        if f.defense_element is not None:
+            out.append(f"defense_element = {toml_value(str(f.defense_element))}")
+        out.append(f"targets = {f.targets}")
+        if f.attack_effect is not None:
+            out.append(f"effect = {toml_value(str(f.attack_effect))}")
+        if f.unique:
+            out.append("unique = true")
+    return out

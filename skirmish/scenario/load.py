@@ -30,29 +30,36 @@ FORMAT = 1
 TOP_KEYS = ("format", "name", "mode", "map", "table", "scenery", "models", "weapons", "profiles")
 
 
-def load(path: str | Path) -> Map:
-    """Load and validate a scenario file."""
-    p = Path(path)
+def read_source(path: str | Path, what: str = "scenario") -> str:
+    """The text of a file, or a :class:`ScenarioError` that says why it cannot be read."""
     try:
-        text = p.read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise ScenarioError(f"{path}: is a directory, expected a scenario .toml file") from None
+        raise ScenarioError(f"{path}: is a directory, expected a {what} .toml file") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    return loads(text, source=str(path))
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """Parsed TOML, or a :class:`ScenarioError` naming ``source``."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+
+
+def load(path: str | Path) -> Map:
+    """Load and validate a scenario file."""
+    return loads(read_source(path), source=str(path))
 
 
 def loads(text: str, source: str = "<string>") -> Map:
     """Validate scenario text (``source`` names it in error messages)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
-    return from_dict(data, source)
+    return from_dict(parse_toml(text, source), source)
 
 
 def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
@@ -62,10 +69,13 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     fmt = top.take("format", F.integer)
     if fmt != FORMAT:
         raise top.error("format", f"expected {FORMAT} (the only format this version reads), got {show(fmt)}")
-    kind = top.take("map", F.one_of("table", "grid"), "table")
+    kind = top.take("map", F.one_of("table", "grid", "regions"), "table")
     if kind == "grid":  # the Party Hard grid of rooms has its own loader
         from .grid import grid_from_dict
         return grid_from_dict(data, source)
+    if kind == "regions":  # the Spirit island region graph has its own loader (docs/island-format.md)
+        from .island import island_from_dict
+        return island_from_dict(data, source)
     name = top.take("name", F.string, "")
     mode = Mode(top.take("mode", F.one_of(*MODES), "assisted"))
     if not top.has("table"):

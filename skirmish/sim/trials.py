@@ -7,7 +7,6 @@ processes shared the work.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from ..maps.table import Table
 from ..rules.eldfall.exchange import Exchange
 from ..rules.eldfall.odds import exchange_odds
 from ..rules.eldfall.wounds import ModelState
+from ..scale import Backend, run_jobs
 from .engine import Simulator, TemplateKey
 from .script import Script
 
@@ -128,47 +128,48 @@ def _run_range(sim: Simulator, seed: int, start: int, stop: int) -> _Partial:
     return part
 
 
-_WORKER_SIM: Simulator | None = None
+@dataclass(frozen=True)
+class _Chunk:
+    """Trials ``start``..``stop`` of a run: all a worker needs (any backend pickles it)."""
+
+    table: Table
+    script: Script
+    seed: int
+    start: int
+    stop: int
 
 
-def _init_worker(table: Table, script: Script) -> None:
-    global _WORKER_SIM
-    _WORKER_SIM = Simulator(table, script)
+#: The last simulator built, per process: consecutive chunks of one run share it.
+_SIM: tuple[Table, Script, Simulator] | None = None
 
 
-def _work(job: tuple[int, int, int]) -> _Partial:
-    assert _WORKER_SIM is not None
-    return _run_range(_WORKER_SIM, *job)
+def _work(job: _Chunk) -> _Partial:
+    global _SIM
+    if _SIM is None or _SIM[0] is not job.table or _SIM[1] is not job.script:
+        _SIM = (job.table, job.script, Simulator(job.table, job.script))
+    return _run_range(_SIM[2], job.seed, job.start, job.stop)
 
 
 def run_trials(table: Table, script: Script, trials: int, *, seed: int = 0, workers: int = 1,
+               backend: Backend = "local", scheduler: str | None = None,
                progress: Callable[[int, int], None] | None = None) -> TrialReport:
-    """Play the script ``trials`` times (trial ``i`` seeded by ``(seed, i)``) over
-    ``workers`` processes; the report is the same for any number of workers."""
+    """Play the script ``trials`` times (trial ``i`` seeded by ``(seed, i)``) in chunks of
+    :data:`CHUNK` through :func:`skirmish.scale.run_jobs` (``workers`` local processes, or
+    Dask); the report is the same for any number of workers and any backend."""
     if trials < 1:
         raise SkirmishError(f"trials must be 1 or more, got {trials}")
     if workers < 1:
         raise SkirmishError(f"workers must be 1 or more, got {workers}")
-    sim = Simulator(table, script)
-    sim.validate()
-    jobs = [(seed, s, min(trials, s + CHUNK)) for s in range(0, trials, CHUNK)]
+    Simulator(table, script).validate()
+    jobs = [_Chunk(table, script, seed, s, min(trials, s + CHUNK)) for s in range(0, trials, CHUNK)]
+
+    def chunks_done(k: int) -> None:
+        if progress:
+            progress(min(trials, k * CHUNK), trials)
+
     total = _Partial.empty(table, len(script))
-    done = 0
-    if workers == 1 or len(jobs) == 1:
-        parts = (_run_range(sim, *job) for job in jobs)
-        for part in parts:
-            total.merge(part)
-            done += part.trials
-            if progress:
-                progress(done, trials)
-    else:
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        with ctx.Pool(workers, initializer=_init_worker, initargs=(table, script)) as pool:
-            for part in pool.imap(_work, jobs):  # in order: merging is then deterministic too
-                total.merge(part)
-                done += part.trials
-                if progress:
-                    progress(done, trials)
+    for part in run_jobs(_work, jobs, workers=workers, backend=backend, scheduler=scheduler, progress=chunks_done):
+        total.merge(part)  # in job order: merging is deterministic
     actions = []
     for k, a in enumerate(script.actions):
         exact_w = exact_b = None

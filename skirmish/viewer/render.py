@@ -64,6 +64,8 @@ class RenderRequest:
     template_on: str | None = None
     range_of: str | None = None
     size: int = 1200
+    #: extra layers and legend rows drawn over the table (e.g. a heatmap: viewer/heat.py)
+    layers: tuple[Extras, ...] = ()
 
 
 @dataclass
@@ -104,8 +106,11 @@ def compose(table: Map, req: RenderRequest) -> Composition:
         raise SkirmishError(f"--size must be between 100 and 8000 pixels, got {req.size}")
     if is_grid(table):
         return compose_grid(table, req)
+    if table.kind == "regions":  # the Spirit island (island_view.py)
+        from .island_view import compose_island
+        return compose_island(table, req)  # type: ignore[no-any-return]
     if not isinstance(table, Table):
-        raise SkirmishError(f"render draws the continuous table and the grid; this scenario is a {table.kind} map")
+        raise SkirmishError(f"render draws the continuous table, the grid and the island; this scenario is a {table.kind} map")
     for a, b in req.los:
         table.model(a), table.model(b)
         if a == b:
@@ -133,6 +138,9 @@ def compose(table: Map, req: RenderRequest) -> Composition:
                                 range_of=req.range_of, colors=colors)
     scene = merge(scene, extras.scene)
     extra_items += extras.legend
+    for layer in req.layers:
+        scene = merge(scene, layer.scene)
+        extra_items += layer.legend
 
     tw = req.size * table.width / max(table.width, table.depth)
     th = req.size * table.depth / max(table.width, table.depth)

@@ -149,13 +149,21 @@ def test_fight_needs_a_grid(capsys):
 # -- damage -----------------------------------------------------------------------------------------------------
 
 def test_damage_the_worked_example(capsys):
-    code, out, _ = run(capsys, "damage", "--ability", "Void Arrow", "--weapon", "Void Shard", "--armor", "Matter Shield")
-    assert code == 0 and "1 (base: Void Arrow) + 1 (weapon Void Shard) + 1 (weapon element = void) + 1 (void against " \
+    code, out, _ = run(capsys, "damage", "--ability", "Void Arrow", "--attack", "1", "--weapon", "Void Shard", "--armor",
+                       "Matter Shield")
+    assert code == 0 and "1 (base: Attack (Void Arrow)) + 1 (weapon Void Shard) + 1 (weapon element = void) + 1 (void against " \
                          "matter) - 1 (Defense) = 3" in out and "damage: 3" in out
-    code, out, _ = run(capsys, "damage", "--ability", "Void Arrow", "--weapon", "Void Shard", "--armor",
+    code, out, _ = run(capsys, "damage", "--ability", "Void Arrow", "--attack", "1", "--weapon", "Void Shard", "--armor",
                        "Matter Shield", "--json")
     d = json.loads(out)
     assert d["kind"] == "damage" and d["amount"] == 3 and d["breakdown"]["total"] == 3 and d["absorption"] is None
+
+
+def test_P_DMG_damage_cli_takes_the_attack_for_void_arrow(capsys):
+    """Before the fix, --attack was ignored for an ability: Void Arrow always dealt 1."""
+    outs = [json.loads(run(capsys, "damage", "--ability", "Void Arrow", "--attack", str(a), "--json")[1])["amount"]
+            for a in (1, 4)]
+    assert outs == [1, 4]
 
 
 def test_damage_with_a_shield_burn_and_streak(capsys):
@@ -192,7 +200,8 @@ def test_damage_from_a_scenario(capsys):
     (["--plain", "--attack", "9", "--weapon", "Void Shard"], "--attack: a stat is 0..6 (P-STAT)"),
     (["--plain", "--weapon", "Matter Shield"], "--weapon: Matter Shield is a armor, not a weapon"),
     (["--plain"], "P-WEAPON"),
-    (["--ability", "void arrow", "--energy", "2", "--shield", "3"], "shield 3: at most 1 (Energy 2, damage 1)"),
+    (["--ability", "void arrow", "--attack", "1", "--energy", "2", "--shield", "3"],
+     "shield 3: at most 1 (Energy 2, damage 1)"),
     (["--ability", "void arrow", "--shock", "--energy", "2", "--shield", "1"], "Shock"),
     (["--scenario", MAZE, "--attacker", "knight", "--target", "shade", "--attack", "3"], "--attack: with --scenario"),
     (["--scenario", MAZE, "--attacker", "knight"], "--scenario needs --attacker ID and --target ID"),

@@ -1,4 +1,5 @@
-"""One protocol, every map: the same tests run over the continuous table and the grid of rooms.
+"""One protocol, every map: the same tests run over the continuous table, the grid of rooms
+and the island of regions.
 
 Each map answers the questions of ``skirmish.maps.base.Map`` in its own way (inches
 between hitboxes on the table, steps between rooms on the grid); the shape of the
@@ -76,7 +77,12 @@ def _grid() -> Case:
     return Case(g, 0.0, lambda m, i: m.room_of(i))
 
 
-CASES = {"table": _table(), "grid": _grid()}
+def _regions() -> Case:
+    r = skirmish.load(SCENARIOS / "island.toml")
+    return Case(r, 0.0, lambda m, i: m.region_of(i))
+
+
+CASES = {"table": _table(), "grid": _grid(), "regions": _regions()}
 
 
 @pytest.fixture(params=sorted(CASES), scope="module")

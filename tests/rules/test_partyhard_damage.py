@@ -47,14 +47,33 @@ def hero(**kw) -> Fighter:
 # -- P-DMG -------------------------------------------------------------------------------------------
 
 def test_P_DMG_worked_example():
-    """Void Arrow (base 1), Void Shard +1, against a Matter Shield +1: 1 + 1 + 1 + 1 − 1 = 3."""
-    archer = hero(items=["void-shard"], abilities=["void-arrow"])
+    """Void Arrow (base 1: its user's Attack), Void Shard +1, against a Matter Shield +1: 1 + 1 + 1 + 1 − 1 = 3."""
+    archer = hero(items=["void-shard"], abilities=["void-arrow"], stats={"attack": 1})
     target = hero(id="target", side="blue", stats={"defense": 0}, items=["matter-shield"])
     b = attack_breakdown(archer, target, archer.ability("Void Arrow"))
     assert [v for v, _ in b.terms()] == [1, 1, 1, 1, -1]
     assert (b.base, b.weapon_bonus, b.match, b.relation, b.defense, b.total) == (1, 1, 1, 1, 1, 3)
     assert b.explain().endswith("= 3")
     assert damage(1, V, weapon_bonus=1, weapon_element=V, defense=1, target_element=M).total == 3
+
+
+@pytest.mark.parametrize("attack", [0, 1, 4, 6])
+def test_P_DMG_an_ability_without_a_formula_deals_the_attack(attack):
+    """The seed: Attack is the damage of every attacking ability that gives no other formula."""
+    archer = hero(items=["void-shard"], abilities=["void-arrow"], stats={"attack": attack})
+    target = hero(id="target", side="blue", items=["matter-shield"])
+    b = attack_breakdown(archer, target, archer.ability("Void Arrow"))
+    assert b.base == attack and b.base_from == "Attack (Void Arrow)"
+    assert b.total == max(0, attack + 1 + 1 + 1 - 1)
+    buffed = archer.with_effects(Effects.of(["attack+2"]))
+    assert attack_breakdown(buffed, target, archer.ability("Void Arrow")).base == min(6, attack + 2)
+    fixed = Ability("Spike", 1, V, damage=1)
+    assert attack_breakdown(archer, target, fixed).base == 1   # a printed number is the base, whatever the Attack
+
+
+def test_P_DMG_attack_is_the_only_word_damage_takes():
+    with pytest.raises(RuleInputError, match="damage is a number or 'attack'"):
+        Ability("Odd", 1, V, damage="strength")
 
 
 @pytest.mark.parametrize("attack, defense, expected", [
@@ -202,7 +221,7 @@ def test_P_SHIELD_accounts_for_every_point(dmg, health, energy, burns, shocked, 
 def test_P_EFFECT_powerless_loses_the_opposite_element_bonus():
     assert damage(2, V, target_element=M, powerless=True).total == 2
     assert damage(2, V, target_element=V, powerless=True).total == 1     # the penalty stays
-    archer = hero(items=["void-shard"], abilities=["void-arrow"], effects=(POWERLESS,))
+    archer = hero(items=["void-shard"], abilities=["void-arrow"], effects=(POWERLESS,), stats={"attack": 1})
     target = hero(id="t", side="blue", items=["matter-shield"])
     assert attack_breakdown(archer, target, archer.abilities[0]).total == 2
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from skirmish import ScenarioError
 from skirmish.scenario.load import from_dict, loads
 
-from conftest import SCENARIOS
+from conftest import SCENARIOS, doc_paths, mutated
 
 BASE = tomllib.loads((SCENARIOS / "mill-ambush.toml").read_text())
 
@@ -21,36 +21,13 @@ values = st.recursive(scalars.filter(lambda v: v is not None),
                       max_leaves=12)
 
 
-def _paths(obj, prefix=()):
-    yield prefix
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
-PATHS = [p for p in _paths(BASE) if p]
-
-
-def _mutate(data, path, value, delete):
-    import copy
-    data = copy.deepcopy(data)
-    node = data
-    for k in path[:-1]:
-        node = node[k]
-    if delete:
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
-    return data
+PATHS = [p for p in doc_paths(BASE) if p]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PATHS), values, st.booleans())
 def test_mutated_files_load_or_refuse_cleanly(path, value, delete):
-    data = _mutate(BASE, path, value, delete)
+    data = mutated(BASE, path, value, delete)
     try:
         from_dict(data, "fuzz.toml")
     except ScenarioError as exc:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from ...errors import RuleInputError
 from .elements import Element, relation
 from .fighter import Fighter
-from .items import Ability
+from .items import ATTACK, Ability
 
 Kind = Literal["damage", "heal"]
 
@@ -100,7 +100,7 @@ def damage(base: int, element: Element | None, *, weapon_bonus: int = 0, weapon_
     + element relation (P-EFFECT flags) + streak bonus (P-STREAK: the ``streak``-th
     attack of this element this turn adds ``streak − 1``) − Defense, floored at 0.
 
-    The worked example: Void Arrow (base 1) with a Void Shard +1 against a Matter
+    The worked example: Void Arrow (base 1, its user's Attack) with a Void Shard +1 against a Matter
     Shield +1 — 1 + 1 + 1 + 1 − 1:
 
     >>> damage(1, Element.VOID, weapon_bonus=1, weapon_element=Element.VOID,
@@ -130,7 +130,8 @@ def attack_breakdown(attacker: Fighter, target: Fighter, ability: Ability | None
                      streak: int = 1) -> Breakdown:
     """P-DMG / P-WEAPON / P-HEAL between two fighters.
 
-    With a damaging ``ability``: its base and element. Without: a plain hit, base =
+    With a damaging ``ability``: its base (the attacker's Attack for ``damage =
+    "attack"``) and element. Without: a plain hit, base =
     the attacker's Attack — with its weapon's element for a character (P-WEAPON),
     its built-in attack element for a creature. A healing ability gives a ``heal``
     breakdown (no streak)."""
@@ -142,8 +143,10 @@ def attack_breakdown(attacker: Fighter, target: Fighter, ability: Ability | None
                 raise RuleInputError(f"{attacker.id} has no weapon: a plain hit needs one (P-WEAPON)")
             element, base_from = attacker.weapon_element, f"Attack ({attacker.weapon.name})"
         base, kind = attacker.attack, "damage"
+    elif ability.damage == ATTACK:
+        base, element, base_from, kind = attacker.attack, ability.element, f"Attack ({ability.name})", "damage"
     elif ability.damage is not None:
-        base, element, base_from, kind = ability.damage, ability.element, ability.name, "damage"
+        base, element, base_from, kind = int(ability.damage), ability.element, ability.name, "damage"
     elif ability.heal is not None:
         base, element, base_from, kind = ability.heal, ability.element, ability.name, "heal"
     else:

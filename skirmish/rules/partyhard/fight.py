@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from ...errors import IllegalActionError, RuleInputError
 from .damage import absorb, attack_breakdown, max_shield
+from .decks import creature_rewards
 from .effects import SHOCK, Effect, Slot
 from .fighter import Fighter
 from .items import Ability
@@ -294,12 +295,7 @@ class _Fight:
         if all(self.fighters[fid].is_creature for fid in self.rows[winner]):
             return None  # creatures that hold their room take nothing
         if any(f.is_creature for f in losers):
-            beaten = [f for f in losers if f.is_creature and f.id in self.defeated]
-            unique = sum(1 for f in beaten if f.unique)
-            ordinary = sum(1 for f in beaten if not f.unique)
-            return Rewards(unique + (1 if ordinary else 0), len(beaten),
-                           f"{len(beaten)} creatures defeated ({unique} unique): one item each, one ability per unique "
-                           "creature and one for the ordinary ones together")
+            return creature_rewards(f for f in losers if f.is_creature and f.id in self.defeated)
         if any(f.id in self.defeated for f in losers):
             return Rewards(1, 0, f"a character of {loser} was defeated: one ability")
         return Rewards(0, 0, f"{loser} retreated without losing a character: no reward")

@@ -4,6 +4,7 @@ abilities, the current Health and Energy, and its effects."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Literal
 
 from ...errors import RuleInputError
@@ -86,21 +87,21 @@ class Fighter:
     def item_bonus(self, stat: str) -> int:
         return sum(i.stat_bonus(stat) for i in self.items)
 
-    @property
+    @cached_property
     def attack(self) -> int:
         """Attack with items and effects, clamped to 0..6."""
         return clamp_stat(self.base.attack + self.item_bonus("attack") + self.effects.modifier(Slot.ATTACK))
 
-    @property
+    @cached_property
     def defense(self) -> int:
         """Defense with armour, items and effects, clamped to 0..6."""
         return clamp_stat(self.base.defense + self.item_bonus("defense") + self.effects.modifier(Slot.DEFENSE))
 
-    @property
+    @cached_property
     def max_health(self) -> int:
         return clamp_stat(self.base.health + self.item_bonus("health"))
 
-    @property
+    @cached_property
     def max_energy(self) -> int:
         return clamp_stat(self.base.energy + self.item_bonus("energy"))
 
@@ -119,11 +120,11 @@ class Fighter:
     def weapon_element(self) -> Element | None:
         return None if self.weapon is None else self.weapon.element
 
-    @property
+    @cached_property
     def immune(self) -> frozenset[str]:
         return frozenset().union(*(i.immune for i in self.items))
 
-    @property
+    @cached_property
     def regenerates(self) -> bool:
         """False when an item takes away every way of regaining Energy."""
         return not any(i.no_energy_regen for i in self.items)

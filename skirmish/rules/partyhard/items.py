@@ -81,6 +81,9 @@ class Item:
 
 
 Target = Literal["enemies", "allies", "self"]
+#: P-DMG: an ability whose damage is its user's Attack (the seed: "Attack is the damage of
+#: every attacking ability that gives no other formula").
+ATTACK: Literal["attack"] = "attack"
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,8 @@ class Ability:
     """An ability card: ``cost`` Energy, an element, and what it does to up to
     ``targets`` consecutive places (P-LINE) of the enemy row, its own row, or itself.
 
-    ``damage``: base damage (P-DMG); ``heal``: base healing (P-HEAL); at most one of the
-    two. ``effect`` goes on every affected target. ``burns``: Energy burned from each
+    ``damage``: base damage (P-DMG): a number, or ``"attack"`` (:data:`ATTACK`) for
+    the user's Attack stat; ``heal``: base healing (P-HEAL); at most one of the two. ``effect`` goes on every affected target. ``burns``: Energy burned from each
     target before it may shield (P-SHIELD). ``restore``: Energy restored to each
     target (it also removes Shock, P-EFFECT). Creatures pay no Energy for theirs.
     """
@@ -97,7 +100,7 @@ class Ability:
     name: str
     cost: int = 1
     element: Element | None = None
-    damage: int | None = None
+    damage: int | Literal["attack"] | None = None
     heal: int | None = None
     targets: int = 1
     on: Target = "enemies"
@@ -116,9 +119,11 @@ class Ability:
             v = getattr(self, name)
             if v < 0:
                 raise RuleInputError(f"ability {self.name!r}: {name} is 0 or more, got {v}")
+        if isinstance(self.damage, str) and self.damage != ATTACK:
+            raise RuleInputError(f"ability {self.name!r}: damage is a number or {ATTACK!r}, got {self.damage!r}")
         for name in ("damage", "heal"):
             v = getattr(self, name)
-            if v is not None and v < 0:
+            if isinstance(v, int) and v < 0:
                 raise RuleInputError(f"ability {self.name!r}: {name} is 0 or more, got {v}")
         if not 1 <= self.targets <= 4:
             raise RuleInputError(f"ability {self.name!r}: targets is 1..4 (a row has at most four places), got {self.targets}")
@@ -187,7 +192,7 @@ BUILTIN_ITEMS: Mapping[str, Item] = MappingProxyType({
     "hungry-crown": Item("Hungry Crown", ItemKind.ACCESSORY, stats={"attack": 2}, no_energy_regen=True),
 })
 BUILTIN_ABILITIES: Mapping[str, Ability] = MappingProxyType({
-    "void-arrow": Ability("Void Arrow", 1, E.VOID, damage=1),
+    "void-arrow": Ability("Void Arrow", 1, E.VOID, damage=ATTACK),  # the seed: "void damage", no other formula
     "matter-blast": Ability("Matter Blast", 2, E.MATTER, damage=2),
     "ether-wave": Ability("Ether Wave", 2, E.ETHER, damage=1, targets=2),
     "void-sweep": Ability("Void Sweep", 3, E.VOID, damage=1, targets=3),

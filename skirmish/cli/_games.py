@@ -1,0 +1,30 @@
+"""The options every command that plays whole games shares: policies, seed, --games
+and where they run (``skirmish play``, ``skirmish chaos play``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import SkirmishError
+
+
+def add_game_args(p: Any, who: str = "side") -> None:
+    """``--policy --seed --games --workers --backend --scheduler``."""
+    p.add_argument("--policy", metavar="SPEC",
+                   help=f"policies per {who}, e.g. red=greedy,blue=random; a bare name applies to every {who}; "
+                   "package.module:ClassName plugs in your own (default: greedy)")
+    p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the game can be replayed)")
+    p.add_argument("--games", type=int, help="play this many games and report win shares and means")
+    p.add_argument("--workers", type=int, default=1, help="processes for --games (same report for any number)")
+    p.add_argument("--backend", choices=("local", "dask"), default="local",
+                   help="where --games runs: local processes, or a local Dask cluster (needs skirmish[scale])")
+    p.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler (tcp://host:port) for --games")
+
+
+def check_game_args(args: argparse.Namespace) -> None:
+    """Refuse ``--games`` or ``--workers`` below 1."""
+    if args.games is not None and args.games < 1:
+        raise SkirmishError(f"--games must be 1 or more, got {args.games}")
+    if args.workers < 1:
+        raise SkirmishError(f"--workers must be 1 or more, got {args.workers}")

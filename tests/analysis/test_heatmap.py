@@ -1,0 +1,120 @@
+"""``skirmish heatmap``: cells agree with `los` on a probe placed there; rigid motions
+move the heatmap with the table; the JSON schema, the picture and the errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import shapely
+import pytest
+
+from skirmish import Model, ScenarioError, SkirmishError, load, loads
+from skirmish.analysis.heatmap import cell_centres, heatmap
+from skirmish.cli import main
+from skirmish.maps.transform import rigid_motion
+from skirmish.scenario.dump import dumps
+
+from conftest import SCENARIOS
+
+MILL = str(SCENARIOS / "mill-ambush.toml")
+
+
+@pytest.fixture(scope="module")
+def mill():
+    return load(MILL)
+
+
+@pytest.fixture(scope="module")
+def mill_heat(mill):
+    return heatmap(mill, "red", "M", 3.0)
+
+
+def test_E_LOS_heatmap_cells_agree_with_los_on_a_probe_placed_there(mill, mill_heat):
+    hm = mill_heat
+    enemies = [m.id for m in mill.models if m.side != "red"]
+    assert hm.enemies == tuple(enemies)
+    checked = 0
+    for iy, y in enumerate(hm.ys):
+        for ix, x in enumerate(hm.xs):
+            if (ix + 2 * iy) % 7:
+                continue  # a spread-out sample of cells
+            exp, sees = hm.exposure[iy][ix], hm.sees[iy][ix]
+            roofs = [s for s in mill.scenery if s.walkable and s.solid.footprint.contains(
+                shapely.Point(x, y))]
+            z = max((s.top for s in roofs), default=0.0)
+            t = dataclasses.replace(mill, models=(*mill.models, Model("probe", "red", "M", x, y, z)))
+            try:
+                loads(dumps(t))
+                placeable = True
+            except ScenarioError:
+                placeable = False
+            if exp is None:
+                on_surface = not roofs or any(s.solid.footprint.buffer(-t.model("probe").radius).contains(
+                    shapely.Point(x, y)) for s in roofs)
+                assert not placeable or not on_surface, (x, y)
+                continue
+            assert placeable, (x, y)
+            assert exp == sum(t.line_of_sight(e, "probe").visible for e in enemies), (x, y)
+            assert sees == sum(t.line_of_sight("probe", e, arc="all").visible for e in enemies), (x, y)
+            checked += 1
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("angle,dx,dy,mirror", [(90.0, 30.0, 0.0, False), (180.0, 30.0, 30.0, False),
+                                                (0.0, 0.0, 30.0, True)])
+def test_E_LOS_rigid_motions_move_the_heatmap(mill, mill_heat, angle, dx, dy, mirror):
+    """Turn or mirror the 30" square table onto itself: each cell's counts move to its image."""
+    moved = heatmap(rigid_motion(mill, angle, dx, dy, mirror=mirror), "red", "M", 3.0)
+    a = np.radians(angle)
+    for which in ("exposure", "sees"):
+        before, after = mill_heat.array(which), moved.array(which)
+        for iy, y in enumerate(mill_heat.ys):
+            for ix, x in enumerate(mill_heat.xs):
+                y0 = -y if mirror else y
+                u, v = np.cos(a) * x - np.sin(a) * y0 + dx, np.sin(a) * x + np.cos(a) * y0 + dy
+                jx, jy = int(round(u / 3 - 0.5)), int(round(v / 3 - 0.5))
+                assert np.array_equal(before[iy, ix], after[jy, jx], equal_nan=True), (which, x, y)
+
+
+def test_heatmap_json_schema(capsys):
+    assert main(["heatmap", MILL, "--side", "blue", "--size", "S", "--step", "6", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {"step", "xs", "ys", "exposure", "sees"} <= set(d)
+    assert d["step"] == 6 and d["xs"] == [3, 9, 15, 21, 27] and d["ys"] == d["xs"]
+    assert len(d["exposure"]) == len(d["ys"]) and all(len(r) == len(d["xs"]) for r in d["exposure"])
+    cells = [v for r in d["exposure"] + d["sees"] for v in r]
+    assert any(v is None for v in cells) and all(v is None or 0 <= v <= len(d["enemies"]) for v in cells)
+    assert d["enemies"] == ["akane", "kenji", "yumi"]
+
+
+def test_heatmap_text_and_picture(tmp_path, capsys):
+    pytest.importorskip("pyglet")
+    out = tmp_path / "heat.png"
+    assert main(["heatmap", MILL, "--side", "red", "--size", "M", "--step", "5", "-o", str(out),
+                 "--px", "300"]) == 0
+    text = capsys.readouterr().out
+    assert "Exposure of a M model of red to 4 enemies" in text and f"wrote {out}" in text
+    rows = [ln for ln in text.splitlines() if ln and set(ln) <= set("0123456789+#")]
+    assert len(rows) == 6 and all(len(r) == 6 for r in rows)
+    from skirmish.viewer.png import decode_png
+    from skirmish.viewer.heat import RAMP
+
+    px = decode_png(out.read_bytes())
+    assert px.shape[1] > 300
+    # the exposure layer is there: some pixels carry the ramp's unseen green over the table
+    green = np.array(RAMP[0][:3])
+    assert (np.abs(px[..., :3].astype(int) - green).sum(-1) < 60).any()
+
+
+def test_heatmap_errors(capsys):
+    assert main(["heatmap", MILL, "--side", "green", "--size", "M"]) == 2
+    assert "no side 'green'" in capsys.readouterr().err
+    assert main(["heatmap", MILL, "--side", "red", "--size", "M", "--step", "0"]) == 2
+    assert "--step" in capsys.readouterr().err
+    assert main(["heatmap", MILL, "--side", "red", "--size", "M", "-o", "x.jpg"]) == 2
+    with pytest.raises(SkirmishError, match="use a larger step"):
+        cell_centres(load(MILL), 0.01)
+    assert main(["heatmap", str(SCENARIOS / "party-hard-maze.toml"), "--side", "a", "--size", "M"]) == 2
+    assert "continuous table" in capsys.readouterr().err

@@ -1,0 +1,111 @@
+"""``skirmish chaos odds`` and ``skirmish chaos play``: output, JSON schemas, seeds,
+worker counts, and bad inputs refused with exit 2."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from skirmish.cli import main
+from skirmish.rules.chaosparty import Attack, attack_odds
+
+from conftest import SCENARIOS
+
+DUEL = str(SCENARIOS / "chaosparty" / "first-duel.toml")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_odds_json_schema_and_values(capsys):
+    rc, out, _ = run(capsys, "chaos", "odds", "--attack-potential", "5", "--defence-potential", "3",
+                     "--attack-boosts", "raise,floor,overload", "--defence-boosts", "absorb,counter",
+                     "--defender-attack-potential", "2", "--json")
+    assert rc == 0
+    doc = json.loads(out)
+    assert list(doc)[:4] == ["repelled", "damage", "expected_damage", "counter"]
+    o = attack_odds(Attack(5, 3, frozenset({"raise", "floor", "overload"}), frozenset({"absorb", "counter"}), 2))
+    assert Fraction(doc["repelled"]) == o.repelled
+    assert {int(k): Fraction(v) for k, v in doc["damage"].items()} == dict(enumerate(o.damage))
+    assert sum(Fraction(v) for v in doc["damage"].values()) == 1
+    assert Fraction(doc["expected_damage"]) == o.expected_damage and Fraction(doc["counter"]) == o.expected_counter
+    assert doc["attack"]["die"] == 12 and doc["attack"]["time"] == 3 and doc["defence"]["time"] == 1
+    assert all("/" in v or v in ("0", "1") for v in doc["damage"].values())
+
+
+def test_odds_human_table(capsys):
+    rc, out, _ = run(capsys, "chaos", "odds", "--attack-potential", "4", "--defence-potential", "2")
+    assert rc == 0
+    assert "rolls d8" in out and "rolls d6" in out
+    assert "repelled" in out and "7/16" in out and "expected damage" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--attack-potential", "0", "--defence-potential", "2", "--attack-boosts", "raise"], "class 0 cannot be raised"),
+    (["--attack-potential", "2", "--defence-potential", "0", "--defence-boosts", "raise"], "class 0 cannot be raised"),
+    (["--attack-potential", "2", "--defence-potential", "2", "--attack-boosts", "counter"],
+     "attack boost 'counter' does not exist"),
+    (["--attack-potential", "2", "--defence-potential", "2", "--defence-boosts", "counter"],
+     "--defender-attack-potential"),
+    (["--attack-potential", "-1", "--defence-potential", "2"], "0 or more"),
+    (["--attack-potential", "7", "--defence-potential", "2"], "Unlimited"),
+    (["--attack-potential", "0", "--defence-potential", "2", "--attack-boosts", "overload"], "costs 1 attack Potential"),
+])
+def test_odds_bad_inputs_exit_2(capsys, argv, message):
+    rc, out, err = run(capsys, "chaos", "odds", *argv)
+    assert rc == 2 and message in err and "Traceback" not in err and not out
+
+
+def test_odds_unlimited_and_advantage(capsys):
+    rc, out, _ = run(capsys, "chaos", "odds", "--attack-potential", "7", "--defence-potential", "2", "--unlimited",
+                     "--advantage", "--json")
+    assert rc == 0 and json.loads(out)["attack"]["die"] == 20
+
+
+def test_play_one_game_log_is_seeded(capsys):
+    rc, out, _ = run(capsys, "chaos", "play", DUEL, "--seed", "3", "--policy", "red=greedy,blue=random")
+    assert rc == 0 and "seed 3" in out and "moves first" in out and "attacks" in out
+    _, again, _ = run(capsys, "chaos", "play", DUEL, "--seed", "3", "--policy", "red=greedy,blue=random")
+    assert again == out
+
+
+def test_play_json(capsys):
+    rc, out, _ = run(capsys, "chaos", "play", DUEL, "--seed", "2", "--policy", "random", "--json")
+    doc = json.loads(out)
+    assert rc == 0 and doc["seed"] == 2 and doc["winner"] in ("red", "blue", None)
+    kinds = {e["kind"] for e in doc["events"]}
+    assert {"bid", "first", "flow", "attack", "end"} <= kinds
+    attack = next(e for e in doc["events"] if e["kind"] == "attack" and e.get("attacker"))
+    assert {"attacker", "target", "attack_die", "attack_face", "defence_face", "damage", "repelled"} <= set(attack)
+    assert [p["id"] for p in doc["final"]["players"]] == ["red", "blue"]
+    assert all("attacker" in e for e in doc["events"] if e["kind"] == "attack")
+
+
+def test_play_many_games_same_for_any_worker_count(capsys):
+    argv = ["chaos", "play", DUEL, "--seed", "4", "--policy", "random", "--games", "4", "--json"]
+    rc1, one, _ = run(capsys, *argv, "--workers", "1")
+    rc2, two, _ = run(capsys, *argv, "--workers", "2")
+    assert rc1 == rc2 == 0 and one == two
+    doc = json.loads(one)
+    assert doc["games"] == 4 and sum(doc["wins"].values()) + doc["draws"] == 4
+    assert sum(Fraction(v) for v in doc["shares"].values()) + Fraction(doc["draw_share"]) == 1
+    rc, text, _ = run(capsys, "chaos", "play", DUEL, "--seed", "4", "--policy", "random", "--games", "4")
+    assert rc == 0 and "wins" in text and "draws" in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["nope.toml"], "no such file"),
+    ([DUEL, "--policy", "gredy"], "did you mean 'greedy'"),
+    ([DUEL, "--policy", "green=random"], "no side 'green'"),
+    ([DUEL, "--games", "0"], "--games must be 1 or more"),
+    ([DUEL, "--games", "2", "--workers", "0"], "--workers must be 1 or more"),
+    ([str(SCENARIOS / "first-steps.toml")], "game: required field is missing"),
+])
+def test_play_bad_inputs_exit_2(capsys, argv, message):
+    rc, _, err = run(capsys, "chaos", "play", *argv)
+    assert rc == 2 and message in err and "Traceback" not in err

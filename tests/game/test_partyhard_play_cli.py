@@ -1,0 +1,76 @@
+"""``skirmish play`` on a grid: the log, the --json event stream and its last line, --games."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from skirmish.cli import main
+
+from conftest import SCENARIOS
+
+MAZE = str(SCENARIOS / "party-hard-maze.toml")
+ROOMS = {r.at for r in __import__("skirmish").load(MAZE).rooms}
+EVENT_KINDS = {"start", "move", "skip", "attack", "lay-out", "fight-start", "fight-action", "fight-note", "retreat",
+               "fight-end", "rewards", "loot", "restore", "teleport", "buy", "discard", "give", "open", "out", "turn", "end"}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_the_maze_to_the_end(capsys):
+    code, out, _ = run(capsys, "play", MAZE, "--seed", "2")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "Seed 2 (replay with --seed 2)" and lines[1].startswith("Start: players red, blue")
+    assert lines[-1].startswith("Result: red wins after 19 turns")
+    assert any("fight in (2, 1) (start)" in line for line in lines)
+
+
+def test_play_json_one_object_per_event_and_the_summary_last(capsys):
+    code, out, _ = run(capsys, "play", MAZE, "--seed", "2", "--json", "--policy", "red=greedy,blue=random")
+    objs = [json.loads(line) for line in out.splitlines()]
+    *events, last = objs
+    assert code == 0 and {e["event"] for e in events} <= EVENT_KINDS
+    assert all(set(e["anima"]) == {"red", "blue"} and all(v >= 0 for v in e["anima"].values()) for e in events)
+    turns = [e for e in events if e["event"] == "turn"]
+    assert turns and all("rooms" in e for e in turns)
+    for e in turns:
+        for room, counts in e["rooms"].items():
+            c, r = map(int, room.split(","))
+            assert (c, r) in ROOMS and all(0 < n <= 4 for n in counts.values())
+    assert {"fight-start", "fight-action", "fight-end", "move"} <= {e["event"] for e in events}
+    assert set(last) == {"seed", "winner", "turns", "characters", "anima"} and last["seed"] == 2
+    assert set(last["characters"]) == {"knight", "mage", "cleric", "rogue", "ranger"}
+    assert set(last["characters"]["knight"]) == {"player", "alive", "abilities", "items"}
+    assert last["anima"] == events[-1]["anima"]
+
+
+def test_play_json_replays_with_the_same_seed(capsys):
+    a = run(capsys, "play", MAZE, "--seed", "4", "--json", "--policy", "random")[1]
+    b = run(capsys, "play", MAZE, "--seed", "4", "--json", "--policy", "random")[1]
+    assert a == b
+
+
+def test_play_games_reports_shares_turns_and_restores(capsys):
+    code, out, _ = run(capsys, "play", MAZE, "--games", "3", "--seed", "1", "--policy", "random", "--json")
+    rep = json.loads(out)
+    assert code == 0 and rep["games"] == 3 and set(rep["wins"]) == {"red", "blue"}
+    assert sum(rep["wins"].values()) + rep["draws"] == 3 and abs(sum(rep["win_share"].values()) + rep["draw_share"] - 1) < 1e-9
+    assert set(rep["restored"]) == {"knight", "mage", "cleric", "rogue", "ranger"} and rep["mean_turns"] >= 1
+    code, text, _ = run(capsys, "play", MAZE, "--games", "3", "--seed", "1", "--policy", "random")
+    assert "3 games, seed 1, policy random" in text and "mean turns" in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--policy", "nosuch"], "unknown policy 'nosuch' for partyhard"),
+    (["--policy", "green=greedy"], "no side 'green'"),
+    (["--seed", "-1"], "--seed: give an integer 0 or more"),
+    (["--games", "0"], "--games must be 1 or more"),
+])
+def test_play_bad_arguments_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, "play", MAZE, *argv)
+    assert code == 2 and out == "" and message in err
