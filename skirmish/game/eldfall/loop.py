@@ -35,6 +35,7 @@ from .attacks import AttackGeometry, attack_geometry, attacking_side, defending_
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, path_samples,
                       sample_destinations)
 from .settings import GameSettings
+from .sight import Sight, moved_to, sight_along
 from .state import GameState, Unit, facing_toward
 
 #: How many end points a move decision offers per movement kind (the decision is open).
@@ -82,7 +83,7 @@ class _Sequence:
     tables: list[Table]  # the table with the mover at each path sample
     reactions: dict[str, Reaction] = field(default_factory=dict)
     reaction_ap: dict[str, int] = field(default_factory=dict)
-    sight: dict[int, dict[str, bool]] = field(default_factory=dict)  # path point -> reactor -> LoS
+    sight: Sight | None = None  # the Reactive models' sight of the mover at every path point
 
 
 class EldfallGame:
@@ -333,15 +334,8 @@ class EldfallGame:
         return mr
 
     def _tables_along(self, model_id: str, samples: tuple[tuple[float, float, float], ...]) -> list[Table]:
-        st = self.state
-        m = st.model(model_id)
-        out = []
-        for p in samples:
-            if math.dist(p, (m.x, m.y, m.z)) < 1e-9:
-                out.append(st.table)
-            else:
-                out.append(st.table.with_model(dataclasses.replace(m, x=p[0], y=p[1], z=p[2])))
-        return out
+        m = self.state.model(model_id)
+        return [moved_to(self.state.table, m, p) for p in samples]
 
     # reactions --------------------------------------------------------------------------
     def reaction_options(self, seq: _Sequence, reactor: str) -> tuple[Reaction, ...]:
@@ -369,12 +363,14 @@ class EldfallGame:
     def _sees(self, seq: _Sequence, i: int, reactor: str) -> bool:
         """LoS from ``reactor``'s front arc to the mover at path point ``i``, solved for
         every Reactive model at once per point (cached in the sequence)."""
-        row = seq.sight.get(i)
-        if row is None:
+        if seq.sight is None:
             ids = [u.id for u in self.state.in_play(self.state.reactive)]
-            sights = seq.tables[i].line_of_sight_pairs([(r, seq.mover) for r in ids]) if ids else []
-            row = seq.sight[i] = {r: s.visible for r, s in zip(ids, sights)}
-        return row.get(reactor, False)
+            seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids)
+            seq.tables = list(seq.sight.tables)
+        sight = seq.sight
+        if reactor not in sight.others:
+            return False
+        return bool(sight.seen_by[i, sight.others.index(reactor)])
 
     def _reactions(self, seq: _Sequence) -> None:
         st = self.state

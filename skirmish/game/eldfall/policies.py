@@ -22,8 +22,12 @@ from ...game.policy import Decision, RandomPolicy, register_policy
 from ...maps.table import Table
 from ...rules.eldfall.exchange import Exchange, Side
 from ...rules.eldfall.odds import exchange_odds
-from .attacks import attack_geometry, attacking_side, defending_side, usable_weapons
+from ...geometry.distance import cylinder_distance
+from ...geometry.solids import Cylinder
+from ...maps.table import CONTACT_TOLERANCE
+from .attacks import armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons
 from .choices import NO_REACTION, NOTHING, Action, IllegalChoice, Move, Reaction
+from .sight import sight_along
 from .state import facing_toward
 
 
@@ -69,9 +73,8 @@ class GreedyPolicy:
         m = st.model(mid)
         enemies = [e.id for e in st.in_play(st.enemy_of(m.side))]
         candidates: list[Move] = [o for o in d.options if o.kind != "run"]
-        for e in enemies:  # the spots that reach the targets: base contact, or stay and face
+        for e in enemies:  # the spots that reach the targets: base contact
             em = st.model(e)
-            candidates.append(Move("idle", None, facing_toward(m.x, m.y, em.x, em.y, m.facing)))
             if any(not w.ranged for w in usable_weapons(m)) and math.hypot(em.x - m.x, em.y - m.y) <= \
                     2 * float(m.attributes["SPD"]) + 2:
                 try:
@@ -83,18 +86,12 @@ class GreedyPolicy:
                     candidates.append(Move("walk", (end[0], end[1], end[2]), facing_toward(end[0], end[1], em.x,
                                                                                             em.y, m.facing)))
         best, best_score = None, -math.inf
-        for c in candidates:
-            try:
-                mr = game.plan(mid, c)
-            except IllegalChoice:
-                continue
-            end = mr.path[-1]
-            table = st.table.with_model(dataclasses.replace(m, x=end[0], y=end[1], z=end[2], facing=mr.facing))
-            score = self._best_attack(game, table, mid, enemies)[0]
+        scored = self._score_destinations(game, mid, candidates, enemies)
+        for c, (score, face) in zip(candidates, scored):
             if score is None:
-                score = -0.01 * _nearest_distance(table, mid, enemies) - 1.0
+                continue
             if score > best_score:
-                best, best_score = c, score
+                best, best_score = (dataclasses.replace(c, face=face) if face is not None else c), score
         if best is not None and best_score > -1.0:
             return best
         runs = [o for o in d.options if o.kind == "run"]
@@ -105,50 +102,71 @@ class GreedyPolicy:
             return min(runs, key=after)
         return best if best is not None else d.options[0]
 
-    def _best_attack(self, game: Any, table: Table, mid: str, enemies: list[str],
-                     reactions: dict[str, Reaction] | None = None) -> tuple[float | None, Action | None]:
+    def _score_destinations(self, game: Any, mid: str, moves: list[Move], enemies: list[str]
+                            ) -> list[tuple[float | None, float | None]]:
+        """Per candidate move: the best expected Wounds dealt minus taken from its end
+        (-1 - 0.01 × distance to the nearest enemy when nothing is in reach; None when
+        the move is illegal) and the facing toward the best target. Sight from every
+        end point to every enemy, and back, is one batch per point
+        (:func:`.sight.sight_along`); reach is E-DIST."""
         st = game.state
-        if not enemies:
-            return None, None
-        m, u = table.model(mid), st.unit(mid)
-        best: tuple[float | None, Action | None] = (None, None)
-        sights = table.line_of_sight_pairs([(mid, e) for e in enemies])
-        for e, s in zip(enemies, sights):
-            if not s.visible:
+        m, u = st.model(mid), st.unit(mid)
+        ends: list[tuple[float, float, float] | None] = []
+        for c in moves:
+            if c.kind == "idle":
+                ends.append((m.x, m.y, m.z))
                 continue
-            tm, tu = table.model(e), st.unit(e)
-            for w in usable_weapons(m):
-                geo = attack_geometry(table, mid, e, w, sight=s, with_cover=self.cover)
-                if not geo.legal:
+            try:
+                mr = game.plan(mid, c)
+            except IllegalChoice:
+                ends.append(None)
+                continue
+            ends.append(mr.path[-1])
+        pts = [e for e in ends if e is not None]
+        if not pts or not enemies:
+            return [(None if e is None else -1.0, None) for e in ends]
+        pv = sight_along(st.table, m, pts, enemies, both=True)
+        assert pv.sees is not None
+        out: list[tuple[float | None, float | None]] = []
+        i = -1
+        for e in ends:
+            if e is None:
+                out.append((None, None))
+                continue
+            i += 1
+            here = Cylinder(e[0], e[1], e[2], m.radius, m.hitbox_height)
+            best: float | None = None
+            face: float | None = None
+            near = math.inf
+            for j, eid in enumerate(pv.others):
+                tm, tu = st.model(eid), st.unit(eid)
+                d = cylinder_distance(here, tm.hitbox)
+                near = min(near, d)
+                if not pv.sees[i, j]:
                     continue
-                active = attacking_side(m, u, geo, reactive=False)
-                r = (reactions or {}).get(e)
-                if r is not None and r.kind == "dodge":
-                    reactive = defending_side(tm, tu, dodge=True, los=r.los)
-                else:
-                    reactive = self._likely_reply(table, e, mid, tm, tu, reactions)
-                dealt, taken = _expected(Exchange(active, reactive))
-                score = float(dealt - taken)
-                if best[0] is None or score > best[0]:
-                    best = (score, Action("attack", e, w.name))
-        return best
-
-    def _likely_reply(self, table: Table, e: str, mid: str, tm: Any, tu: Any,
-                      reactions: dict[str, Reaction] | None) -> Side:
-        """The target strikes back when it can (has AP, LoS and reach), else takes it."""
-        if reactions is not None:
-            r = reactions.get(e)
-            if r is None or r.kind != "attack":
-                return defending_side(tm, tu)
-        if tu.ap < 1:
-            return defending_side(tm, tu)
-        back = table.line_of_sight(e, mid)
-        if back.visible:
-            for w in usable_weapons(tm):
-                geo = attack_geometry(table, e, mid, w, sight=back, with_cover=False)
-                if geo.legal:
-                    return attacking_side(tm, tu, geo, reactive=True)
-        return defending_side(tm, tu)
+                for w in usable_weapons(m):
+                    band = w.band_for(d, CONTACT_TOLERANCE)
+                    if band is None:
+                        continue
+                    acc = w.bands[band].accuracy
+                    active = Side(att=int(m.attributes[w.attribute]), modifiers=(acc,) if acc else (), pw=w.pw,
+                                  stk=strike_of(m, u, w), arm=armour_of(m, u), hp=u.hp)
+                    reply = defending_side(tm, tu)
+                    if tu.ap >= 1 and pv.seen_by[i, j]:
+                        for rw in usable_weapons(tm):
+                            rb = rw.band_for(d, CONTACT_TOLERANCE)
+                            if rb is not None:
+                                racc = rw.bands[rb].accuracy
+                                reply = Side(att=int(tm.attributes[rw.attribute]),
+                                             modifiers=(racc,) if racc else (), pw=rw.pw,
+                                             arm=armour_of(tm, tu), hp=tu.hp)
+                                break
+                    dealt, taken = _expected(Exchange(active, reply))
+                    score = float(dealt - taken)
+                    if best is None or score > best:
+                        best, face = score, facing_toward(e[0], e[1], tm.x, tm.y, m.facing)
+            out.append((best if best is not None else -1.0 - 0.01 * near, face))
+        return out
 
     # -- the action ---------------------------------------------------------------------
     def _action(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
@@ -163,13 +181,14 @@ class GreedyPolicy:
         actor: str = d.actor or ""
         for a in attacks:
             m, u = st.model(actor), st.unit(actor)
-            geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon))
+            geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon), with_cover=self.cover)
             tm, tu = st.model(a.target), st.unit(a.target)
             r = reactions.get(a.target, NO_REACTION)
             if r.kind == "dodge":
                 reactive = defending_side(tm, tu, dodge=True, los=r.los)
             elif r.kind == "attack":
-                back = attack_geometry(game_table_at(game, d, r), a.target, actor, tm.weapon(r.weapon))
+                back = attack_geometry(game_table_at(game, d, r), a.target, actor, tm.weapon(r.weapon),
+                                       with_cover=self.cover)
                 reactive = attacking_side(tm, tu, back, reactive=True)
             else:
                 reactive = defending_side(tm, tu)
@@ -240,11 +259,6 @@ def _walk_budget(game: Any, mid: str) -> float:
     u = game.state.unit(mid)
     spd = float(game.state.model(mid).attributes["SPD"])
     return half_up(spd) if {"Slowed", "Crippled", "Crouched"} & u.states else spd
-
-
-def _nearest_distance(table: Table, mid: str, enemies: list[str]) -> float:
-    m = table.model(mid)
-    return min((math.hypot(table.model(e).x - m.x, table.model(e).y - m.y) for e in enemies), default=0.0)
 
 
 register_policy("eldfall", "random", RandomPolicy)
