@@ -266,3 +266,38 @@ def test_script_policy_plays_the_mill_script(capsys):
 def _weapons() -> str:
     from eldfall_fixtures import WEAPONS
     return WEAPONS
+
+
+class _Always:
+    """Activates while it can, always walks nowhere, always attacks when it can."""
+
+    def choose(self, game, decision, rng):
+        if decision.kind == "action":
+            attacks = [o for o in decision.options if o.kind == "attack"]
+            return attacks[0] if attacks else decision.options[0]
+        return decision.options[0]
+
+
+def test_e_morale_panicked_side_rolls_and_a_failure_runs_to_its_own_edge():
+    """Blue starts with 3 models, two already Dead: fewer than half in play, so Panicked."""
+    models = (model("r1", "red", (3, 12), 0) + model("b1", "blue", (12, 12), 180,
+                                                        attrs="AGI = 6, SPD = 4, STA = 3, MEL = 12, ARM = 1, HP = 2, "
+                                                              "MOR = 1")
+              + model("b2", "blue", (20, 20), 180, extra='states = ["Dead"]')
+              + model("b3", "blue", (20, 4), 180, extra='states = ["Dead"]'))
+    text = f"format = 1\n{_weapons()}\n[game]\nfirst = \"blue\"\nrounds = 1\n[table]\nsize = [24, 24]\n{models}"
+    table = loads(text)
+    g = EldfallGame(table, parse_settings({"first": "blue", "rounds": 1}, table),
+                    {"red": _Always(), "blue": _Always()}, random.Random(3))
+    assert g.home_edge("blue") == "east" and g.home_edge("red") == "west"
+    record = g.play()
+    blue = [e for e in record.events if e["model"] == "b1" and e["role"] == "activation"]
+    assert blue and all(e["morale"] is not None for e in blue)
+    for e in blue:
+        if not e["morale"]["success"]:  # MOR 1: fails on 2..20
+            assert e["movement"]["kind"] == "run" and e["action"]["kind"] == "nothing"
+            start, end = e["movement"]["path"][0][0], e["movement"]["path"][-1][0]
+            assert end >= min(start, 24 - 0.63 - 0.3)  # toward the east edge (or already at it)
+    assert any(not e["morale"]["success"] for e in blue)
+    red = [e for e in record.events if e["model"] == "r1" and e["role"] == "activation"]
+    assert all(e["morale"] is None for e in red)  # red is not Panicked, and has no MOR

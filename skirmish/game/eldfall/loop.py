@@ -84,6 +84,7 @@ class _Sequence:
     reactions: dict[str, Reaction] = field(default_factory=dict)
     reaction_ap: dict[str, int] = field(default_factory=dict)
     sight: Sight | None = None  # the Reactive models' sight of the mover at every path point
+    morale: dict[str, dict[str, Any]] = field(default_factory=dict)  # E-MORALE rolls of this sequence
 
 
 class EldfallGame:
@@ -104,7 +105,7 @@ class EldfallGame:
         self.sequence = 0
         first = settings.first or self._initiative(table)
         self.state = GameState.start(table, settings, first)
-        self.history: list[GameState] = []
+        self.start_table = table  # where the models stood at the start (own table edges, E-MORALE)
 
     # -- asking ------------------------------------------------------------------------
     def ask(self, side: str, decision: Decision[Any]) -> Any:
@@ -239,17 +240,64 @@ class EldfallGame:
         if u.side != st.active or not u.in_play or u.ap < 1:
             raise IllegalChoice(model_id, "only an Active model in play with AP can be activated")
         self.sequence += 1
-        self.history.append(st)
         self.state = st.with_unit(dataclasses.replace(u, ap=u.ap - 1))  # E-AP-SPEND
         side = u.side
-        move = self.ask(side, Decision("move", model_id, self.move_options(model_id), open=True))
+        morale = self._morale(model_id)
+        if morale is not None and not morale["success"]:  # E-MORALE: Run toward its own table edge
+            move = self._flight(model_id)
+        else:
+            move = self.ask(side, Decision("move", model_id, self.move_options(model_id), open=True))
         mr = self.apply_move(model_id, move)
         seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples))
+        if morale is not None:
+            seq.morale[model_id] = morale
         self._reactions(seq)
-        action = self.ask(side, Decision("action", model_id, self.action_options(model_id, mr.kind),
-                                         context={"reactions": dict(seq.reactions),
-                                                  "path": seq.move.samples}))
+        if morale is not None and not morale["success"]:
+            action = NOTHING
+        else:
+            action = self.ask(side, Decision("action", model_id, self.action_options(model_id, mr.kind),
+                                             context={"reactions": dict(seq.reactions),
+                                                      "path": seq.move.samples}))
         self._resolve(seq, action)
+
+    # E-MORALE ----------------------------------------------------------------------------
+    def _morale(self, model_id: str) -> dict[str, Any] | None:
+        """E-MORALE: in a Panicked side (fewer than half its starting models in play) each
+        Activation or Reaction first rolls Morale (MOR); a model without MOR never panics."""
+        u = self.state.unit(model_id)
+        mor = self.state.model(model_id).attributes.get("MOR")
+        if mor is None or not self.state.panicked(u.side):
+            return None
+        r = attribute_roll(modify(int(mor)), self.rng)
+        return {"face": r.face, "success": r.success, "attribute": int(mor)}
+
+    def home_edge(self, side: str) -> str:
+        """The table edge nearest the side's starting models (its own edge, E-MORALE)."""
+        ms = self.start_table.models_of_side(side)
+        t = self.state.table
+        cx = sum(m.x for m in ms) / len(ms)
+        cy = sum(m.y for m in ms) / len(ms)
+        gaps = {"west": cx, "east": t.width - cx, "south": cy, "north": t.depth - cy}
+        return min(gaps, key=lambda k: (gaps[k], k))
+
+    def _flight(self, model_id: str) -> Move:
+        """A panicked model's Run: the sampled end of its Run range nearest its own edge."""
+        st = self.state
+        t = st.table
+        edge = self.home_edge(st.unit(model_id).side)
+        m = t.model(model_id)
+
+        def gap(p: tuple[float, float, float]) -> float:
+            return {"west": p[0], "east": t.width - p[0], "south": p[1], "north": t.depth - p[1]}[edge]
+
+        kind = "walk" if "Crouched" in st.unit(model_id).states else "run"
+        ends = [p for p in sample_destinations(t, model_id, "walk", self.policy_rng, 8,
+                                               budget=self.budget(model_id, kind))
+                if self._legal(model_id, Move(kind, p))]  # type: ignore[arg-type]
+        if not ends:
+            return Move("idle")
+        best = min(ends, key=gap)
+        return Move(kind, best, facing_toward(m.x, m.y, best[0], best[1], m.facing))  # type: ignore[arg-type]
 
     # movement ---------------------------------------------------------------------------
     def move_options(self, model_id: str) -> tuple[Move, ...]:
@@ -387,6 +435,11 @@ class EldfallGame:
                 continue
             cur = self.state.unit(u.id)
             self.state = self.state.with_unit(dataclasses.replace(cur, ap=cur.ap - 1))
+            morale = self._morale(u.id)
+            if morale is not None:
+                seq.morale[u.id] = morale
+                if not morale["success"]:  # E-MORALE: the Reaction is lost, its AP spent
+                    r = NO_REACTION
             seq.reactions[u.id] = r
             seq.reaction_ap[u.id] = cur.ap - 1
 
@@ -595,6 +648,7 @@ class EldfallGame:
                        "falls": [{"face": r.face, "success": r.success} for r in falls],
                        "exchanges": entries, "states": states,
                        "dodge_move": dodge_moves[seq.mover].to_json() if seq.mover in dodge_moves else None},
+            "morale": seq.morale.get(seq.mover),
             "text": _activation_text(seq, action, entries, falls, states, changed),
         })
         for rid, r in seq.reactions.items():
@@ -609,7 +663,8 @@ class EldfallGame:
                 "result": {"hits": sum(e.get("hits", 0) for e in rent if e.get("role") == "active"),
                            "wounds": sum(e.get("wounds", 0) for e in rent if e.get("role") == "active"),
                            "exchanges": rent, "states": states},
-                "text": _reaction_text(rid, seq.mover, r, rent, at),
+                "morale": seq.morale.get(rid),
+                "text": _reaction_text(rid, seq.mover, r, rent, at, seq.morale.get(rid)),
             })
 
 
@@ -659,6 +714,9 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
     else:
         move = f"{mv.kind}s {mv.length:.2f} in to ({end[0]:.2f}, {end[1]:.2f}{'' if not end[2] else f', z {end[2]:g}'})"
     parts = [f"#{seq.number} {seq.mover} {move}"]
+    panic = seq.morale.get(seq.mover)
+    if panic is not None and not panic["success"]:
+        parts[0] = f"#{seq.number} {seq.mover} panics (Morale roll {panic['face']} ✗) and {move}"
     if falls:
         parts.append("falls: " + " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls))
     if action.kind == "attack":
@@ -674,7 +732,10 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
 
 
 def _reaction_text(rid: str, mover: str, r: Reaction, entries: list[dict[str, Any]],
-                   at: tuple[float, float, float] | None) -> str:
+                   at: tuple[float, float, float] | None, morale: dict[str, Any] | None = None) -> str:
+    if r.kind == "none":
+        face = morale["face"] if morale else "?"
+        return f"   ↳ {rid} panics (Morale roll {face} ✗): its Reaction is lost (E-MORALE)"
     if r.kind == "attack":
         where = f" at ({at[0]:.2f}, {at[1]:.2f})" if at else ""
         ex = [e for e in entries if e.get("role") == "active"] or [e for e in entries]
