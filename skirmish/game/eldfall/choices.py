@@ -113,7 +113,7 @@ def sample_destinations(table: Table, model_id: str, kind: str, rng: random.Rand
     return out
 
 
-def path_samples(points: tuple[tuple[float, ...], ...], step: float = 1.5, most: int = 8
+def path_samples(points: tuple[tuple[float, ...], ...], step: float = 2.0, most: int = 6
                  ) -> tuple[tuple[float, float, float], ...]:
     """Points of a path at which reactions are judged: every vertex, and points every
     ``step`` inches along level stretches; at most ``most`` (start and end kept)."""

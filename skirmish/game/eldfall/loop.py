@@ -36,7 +36,7 @@ from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice
                       sample_destinations)
 from .settings import GameSettings
 from .sight import Sight, moved_to, sight_along
-from .state import GameState, Unit, facing_toward
+from .state import OUT, GameState, facing_toward
 
 #: How many end points a move decision offers per movement kind (the decision is open).
 SAMPLES = {"walk": 4, "run": 3, "dodge": 3}
@@ -614,11 +614,10 @@ class EldfallGame:
                 states = states - {"Crouched", "Engaged"}
             elif u.hp <= 0 and "Incapacitated" not in states:
                 states = states | {"Incapacitated", "Crouched"}
-            if states != u.states or (not (u.in_play and not (states & {"Incapacitated", "Dead"})) and u.ap):
-                nu = dataclasses.replace(u, states=states, ap=0 if states & {"Incapacitated", "Dead"} else u.ap)
-                if nu != u:
-                    self.state = self.state.with_unit(nu)
-                    changed.add(u.id)
+            nu = dataclasses.replace(u, states=states, ap=0 if states & OUT else u.ap)
+            if nu != u:
+                self.state = self.state.with_unit(nu)
+                changed.add(u.id)
         return changed
 
     def _state_name(self, model: str) -> str:

@@ -37,10 +37,8 @@ def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | Non
     if abs(m.x - p[0]) < 1e-12 and abs(m.y - p[1]) < 1e-12 and abs(m.z - p[2]) < 1e-12 and \
             (facing is None or abs(m.facing - facing) < 1e-12):
         return table
-    kw = {"x": float(p[0]), "y": float(p[1]), "z": float(p[2])}
-    if facing is not None:
-        kw["facing"] = float(facing) % 360.0
-    return table.with_model(dataclasses.replace(m, **kw))
+    face = m.facing if facing is None else float(facing) % 360.0
+    return table.with_model(dataclasses.replace(m, x=float(p[0]), y=float(p[1]), z=float(p[2]), facing=face))
 
 
 def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], others: Sequence[str], *,
