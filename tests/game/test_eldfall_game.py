@@ -301,3 +301,49 @@ def test_e_morale_panicked_side_rolls_and_a_failure_runs_to_its_own_edge():
     assert any(not e["morale"]["success"] for e in blue)
     red = [e for e in record.events if e["model"] == "r1" and e["role"] == "activation"]
     assert all(e["morale"] is None for e in red)  # red is not Panicked, and has no MOR
+
+
+class _Blow:
+    """Stays put and takes a Death Blow when one is offered; stops after one activation."""
+
+    def __init__(self):
+        self.done = False
+
+    def choose(self, game, decision, rng):
+        if decision.kind == "activate":
+            if self.done:
+                return None
+            self.done = True
+            return decision.options[0]
+        if decision.kind == "action":
+            blows = [o for o in decision.options if o.kind == "death-blow"]
+            return blows[0] if blows else decision.options[0]
+        return decision.options[0]
+
+
+def test_e_action_other_death_blow_kills_an_incapacitated_enemy_in_contact():
+    models = (model("r1", "red", (5, 5), 0) + model("b1", "blue", (5 + 0.63 * 2 + 0.0005, 5), 180,
+                                                    extra='states = ["Incapacitated"]')
+              + model("b2", "blue", (20, 20), 180))
+    table = loads(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g = EldfallGame(table, parse_settings({"first": "red", "rounds": 1}, table),
+                    {"red": _Blow(), "blue": _Blow()}, random.Random(1))
+    record = g.play()
+    first = next(e for e in record.events if e["role"] == "activation")
+    assert first["model"] == "r1" and first["action"] == {"kind": "death-blow", "target": "b1", "weapon": None}
+    assert g.state.unit("b1").condition == "Dead" and record.summary["states"]["b1"] == "Dead"
+    assert record.summary["vp"]["red"] == 1
+
+
+def test_e_state_incapacitated_recovery_roll_in_own_strategic_phase():
+    models = (model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 20, MEL = 12, ARM = 1, HP = 2",
+                    extra='states = ["Incapacitated"]') + model("r2", "red", (5, 12), 0)
+              + model("b1", "blue", (20, 20), 180))
+    table = loads(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g = EldfallGame(table, parse_settings({"first": "red", "rounds": 1}, table),
+                    {"red": _Blow(), "blue": _Blow()}, random.Random(1))
+    record = g.play()
+    rec = [e for e in record.events if e["role"] == "strategic" and e["model"] == "r1"]
+    assert rec and rec[0]["roll"]["kind"] == "recovery" and rec[0]["roll"]["success"]  # STA 20 always succeeds
+    u = g.state.unit("r1")
+    assert u.in_play and u.hp == 1 and "Weakened" in u.states

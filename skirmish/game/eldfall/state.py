@@ -71,10 +71,12 @@ class GameState:
 
     @classmethod
     def start(cls, table: Table, settings: GameSettings, first: str) -> GameState:
-        """The state before round 1: full HP, no AP; States from the table."""
+        """The state before round 1: full HP (0 when Incapacitated or Dead), no AP; States
+        from the table."""
         sides = table.sides
         assert len(sides) == 2
-        units = {m.id: Unit(m.id, m.side, int(m.attributes["HP"]), 0, m.states) for m in table.models}
+        units = {m.id: Unit(m.id, m.side, 0 if m.states & OUT else int(m.attributes["HP"]), 0, m.states)
+                 for m in table.models}
         starting = {s: sum(1 for m in table.models if m.side == s) for s in sides}
         return cls(table, units, settings, (sides[0], sides[1]), first, starting=starting)
 
