@@ -997,7 +997,15 @@ class TableMovement:
                 w.notes.append(f"E-FALL: falls {drop:g} in from {a.label} at ({p.a[0]:.2f}, {p.a[1]:.2f}): "
                                f"{n} Agility roll{'s' if n != 1 else ''} (SPD {spd})")
         elif drop > 0:
-            w.notes.append(f"steps down {drop:g} in from {a.label} (no taller than the hitbox: free, E-MOVE-KIND)")
+            n = fall_rolls(drop, spd) if spd is not None else 0
+            if n:  # E-FALL: any drop of more than half the Speed rolls, however short the hitbox makes it
+                w.rolls += n
+                w.notes.append(f"E-FALL: steps down {drop:g} in from {a.label} at ({p.a[0]:.2f}, {p.a[1]:.2f}): "
+                               f"no taller than the hitbox, but more than half its Speed: {n} Agility "
+                               f"roll{'s' if n != 1 else ''} (SPD {spd})")
+            else:
+                w.notes.append(f"steps down {drop:g} in from {a.label} (no taller than the hitbox and at most half "
+                               "its Speed: free, E-MOVE-KIND, E-FALL)")
 
     def _mv_check_step_up(self, mv: _Mover, p: _Piece, a: Surface, b: Surface, w: _Walk) -> None:
         rise = b.z - a.z
