@@ -48,7 +48,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from .los_chain import Chain, chain_blocks
+from .los_chain import Chain, chain_blocks, clip_polygons, feasible_point
 from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_of
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
@@ -433,30 +433,6 @@ def _corners(box: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1), np.stack([x0, y1], 1)], 1)
 
 
-def _clip_polygon(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
-    """Clip convex polygons (rows, V, 2; padded by repeating vertices) to n·x >= c0.
-    Returns (rows, V + 1, 2); an empty result is all-NaN."""
-    rows, V, _ = verts.shape
-    side = np.einsum("rvj,rj->rv", verts, n) - c0[:, None]
-    nxt = np.roll(verts, -1, axis=1)
-    sn = np.roll(side, -1, axis=1)
-    inside = side >= 0
-    cross = (side >= 0) != (sn >= 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = side / (side - sn)
-        hit = verts + (nxt - verts) * t[..., None]
-    cand = np.stack([np.where(inside[..., None], verts, np.nan), np.where(cross[..., None], hit, np.nan)], 2)
-    cand = cand.reshape(rows, 2 * V, 2)
-    valid = ~np.isnan(cand[..., 0])
-    order = np.argsort(~valid, axis=1, kind="stable")
-    cand = np.take_along_axis(cand, order[..., None], axis=1)
-    count = valid.sum(1)
-    first = cand[:, :1, :]
-    idx = np.arange(2 * V)[None, :]
-    cand = np.where((idx < count[:, None])[..., None], cand, first)
-    return cand[:, : V + 1]
-
-
 def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Convex polygons containing box ∩ region: the box cut by the region's half-plane
     and by the disc's tangent facing the box. Returns (vertices (rows, 6, 2), non-empty)."""
@@ -466,12 +442,12 @@ def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray,
     outside = np.any(np.hypot(corners[..., 0] - D[:, 0:1], corners[..., 1] - D[:, 1:2]) > D[:, 2:3], 1)
     cut = np.flatnonzero(behind | outside)
     if len(cut):
-        v = _clip_polygon(corners[cut], H[cut, :2], H[cut, 2])
+        v = clip_polygons(corners[cut], H[cut, :2], H[cut, 2])
         mid = (box[cut, :2] + box[cut, 2:]) / 2 - D[cut, :2]
         d = np.hypot(mid[:, 0], mid[:, 1])
         u = np.where(d[:, None] > 1e-12, -mid / np.maximum(d, 1e-300)[:, None], 0.0)
         c0 = np.where(d > 1e-12, np.einsum("ij,ij->i", u, D[cut, :2]) - D[cut, 2], -_BIG)
-        verts[cut] = _clip_polygon(v, u, c0)
+        verts[cut] = clip_polygons(v, u, c0)
     return verts, ~np.isnan(verts[:, 0, 0])
 
 
@@ -1105,25 +1081,10 @@ def _heights_lp(ta, tb, z0, z1, sealed, zP, zQ) -> tuple[float, float] | None:
         cons = list(fixed)
         for j, i in enumerate(both):
             cons += under(i) if (mask >> j) & 1 else over(i)
-        pt = _feasible_point(cons)
+        pt = feasible_point(np.array(cons, float))
         if pt is not None:
-            return pt
+            return (float(pt[0]), float(pt[1]))
     return None
-
-
-def _feasible_point(cons: list[tuple[float, float, float]]) -> tuple[float, float] | None:
-    A = np.array(cons, float)
-    m = len(A)
-    i, j = np.triu_indices(m, 1)
-    det = A[i, 0] * A[j, 1] - A[i, 1] * A[j, 0]
-    good = np.abs(det) > 1e-15
-    i, j, det = i[good], j[good], det[good]
-    u = (A[i, 2] * A[j, 1] - A[i, 1] * A[j, 2]) / det
-    v = (A[i, 0] * A[j, 2] - A[i, 2] * A[j, 0]) / det
-    feas = np.all(A[:, 0][None, :] * u[:, None] + A[:, 1][None, :] * v[:, None] <= A[:, 2][None, :] + 1e-9, 1)
-    if not feas.any():
-        return None
-    return (float(u[feas].mean()), float(v[feas].mean()))
 
 
 # ---------------------------------------------------------------------------------------

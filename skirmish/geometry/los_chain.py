@@ -117,7 +117,7 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
         rf = D[2] * f + SLACK
         rows += [np.array([1.0, c[0], c[1] + rf]), np.array([-1.0, -c[0], -c[1] + rf])]
     base = np.array(rows)
-    if _feasible(base) is None:
+    if feasible_point(base) is None:
         return Chain(False)  # (numerically empty: leave it to the search)
     # the solids, clipped to the slab
     R = len(z0)
@@ -237,8 +237,8 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
         nodes = [0]
 
         def escape(st: list[np.ndarray], depth: int) -> np.ndarray | None:
-            pt = _feasible(st[0])
-            if pt is None or _feasible(st[1]) is None:
+            pt = feasible_point(st[0])
+            if pt is None or feasible_point(st[1]) is None:
                 return None
             if depth == len(open_):
                 return pt
@@ -337,7 +337,7 @@ def _feasible_each(A: np.ndarray, extra: list[np.ndarray]) -> np.ndarray:
     return ok.any(1)
 
 
-def _feasible(A: np.ndarray) -> np.ndarray | None:
+def feasible_point(A: np.ndarray) -> np.ndarray | None:
     """A point (α, β) meeting every row a·(α, β) <= c (the rows bound a polygon): the mean
     of the feasible vertices, or None when there is none."""
     V = _vertices(A)
