@@ -81,10 +81,11 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     ``zP``/``zQ``: the end height ranges.
 
     The exact test runs first; if it leaves an escaping line, that line is returned to be
-    tried as a witness, and with ``widen`` > 0 the test runs again: ``widen`` counts a segment passing within ``widen`` of a solid as blocked:
-    moving its ends by less than ``widen`` (a translation across it) makes it enter the
-    solid. The proof then says "every segment lies within ``widen`` of a blocked one": how
-    the search settles a set of clear sight lines thinner than that."""
+    tried as a witness, and with ``widen`` > 0 the test runs again counting a segment that
+    passes within ``widen`` of a solid (in plan, or in height) as blocked: moving its ends
+    by less than ``widen`` makes it enter the solid. That proof says "every segment lies
+    within ``widen`` of a blocked one": how the search settles a set of clear sight lines
+    thinner than that (``thin``)."""
     cP, cQ = P.mean(0), Q.mean(0)
     d = cQ - cP
     length = float(np.hypot(*d))
@@ -194,7 +195,7 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
             for x in (ka[i] - wd, kb[i] + wd):  # a segment moved by < wd crosses within
                 if zt[i] + wd < zhi + 1e-9:  # (no segment rises above its highest end)
                     ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
-                if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest: nothing passes under a grounded solid)
+                if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest end)
                     ops.append((1, np.array([[1.0, x, zb[i] - wd + SLACK]])))
             out[int(i)] = ops
         return out
