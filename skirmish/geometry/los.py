@@ -721,7 +721,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                 continue
             if examined[i] < CHAIN_AFTER:
                 continue
-            ch = _chain(k, tall_rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
+            ch = _chain(k, rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
             if ch.line is not None and not (ch.blocked and not ch.thin):
                 found = _line_witness(ch.line, i, pairs, obs, _excluded(sources[i], targets[i]))
                 if found is not None:
@@ -730,7 +730,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                     continue
             if ch.blocked:
                 split[k] = False
-                blockers[i].update(int(o) for o in np.unique(tall_rows.owner[tall_rows.bundle == k][ch.used]))
+                blockers[i].update(int(o) for o in np.unique(rows.owner[rows.bundle == k][ch.used]))
                 stage_of[i].add("subdivision" if ch.thin else "separator")
         bp, bP, bQ = _split(bp[split], bP[split], bQ[split], pairs)
     for i in range(n):
@@ -753,13 +753,14 @@ def _chain(k: int, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen:
                         obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
 
 
-def _chord_mid(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray | None:
-    """The middle of the part of the line o + s·u inside the disc D ∩ half-plane H."""
+def _chord(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> list[np.ndarray]:
+    """Three points (the ends, nudged inwards, and the middle) of the part of the line
+    o + s·u inside the disc D ∩ half-plane H; none when the line misses it."""
     w = D[:2] - o
     sc = float(w @ u)
     h2 = D[2] ** 2 - (float(w @ w) - sc * sc)
     if h2 <= 0:
-        return None
+        return []
     half = math.sqrt(h2)
     lo, hi = sc - half, sc + half
     hn, c0 = H[:2], H[2]
@@ -767,33 +768,40 @@ def _chord_mid(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> np
     num = c0 - float(hn @ o)  # need s·den >= num
     if abs(den) < 1e-15:
         if num > 1e-12:
-            return None
+            return []
     elif den > 0:
         lo = max(lo, num / den)
     else:
         hi = min(hi, num / den)
     if hi < lo:
-        return None
-    return o + u * ((lo + hi) / 2)
+        return []
+    return [o + u * (lo + f * (hi - lo)) for f in (0.5, 0.02, 0.98)]
 
 
 def _line_witness(line: tuple[np.ndarray, np.ndarray], i: int, pairs: _Pairs, obs: Obstacles,
                   exclude: tuple[int, ...]) -> Segment3 | None:
     """A witness on the escaping line the chain test found for pair ``i``, if its heights clear."""
     o, u = line
-    p = _chord_mid(o, u, pairs.P[i], pairs.H[i])
-    q = _chord_mid(o, u, pairs.Q[i], pairs.H[i])
-    if p is None or q is None:
+    ps, qs = _chord(o, u, pairs.P[i], pairs.H[i]), _chord(o, u, pairs.Q[i], pairs.H[i])
+    if not ps or not qs:
         return None
-    rows = _rows(np.array([i]), pairs, obs)
-    ok, heights, _ = _witness_heights(rows, 1, p[None], q[None], obs, pairs.zP[i:i + 1], pairs.zQ[i:i + 1])
-    if not ok[0]:
-        return None
-    (u0, v0) = heights[0]
-    seg: Segment3 = ((float(p[0]), float(p[1]), float(u0)), (float(q[0]), float(q[1]), float(v0)))
-    if _touches_a_seam(rows, 1, p[None], q[None], obs)[0] and not segment_is_clear(obs, seg, exclude=exclude):
-        return None
-    return seg
+    # the ends where the line meets the two regions: middles first, then the far and near
+    # ends (a longer or shorter segment on the same line may clear other heights)
+    P = np.array([a for a in ps for _ in qs])
+    Q = np.array([b for _ in ps for b in qs])
+    n = len(P)
+    one = _rows(np.array([i]), pairs, obs)
+    m = len(one.bundle)
+    rows = _Rows(np.repeat(np.arange(n), m), np.tile(one.piece, n), np.tile(one.owner, n))
+    ok, heights, _ = _witness_heights(rows, n, P, Q, obs, np.repeat(pairs.zP[i:i + 1], n, 0),
+                                      np.repeat(pairs.zQ[i:i + 1], n, 0))
+    seams = _touches_a_seam(rows, n, P, Q, obs)
+    for j in np.flatnonzero(ok):
+        (u0, v0) = heights[j]
+        seg: Segment3 = ((float(P[j, 0]), float(P[j, 1]), float(u0)), (float(Q[j, 0]), float(Q[j, 1]), float(v0)))
+        if not seams[j] or segment_is_clear(obs, seg, exclude=exclude):
+            return seg
+    return None
 
 
 def _excluded(s: Viewer, t: Viewer) -> tuple[int, ...]:

@@ -135,11 +135,17 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     den_lo, den_hi = x2 - x1, xQ1 - xP0
     d_hi = num_hi / den_lo if num_hi > 0 else num_hi / den_hi
     d_lo = num_lo / den_lo if num_lo < 0 else num_lo / den_hi
-    D = max(abs(d_lo), abs(d_hi))
+    up, down = max(0.0, d_hi), min(0.0, d_lo)  # how far z may rise / fall per unit of x
     wP, wQ = x1 - xP0, xQ1 - x2
-    zbase = np.array([[0.0, 1.0, d_hi + SLACK], [0.0, -1.0, -d_lo + SLACK],
-                      [1.0, x1, zP[1] + D * wP + SLACK], [-1.0, -x1, -(zP[0] - D * wP) + SLACK],
-                      [1.0, x2, zQ[1] + D * wQ + SLACK], [-1.0, -x2, -(zQ[0] - D * wQ) + SLACK]])
+    # z(x1) = z(p_x) + δ (x1 - p_x) with p_x in [xP0, x1]; z(x2) = z(q_x) - δ (q_x - x2)
+    zrows = [[0.0, 1.0, d_hi], [0.0, -1.0, -d_lo],
+            [1.0, x1, zP[1] + up * wP], [-1.0, -x1, -(zP[0] + down * wP)],
+            [1.0, x2, zQ[1] - down * wQ], [-1.0, -x2, -(zQ[0] - up * wQ)]]
+    if d_lo >= 0:  # rising all along: z(xP0) <= z(p_x) <= zP1, z(xQ1) >= z(q_x) >= zQ0
+        zrows += [[1.0, xP0, zP[1]], [-1.0, -xQ1, -zQ[0]]]
+    if d_hi <= 0:  # falling all along
+        zrows += [[-1.0, -xP0, -zP[0]], [1.0, xQ1, zQ[1]]]
+    zbase = np.array(zrows) + np.array([0.0, 0.0, SLACK])
     # between its ends the segment stays between the lowest and the highest end height
     zlo, zhi = min(zP[0], zQ[0]), max(zP[1], zQ[1])
     zbase = np.vstack([zbase, [[1.0, x1, zhi + SLACK], [-1.0, -x1, -zlo + SLACK],
