@@ -38,6 +38,7 @@ from math import comb, factorial, gcd
 from ...errors import RuleInputError
 from .exchange import Exchange, Kind, Side, engagement
 from .modifiers import D20, ModifiedAttribute, damage_target
+from .rerolls import Chooser, die_codes
 from .wounds import ModelState, state_after, wound_cap
 
 # --------------------------------------------------------------------------- values
@@ -314,6 +315,8 @@ def _hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], i
     """Exact weights of ``(A crits, A non-crit Hits, B crits, B non-crit Hits)``."""
     active, reactive = exchange.active, exchange.reactive
     assert active.attribute is not None
+    if "best" in (active.reroll_rule.mode, reactive.reroll_rule.mode):
+        return _chosen_hit_outcomes(exchange)
     a_die = attack_die(active.attribute, active.reroll)
     A = _Pool(exchange.active_dice, a_die)
     if exchange.kind == "confrontation":
@@ -337,13 +340,35 @@ def _hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], i
                 out[(ka, 0, kb, 0)] = w
     dodge_attr = reactive.dodge_attribute
     if dodge_attr is not None:
-        s, d = success_weight(dodge_attr.value, reactive.reroll)
+        s, d = success_weight(dodge_attr.value, reactive.reroll_rule.mode != "none")
         dodged: dict[tuple[int, int, int, int], int] = {}
         for (ka, ja, kb, jb), w in out.items():
             dodged[(ka, ja, kb, jb)] = dodged.get((ka, ja, kb, jb), 0) + w * (d - s)
             dodged[(ka, 0, kb, jb)] = dodged.get((ka, 0, kb, jb), 0) + w * s
         out, denominator = dodged, denominator * d
     return {k: w for k, w in out.items() if w}, denominator
+
+
+def _dodge_weight(reactive: Side) -> tuple[int, int] | None:
+    """The Dodge's success weight and denominator (a failed Dodge die is rerolled under
+    any reroll rule), None without a Dodge."""
+    dodge_attr = reactive.dodge_attribute
+    if dodge_attr is None:
+        return None
+    return success_weight(dodge_attr.value, reactive.reroll_rule.mode != "none")
+
+
+def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], int], int]:
+    """:func:`_hit_outcomes` when a side rerolls up to k chosen dice (E-ROLL-REROLL):
+    an exact enumeration of every roll and choice (:mod:`.rerolls`)."""
+    active, reactive = exchange.active, exchange.reactive
+    assert active.attribute is not None
+    b_attr = reactive.attribute if exchange.kind == "confrontation" else None
+    chooser = Chooser(
+        die_codes(active.attribute), active.reroll_rule, exchange.active_dice,
+        die_codes(b_attr) if b_attr is not None else None, reactive.reroll_rule, exchange.reactive_dice,
+    )
+    return chooser.hit_outcomes(_dodge_weight(reactive))
 
 
 class _Damage:
