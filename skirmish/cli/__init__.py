@@ -9,15 +9,28 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..errors import SkirmishError
+from ..errors import SkirmishError, UsageError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are raised (as :class:`UsageError`) so that
+    :func:`main` reports them like every other error, in JSON too with ``--json``.
+    ``commands``: the sub-parser of each command (on the top-level parser)."""
+
+    commands: Mapping[str, argparse.ArgumentParser] = {}
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise UsageError(message, parser=self)
+
+
+def build_parser() -> _Parser:
+    parser = _Parser(
         prog="skirmish",
         description="Settle line-of-sight disputes, measure, place templates, move and roll dice "
         "on a miniatures skirmish table.",
@@ -25,8 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"skirmish {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    parser.commands = sub.choices
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
@@ -35,14 +49,53 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The library's Python spellings in messages, as the CLI spells them.
+CLI_WORDS = (
+    ("declared=True", "--declared"), ("mode='assisted'", "--mode assisted"), ("on=MODEL", "--on MODEL"),
+    ("at=(x, y)", "--at X,Y"), ("by=MODEL", "--by MODEL"), ("toward=MODEL", "--toward MODEL"),
+    ("toward=(x, y)", "--toward X,Y"), ("direction=DEGREES", "--direction DEGREES"),
+    ("toward= or direction=", "--toward or --direction"), ("toward= and direction=", "--toward and --direction"),
+)
+
+
+def cli_words(message: str) -> str:
+    """``message`` with the library's keyword spellings replaced by the CLI's flags."""
+    for py, flag in CLI_WORDS:
+        message = message.replace(py, flag)
+    return message
+
+
+def _fail(exc: SkirmishError, command: str | None, as_json: bool) -> int:
+    """Report an error: the message on stderr and, with ``--json``, also
+    ``{"error": message, "kind": kind}`` on stdout. Exit status 2."""
+    parser = getattr(exc, "parser", None)
+    message = cli_words(str(exc))
+    if isinstance(parser, argparse.ArgumentParser):
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {message}", file=sys.stderr)
+    else:
+        print(f"skirmish{' ' + command if command else ''}: error: {message}", file=sys.stderr)
+    if as_json:
+        json.dump({"error": message, "kind": exc.kind}, sys.stdout)
+        sys.stdout.write("\n")
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # report an unknown option with the command's own usage, not the top level's
+            parser.commands.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    except SkirmishError as exc:  # a usage error exits as argparse's do (SystemExit 2)
+        raise SystemExit(_fail(exc, None, as_json)) from None
+    as_json = bool(getattr(args, "json", False))
     try:
         return int(args.func(args) or 0)
     except SkirmishError as exc:
-        print(f"skirmish {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(exc, args.command, as_json)
     except BrokenPipeError:  # e.g. `skirmish los ... --all | head`
         sys.stderr.close()
         return 0

@@ -29,5 +29,5 @@ def load_table(args: argparse.Namespace) -> Map:
 def require_table(m: Map, what: str) -> Table:
     """The continuous table, or a clear refusal for another kind of map."""
     if not isinstance(m, Table):
-        raise SkirmishError(f"{what} needs a continuous table; this scenario is a {m.kind} map")
+        raise SkirmishError(f"{what} needs a continuous table; this scenario is a {m.kind} map", kind="map_kind")
     return m

@@ -83,8 +83,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_table(args: argparse.Namespace, table: Table) -> int:
+    from ..sim.script import load_with_script  # the [[script]] is checked when read (docs/simulation.md)
+
+    _, script = load_with_script(args.scenario)
     if args.json:
-        emit_json({"ok": True, **summary(table)})
+        emit_json({"ok": True, **summary(table), "script": len(script.actions)})
         return 0
     title = f'"{table.name}"' if table.name else args.scenario
     print(f"{title}: ok — {table.width:g} x {table.depth:g} in table, {table.mode.value} mode")
@@ -102,6 +105,9 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
             states = f" [{', '.join(sorted(m.states))}]" if m.states else ""
             print(f"  {m.id:<16} {m.size} at ({m.x:g}, {m.y:g}){up} facing {m.facing:g}°"
                   f"{'  ' + weapons if weapons else ''}{states}")
+    if script.actions:
+        n = len(script.actions)
+        print(f"script: {n} declared action{'s' * (n != 1)} (ids and weapons checked; `skirmish run` plays it)")
     return 0
 
 

@@ -10,6 +10,7 @@ from ..geometry.los import DEFAULT_TOLERANCE
 from ..maps.table import LineOfSight, Table
 from ..units import MM_PER_INCH, length
 from ._output import add_json_flag, emit_json
+from ._progress import progress_bar
 from ._scenario import add_scenario_args, load_table
 
 
@@ -17,8 +18,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "los", help="line of sight between two models, or all pairs, with its proof",
         description="Line of sight (E-LOS) from A's front half (E-ARC) to B's hitbox. A visible verdict "
-        "carries a witness segment; a blocked one names the blockers and certifies that no sight line keeps "
-        "more than the tolerance clear of them.")
+        "carries a witness segment keeping the clearance (--tolerance) from every other solid; a blocked one "
+        "names the blockers and certifies that no sight line keeps that clearance (grazing is not seeing).")
     add_scenario_args(p, mode=False)
     p.add_argument("a", nargs="?", help="the looking model's id")
     p.add_argument("b", nargs="?", help="the model looked at")
@@ -26,7 +27,7 @@ def register(sub: Any) -> None:
     p.add_argument("--arc", choices=("front", "all"), default="front",
                    help="front: LoS from the front half only (default); all: 360° while moving (E-LOS-MOVE)")
     p.add_argument("--tolerance", default=f"{DEFAULT_TOLERANCE * MM_PER_INCH:g}mm",
-                   help="certificate tolerance, a length (default 0.1mm)")
+                   help="clearance ε a sight line keeps from every solid, a length (default 0.1mm)")
     p.add_argument("--fraction", action="store_true", help="also the visible share of B's hitbox surface (slower)")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -41,7 +42,10 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         if args.a or args.b:
             raise SkirmishError("give either two model ids or --all, not both")
-        results = table.line_of_sight_all(arc=args.arc, tolerance=tol)
+        n = len(table.model_ids)
+        with progress_bar(n * (n - 1), "line of sight", unit="pair") as update:
+            results = table.line_of_sight_all(arc=args.arc, tolerance=tol, progress=update) \
+                if isinstance(table, Table) else table.line_of_sight_all(arc=args.arc, tolerance=tol)
         if args.fraction:
             results = [table.line_of_sight(r.frm, r.to, arc=args.arc, tolerance=tol, fraction=True) for r in results]
         if args.json:
@@ -82,7 +86,7 @@ def print_one(r: LineOfSight) -> None:
         names = ", ".join(r.blockers)
         print(f"{r.frm} -> {r.to}: NOT VISIBLE{arc} — blocked by {names}")
         print(f"  proof: no sight line from {r.frm}'s {'front half' if r.arc == 'front' else 'hitbox'} to {r.to} "
-              f"keeps more than {r.tolerance * MM_PER_INCH:.2g} mm clear of them")
+              f"keeps {r.tolerance * MM_PER_INCH:.2g} mm clear of them")
     if r.visible_fraction is not None:
         print(f"  visible share of {r.to}'s hitbox surface: {r.visible_fraction:.0%}")
 

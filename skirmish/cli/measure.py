@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..errors import UsageError
 from ..maps.base import Map
 from ..maps.grid import Grid, room_text
 from ..maps.regions import Regions
@@ -37,6 +38,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     m = load_map(args)
+    if args.a == args.b:
+        raise UsageError(f"measure from {args.a!r} to itself: pick two different models", kind="same_model")
     if isinstance(m, Table):
         return run_table(args, m)
     if isinstance(m, Grid):
@@ -55,7 +58,7 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
     m = table.measure(args.a, args.b, declared=args.declared)
     reaches = [table.reach(args.a, args.b, w) for w in table.weapons_of(args.a)] if m.distance is not None else []
     if args.json:
-        emit_json({**m.to_json(), "reach": [r.to_json() for r in reaches]})
+        emit_json({**m.to_json(), "unit": table.unit, "reach": [r.to_json() for r in reaches]})
         return 0
     if m.distance is not None:
         print(f"{m.frm} -> {m.to}: {m.distance:.2f} in ({m.distance * 25.4:.1f} mm)")
@@ -68,8 +71,7 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
         print(f"  awareness: {m.to} is {'within' if m.in_awareness else 'outside'} {m.frm}'s Awareness")
     for r in reaches:
         if r.in_reach and r.band is not None:
-            acc = f", Accuracy {r.accuracy:+d}" if r.accuracy else ""
-            print(f"  {r.weapon}: in reach (band {r.band + 1}{acc})")
+            print(f"  {r.weapon}: in reach (band {r.band}, Accuracy {r.accuracy or 0:+d})")
         else:
             print(f"  {r.weapon}: out of reach (reach {r.max_range:g} in)")
     return 0

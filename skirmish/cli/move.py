@@ -153,12 +153,19 @@ def _pt(p: tuple[float, ...]) -> str:
     return repr(p)
 
 
+def _amount(v: float, unit: str) -> str:
+    """A length in the map's unit, singular for exactly 1 step ("1 step", "2 steps", "1 in")."""
+    if unit.endswith("s") and _num(v) == "1":
+        unit = unit[:-1]
+    return f"{_num(v)} {unit}"
+
+
 def print_plan(m: Map, plan: MovePlan, checked: bool) -> None:
     u = m.unit
     head = "declared path" if checked else "shortest path"
-    budget = f" (budget {_num(plan.budget)} {u})" if plan.budget is not None else ""
+    budget = f" (budget {_amount(plan.budget, u)})" if plan.budget is not None else ""
     verdict = "legal" if plan.legal else "NOT legal"
-    print(f"{plan.model}: {head}, length {_num(plan.length)} {u}, cost {_num(plan.cost)} {u}{budget}: {verdict}")
+    print(f"{plan.model}: {head}, length {_amount(plan.length, u)}, cost {_amount(plan.cost, u)}{budget}: {verdict}")
     pts = [_pt(tuple(p)) if isinstance(p, (tuple, list)) else str(p) for p in plan.points]
     width = 100
     line = "  path: "
@@ -183,7 +190,7 @@ def print_plan(m: Map, plan: MovePlan, checked: bool) -> None:
 def print_range(m: Map, r: MoveRange) -> None:
     u = m.unit
     n = len(r.regions)
-    print(f"{r.model}: can end its move within {_num(r.budget)} {u} in {n} region{'s' if n != 1 else ''}, "
+    print(f"{r.model}: can end its move within {_amount(r.budget, u)} in {n} region{'s' if n != 1 else ''}, "
           f"area {r.area:.2f} sq {u}")
     for i, region in enumerate(r.regions):
         outer = region[0] if region else ()

@@ -19,11 +19,11 @@ from ._output import add_json_flag, emit_json
 
 SIDE_KEYS = """\
 side keys (KEY=VALUE, comma-separated, case-insensitive):
-  ATT=n     base attribute of the Attack (MEL, ACC, ...); a target without ATT
+  ATT=n     base attribute of the Attack (MEL, ACC, ...), 0..99; a target without ATT
             does not attack back (an unopposed attack, or a Dodge)
   MOD=n     a fixed modifier of the roll; may repeat, all are summed (E-MOD-SUM)
   HALVE=1   halve the roll's attribute, DOUBLE=1 double it (after MOD, rounding up)
-  STK=n     Strike: dice rolled (default 1; a Reactive model's is 1 unless an
+  STK=n     Strike: dice rolled, 1..30 (default 1; a Reactive model's is 1 unless an
             ability states otherwise, E-STK-REACT)
   PW=n      Power of the attack (no PW: Hits only, no damage roll)
   ARM=n     Armor of this model (default 0)

@@ -28,13 +28,15 @@ def register(sub: Any) -> None:
                    "--from model; the models it hits are ringed, with why others are spared in the legend")
     p.add_argument("--range", dest="range_of", metavar="A", help="where A can end a movement")
     p.add_argument("--size", type=int, default=1200, metavar="PX",
-                   help="pixels along the table's longer side (default 1200); the legend and profiles are added")
+                   help="pixels along the table's longer side, 200..8192 (default 1200); the legend and profiles are added")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import SkirmishError
 
+    if not 200 <= args.size <= 8192:
+        raise SkirmishError(f"--size {args.size}: the picture's longer side is 200..8192 pixels")
     if not args.output.lower().endswith(".png"):
         raise SkirmishError(f"-o {args.output}: the picture is a PNG; name it something.png")
     table = load_table(args)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from typing import Any
 
@@ -40,8 +39,8 @@ def run(args: argparse.Namespace) -> int:
         result = sim.run(random.Random(seed))
         if args.json:
             for e in result.events:
-                print(json.dumps(e.to_json()))
-            print(json.dumps({"seed": seed, "states": {m: s.value for m, s in result.states.items()}}))
+                emit_json(e.to_json(), indent=None)
+            emit_json({"seed": seed, "states": {m: s.value for m, s in result.states.items()}}, indent=None)
         else:
             print(f"Seed {seed} (replay with --seed {seed})")
             for e in result.events:

@@ -54,7 +54,7 @@ def register(sub: Any) -> None:
                    help="score lost per friend hit (default 1)")
     p.add_argument("--reach", metavar="LEN", help="with --best: only main targets within this E-DIST of --by")
     p.add_argument("--spacing", default="0.05", metavar="LEN",
-                   help="with --best for a circle: lattice spacing where LoS varies inside a face (default 0.05 in)")
+                   help="with --best for a circle: lattice spacing where LoS varies inside a face, at least 0.01 in (default 0.05 in)")
     p.add_argument("--strike", type=int, metavar="N", help="the ability's Strike: at most N templates (E-TMPL-STK)")
     p.add_argument("--dodge", action="store_true",
                    help="also say, per affected model, whether its Agility is halved for the Dodge (E-DODGE)")

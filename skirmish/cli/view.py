@@ -18,14 +18,15 @@ def register(sub: Any) -> None:
     add_scenario_args(p)
     p.add_argument("--save", metavar="FILE", help="where s saves the edited table (default: NAME.edited.toml "
                    "beside the scenario)")
-    p.add_argument("--width", type=int, default=1280, help="window width in pixels (default 1280)")
-    p.add_argument("--height", type=int, default=900, help="window height in pixels (default 900)")
+    p.add_argument("--width", type=int, default=1280, help="window width in pixels, 200..8192 (default 1280)")
+    p.add_argument("--height", type=int, default=900, help="window height in pixels, 200..8192 (default 900)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    table = load_table(args)
-    from ..viewer.launch import view  # lazy: pyglet only when a window opens
+    from ..viewer.launch import check_window_size, view  # lazy: pyglet only when a window opens
 
+    check_window_size(args.width, args.height)
+    table = load_table(args)
     view(table, save_path=args.save, width=args.width, height=args.height)
     return 0

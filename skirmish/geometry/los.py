@@ -2,7 +2,9 @@
 
 The question: is there a segment from a point of the source region P (a disc, or
 the front half of one, extruded over a height range) to a point of the target
-region Q that meets the interior of no obstacle? Every solid is a plan shape
+region Q that keeps the clearance ε from every obstacle? Each obstacle is grown by ε
+(:meth:`Obstacles.grown`); the segment may touch the grown solids but enter none.
+Every solid is a plan shape
 extruded over a z-interval, so a segment is a plan segment plus two end heights
 ``(u, v)``, and along the plan segment its height is linear in the parameter t.
 
@@ -21,9 +23,10 @@ extruded over a z-interval, so a segment is a plan segment plus two end heights
 
   A bundle that is neither blocked nor yields a witness is split; once both boxes
   are smaller than ε and the segment through their centres has no clear heights,
-  every segment of the bundle passes within ε of an obstacle. So a "not visible"
-  verdict means: no segment from P to Q keeps a clearance of more than ε from
-  every obstacle. Between the two verdicts lies only that ε-band of doubt.
+  every segment of the bundle lies within ε (its ends moved less than ε) of a blocked
+  one. So a "not visible" verdict means: no segment from P to Q keeps ε clear of
+  every obstacle, except in a sliver thinner than ε. Between the two verdicts lies
+  only that band of doubt.
 
 Heights: an obstacle that stands on the table, or on solids that fill the column
 under it, is "grounded": its blocking range is ``[0, top)``, so no segment slips
@@ -38,14 +41,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from .solids import Cylinder, Prism, convex_decomposition, halfplanes_of
+from .los_chain import Chain, chain_blocks
+from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_of
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
 ETA = 1e-9
@@ -53,9 +57,15 @@ ETA = 1e-9
 DEFAULT_TOLERANCE = 0.1 / 25.4
 #: Bundles one pair may examine before the search gives up (never reached on real tables).
 MAX_BUNDLES_PER_PAIR = 60_000
+#: Bundles a pair examines before the chain test joins in (the cheap tests settle most
+#: pairs in the first few).
+CHAIN_AFTER = 1
 #: Extra witness candidates per bundle (segments between matching patch corners).
 CORNER_CANDIDATES = 4
 _BIG = 1e18
+
+#: A 3D segment: two points (x, y, z).
+Segment3 = tuple[tuple[float, float, float], tuple[float, float, float]]
 
 Stage = Literal["arc", "separator", "containment", "witness", "subdivision", "undecided"]
 
@@ -85,10 +95,26 @@ class Obstacles:
     piece_round: np.ndarray  # per piece: the owner is round (its halfplanes are unused padding)
     piece_axis: np.ndarray  # per piece: (ox, oy, ux, uy) principal axis through its centroid
     owner_bound: np.ndarray  # per owner: a circle (cx, cy, r) containing its footprint
+    piece_verts: np.ndarray  # per piece: (W, 2) a convex polygon inside it (circles: inscribed), padded
+    _source: tuple = field(default=(), repr=False)  # what growing needs: (z0, grounded, circles, convex parts)
+    grown_by: float = 0.0  # the solids are the scene's grown by this much (inches)
+    members: tuple[tuple[int, ...], ...] = ()  # grown sets: the scene's owners behind each owner (stacks: two)
+    _grown: dict[float, Obstacles] = field(default_factory=dict, repr=False)
 
     @property
     def n_owners(self) -> int:
         return len(self.names)
+
+    def grown(self, eps: float) -> Obstacles:
+        """The same solids grown by ``eps``: discs by ``eps`` in radius, polygons offset by
+        ``eps`` (round joins, see :func:`grow_polygon`), tops raised and floating bases
+        lowered by ``eps``; a solid sealed to the surface under it stays sealed. Cached."""
+        if eps <= 0:
+            return self
+        g = self._grown.get(eps)
+        if g is None:
+            g = self._grown[eps] = _grow(self, eps)
+        return g
 
 
 def _axis(poly: Polygon) -> tuple[float, float, float, float]:
@@ -122,12 +148,8 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     z0: list[float] = []
     z1: list[float] = []
     geoms: list[Polygon] = []
-    circles: list[tuple[float, float, float]] = []
-    pieces: list[np.ndarray] = []
-    owners: list[int] = []
-    circles_p: list[tuple[float, float, float]] = []
-    round_p: list[bool] = []
-    axes_p: list[tuple[float, float, float, float]] = []
+    circles: list[tuple[float, float, float] | None] = []
+    parts: list[tuple[Polygon, ...]] = []
     for name, s in solids:
         if isinstance(s, Cylinder):
             circle, geom, lo, hi = (s.x, s.y, s.radius), s.footprint(), s.z, s.top
@@ -135,22 +157,89 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
             circle, geom, lo, hi = s.circle, s.footprint, s.z0, s.z1
         else:
             circle, geom, lo, hi = None, s.footprint, s.z0, s.z1
-        idx = len(names)
         names.append(name)
         z0.append(lo)
         z1.append(hi)
         geoms.append(geom)
-        circles.append((circle[0], circle[1], circle[2]) if circle is not None else (math.nan, math.nan, math.nan))
+        circles.append((circle[0], circle[1], circle[2]) if circle is not None else None)
+        parts.append(() if circle is not None else
+                     (s.convex_pieces if isinstance(s, Prism) else convex_decomposition(geom)))
+    n = len(names)
+    z0a, z1a = np.array(z0, float), np.array(z1, float)
+    sealed = np.zeros(n, bool)
+    grounded = np.zeros(n, bool)
+    order = np.argsort(z0a, kind="stable")
+    for i in order:
+        if z0a[i] <= tol:
+            grounded[i] = sealed[i] = True
+            continue
+        supports = [geoms[j] for j in np.flatnonzero(grounded) if z1a[j] >= z0a[i] - tol]
+        if supports and shapely.union_all(supports).buffer(tol).covers(geoms[i]):
+            grounded[i] = sealed[i] = True
+        else:
+            sealed[i] = any(abs(z1a[j] - z0a[i]) <= tol and geoms[j].intersection(geoms[i]).area > tol
+                            for j in range(n) if j != i)
+    return _assemble(tuple(names), z0a, z1a, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts), 0.0)
+
+
+#: Vertices of the polygon inscribed in a round piece for the chain test.
+_ROUND_VERTS = 48
+#: Segments per quarter circle of the round joins when a polygon is grown by ε.
+GROW_QUAD_SEGS = 4
+#: How far the round joins of a grown polygon may overshoot ε (relative): their chords
+#: are tangent to the ε-circle round each corner.
+GROW_FACTOR = 1.0 / math.cos(math.pi / (4 * GROW_QUAD_SEGS))
+
+
+def grow_convex(poly: Polygon, eps: float) -> Polygon:
+    """The ε-offset of a convex polygon, its round joins circumscribed by tangent chords:
+    every edge moves out by exactly ε; a corner's arc is drawn with chords tangent to the
+    ε-circle round it, so the polygon holds the exact offset and exceeds it only at the
+    joins, by at most 2 % of ε."""
+    if eps <= 0:
+        return poly
+    pts = np.asarray(shapely.geometry.polygon.orient(poly, 1.0).exterior.coords)[:-1]
+    nxt = np.roll(pts, -1, axis=0)
+    edge = nxt - pts
+    keep = np.hypot(edge[:, 0], edge[:, 1]) > 1e-12
+    pts, edge = pts[keep], edge[keep]
+    ang = np.arctan2(-edge[:, 0], edge[:, 1])  # outward normal of edge i (CCW ring): (ey, -ex)
+    out = []
+    step = math.pi / (2 * GROW_QUAD_SEGS)
+    for i in range(len(pts)):
+        a0, a1 = ang[i - 1], ang[i]  # normals of the edges into and out of vertex i
+        turn = (a1 - a0) % (2 * math.pi)
+        m = max(1, math.ceil(turn / step - 1e-9))
+        d = turn / m
+        rad = eps / math.cos(d / 2)
+        for j in range(m):
+            t = a0 + (j + 0.5) * d
+            out.append((pts[i, 0] + rad * math.cos(t), pts[i, 1] + rad * math.sin(t)))
+    return Polygon(out)
+
+
+def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded: np.ndarray, sealed: np.ndarray,
+              geoms: tuple[Polygon, ...], circles: tuple[tuple[float, float, float] | None, ...],
+              parts: tuple[tuple[Polygon, ...], ...], grown_by: float) -> Obstacles:
+    n = len(names)
+    pieces: list[np.ndarray] = []
+    owners: list[int] = []
+    circles_p: list[tuple[float, float, float]] = []
+    round_p: list[bool] = []
+    axes_p: list[tuple[float, float, float, float]] = []
+    verts: list[np.ndarray] = []
+    for idx, (circle, ps) in enumerate(zip(circles, parts)):
         if circle is not None:
+            ang = np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)
+            verts.append(np.stack([circle[0] + circle[2] * np.cos(ang), circle[1] + circle[2] * np.sin(ang)], 1))
             pieces.append(np.zeros((0, 3)))
             owners.append(idx)
             round_p.append(True)
             axes_p.append((circle[0], circle[1], 1.0, 0.0))
-            circles_p.append((circle[0], circle[1], circle[2]))
+            circles_p.append(circle)
             continue
-        else:
-            parts = s.convex_pieces if isinstance(s, Prism) else convex_decomposition(geom)
-        for p in parts:
+        for p in ps:
+            verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
             pieces.append(halfplanes_of(p))
             owners.append(idx)
             round_p.append(False)
@@ -158,24 +247,7 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
             xy = np.asarray(p.exterior.coords)
             mid = xy.mean(0)
             circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
-    n = len(names)
-    z0a, z1a = np.array(z0, float), np.array(z1, float)
-    sealed = np.zeros(n, bool)
-    eff = z0a.copy()
-    order = np.argsort(z0a, kind="stable")
-    grounded: list[int] = []
-    for i in order:
-        if z0a[i] <= tol:
-            eff[i], sealed[i] = 0.0, True
-            grounded.append(int(i))
-            continue
-        supports = [geoms[j] for j in grounded if z1a[j] >= z0a[i] - tol]
-        if supports and shapely.union_all(supports).buffer(tol).covers(geoms[i]):
-            eff[i], sealed[i] = 0.0, True
-            grounded.append(int(i))
-        else:
-            sealed[i] = any(abs(z1a[j] - z0a[i]) <= tol and geoms[j].intersection(geoms[i]).area > tol
-                            for j in range(n) if j != i)
+    eff = np.where(grounded, 0.0, z0a)
     kmax = max((len(h) for h in pieces), default=1) or 1
     hp = np.zeros((len(pieces), kmax, 3))
     hp[:, :, 2] = _BIG
@@ -184,11 +256,74 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     owners_a = np.array(owners, int)
     npieces = np.bincount(owners_a, minlength=n) if n else np.zeros(0, int)
     start = np.concatenate([[0], np.cumsum(npieces)[:-1]]) if n else np.zeros(0, int)
+    wmax = max((len(v) for v in verts), default=1)
+    pv = np.zeros((len(verts), wmax, 2))
+    for k, v in enumerate(verts):
+        pv[k, : len(v)] = v
+        pv[k, len(v):] = v[-1]
     axes = np.array([_axis(g) for g in geoms], float).reshape(-1, 4)
-    return Obstacles(tuple(names), eff, z1a, sealed, tuple(geoms), np.array(circles, float).reshape(-1, 3), axes,
+    circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
+    return Obstacles(names, eff, z1a, sealed, geoms, circ, axes,
                      npieces, owners_a, hp, shapely.STRtree(geoms), start,
                      np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
-                     np.array(axes_p, float).reshape(-1, 4), _bounding_circles(geoms))
+                     np.array(axes_p, float).reshape(-1, 4), _bounding_circles(geoms), pv,
+                     _source=(z0a, grounded, circles, parts), grown_by=grown_by)
+
+
+def _grow(obs: Obstacles, eps: float) -> Obstacles:
+    z0a, grounded, circles, parts = obs._source
+    gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
+    gp = tuple(tuple(grow_convex(p, eps) for p in ps) for ps in parts)
+    gg = tuple((ps[0] if len(ps) == 1 else shapely.union_all(ps)) if c is None
+               else shapely.Point(c[0], c[1]).buffer(c[2], quad_segs=QUAD_SEGS) for ps, c in zip(gp, gc))
+    z0g = np.where(grounded, 0.0, z0a - eps)
+    z1g = obs.owner_z1 + eps
+    stacks = _stacks(gp, z0g, z1g)
+    names = list(obs.names)
+    members: list[tuple[int, ...]] = [(i,) for i in range(obs.n_owners)]
+    zz0, zz1, gr, se = list(z0g), list(z1g), list(grounded), list(obs.owner_sealed)
+    geoms, circs, prts = list(gg), list(gc), list(gp)
+    for a, b, poly in stacks:
+        low = a if z0g[a] <= z0g[b] else b
+        names.append(f"{obs.names[a]}+{obs.names[b]}")
+        members.append((a, b))
+        zz0.append(min(z0g[a], z0g[b]))
+        zz1.append(max(z1g[a], z1g[b]))
+        gr.append(bool(grounded[low]))
+        se.append(bool(obs.owner_sealed[low]))
+        geoms.append(poly)
+        circs.append(None)
+        prts.append((poly,))
+    g = _assemble(tuple(names), np.array(zz0, float), np.array(zz1, float), np.array(gr, bool), np.array(se, bool),
+                  tuple(geoms), tuple(circs), tuple(prts), obs.grown_by + eps)
+    object.__setattr__(g, "members", tuple(members))
+    return g
+
+
+def _stacks(parts: Sequence[tuple[Polygon, ...]], z0: np.ndarray, z1: np.ndarray) -> list[tuple[int, int, Polygon]]:
+    """Pairs of (grown) solids stacked in one column: footprints that overlap, height
+    ranges that overlap without one holding the other (a sill under a lintel, a deck on
+    a post). Where their footprints overlap they block one joined height range: a
+    *stack*, added as one more solid so the blocking tests see the union (it blocks only
+    what its two members block)."""
+    flat = [(o, p) for o, ps in enumerate(parts) for p in ps]
+    if len(flat) < 2:
+        return []
+    tree = shapely.STRtree([p for _, p in flat])
+    i, j = tree.query([p for _, p in flat], predicate="intersects")
+    out = []
+    for a, b in zip(i, j):
+        (oa, pa), (ob, pb) = flat[a], flat[b]
+        if oa >= ob:
+            continue
+        lo, hi = max(z0[oa], z0[ob]), min(z1[oa], z1[ob])
+        nested = (z0[oa] <= z0[ob] and z1[oa] >= z1[ob]) or (z0[ob] <= z0[oa] and z1[ob] >= z1[oa])
+        if not lo < hi - 1e-12 or nested:
+            continue
+        inter = pa.intersection(pb)
+        if isinstance(inter, Polygon) and inter.area > 1e-12:
+            out.append((oa, ob, shapely.geometry.polygon.orient(inter, 1.0)))
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -501,10 +636,21 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
 
 def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
                         facings: Sequence[tuple[float, float] | None], *,
-                        tolerance: float = DEFAULT_TOLERANCE) -> list[LosAnswer]:
+                        tolerance: float = DEFAULT_TOLERANCE,
+                        resolution: float | None = None) -> list[LosAnswer]:
     """Solve many pairs at once. ``facings[i]`` is the source's facing unit vector
-    (its front half only: E-ARC) or None for the whole disc (E-LOS-MOVE)."""
+    (its front half only: E-ARC) or None for the whole disc (E-LOS-MOVE).
+
+    ``tolerance`` is the clearance ε of E-LOS: every solid of ``obs`` is grown by ε
+    (:meth:`Obstacles.grown`) and a witness meets none of the grown solids.
+    ``resolution`` (default ε) is the width below which a set of clear sight lines
+    counts as thin (the certificate's band of doubt)."""
     n = len(sources)
+    if obs.grown_by == 0:  # (an already grown set is taken as it is)
+        obs = obs.grown(tolerance)
+    # a bundle this small whose centre segment is blocked proves its segments thin: each one
+    # lies within `resolution` of a blocked segment (the grown joins may overshoot by 2 %)
+    thin = (tolerance if resolution is None else resolution) * (2.0 - GROW_FACTOR)
     pairs = _pairs_arrays(obs, sources, targets, facings)
     results: list[LosAnswer | None] = [None] * n
     # E-ARC: the target must reach into the front half-plane
@@ -552,7 +698,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                     blockers[b].add(int(o))
                     stage_of[b].add(kind)
         small = np.maximum(np.hypot(bP[:, 2] - bP[:, 0], bP[:, 3] - bP[:, 1]),
-                           np.hypot(bQ[:, 2] - bQ[:, 0], bQ[:, 3] - bQ[:, 1])) < tolerance
+                           np.hypot(bQ[:, 2] - bQ[:, 0], bQ[:, 3] - bQ[:, 1])) < thin
         # witness candidates for the bundles not proven blocked
         open_ = np.flatnonzero(~blocked)
         if len(open_):
@@ -591,13 +737,87 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                     stage_of[i].add("subdivision")
         done_pair = np.array([results[i] is not None for i in bp], bool)
         split = ~blocked & ~done_pair & ~small
+        for kk in np.flatnonzero(split):
+            k = int(kk)
+            i = int(bp[k])
+            if results[i] is not None:
+                split[k] = False
+                continue
+            if examined[i] < CHAIN_AFTER:
+                continue
+            ch = _chain(k, tall_rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
+            if ch.line is not None and not (ch.blocked and not ch.thin):
+                found = _line_witness(ch.line, i, pairs, obs, _excluded(sources[i], targets[i]))
+                if found is not None:
+                    results[i] = LosAnswer(True, "witness", witness=found, bundles=int(examined[i]))
+                    split[k] = False
+                    continue
+            if ch.blocked:
+                split[k] = False
+                blockers[i].update(int(o) for o in np.unique(tall_rows.owner[tall_rows.bundle == k][ch.used]))
+                stage_of[i].add("subdivision" if ch.thin else "separator")
         bp, bP, bQ = _split(bp[split], bP[split], bQ[split], pairs)
     for i in range(n):
         if results[i] is None:
             st: Stage = "subdivision" if "subdivision" in stage_of[i] or len(stage_of[i]) > 1 or examined[i] > 1 \
                 else ("separator" if "separator" in stage_of[i] else "containment")
             results[i] = LosAnswer(False, st, blockers=tuple(sorted(blockers[i])), bundles=int(examined[i]))
+    if obs.members:  # a stack of two solids reports its members
+        results = [r if r is None or not r.blockers else
+                   replace(r, blockers=tuple(sorted({m for o in r.blockers for m in obs.members[o]})))
+                   for r in results]
     return [r for r in results if r is not None]
+
+
+def _chain(k: int, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen: float) -> Chain:
+    """The chain test (:mod:`.los_chain`) on bundle ``k`` with its tall candidate pieces."""
+    piece = rows.piece[rows.bundle == k]
+    owner = obs.piece_owner[piece]
+    return chain_blocks(vP[k], vQ[k], D_P[k], D_Q[k], zP[k], zQ[k], obs.piece_verts[piece], obs.owner_z0[owner],
+                        obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
+
+
+def _chord_mid(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray | None:
+    """The middle of the part of the line o + s·u inside the disc D ∩ half-plane H."""
+    w = D[:2] - o
+    sc = float(w @ u)
+    h2 = D[2] ** 2 - (float(w @ w) - sc * sc)
+    if h2 <= 0:
+        return None
+    half = math.sqrt(h2)
+    lo, hi = sc - half, sc + half
+    hn, c0 = H[:2], H[2]
+    den = float(hn @ u)
+    num = c0 - float(hn @ o)  # need s·den >= num
+    if abs(den) < 1e-15:
+        if num > 1e-12:
+            return None
+    elif den > 0:
+        lo = max(lo, num / den)
+    else:
+        hi = min(hi, num / den)
+    if hi < lo:
+        return None
+    return o + u * ((lo + hi) / 2)
+
+
+def _line_witness(line: tuple[np.ndarray, np.ndarray], i: int, pairs: _Pairs, obs: Obstacles,
+                  exclude: tuple[int, ...]) -> Segment3 | None:
+    """A witness on the escaping line the chain test found for pair ``i``, if its heights clear."""
+    o, u = line
+    p = _chord_mid(o, u, pairs.P[i], pairs.H[i])
+    q = _chord_mid(o, u, pairs.Q[i], pairs.H[i])
+    if p is None or q is None:
+        return None
+    rows = _rows(np.array([i]), pairs, obs)
+    ok, heights, _ = _witness_heights(rows, 1, p[None], q[None], obs, pairs.zP[i:i + 1], pairs.zQ[i:i + 1])
+    if not ok[0]:
+        return None
+    (u0, v0) = heights[0]
+    seg: Segment3 = ((float(p[0]), float(p[1]), float(u0)), (float(q[0]), float(q[1]), float(v0)))
+    if _touches_a_seam(rows, 1, p[None], q[None], obs)[0] and not segment_is_clear(obs, seg, exclude=exclude):
+        return None
+    return seg
 
 
 def _excluded(s: Viewer, t: Viewer) -> tuple[int, ...]:
@@ -735,20 +955,21 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     if not len(k):
         return out
     # sweep each line's intervals in order: covered when they start before smin, leave
-    # no gap and reach past smax (touching intervals meet only on a seam: within ε)
+    # no gap and reach past smax (the solids are grown: where two grown solids only touch,
+    # a sight line may pass between them keeping exactly ε, so touching is a gap)
     srt = np.lexsort((olo, k))
     k, olo, ohi = k[srt], olo[srt], ohi[srt]
     big = 4.0 * (np.abs(ohi).max() + np.abs(olo).max() + 1.0)
     reach = np.maximum.accumulate(ohi + k * big) - k * big
     first = np.r_[True, k[1:] != k[:-1]]
     prev = np.r_[-np.inf, reach[:-1]]
-    gap = ~first & (olo > prev + 1e-12)
+    gap = ~first & (olo >= prev - 1e-12)
     has_gap = np.bincount(k, weights=gap, minlength=len(apart)) > 0
     start_ok = np.zeros(len(apart), bool)
-    start_ok[k[first]] = olo[first] < smin[k[first]] + 1e-12
+    start_ok[k[first]] = olo[first] < smin[k[first]] - 1e-12
     end_reach = np.full(len(apart), -np.inf)
     np.maximum.at(end_reach, k, ohi)
-    covered = start_ok & ~has_gap & (end_reach > smax - 1e-12)
+    covered = start_ok & ~has_gap & (end_reach > smax + 1e-12)
     out[apart[covered]] = True
     return out
 
@@ -963,17 +1184,19 @@ def _plan_intervals(obs: Obstacles, o: int, line, start, L: float, margin: float
     return out
 
 
-def surface_samples(c: Cylinder, n: int = 16) -> tuple[np.ndarray, np.ndarray]:
+def surface_samples(c: Cylinder, n: int = 16, *, offset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Stratified points on a cylinder's side and top, with the area each stands for.
 
     Side: ``n`` angles × ``max(2, n // 2)`` heights at cell centres. Top: rings at
     cell-centre radii with ``n`` points each. The bottom rests on its surface and is
-    never seen. Points sit on the surface; weights sum to the side and top areas."""
+    never seen. Points sit on the surface (or ``offset`` outside it: side points pushed
+    out, top points lifted); weights sum to the side and top areas."""
     k = max(2, n // 2)
     ang = (np.arange(n) + 0.5) * 2 * math.pi / n
     hz = c.z + (np.arange(k) + 0.5) * c.height / k
     A, Z = np.meshgrid(ang, hz)
-    side = np.column_stack([c.x + c.radius * np.cos(A.ravel()), c.y + c.radius * np.sin(A.ravel()), Z.ravel()])
+    rs = c.radius + offset
+    side = np.column_stack([c.x + rs * np.cos(A.ravel()), c.y + rs * np.sin(A.ravel()), Z.ravel()])
     w_side = np.full(len(side), 2 * math.pi * c.radius * c.height / len(side))
     rings = max(1, n // 4)
     edges = np.linspace(0, c.radius, rings + 1)
@@ -982,6 +1205,6 @@ def surface_samples(c: Cylinder, n: int = 16) -> tuple[np.ndarray, np.ndarray]:
         r = (edges[i] + edges[i + 1]) / 2
         area = math.pi * (edges[i + 1] ** 2 - edges[i] ** 2)
         for a in ang + (i % 2) * math.pi / n:
-            pts.append((c.x + r * math.cos(a), c.y + r * math.sin(a), c.top))
+            pts.append((c.x + r * math.cos(a), c.y + r * math.sin(a), c.top + offset))
             w.append(area / n)
     return np.vstack([side, np.array(pts)]), np.concatenate([w_side, np.array(w)])

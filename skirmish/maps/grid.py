@@ -372,14 +372,14 @@ class Grid(Map):
     def reach(self, a: str, b: str, ability: str | None = None) -> Reach:
         """An ability (or a plain weapon hit, or a creature's attack) reaches its own room only.
 
-        ``weapon`` in the answer names what was asked about; ``band`` is 0 when in reach."""
+        ``weapon`` in the answer names what was asked about; ``band`` is 1 (the only band) when in reach."""
         f = self.fighter(a)
         if ability is None or key_of(ability) in ("attack", "weapon"):
             what = f.weapon.name if (f.weapon is not None and not f.is_creature) else "attack"
         else:
             what = f.ability(ability).name
         d = self.distance(a, b)
-        return Reach(a, b, what, d, d == 0, 0 if d == 0 else None, None, 0.0)
+        return Reach(a, b, what, d, d == 0, 1 if d == 0 else None, None, 0.0)
 
     def reaches(self, a: str, b: str) -> list[Reach]:
         """The reach of each way ``a`` can hurt or help: its abilities, then its weapon

@@ -81,7 +81,8 @@ class Measurement:
 
 @dataclass(frozen=True)
 class Reach:
-    """Whether ``weapon`` used by ``frm`` reaches ``to`` (E-REACH), with the band that applies."""
+    """Whether ``weapon`` used by ``frm`` reaches ``to`` (E-REACH), with the band that applies
+    (numbered from 1, the shortest, in Python, JSON and text alike) and its Accuracy."""
 
     frm: str
     to: str

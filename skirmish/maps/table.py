@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
@@ -29,11 +29,14 @@ from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
 from ..rules.eldfall.sizes import BASE_THICKNESS, size_rank
 from ..rules.eldfall.weapons import Weapon
 from .base import Map, register_map, unknown_id
+from .catalogue import Catalogue
 from .pieces import Model, Scenery
 from .results import Arc, Cover, LineOfSight, LosArc, Measurement, Reach
 from .table_movement import TableMovement
 from .table_templates import TableTemplates
 
+#: Pairs solved together by one call of the LoS search.
+LOS_BATCH = 1024
 #: Two solids closer than this (inches, = 0.0254 mm) are in base contact (E-CONTACT).
 CONTACT_TOLERANCE = 1e-3
 
@@ -57,6 +60,8 @@ class Table(TableMovement, TableTemplates, Map):
     mode: Mode = Mode.ASSISTED
     name: str = ""
     source: str = field(default="", compare=False)
+    #: weapon keys, profiles and script as the file held them (for a lossless save)
+    catalogue: Catalogue = field(default=Catalogue(), compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", tuple(self.models))
@@ -65,7 +70,8 @@ class Table(TableMovement, TableTemplates, Map):
 
     def __getstate__(self) -> dict[str, Any]:
         # pickle the fields only: cached indexes (STRtree, arrays) are rebuilt on demand
-        return {f: self.__dict__[f] for f in ("width", "depth", "models", "scenery", "mode", "name", "source")}
+        return {f: self.__dict__[f] for f in ("width", "depth", "models", "scenery", "mode", "name", "source",
+                                               "catalogue")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
@@ -182,7 +188,8 @@ class Table(TableMovement, TableTemplates, Map):
     def reach(self, a: str, b: str, weapon: str | Weapon) -> Reach:
         """E-REACH: does ``a``'s weapon reach ``b``, and which band (Accuracy modifier) applies.
 
-        RCH 0 means base contact only; the band is chosen by the E-DIST distance.
+        RCH 0 means base contact only; the band is chosen by the E-DIST distance and
+        numbered from 1 (the shortest), as everywhere in skirmish.
         """
         ma = self.model(a)
         if isinstance(weapon, str):
@@ -195,7 +202,7 @@ class Table(TableMovement, TableTemplates, Map):
             w = weapon
         d = self.distance(a, b)
         band = w.band_for(d, CONTACT_TOLERANCE)
-        return Reach(a, b, w.name, d, band is not None, band,
+        return Reach(a, b, w.name, d, band is not None, None if band is None else band + 1,
                      None if band is None else w.bands[band].accuracy, w.reach)
 
     # -- E-LOS -----------------------------------------------------------------
@@ -230,12 +237,14 @@ class Table(TableMovement, TableTemplates, Map):
 
         ``b``'s surface is sampled on a stratified grid: ``samples`` angles × ``samples // 2``
         heights on the side, rings on the top, each sample weighted by the area it stands
-        for; each sample point gets an exact LoS query from ``a`` (``b`` itself may hide
-        its own far side). The basis for cover (E-COVER)."""
+        for. A sample counts when a sight line reaches it keeping the clearance ε
+        (``tolerance``) from every other solid, ``b``'s own far side included: each point is
+        taken ε outside ``b``'s surface and gets an exact LoS query from ``a``. A point on a
+        cap flush with a blocker's top is not seen. The basis for cover (E-COVER)."""
         ma, mb = self.model(a), self.model(b)
         if a == b:
             raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models")
-        pts, weights = surface_samples(mb.hitbox, samples)
+        pts, weights = surface_samples(mb.hitbox, samples, offset=tolerance)
         src = self._viewer(a)
         targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts]
         facing = ma.facing_vector if arc == "front" else None
@@ -244,14 +253,20 @@ class Table(TableMovement, TableTemplates, Map):
         seen = np.array([r.visible for r in raw], float)
         return float(seen @ weights / weights.sum())
 
-    def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE) -> list[LineOfSight]:
-        """LoS for every ordered pair of distinct models, in one vectorised search."""
+    def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE,
+                          progress: Callable[[int], None] | None = None) -> list[LineOfSight]:
+        """LoS for every ordered pair of distinct models, in vectorised batches (the pairs of
+        one source model go together). ``progress(done)`` is called after each batch."""
         ids = self.model_ids
-        return self.line_of_sight_pairs([(x, y) for x in ids for y in ids if x != y], arc=arc, tolerance=tolerance)
+        return self.line_of_sight_pairs([(x, y) for x in ids for y in ids if x != y], arc=arc, tolerance=tolerance,
+                                        progress=progress)
 
     def line_of_sight_pairs(self, pairs: Sequence[tuple[str, str]], *, arc: LosArc = "front",
-                            tolerance: float = DEFAULT_TOLERANCE) -> list[LineOfSight]:
-        """LoS for the given ordered pairs, solved together (same answers as one by one)."""
+                            tolerance: float = DEFAULT_TOLERANCE,
+                            progress: Callable[[int], None] | None = None) -> list[LineOfSight]:
+        """LoS for the given ordered pairs, solved together in batches of
+        :data:`LOS_BATCH` pairs (the same answers as one by one). ``progress(done)`` is
+        called after each batch."""
         if arc not in ("front", "all"):
             raise SkirmishError(f"arc must be 'front' or 'all', got {arc!r}")
         if not (tolerance > 0 and math.isfinite(tolerance)):
@@ -262,7 +277,12 @@ class Table(TableMovement, TableTemplates, Map):
         src = [self._viewer(a) for a, _ in pairs]
         dst = [self._viewer(b) for _, b in pairs]
         facings = [self.model(a).facing_vector if arc == "front" else None for a, _ in pairs]
-        raw = line_of_sight_batch(self.los_obstacles, src, dst, facings, tolerance=tolerance)
+        raw = []
+        for k in range(0, len(pairs), LOS_BATCH):  # bounded memory; the rows of a batch stay in cache
+            raw += line_of_sight_batch(self.los_obstacles, src[k:k + LOS_BATCH], dst[k:k + LOS_BATCH],
+                                       facings[k:k + LOS_BATCH], tolerance=tolerance)
+            if progress is not None:
+                progress(len(raw))
         names = self.los_obstacles.names
         out = []
         for (a, b), r in zip(pairs, raw):

@@ -685,8 +685,8 @@ class TableMovement:
         if mode is Mode.REALISM and not declared:
             raise MeasurementRefused(
                 f"realism mode: {model_id} may not pre-measure its movement ({what}); measuring happens only "
-                "while resolving a declared movement (pass --declared / declared=True for that, or use "
-                "--mode assisted)")
+                "while resolving a declared movement (pass declared=True for that, or use "
+                "mode='assisted')")
         spd = m.attributes.get("SPD")
         notes = []
         if budget is None:

@@ -43,7 +43,7 @@ import numpy as np
 import shapely
 
 from ..errors import IllegalActionError, MeasurementRefused, SkirmishError
-from ..geometry.los import Obstacles, Viewer, build_obstacles, line_of_sight_batch
+from ..geometry.los import DEFAULT_TOLERANCE, Obstacles, Viewer, build_obstacles, line_of_sight_batch
 from ..geometry.templates import (
     COVERAGE_NAMES,
     COVERED,
@@ -64,6 +64,7 @@ from ..geometry.templates import (
 )
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.templates import TemplateSpec, template_spec
+from ..wording import count
 from .template_results import (
     BestTemplate,
     Coverage,
@@ -83,6 +84,8 @@ if TYPE_CHECKING:
 
 #: Lattice spacing (inches) of the circle search where LoS varies inside a face.
 DEFAULT_SPACING = 0.05
+#: The finest lattice spacing accepted (inches): finer would search for minutes.
+MIN_SPACING = 0.01
 #: A base z exactly on the band's limit is inside it (float slack, inches).
 BAND_TOLERANCE = 1e-9
 #: Points per LoS batch while the circle search refines a face.
@@ -301,8 +304,8 @@ class TableTemplates:
             if len(placements) > strike:
                 who = by or "the user"
                 raise IllegalActionError(
-                    f"{who} has Strike {strike}: it places at most {strike} template{'s' if strike > 1 else ''} "
-                    f"(E-TMPL-STK), got {len(placements)}; drop {len(placements) - strike} placement(s)")
+                    f"{who} has Strike {strike}: it places at most {count(strike, 'template')} "
+                    f"(E-TMPL-STK), got {len(placements)}; drop {count(len(placements) - strike, 'placement')}")
         mode_ = self._tmpl_mode(mode, declared, spec.name)
         results = []
         for k, pl in enumerate(placements):
@@ -340,8 +343,8 @@ class TableTemplates:
         for label, w in (("enemy_weight", enemy_weight), ("friend_weight", friend_weight)):
             if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0:
                 raise SkirmishError(f"{label} must be a finite number >= 0, got {w!r}")
-        if not (isinstance(spacing, (int, float)) and math.isfinite(spacing) and spacing > 0):
-            raise SkirmishError(f"spacing must be a positive length in inches, got {spacing!r}")
+        if not (isinstance(spacing, (int, float)) and math.isfinite(spacing) and spacing >= MIN_SPACING):
+            raise SkirmishError(f"spacing must be a length of at least {MIN_SPACING:g} in, got {spacing!r}")
         if reach is not None and not (isinstance(reach, (int, float)) and math.isfinite(reach) and reach >= 0):
             raise SkirmishError(f"reach must be a length >= 0 in inches, got {reach!r}")
         user = self._tmpl_index(by, "the user (by)")
@@ -378,8 +381,8 @@ class TableTemplates:
             return m
         raise MeasurementRefused(
             f"{m.value} mode: a template cannot be pre-placed to see what it would hit (E-MODE); {what} is placed "
-            "only while resolving a declared action (pass --declared / declared=True for that, or use --mode "
-            "assisted)")
+            "only while resolving a declared action (pass declared=True for that, or use "
+            "mode='assisted')")
 
     # -- placing -----------------------------------------------------------------
     def _tmpl_index(self, model_id: str, role: str) -> int:
@@ -388,16 +391,36 @@ class TableTemplates:
         self.model(model_id)  # raises UnknownIdError with close matches
         return self._tmpl_arrays.ids.index(model_id)
 
+    @cached_property
+    def _tmpl_extent(self) -> tuple[float, float, float, float]:
+        """The plan box of the table and everything on it (pieces may stand off a moved table)."""
+        t: Any = self
+        xs, ys = [0.0, float(t.width)], [0.0, float(t.depth)]
+        for mdl in t.models:
+            xs += [mdl.x - mdl.radius, mdl.x + mdl.radius]
+            ys += [mdl.y - mdl.radius, mdl.y + mdl.radius]
+        for sc in t.scenery:
+            bx0, by0, bx1, by1 = sc.solid.footprint.bounds
+            xs += [bx0, bx1]
+            ys += [by0, by1]
+        return (min(xs), min(ys), max(xs), max(ys))
+
     def _tmpl_place(self, spec: TemplateSpec, pl: Placement, by: str | None) -> _Placed:
         A = self._tmpl_arrays
         user = None if by is None else self._tmpl_index(by, "the user (by)")
         target = None if pl.on is None else self._tmpl_index(pl.on, "the main target (on)")
+        if pl.at is not None:  # a template may hang over the edge of what stands there, no further
+            x0, y0, x1, y1 = self._tmpl_extent
+            m = spec.size
+            if not (x0 - m <= pl.at[0] <= x1 + m and y0 - m <= pl.at[1] <= y1 + m):
+                raise SkirmishError(f"the centre ({pl.at[0]:g}, {pl.at[1]:g}) is farther than the template's size "
+                                    f"({m:.3g} in) from the table and everything on it; centre it on the table")
         if spec.kind == "circle":
             if pl.toward is not None or pl.direction is not None:
                 raise SkirmishError(f"{spec.name} is placed by its centre: use on=MODEL or at=(x, y) "
                                     "(toward= and direction= place a spray)")
             if pl.on is None and pl.at is None:
-                raise SkirmishError(f"place the {spec.name}: on=MODEL (centred on it) or at=(x, y) (--on / --at)")
+                raise SkirmishError(f"place the {spec.name}: on=MODEL (centred on it) or at=(x, y)")
             if target is not None and target == user:
                 raise IllegalActionError(f"{by!r} cannot be the main target of its own template: it is never hit by it")
             if target is not None and pl.z is not None:
@@ -415,7 +438,7 @@ class TableTemplates:
             return _Placed(spec, circle(cx, cy, spec.radius), (cx, cy), None, None, zs, user, target)
         # spray
         if user is None:
-            raise SkirmishError(f"{spec.name} is placed in base contact with its user: name it with by= (--by)")
+            raise SkirmishError(f"{spec.name} is placed in base contact with its user: name it with by=MODEL")
         if pl.at is not None or pl.z is not None:
             raise SkirmishError(f"{spec.name} is not placed at a point: give toward= (a model or a point) or "
                                 "direction= (--toward / --direction)")
@@ -522,11 +545,13 @@ class TableTemplates:
     # -- line of sight (only scenery blocks) ---------------------------------------
     def _tmpl_sight_points(self, px: np.ndarray, py: np.ndarray, pz: np.ndarray, targets: np.ndarray, *,
                            evidence: bool) -> _Sight:
-        """LoS from points (a circle's centre on its surface) to models' hitboxes."""
+        """LoS from points (a circle's centre on its surface) to models' hitboxes. The sight
+        line keeps ε clear of every solid (E-LOS), the surface under the centre too: it
+        starts ε above the surface."""
         A = self._tmpl_arrays
         targets = np.asarray(targets, int)
         m = len(targets)
-        S = np.column_stack([px, py, pz]).reshape(-1, 3)
+        S = np.column_stack([px, py, np.asarray(pz, float) + DEFAULT_TOLERANCE]).reshape(-1, 3)
         M, rho, mz, mh = A.xy[targets], A.r[targets], A.z[targets], A.h[targets]
         v = M - S[:, :2]
         dist = np.hypot(v[:, 0], v[:, 1])
@@ -591,12 +616,13 @@ class TableTemplates:
             ok = np.zeros(valid.shape, bool)
             # the first candidate for everyone, then the rest for the pairs still open
             first = np.flatnonzero(valid[:, 0])
-            ok[first, 0] = clear_segments(obs, P[first, 0], Q[first, 0])
+            grown = obs.grown(DEFAULT_TOLERANCE)  # E-LOS: a sight line keeps ε clear
+            ok[first, 0] = clear_segments(grown, P[first, 0], Q[first, 0])
             rest = np.flatnonzero(~ok[:, 0])
             if len(rest):
                 sub = valid[rest, 1:]
                 r, c = np.nonzero(sub)
-                ok[rest[r], c + 1] = clear_segments(obs, P[rest[r], c + 1], Q[rest[r], c + 1])
+                ok[rest[r], c + 1] = clear_segments(grown, P[rest[r], c + 1], Q[rest[r], c + 1])
         has = ok.any(1)
         visible[has] = True
         wit_idx[has] = ok[has].argmax(1)
@@ -634,7 +660,7 @@ class TableTemplates:
         src = Viewer(float(cx), float(cy), float(radius), float(zs), 0.0, -1)
         tgt = [Viewer(float(A.xy[t, 0]), float(A.xy[t, 1]), float(A.r[t]), float(A.z[t]), float(A.h[t]), -1)
                for t in targets]
-        raw = line_of_sight_batch(obs, [src] * len(tgt), tgt, [None] * len(tgt), tolerance=REGION_TOLERANCE)
+        raw = line_of_sight_batch(obs, [src] * len(tgt), tgt, [None] * len(tgt), resolution=REGION_TOLERANCE)
         return np.array([not r.visible for r in raw], bool)
 
     def _tmpl_corridor(self, cx: float, cy: float, radius: float, targets: np.ndarray) -> np.ndarray:

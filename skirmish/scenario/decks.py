@@ -89,7 +89,7 @@ def game_from_entry(top: Entry, rooms: list[RoomCard], pieces: list[Piece], item
 
 def game_to_toml(game: GameSetup, items: Mapping[Item, str], abilities: Mapping[Ability, str]) -> list[str]:
     """``[game]`` as TOML lines (``items``/``abilities``: the catalogue key of each card)."""
-    from .dump import toml_value
+    from .toml_text import toml_value
     from .grid import card_lines
 
     out = ["", "[game]", f"anima = {game.anima}", f"turns = {game.turns}"]

@@ -161,5 +161,17 @@ def coordinate(value: Any) -> float:
     return length(value, allow_negative=True)
 
 
+#: The longest table side skirmish accepts, in inches (20 ft): larger tables are
+#: refused rather than drawn or searched for minutes.
+MAX_TABLE_SIDE = 240.0
+
+
+def table_side(value: Any) -> float:
+    v = positive_length(value)
+    if v > MAX_TABLE_SIDE:
+        raise ValueError(f"a table side is at most {MAX_TABLE_SIDE:g} in (20 ft), got {show(value)}")
+    return v
+
+
 point = list_of(coordinate, n=2, what="[x, y] (two lengths)")
-size2 = list_of(positive_length, n=2, what="[width, depth] (two lengths)")
+size2 = list_of(table_side, n=2, what="[width, depth] (two lengths, each at most 240 in)")

@@ -22,7 +22,7 @@ from ..rules.partyhard.stats import STAT_MAX, STAT_MIN, STATS, Stats
 from . import fields as F
 from .fields import Entry, show
 from .decks import game_from_entry, game_to_toml
-from .dump import catalogue_keys, toml_value
+from .toml_text import catalogue_keys, toml_value
 
 NO_ROOM = "#"
 ROOM = "."

@@ -147,7 +147,7 @@ def _land(e: Entry, ids: dict[str, int]) -> Land:
 def island_to_toml(isle: Regions) -> str:
     """The file text of an island: ``island_from_dict(tomllib.loads(island_to_toml(r))) == r``
     (borders are written on both sides; spirits' unspent energy is not kept)."""
-    from .dump import toml_value
+    from .toml_text import toml_value
 
     isl = isle.island
     out = ["format = 1", 'map = "regions"']

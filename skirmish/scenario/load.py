@@ -18,6 +18,7 @@ from shapely.geometry import Polygon
 from ..errors import ScenarioError
 from ..geometry.solids import Prism, disc
 from ..maps.base import Map
+from ..maps.catalogue import Catalogue, Profile
 from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
 from ..rules.eldfall.modes import MODES, Mode
@@ -84,17 +85,23 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     width, depth = tbl.take("size", F.size2)
     tbl.done()
 
-    weapons = dict(BUILTIN_WEAPONS)
-    weapons.update(_weapons(top))
+    declared = _weapons(top)
+    weapons = {**BUILTIN_WEAPONS, **declared}
     profiles = _profiles(top, weapons)
 
     scenery = [_scenery(Entry(source, f"scenery[{i}]", raw), i) for i, raw in enumerate(_array(top, "scenery"))]
     models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
               for i, raw in enumerate(_array(top, "models"))]
-    top.done(allowed_extra=("script",))  # the script is read by skirmish.sim (docs/simulation.md)
+    script = _array(top, "script")  # read by skirmish.sim (docs/simulation.md); kept for a lossless save
+    top.done()
 
     _check_ids(source, scenery, models)
-    table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source)
+    catalogue = Catalogue(
+        tuple(declared.items()),
+        tuple(Profile(k, p["size"], p["diameter"], p["height"], p["attributes"], p["weapon_keys"])
+              for k, p in profiles.items()),
+        tuple(dict(entry) if isinstance(entry, dict) else entry for entry in script))
+    table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source, catalogue)
     _check_placement(source, table)
     return table
 
@@ -161,26 +168,30 @@ def _attributes(e: Entry, key: str = "attributes") -> dict[str, int]:
     return out
 
 
-def _weapon_list(e: Entry, weapons: dict[str, Weapon]) -> tuple[Weapon, ...]:
+def _weapon_keys(e: Entry, weapons: dict[str, Weapon]) -> tuple[str, ...]:
     names = e.take("weapons", F.list_of(F.ident, what="a list of weapon names"), [])
-    out = []
     for n in names:
         if n not in weapons:
             raise e.error("weapons", f"unknown weapon {show(n)}; declare it under [weapons.{n}] "
                           f"(known: {', '.join(sorted(weapons))})")
-        out.append(weapons[n])
-    return tuple(out)
+    return tuple(names)
+
+
+def _weapon_list(e: Entry, weapons: dict[str, Weapon]) -> tuple[Weapon, ...]:
+    return tuple(weapons[n] for n in _weapon_keys(e, weapons))
 
 
 def _profiles(top: Entry, weapons: dict[str, Weapon]) -> dict[str, dict[str, Any]]:
     out = {}
     for key, e in top.entries("profiles"):
+        keys = _weapon_keys(e, weapons)
         out[key] = {
             "size": e.take("size", F.one_of(*SIZE_ORDER), None),
             "diameter": e.take("diameter", F.positive_length, None),
             "height": e.take("height", F.positive_length, None),
             "attributes": _attributes(e),
-            "weapons": _weapon_list(e, weapons),
+            "weapons": tuple(weapons[k] for k in keys),
+            "weapon_keys": keys,
         }
         e.done()
     return out
@@ -263,6 +274,10 @@ def _scenery(e: Entry, index: int) -> Scenery:
                    params, blocks, walkable, ladders)
 
 
+#: The States a model may be listed with (E-STATE); "Flying" lets it stand above any surface.
+MODEL_STATES = ("Crouched", "Dead", "Incapacitated", "Prone", "Fatigued", "Flying")
+
+
 def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, Any]]) -> Model:
     mid = e.take("id", F.ident)
     _label(e, mid)
@@ -284,7 +299,7 @@ def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, A
     height = e.take("height", F.positive_length, prof.get("height"))
     attributes = {**prof.get("attributes", {}), **_attributes(e)}
     own = _weapon_list(e, weapons)
-    states = frozenset(e.take("states", F.list_of(F.one_of("Crouched", "Dead", "Incapacitated", "Prone"),
+    states = frozenset(e.take("states", F.list_of(F.one_of(*MODEL_STATES),
                                                   what="a list of states"), []))
     e.done()
     return Model(mid, side, size, x, y, z, facing, diameter, height, attributes,
@@ -305,6 +320,16 @@ def _check_ids(source: str, scenery: list[Scenery], models: list[Model]) -> None
             seen[ident] = where
 
 
+def _under(m: Model, s: Scenery) -> bool:
+    """Does scenery ``s``'s footprint meet ``m``'s base in plan?"""
+    return bool(shapely.distance(shapely.Point(m.x, m.y), s.solid.footprint) < m.radius)
+
+
+def _stands_on_scenery(m: Model, table: Table) -> bool:
+    """A model above the table stands on the top of a piece under its base (E-HITBOX)."""
+    return any(abs(s.top - m.z) <= CONTACT_TOLERANCE and _under(m, s) for s in table.scenery)
+
+
 def _check_placement(source: str, table: Table) -> None:
     tol = CONTACT_TOLERANCE
     for i, m in enumerate(table.models):
@@ -313,6 +338,14 @@ def _check_placement(source: str, table: Table) -> None:
         if m.x - r < -tol or m.y - r < -tol or m.x + r > table.width + tol or m.y + r > table.depth + tol:
             raise ScenarioError(f"{where}: at: the base (radius {r:.3g} in at {m.x:g}, {m.y:g}) is off the "
                                 f"{table.width:g} x {table.depth:g} in table; move it inside")
+    for i, m in enumerate(table.models):
+        if m.z > F.MAX_TABLE_SIDE:
+            raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: at most {F.MAX_TABLE_SIDE:g} in, got {m.z:g}')
+        if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table):
+            tops = sorted({f"{s.top:g}" for s in table.scenery if _under(m, s)})
+            raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: nothing under it at z = {m.z:g} '
+                                f"({'tops under its base: ' + ', '.join(tops) if tops else 'no scenery under its base'})"
+                                '; set z to the surface it stands on, or list it as states = ["Flying"]')
     if table.models:
         hb = [m.hitbox for m in table.models]
         x = np.array([c.x for c in hb])

@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import IllegalActionError, SkirmishError
 from ..maps.results import Cover, LineOfSight, MovePlan
 from ..maps.table import Table
+from ..maps.table_attack import Attack, attack
 from ..maps.template_results import TemplateResult
 from ..rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange, roll_d20
 from ..rules.eldfall.modifiers import damage_target, modify, wounds_on
@@ -26,6 +27,7 @@ from ..rules.eldfall.exchange import Exchange, Side
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.weapons import Weapon
 from ..rules.eldfall.wounds import ModelState
+from ..wording import count
 from .script import Action, Script
 
 #: A model's condition during a play-through.
@@ -47,6 +49,7 @@ class AttackPlan:
     reaction_accuracy: int = 0
     reaction_note: str = ""
     dodge_has_los: bool = True
+    answer: Attack | None = None  # the table's whole answer (its exchange, before any Wounds)
 
 
 @dataclass(frozen=True)
@@ -144,41 +147,15 @@ class Simulator:
         return result
 
     def _plan_attack(self, a: Action, table: Table) -> AttackPlan:
-        actor, target = table.model(a.actor), table.model(a.target or "")
-        sight = table.line_of_sight(actor.id, target.id)
-        if not sight.visible:
-            why = "out of arc" if sight.reason == "out_of_arc" else f"blocked by {', '.join(sight.blockers)}"
-            raise IllegalActionError(f"{actor.id} has no line of sight to {target.id} ({why})")
-        weapon = _pick_weapon(table, actor.id, target.id, a.weapon)
-        r = table.reach(actor.id, target.id, weapon)
-        if not r.in_reach:
-            raise IllegalActionError(f"{target.id} is {r.distance:.2f} in away, beyond {weapon.name}'s reach "
-                                     f"of {weapon.reach:g} in")
-        if weapon.pw is None:
-            raise IllegalActionError(f"{weapon.name} has no Power (pw) in the scenario: give it one")
-        if actor.attributes.get(weapon.attribute) is None:
-            raise IllegalActionError(f"{actor.id} has no {weapon.attribute} attribute for {weapon.name}")
-        cover = table.cover(actor.id, target.id) if weapon.ranged else None
-        reaction, rweapon, racc, note, dodge_los = a.reaction, None, 0, "", True
-        if reaction == "attack":
-            back = table.line_of_sight(target.id, actor.id)
-            try:
-                rweapon = _pick_weapon(table, target.id, actor.id, a.reaction_weapon)
-                rr = table.reach(target.id, actor.id, rweapon)
-            except IllegalActionError as exc:
-                raise IllegalActionError(f"{target.id} cannot attack back: {exc}") from None
-            if not back.visible or not rr.in_reach or rweapon.pw is None \
-                    or target.attributes.get(rweapon.attribute) is None:
-                raise IllegalActionError(f"{target.id} cannot attack back with {rweapon.name} "
-                                         f"({'no line of sight' if not back.visible else 'out of reach or no PW'})")
-            racc = rr.accuracy or 0
-        elif reaction == "dodge":
-            if target.attributes.get("AGI") is None:
-                raise IllegalActionError(f"{target.id} has no AGI to Dodge with")
-            dodge_los = table.line_of_sight(target.id, actor.id).visible
-            note = "" if dodge_los else "no LoS to the attacker: Agility halved (E-DODGE)"
-        return AttackPlan(weapon, r.distance, r.band or 0, r.accuracy or 0, sight, cover, reaction, rweapon, racc,
-                          note, dodge_los)
+        """The table's answer to the declared attack (``skirmish attack``'s, with the
+        script's Reaction): LoS, weapon and band, cover, the Reaction it allows."""
+        ans = attack(table, a.actor, a.target or "", weapon=a.weapon, reaction=a.reaction,
+                     reaction_weapon=a.reaction_weapon, modifiers=a.modifiers)
+        rc = ans.reaction
+        note = "no LoS to the attacker: Agility halved (E-DODGE)" if rc.dodge_halved else ""
+        return AttackPlan(ans.weapon, ans.reach.distance, ans.band, ans.accuracy, ans.los, ans.cover, rc.kind,
+                          rc.weapon, 0 if rc.reach is None else rc.reach.accuracy or 0, note, not rc.dodge_halved,
+                          ans)
 
     def _plan_measure(self, a: Action, table: Table) -> Any:
         if table.mode is Mode.REALISM:
@@ -236,7 +213,7 @@ class Simulator:
                 ekey = ("ex", id(plan), sa["hp"], sa["incapacitated"], st["hp"], st["incapacitated"])
                 exchange = self._cache.get(ekey)
                 if exchange is None:
-                    exchange = self._cache[ekey] = _exchange(table, a, plan, status)
+                    exchange = self._cache[ekey] = _exchange(plan, a, status)
                 ex = exchange
                 result = resolve_exchange(exchange, rng)
                 w = (result.active.wounds_dealt, result.reactive.wounds_dealt)
@@ -261,21 +238,6 @@ def _flatten(table: Table, dead: frozenset[str]) -> Table:
     return dataclasses.replace(table, models=models)
 
 
-def _pick_weapon(table: Table, actor: str, target: str, name: str | None) -> Weapon:
-    m = table.model(actor)
-    if name is not None:
-        w = m.weapon(name)
-        if w is None:
-            raise IllegalActionError(f"{actor} has no weapon {name!r}")
-        return w
-    if not m.weapons:
-        raise IllegalActionError(f"{actor} carries no weapon")
-    for w in m.weapons:
-        if table.reach(actor, target, w).in_reach:
-            return w
-    return m.weapons[0]
-
-
 def _why_skip(a: Action, status: dict[str, Status]) -> str:
     s = status[a.actor]
     if s["dead"]:
@@ -287,32 +249,15 @@ def _why_skip(a: Action, status: dict[str, Status]) -> str:
     return ""
 
 
-def _side(table: Table, model_id: str, status: Status, weapon: Weapon | None, modifiers: tuple[int, ...],
-          *, reactive: bool) -> Side:
-    m = table.model(model_id)
-    kw: dict[str, Any] = {"arm": m.attributes.get("ARM", 0), "hp": 0 if status["incapacitated"] else status["hp"],
-                          "incapacitated": status["incapacitated"]}
-    if weapon is not None:
-        kw.update(att=m.attributes[weapon.attribute], modifiers=modifiers, pw=weapon.pw)
-        if not reactive:
-            kw["stk"] = weapon.strike(dict(m.attributes))
-    return Side(**kw)
+def _exchange(plan: AttackPlan, a: Action, status: dict[str, Status]) -> Exchange:
+    """The planned exchange with both models' HP and state as they are now in the play-through."""
+    assert plan.answer is not None
+    ex = plan.answer.exchange
 
+    def now(side: Side, s: Status) -> Side:
+        return dataclasses.replace(side, hp=0 if s["incapacitated"] else s["hp"], incapacitated=s["incapacitated"])
 
-def _exchange(table: Table, a: Action, plan: AttackPlan, status: dict[str, Status]) -> Exchange:
-    cover = plan.cover.modifier if plan.cover else 0
-    mods = tuple(x for x in (plan.accuracy, cover, *a.modifiers) if x)
-    active = _side(table, a.actor, status[a.actor], plan.weapon, mods, reactive=False)
-    target = a.target or ""
-    if plan.reaction == "attack":
-        rmods = tuple(x for x in (plan.reaction_accuracy,) if x)
-        reactive = _side(table, target, status[target], plan.reaction_weapon, rmods, reactive=True)
-    else:
-        reactive = _side(table, target, status[target], None, (), reactive=True)
-        if plan.reaction == "dodge":
-            reactive = dataclasses.replace(reactive, dodge=table.model(target).attributes["AGI"],
-                                           los=plan.dodge_has_los)
-    return Exchange(active, reactive)
+    return Exchange(now(ex.active, status[a.actor]), now(ex.reactive, status[a.target or ""]))
 
 
 def _apply(status: dict[str, Status], model_id: str, taken: int, state: ModelState) -> None:
@@ -356,7 +301,7 @@ def _move_event(a: Action, plan: MovePlan, falls: list[AttributeRoll]) -> Event:
         text += f", stopping in base contact with {plan.stopped_at_contact} (E-MOVE-ENEMY)"
     if falls:
         faces = " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls)
-        text += f", falls: Agility [{faces}] -> {sum(not r.success for r in falls)} Wound(s) (E-FALL)"
+        text += f", falls: Agility [{faces}] -> {count(sum(not r.success for r in falls), 'Wound')} (E-FALL)"
     return Event(a.index, a.actor, "move", text,
                  {"path": plan.to_json(), "fall_rolls": [{"face": r.face, "success": r.success} for r in falls]})
 
@@ -420,10 +365,17 @@ def _template_event(a: Action, result: TemplateResult, hits: list[dict[str, Any]
         if h["dodge"] and h["dodge"]["success"]:
             parts.append(f"{h['id']} dodges")
         else:
-            parts.append(f"{h['id']} {h['wounds']} Wound(s) ({h['state']})")
+            parts.append(f"{h['id']} {count(h['wounds'], 'Wound')} ({h['state']})")
     where = f"on {a.on}" if a.on else (f"at {a.at}" if a.at else f"toward {a.toward}")
     text = f"{a.actor} places {a.template} {where}: " + ("; ".join(parts) if parts else "hits nobody")
     return Event(a.index, a.actor, "template", text, {"template": result.to_json(), "hits": hits})
+
+
+def _die(d: Any) -> str:
+    """One attack die in the log: its face, * when critical, ✓ a Hit, ✗ a miss or cancelled,
+    "dodged" a success whose Hit a Dodge ignored."""
+    mark = "✓" if d.hit else (" dodged" if d.dodged else "✗")
+    return f"{d.face}{'*' if d.critical else ''}{mark}"
 
 
 def _attack_event(a: Action, plan: AttackPlan, log: ExchangeLog) -> Event:
@@ -433,13 +385,16 @@ def _attack_event(a: Action, plan: AttackPlan, log: ExchangeLog) -> Event:
         parts.append(f"Accuracy {plan.accuracy:+d}")
     if plan.cover and plan.cover.modifier:
         parts.append(f"{plan.cover.level} cover {plan.cover.modifier:+d}")
-    dice = " ".join(f"{d.face}{'*' if d.critical else ''}{'✓' if d.hit else '✗'}" for d in act.dice)
-    text = ", ".join(parts) + f": dice [{dice}] -> {act.hits} Hit(s), {act.wounds_dealt} Wound(s) to {a.target}"
+    dice = " ".join(_die(d) for d in act.dice)
+    text = (", ".join(parts) + f": dice [{dice}] -> {count(act.hits, 'Hit')}, {count(act.wounds_dealt, 'Wound')} "
+            f"to {a.target}")
     if log.kind == "confrontation":
-        rd = " ".join(f"{d.face}{'*' if d.critical else ''}{'✓' if d.hit else '✗'}" for d in rea.dice)
-        text += f"; {a.target} strikes back [{rd}] -> {rea.hits} Hit(s), {rea.wounds_dealt} Wound(s)"
+        rd = " ".join(_die(d) for d in rea.dice)
+        text += f"; {a.target} strikes back [{rd}] -> {count(rea.hits, 'Hit')}, {count(rea.wounds_dealt, 'Wound')}"
     elif log.kind == "dodge" and rea.dodge is not None:
-        text += f"; Dodge {'succeeds' if rea.dodge.success else 'fails'}"
+        dg = rea.dodge
+        face = "no roll (fails automatically)" if dg.face is None else f"{dg.face} against AGI {dg.attribute.value}"
+        text += f"; Dodge die {face}: {'succeeds' if dg.success else 'fails'}"
     text += f"; {a.target}: {rea.result.state.value}"
     data = {
         "target": a.target, "weapon": plan.weapon.name, "distance": plan.distance, "band": plan.band,

@@ -159,7 +159,7 @@ def load_with_script(path: str | Path) -> tuple[Table, Script]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
-    raw = data.pop("script", [])
+    raw = data.get("script", [])
     table = from_dict(data, str(path))
     if not isinstance(table, Table):
         raise ScenarioError(f"{path}: scripts run on the continuous table (map = \"table\")")

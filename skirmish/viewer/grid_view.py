@@ -23,9 +23,10 @@ from shapely.geometry import Polygon
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.results import MovePlan, MoveRange
-from ..scenario.dump import write_scenario
+from ..scenario.dump import default_save_path, write_scenario
 from . import palette as P
 from .overlays import describe_violation
+from .unsaved import UnsavedWork
 from .palette import Color
 from .scene import (
     HELP_LINES,
@@ -190,7 +191,7 @@ def path_prims_grid(plan: MovePlan, lay: Layout, reason: str | None = None) -> l
         out += [Line(pts, P.WHITE, 7.0), Line(pts, col, 4.0, dash=None if plan.legal else 8.0)]
     ex, ey = pts[-1]
     out.append(Dot(ex, ey, 6.0, col))
-    label = "step here" if plan.legal else (reason or describe_violation(plan))
+    label = "step here" if plan.legal else (reason or f"refused: {describe_violation(plan)}")
     out.append(Text(ex, ey, label, P.WHITE, 9, dy=-16, box=P.with_alpha(col, 235), bold=True))
     return out
 
@@ -215,14 +216,12 @@ def grid_legend(grid: Any) -> list[LegendItem]:
 
 # -- the session: events in world units -----------------------------------------------------------
 
-class GridSession:
+class GridSession(UnsavedWork):
     """The viewer's state over a grid map, with the same interface as :class:`Session`:
     click selects a piece (its movement range and who shares its room); dragging a
     piece to a room plans the move and takes the map's step; ``s`` saves."""
 
     def __init__(self, grid: Any, *, save_path: str | Path | None = None) -> None:
-        from .session import default_save_path
-
         if not is_grid(grid):
             raise SkirmishError(f"expected a grid map, got a {getattr(grid, 'kind', '?')} map")
         self.table = grid
@@ -234,6 +233,7 @@ class GridSession:
         self.tool: Literal["select"] = "select"
         self.show_help = False
         self.show_profile = False
+        self.show_legend = False
         self.show_range = True
         self.move_plan: MovePlan | None = None
         self.message = "click a piece to select it · drag it to a room to move · h for help"
@@ -243,8 +243,10 @@ class GridSession:
         self.overlay_version = 0
         self.slop = 0.02
         self._press: tuple[str | None, Point2] | None = None
+        self._pointer: Point2 | None = None
         self._moved = False
         self._static: Scene | None = None
+        self.mark_saved()
 
     # -- feedback -------------------------------------------------------------------------
     def say(self, text: str, *, error: bool = False) -> None:
@@ -257,14 +259,34 @@ class GridSession:
         self._static = None
         self.table_version += 1
         self.overlay_version += 1
+        if self._pointer is not None:  # what is under the pointer may have moved
+            self.hover_text = self._describe(*self._pointer)
 
     def verdict(self) -> None:
         return None
+
+    def info_lines(self) -> tuple[str, list[str], bool]:
+        """No info panel on the grid: the status bar says it all."""
+        return "", [], False
+
+    def legend(self) -> list[Any]:
+        return []
 
     def profile(self, aspect: float | None = None) -> None:
         return None
 
     # -- events ---------------------------------------------------------------------------
+    def piece_text(self, piece: str) -> str:
+        """A piece for people: side, room and place, its stats, items and effects."""
+        g = self.table
+        f = g.fighter(piece)
+        items = ", ".join(i.name for i in f.items)
+        effects = ", ".join(f.effects.to_json()) if len(f.effects) else ""
+        room = g.room_of(piece)
+        return (f"{piece} ({g.side_of(piece)}) in room {room[0]},{room[1]}, place {g.place_of(piece)}: "
+                f"ATK {f.attack} DEF {f.defense} HP {f.health}/{f.max_health} EN {f.energy}/{f.max_energy}"
+                + (f" · {items}" if items else "") + (f" · {effects}" if effects else ""))
+
     def select(self, piece: str | None) -> None:
         self.selected = piece
         if piece is None:
@@ -272,21 +294,23 @@ class GridSession:
         else:
             g = self.table
             mates = [o for o in g.occupants(g.room_of(piece)) if o != piece]
-            f = g.fighter(piece)
-            self.say(f"{piece} ({g.side_of(piece)}) in room {g.room_of(piece)}, place {g.place_of(piece)}: "
-                     f"ATK {f.attack} DEF {f.defense} HP {f.health}/{f.max_health} EN {f.energy}/{f.max_energy}"
-                     + (f" · shares the room with {', '.join(mates)}" if mates else ""))
+            self.say(self.piece_text(piece) + (f" · shares the room with {', '.join(mates)}" if mates else ""))
 
-    def hover(self, x: float, y: float) -> None:
+    def _describe(self, x: float, y: float) -> str:
         pid = self.layout.piece_at(x, y)
         room = self.layout.room_at(x, y)
-        text = (f"{pid}: {self.table.fighter(pid)!r}" if pid else
+        return (self.piece_text(pid) if pid else
                 f"room {room[0]},{room[1]}: {', '.join(self.table.occupants(room)) or 'empty'}" if room else "")
+
+    def hover(self, x: float, y: float) -> None:
+        self._pointer = (x, y)
+        text = self._describe(x, y)
         if text != self.hover_text:
             self.hover_text = text
             self.overlay_version += 1
 
-    def press(self, x: float, y: float, *, shift: bool = False) -> None:
+    def press(self, x: float, y: float, *, shift: bool = False, run: bool = False) -> None:
+        """A button went down (a piece always moves one room a turn: ``run`` changes nothing)."""
         self._press = (self.layout.piece_at(x, y), (x, y))
         self._moved = False
 
@@ -315,7 +339,7 @@ class GridSession:
             return
         p = self.move_plan
         note = p.notes[0] if p.notes else ""
-        self.say(f"{pid}: {note}" if p.legal else f"{pid}: {describe_violation(p)}", error=not p.legal)
+        self.say(f"{pid}: {note}" if p.legal else f"{pid}: refused: {describe_violation(p)}", error=not p.legal)
 
     def release(self, x: float, y: float) -> None:
         press, self._press = self._press, None
@@ -339,7 +363,9 @@ class GridSession:
         self.say(f"{pid} moved to room {step[0]},{step[1]}" + (f" · {plan.notes[-1]}" if len(plan.notes) > 1 else ""))
 
     def key(self, name: str) -> None:
-        if name == "h":
+        if self.confirm_quit:
+            self.answer_quit(name)
+        elif name == "h":
             self.show_help = not self.show_help
         elif name == "s":
             try:
@@ -356,7 +382,9 @@ class GridSession:
 
     def save(self, path: str | Path | None = None) -> Path:
         target = Path(path) if path else self.save_path
-        return write_scenario(self.table, target, hint=" (a fighter is not at full Health and Energy)")
+        written = write_scenario(self.table, target, hint=" (a fighter is not at full Health and Energy)")
+        self.mark_saved()
+        return written
 
     # -- scenes -----------------------------------------------------------------------------
     def static_scene(self) -> Scene:

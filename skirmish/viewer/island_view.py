@@ -159,7 +159,7 @@ def compose_island(isle: Any, req: Any) -> Any:
     """The picture of an island (``skirmish render``): ``--from`` marks a group's or
     region's steps to every region; ``--los`` joins two groups (solid: same region)."""
     from .camera import Camera
-    from .render import LEGEND_WIDTH, MARGIN, Composition
+    from .composition import LEGEND_WIDTH, MARGIN, Composition
 
     if req.template is not None or req.template_on is not None or req.range_of is not None:
         raise SkirmishError("an island has no area templates and no movement range (pieces do not move on their "

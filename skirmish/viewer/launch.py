@@ -10,6 +10,26 @@ from ..errors import SkirmishError
 from ..maps.base import Map
 
 NO_DISPLAY_HINT = "use `skirmish render FILE -o table.png` for a picture without a display"
+#: Window sizes the viewer accepts, in pixels (each side).
+MIN_WINDOW, MAX_WINDOW = 200, 8192
+
+
+def _display() -> str:
+    return os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or "(none)"
+
+
+def _cannot(exc: Exception) -> SkirmishError:
+    what = ("no X server answers there" if type(exc).__name__ == "NoSuchDisplayException"
+            else f"{exc} ({type(exc).__name__})")
+    return SkirmishError(f"cannot open a window on display {_display()}: {what}; check that an X server runs "
+                         f"there and DISPLAY names it (e.g. DISPLAY=:0), or {NO_DISPLAY_HINT}")
+
+
+def check_window_size(width: int, height: int) -> None:
+    """:class:`SkirmishError` unless both sides are MIN_WINDOW..MAX_WINDOW pixels."""
+    for name, v in (("width", width), ("height", height)):
+        if not MIN_WINDOW <= v <= MAX_WINDOW:
+            raise SkirmishError(f"--{name} {v}: a window side is {MIN_WINDOW}..{MAX_WINDOW} pixels")
 
 
 def view(table: Map, *, save_path: str | Path | None = None, width: int = 1280, height: int = 900) -> None:
@@ -17,6 +37,7 @@ def view(table: Map, *, save_path: str | Path | None = None, width: int = 1280, 
     there is no display, or pyglet cannot open a window)."""
     from .session import make_session
 
+    check_window_size(width, height)
     session = make_session(table, save_path=save_path)
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise SkirmishError(f"no display to open a window on (DISPLAY is not set); {NO_DISPLAY_HINT}")
@@ -24,11 +45,11 @@ def view(table: Map, *, save_path: str | Path | None = None, width: int = 1280, 
         import pyglet
         import pyglet.window  # noqa: F401 - connects to the display
     except Exception as exc:  # noqa: BLE001 - pyglet raises many kinds when no display is there
-        raise SkirmishError(f"cannot open a window: {exc} ({type(exc).__name__}); {NO_DISPLAY_HINT}") from None
+        raise _cannot(exc) from None
     from .window import ViewerWindow
 
     try:
         ViewerWindow(session, width, height)
     except Exception as exc:  # noqa: BLE001
-        raise SkirmishError(f"cannot open a window: {exc} ({type(exc).__name__}); {NO_DISPLAY_HINT}") from None
+        raise _cannot(exc) from None
     pyglet.app.run()

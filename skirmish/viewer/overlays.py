@@ -70,17 +70,17 @@ def path_prims(plan: MovePlan, reason: str | None = None, *, ghost: tuple[float,
     if plan.stopped_at_contact:
         label += f" · stops at {plan.stopped_at_contact}"
     if not plan.legal:
-        label = reason or describe_violation(plan)
+        label = reason or f"refused: {describe_violation(plan)}"
     out.append(Text(ex, ey, label, P.WHITE, 10, dy=16, box=P.with_alpha(col, 235), bold=True))
     return out
 
 
 def describe_violation(plan: MovePlan) -> str:
-    """The first reason a path is illegal, as the map gave it."""
+    """The first reason a path is illegal, as the map gave it (callers say "refused")."""
     if not plan.violations:
         return "illegal move"
     v = plan.violations[0]
-    return f"refused: {v.what}" + (f" ({v.with_})" if v.with_ else "")
+    return v.what + (f" ({v.with_})" if v.with_ else "")
 
 
 def template_prims(res: TemplateResult, table: Map) -> tuple[list[Prim], list[Prim]]:

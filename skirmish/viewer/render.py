@@ -12,7 +12,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,12 @@ from .camera import Camera
 from .grid_view import PIECE_R, Layout, grid_colors, grid_legend, grid_scene, is_grid, range_prims_grid
 from .overlays import Extras, extras_for
 from .png import write_png
+from .composition import LEGEND_WIDTH, MARGIN, Composition
 from .scene import (
     LegendItem,
     Line,
     Prim,
     Profile,
-    Scene,
     Text,
     legend_height,
     legend_items,
@@ -48,8 +48,6 @@ from .scene import (
     table_scene,
 )
 
-MARGIN = 36
-LEGEND_WIDTH = 330
 #: Pictures are drawn this many times larger, then averaged down: smooth edges and text.
 SUPERSAMPLE = 2
 
@@ -66,21 +64,6 @@ class RenderRequest:
     size: int = 1200
     #: extra layers and legend rows drawn over the table (e.g. a heatmap: viewer/heat.py)
     layers: tuple[Extras, ...] = ()
-
-
-@dataclass
-class Composition:
-    """A laid-out picture: world scene and camera, screen layers, and the pixel size."""
-
-    width: int
-    height: int
-    scene: Scene
-    camera: Camera
-    clip: tuple[int, int, int, int]
-    legend: list[Prim]
-    panels: list[tuple[list[Prim], list[Prim], Camera]] = field(default_factory=list)
-    profiles: list[Profile] = field(default_factory=list)
-    sight: list[LineOfSight] = field(default_factory=list)
 
 
 def _wrap(text: str, width: int = 50) -> list[str]:
@@ -270,11 +253,12 @@ def open_window(width: int, height: int):  # noqa: ANN201 - a pyglet Window
 def draw_composition(comp: Composition, window, ratio: float) -> np.ndarray:  # noqa: ANN001
     """Draw ``comp`` into ``window`` at ``ratio`` × its size; the pixels, top row first."""
     from .draw import Canvas, clear_window, read_pixels
+    from .labels import declutter
 
     canvas = Canvas(window, ratio)
     cam = comp.camera.scaled_screen(ratio)
     canvas.world.clip = tuple(round(v * ratio) for v in comp.clip)  # type: ignore[assignment]
-    for name, prims in comp.scene.items():
+    for name, prims in declutter(comp.scene, cam, ratio).items():
         canvas.set(name, prims, cam)
     screen = Camera(ratio, 0, 0)
     canvas.set("legend", comp.legend, screen)

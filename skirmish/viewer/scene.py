@@ -11,6 +11,7 @@ measurements under the mode, reach bands, awareness) and draw them; they decide 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -145,6 +146,9 @@ class Text:
     dy: float = 0.0
     bold: bool = False
     box: Color | None = None
+    #: other places for this label, best first, when it would overlap another
+    #: (:func:`skirmish.viewer.labels.declutter`)
+    alternatives: tuple[Text, ...] = ()
 
 
 Prim = Union[Fill, Disc, Line, Dot, Text]
@@ -256,9 +260,11 @@ def scenery_prims(table: Table) -> list[Prim]:
         covers = [o.solid.footprint for o in pieces[k + 1:]] + [m.hitbox.footprint() for m in table.models]
         x, y = _label_point(foot, covers)
         if foot.exterior.distance(Point(x, y)) < 0.6:  # a thin piece: the label overflows it, give it a plate
-            labels.append(Text(x, y, height_text(s), P.INK, 8.5, bold=True, box=P.with_alpha(P.lighter(fill, 0.5), 215)))
+            label = Text(x, y, height_text(s), P.INK, 8.5, bold=True, box=P.with_alpha(P.lighter(fill, 0.5), 215))
         else:
-            labels.append(Text(x, y, height_text(s), P.text_on(fill), 9, bold=True))
+            label = Text(x, y, height_text(s), P.text_on(fill), 9, bold=True)
+        labels.append(dataclasses.replace(label, alternatives=tuple(
+            dataclasses.replace(label, dy=dy) for dy in (-15.0, 15.0, -30.0, 30.0))))
     return out + labels
 
 
@@ -272,8 +278,13 @@ def model_prims(table: Table, colors: dict[str, Color]) -> list[Prim]:
         out += _model_glyph(m, col)
         flat = bool(m.states & {"Crouched", "Dead", "Prone"})
         name = m.id + (f" · {', '.join(sorted(m.states))}" if m.states else "")
-        labels.append(Text(m.x, m.y + m.radius, name, P.INK, 9, "center", "bottom", dy=5, box=P.LABEL_BOX,
-                           bold=not flat))
+        above = Text(m.x, m.y + m.radius, name, P.INK, 9, "center", "bottom", dy=5, box=P.LABEL_BOX, bold=not flat)
+        labels.append(dataclasses.replace(above, alternatives=(
+            dataclasses.replace(above, y=m.y - m.radius, anchor_y="top", dy=-5),  # below the base
+            dataclasses.replace(above, x=m.x + m.radius, y=m.y, anchor_x="left", anchor_y="center", dx=5, dy=0),
+            dataclasses.replace(above, x=m.x - m.radius, y=m.y, anchor_x="right", anchor_y="center", dx=-5, dy=0),
+            dataclasses.replace(above, dy=20),
+        )))
         if m.z > 0:
             labels.append(Text(m.x + m.radius * 0.7, m.y - m.radius * 0.7, f"↑{inches(m.z)}", P.WHITE, 8,
                                "left", "top", dx=2, dy=-1, box=P.BADGE, bold=True))
@@ -790,10 +801,13 @@ HELP_LINES = (
     ("q / e", "turn the selected model 15° left / right"),
     ("wheel / right drag", "zoom / pan;  0 resets the view"),
     ("s", "save the table to a scenario file"),
-    ("h", "this help;  esc: back to selecting, clear (again: quit)"),
+    ("hover, shift + click", "with a model selected: can it attack that one, and its odds"),
+    ("l", "legend: sides, sight lines, scenery heights"),
+    ("h", "this help;  esc: back to selecting, clear (again: quit, asking first if unsaved)"),
 )
 MOVE_HELP = (
-    ("left drag a model", "move it: the shortest legal path, or the reason it is refused"),
+    ("left drag a model", "Walk it: the shortest legal path, or the reason it is refused"),
+    ("ctrl + drag a model", "Run it (up to twice its Speed), as move --kind run"),
     ("r", "movement range of the selected model"),
 )
 TEMPLATE_HELP = (
@@ -818,10 +832,52 @@ def help_prims(width: float, height: float, lines: Sequence[tuple[str, str]] = H
     return out
 
 
+#: Average width of a 10 pt character in the window's font, in pixels (for wrapping).
+CHAR_PX = 6.4
+
+
+def wrap(text: str, width_px: float, size: float = 10.0) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width_px`` pixels at ``size`` pt.
+
+    >>> wrap("the quick brown fox jumps over", 6.4 * 10)
+    ['the quick', 'brown fox', 'jumps over']
+    """
+    chars = max(8, int(width_px / (CHAR_PX * size / 10.0)))
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > chars:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+        while len(line) > chars:  # one word longer than a line: cut it
+            lines.append(line[:chars])
+            line = line[chars:]
+    return lines + ([line] if line else [])
+
+
 def status_prims(text: str, width: float, *, error: bool = False) -> list[Prim]:
-    """The status bar along the bottom of the window."""
+    """The status bar along the bottom of the window: the text's first line, with "…"
+    when the rest does not fit (the window shows all of it in the info panel)."""
+    lines = wrap(text, width - 30)
+    shown = lines[0] + (" …" if len(lines) > 1 else "") if lines else ""
     return [Fill.rect(0, 0, width, 24, P.PANEL),
-            Text(10, 12, text, P.LOS_BLOCKED if error else P.PANEL_TEXT, 10, "left", "center", bold=error)]
+            Text(10, 12, shown, P.LOS_BLOCKED if error else P.PANEL_TEXT, 10, "left", "center", bold=error)]
+
+
+def info_prims(lines: Sequence[str], x: float, top: float, width: float, *, title: str = "",
+               error: bool = False) -> list[Prim]:
+    """A panel of wrapped text lines, its top-left corner at (x, top) (screen space)."""
+    rows: list[tuple[str, bool]] = [(title, True)] if title else []
+    for line in lines:
+        rows += [(part, False) for part in wrap(line, width - 24)]
+    h = 12 + 16 * len(rows)
+    out: list[Prim] = [Fill.rect(x, top - h, x + width, top, P.PANEL)]
+    for i, (text, bold) in enumerate(rows):
+        color = P.LOS_BLOCKED if error and not bold else P.PANEL_TEXT
+        out.append(Text(x + 12, top - 14 - 16 * i, text, color, 10, "left", "center", bold=bold))
+    return out
 
 
 def panel_prims(x: float, y: float, w: float, h: float, title: str, sub: str) -> list[Prim]:

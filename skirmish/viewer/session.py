@@ -19,9 +19,10 @@ from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.results import LineOfSight, MovePlan, MoveRange
 from ..maps.table import Table
+from ..maps.table_attack import Attack, attack
 from ..maps.template_results import TemplateResult
 from ..rules.eldfall.templates import TEMPLATES, template_spec
-from ..scenario.dump import write_scenario
+from ..scenario.dump import default_save_path, write_scenario
 from . import palette as P
 from .overlays import (
     describe_violation,
@@ -36,12 +37,14 @@ from .scene import (
     HELP_LINES,
     MOVE_HELP,
     TEMPLATE_HELP,
+    LegendItem,
     MeasureAnswer,
     Profile,
     Scene,
     all_sight_scene,
     describe_point,
     empty_scene,
+    legend_items,
     measure,
     measure_prims,
     merge,
@@ -50,6 +53,7 @@ from .scene import (
     selection_scene,
     table_scene,
 )
+from .unsaved import UnsavedWork
 
 if TYPE_CHECKING:
     from .grid_view import GridSession
@@ -70,18 +74,6 @@ def make_session(m: Map, *, save_path: str | Path | None = None) -> Session | Gr
     return Session(m, save_path=save_path)  # type: ignore[arg-type]  # refuses other maps clearly
 
 
-def default_save_path(source: str) -> Path:
-    """Where ``s`` saves when no path was given: ``NAME.edited.toml`` beside the scenario.
-
-    >>> str(default_save_path("scenarios/mill-ambush.toml"))
-    'scenarios/mill-ambush.edited.toml'
-    """
-    if not source or source.startswith("<"):
-        return Path("table.edited.toml")
-    p = Path(source)
-    return p.with_name(p.stem + ".edited.toml")
-
-
 @dataclass
 class _Drag:
     kind: Literal["move", "measure", "none"]
@@ -89,9 +81,10 @@ class _Drag:
     start: Point2
     moved: bool = False
     shift: bool = False
+    run: bool = False
 
 
-class Session:
+class Session(UnsavedWork):
     """The viewer's state over one table. Call the event methods with table coordinates."""
 
     def __init__(self, table: Table, *, save_path: str | Path | None = None) -> None:
@@ -107,6 +100,9 @@ class Session:
         self.show_all = False
         self.show_range = False
         self.show_profile = True
+        self.show_legend = False
+        self.hovered: str | None = None
+        self._attacks: dict[tuple[str, str], Attack | SkirmishError] = {}
         self.measured: MeasureAnswer | None = None
         self.template_names: tuple[str, ...] = tuple(TEMPLATES)
         self.template_name = self.template_names[0]
@@ -114,7 +110,7 @@ class Session:
         self.template_pinned = False
         self._pointer: Point2 | None = None
         self.move_plan: MovePlan | None = None
-        self.message = "click a model to select it · h for help"
+        self.message = "click a model to select it · h for help · l legend"
         self.error = False
         self.hover_text = ""
         #: Bumped when the table changes (static layers must be rebuilt) and when any
@@ -128,6 +124,7 @@ class Session:
         self._all: list[LineOfSight] | None = None
         self._range: dict[str, MoveRange | SkirmishError] = {}
         self._static: Scene | None = None
+        self.mark_saved()
 
     # -- feedback ----------------------------------------------------------------------
     def say(self, text: str, *, error: bool = False) -> None:
@@ -142,9 +139,12 @@ class Session:
         self._sight.clear()
         self._all = None
         self._range.clear()
+        self._attacks.clear()
         self._static = None
         self.table_version += 1
         self.overlay_version += 1
+        if self._pointer is not None:  # what is under the pointer may have moved
+            self.hover_text = describe_point(table, *self._pointer)
 
     # -- engine answers (cached per table) -------------------------------------------------
     def sight_from(self, model_id: str) -> list[LineOfSight]:
@@ -168,6 +168,35 @@ class Session:
     def profile(self, aspect: float | None = None) -> Profile | None:
         v = self.verdict()
         return None if v is None or not self.show_profile else profile_slice(self.table, v, self.colors, aspect=aspect)
+
+    def attack_answer(self) -> Attack | SkirmishError | None:
+        """Can the selected model attack the second one (shift+click), or else the hovered
+        one, and with what odds: the ``skirmish attack`` answer (a refusal is an error)."""
+        a = self.selected
+        b = self.target if self.target is not None else self.hovered
+        if a is None or b is None or a == b:
+            return None
+        if (a, b) not in self._attacks:
+            try:
+                self._attacks[(a, b)] = attack(self.table, a, b)
+            except SkirmishError as exc:
+                self._attacks[(a, b)] = exc
+        return self._attacks[(a, b)]
+
+    def info_lines(self) -> tuple[str, list[str], bool]:
+        """The info panel: a title, its lines and whether they are a refusal (empty: none)."""
+        ans = self.attack_answer()
+        if ans is None:
+            return "", [], False
+        if isinstance(ans, SkirmishError):
+            b = self.target if self.target is not None else self.hovered
+            return f"{self.selected} cannot attack {b}", [str(ans)], True
+        return "attack (skirmish attack)", ans.summary_lines(), False
+
+    def legend(self) -> list[LegendItem]:
+        """The window's legend (``l``): sides, sight lines, scenery shades, the selection."""
+        sel = self.table.model(self.selected) if self.selected is not None else None
+        return legend_items(self.table, sight=True, selection=sel)
 
     def movement_range(self, model_id: str) -> MoveRange | None:
         if model_id not in self._range:
@@ -209,7 +238,8 @@ class Session:
         self.select(others[i % len(others)], as_target=True)
 
     # -- pointer events (table inches) ------------------------------------------------------
-    def press(self, x: float, y: float, *, shift: bool = False) -> None:
+    def press(self, x: float, y: float, *, shift: bool = False, run: bool = False) -> None:
+        """A button went down; with ``run`` (the window's ctrl) a drag Runs instead of Walks."""
         hit = nearest_model(self.table, x, y)
         if self.tool == "template":
             self._drag = _Drag("none", hit, (x, y), shift=shift)
@@ -223,7 +253,7 @@ class Session:
             self.measured = None
             self._changed()
             return
-        self._drag = _Drag("move" if hit is not None and not shift else "none", hit, (x, y), shift=shift)
+        self._drag = _Drag("move" if hit is not None and not shift else "none", hit, (x, y), shift=shift, run=run)
 
     def hover(self, x: float, y: float) -> None:
         """The pointer moved (no button): say what is under it; a loose template follows it."""
@@ -231,6 +261,11 @@ class Session:
         if self.tool == "template" and not self.template_pinned:
             self.place_template(x, y)
             return
+        hovered = nearest_model(self.table, x, y)
+        if hovered != self.hovered:
+            self.hovered = hovered
+            if self.selected is not None and self.target is None:
+                self._changed()  # the attack panel follows the pointer
         if self._drag is None and not self.error:
             text = describe_point(self.table, x, y)
             if text != self.hover_text:
@@ -253,7 +288,7 @@ class Session:
                 self.say(f"{d.model}: {self.measured.label}")
             self._changed()
         elif d.kind == "move":
-            self._preview_move(d.model, (x, y))
+            self._preview_move(d.model, (x, y), run=d.run)
 
     def release(self, x: float, y: float) -> None:
         d, self._drag = self._drag, None
@@ -284,7 +319,7 @@ class Session:
             self.select(hit, as_target=d.shift and hit is not None)
             return
         if d.kind == "move" and d.model is not None:
-            self._commit_move(d.model, (x, y))
+            self._commit_move(d.model, (x, y), run=d.run)
 
     # -- templates (the map places them and says who is hit) ----------------------------------
     def place_template(self, x: float, y: float) -> None:
@@ -334,22 +369,24 @@ class Session:
             self.say(f"template {self.template_name}")
 
     # -- movement (the map plans and checks; the viewer shows and applies) -------------------
-    def _preview_move(self, model_id: str, to: Point2) -> None:
+    def _preview_move(self, model_id: str, to: Point2, *, run: bool = False) -> None:
+        kind = "run" if run else "walk"
         try:
-            self.move_plan = self.table.plan_move(model_id, to)
+            self.move_plan = self.table.plan_move(model_id, to, kind=kind)
         except SkirmishError as exc:
             self.move_plan = None
             self.say(f"cannot move {model_id}: {exc}", error=True)
             return
         p = self.move_plan
         if p.legal:
-            self.say(f"{model_id}: {p.length:.2f} in" + (f" of {p.budget:g}" if p.budget is not None else ""))
+            self.say(f"{model_id} {'runs' if run else 'walks'}: {p.length:.2f} in"
+                     + (f" of {p.budget:g}" if p.budget is not None else ""))
         else:
-            self.say(f"{model_id}: {describe_violation(p)}", error=True)
+            self.say(f"{model_id}: refused: {describe_violation(p)}", error=True)
         self._changed()
 
-    def _commit_move(self, model_id: str, to: Point2) -> None:
-        self._preview_move(model_id, to)
+    def _commit_move(self, model_id: str, to: Point2, *, run: bool = False) -> None:
+        self._preview_move(model_id, to, run=run)
         plan, self.move_plan = self.move_plan, None
         if plan is None:
             return
@@ -360,12 +397,15 @@ class Session:
         m = self.table.model(model_id)
         moved = dataclasses.replace(m, x=float(end[0]), y=float(end[1]), z=float(end[2]) if len(end) > 2 else m.z)
         self._set_table(self.table.with_model(moved))
-        self.say(f"{model_id} moved {plan.length:.2f} in")
+        self.say(f"{model_id} {'ran' if run else 'walked'} {plan.length:.2f} in")
 
     # -- keys ---------------------------------------------------------------------------------
     def key(self, name: str) -> None:
-        """A key by name: h, s, m, t, c, r, a, p, q, e, tab, escape."""
-        if name == "h":
+        """A key by name: h, s, m, t, c, r, a, p, l, q, e, tab, escape (and d, answering
+        the quit question)."""
+        if self.confirm_quit:
+            self.answer_quit(name)
+        elif name == "h":
             self.show_help = not self.show_help
         elif name == "s":
             try:
@@ -390,6 +430,8 @@ class Session:
                 self.say(f"who sees whom: {seen} of {len(self.all_sight())} ordered pairs have LoS")
         elif name == "p":
             self.show_profile = not self.show_profile
+        elif name == "l":
+            self.show_legend = not self.show_legend
         elif name in ("q", "e"):
             self.turn(TURN_STEP if name == "q" else -TURN_STEP)
         elif name == "tab":
@@ -416,7 +458,9 @@ class Session:
     def save(self, path: str | Path | None = None) -> Path:
         """Write the (edited) table as a scenario file; it is checked to load back equal."""
         target = Path(path) if path else self.save_path
-        return write_scenario(self.table, target)
+        written = write_scenario(self.table, target)
+        self.mark_saved()
+        return written
 
     # -- scenes -----------------------------------------------------------------------------------
     def static_scene(self) -> Scene:

@@ -14,8 +14,9 @@ from pyglet.window import key, mouse
 
 from .camera import Camera
 from .draw import Canvas, clear_window
+from .labels import declutter
 from .render import profile_panel, panel_height
-from .scene import WORLD_LAYERS, help_prims, status_prims
+from .scene import WORLD_LAYERS, help_prims, info_prims, legend_prims, status_prims, wrap
 from .grid_view import GridSession
 from .session import Session
 
@@ -23,7 +24,7 @@ STATUS_HEIGHT = 24
 #: 8 bits a channel (some drivers offer 16-bit colour first).
 RGBA8 = {"red_size": 8, "green_size": 8, "blue_size": 8, "alpha_size": 8}
 KEY_NAMES = {key.H: "h", key.S: "s", key.M: "m", key.T: "t", key.C: "c", key.R: "r", key.A: "a", key.P: "p",
-             key.Q: "q", key.E: "e", key.TAB: "tab", key.ESCAPE: "escape"}
+             key.L: "l", key.Q: "q", key.E: "e", key.D: "d", key.TAB: "tab", key.ESCAPE: "escape"}
 
 
 class ViewerWindow(pyglet.window.Window):
@@ -45,16 +46,22 @@ class ViewerWindow(pyglet.window.Window):
                     raise
         self.session = session
         self.canvas = Canvas(self)
-        self.camera = self.fitted_camera()
         self._drawn: tuple[int, int, Camera, tuple[int, int]] | None = None
         self._drawn_static: tuple[int, Camera] | None = None
         self._panning = False
         self.panel_rect: tuple[float, float, float, float] | None = None
+        #: Height of the profile strip under the table (0 when no profile is shown).
+        self.strip = 0.0
+        self.camera = self.fitted_camera()
 
     # -- view ----------------------------------------------------------------------------
+    def table_viewport(self) -> tuple[float, float, float, float]:
+        """Where the table is drawn: above the status bar and the profile strip."""
+        bottom = STATUS_HEIGHT + self.strip
+        return (0, bottom, self.width, self.height - bottom)
+
     def fitted_camera(self) -> Camera:
-        return Camera.fit(self.session.table.bounds(), (0, STATUS_HEIGHT, self.width, self.height - STATUS_HEIGHT),
-                          margin=28)
+        return Camera.fit(self.session.table.bounds(), self.table_viewport(), margin=28)
 
     def to_world(self, x: float, y: float) -> tuple[float, float]:
         return self.camera.to_world(x, y)
@@ -65,11 +72,18 @@ class ViewerWindow(pyglet.window.Window):
 
     # -- building layers --------------------------------------------------------------------
     def refresh(self) -> None:
-        """Rebuild the layers whose content changed since the last frame."""
+        """Rebuild the layers whose content changed since the last frame (twice when the
+        profile strip appeared or went and the table view was refitted)."""
+        camera = self.camera
+        self._refresh()
+        if self.camera != camera:
+            self._refresh()
+
+    def _refresh(self) -> None:
         s = self.session
         size = (self.width, self.height)
         if self._drawn_static != (s.table_version, self.camera):
-            static = s.static_scene()
+            static = declutter(s.static_scene(), self.camera)
             for name in ("table", "scenery", "models"):
                 self.canvas.set(name, static[name], self.camera)
             self._drawn_static = (s.table_version, self.camera)
@@ -84,23 +98,50 @@ class ViewerWindow(pyglet.window.Window):
         self._build_ui()
         self._drawn = state
 
+    def _set_strip(self, height: float) -> None:
+        """Give the profile its own strip under the table; the table view shrinks to make
+        room (refitted unless the player has zoomed or panned)."""
+        if height == self.strip:
+            return
+        fitted = self.camera == self.fitted_camera()
+        self.strip = height
+        if fitted:
+            self.camera = self.fitted_camera()
+            self._drawn_static = None
+
     def _build_ui(self) -> None:
         s = self.session
         w, h = self.width, self.height
-        self.canvas.clear("panel", "panel_content", "hud", "help")
+        self.canvas.clear("panel", "panel_content", "panel_text", "legend", "hud", "help")
         self.panel_rect = None
+        strip = 0.0
         if s.verdict() is not None and s.show_profile:
             pw = w - 24
             first = s.profile()
             if first is not None:
-                ph = min(panel_height(first, pw, 180, 300), h * 0.45)
+                ph = min(panel_height(first, pw, 160, 260), h * 0.35)
                 prof = s.profile(aspect=(pw - 72) / (ph - 64))
                 if prof is not None:
-                    frame, content, cam = profile_panel(prof, 12, STATUS_HEIGHT + 8, pw, ph)
+                    frame, content, cam = profile_panel(prof, 12, STATUS_HEIGHT + 6, pw, ph)
                     self.canvas.set("panel", frame)
                     self.canvas.set("panel_content", content, cam)
-                    self.panel_rect = (12, STATUS_HEIGHT + 8, pw, ph)
-        self.canvas.set("hud", status_prims(s.status(), w, error=s.error))
+                    self.panel_rect = (12, STATUS_HEIGHT + 6, pw, ph)
+                    strip = ph + 12
+        self._set_strip(strip)
+        status = s.status()
+        title, lines, refused = s.info_lines()
+        if len(wrap(status, w - 30)) > 1:  # the status bar cannot hold it all: the panel shows it
+            lines = [*lines, s.message] if lines else [s.message]
+            title = title or "message"
+            refused = refused or s.error
+        if lines:
+            self.canvas.set("panel_text", info_prims(lines, 10, h - 10, min(560, w * 0.5), title=title,
+                                                     error=refused))
+        if s.show_legend:
+            items = s.legend()
+            if items:
+                self.canvas.set("legend", legend_prims(items, w - 290, h - 10, 280))
+        self.canvas.set("hud", status_prims(status, w, error=s.error))
         if s.show_help:
             self.canvas.set("help", help_prims(w, h, s.help_lines()))
 
@@ -124,7 +165,8 @@ class ViewerWindow(pyglet.window.Window):
             self._panning = True
             return
         if button == mouse.LEFT and not self._in_panel(x, y) and y > STATUS_HEIGHT:
-            self.session.press(*self.to_world(x, y), shift=bool(modifiers & key.MOD_SHIFT))
+            run = bool(modifiers & (key.MOD_CTRL | key.MOD_ALT))  # ctrl (or alt) + drag: Run
+            self.session.press(*self.to_world(x, y), shift=bool(modifiers & key.MOD_SHIFT), run=run)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         if y > STATUS_HEIGHT and not self._in_panel(x, y):
@@ -160,10 +202,19 @@ class ViewerWindow(pyglet.window.Window):
         name = KEY_NAMES.get(symbol)
         if name is None:
             return
-        if name == "escape" and not (self.session.show_help or self.session.selected or self.session.tool != "select"):
-            self.close()
+        s = self.session
+        if name == "escape" and not s.confirm_quit and not (s.show_help or s.selected or s.tool != "select"):
+            self.on_close()  # nothing left to clear: quit, asking first when there is unsaved work
             return
-        self.session.key(name)
+        s.key(name)
+        if s.quit_now:
+            self.close()
+
+    def on_close(self) -> None:
+        """The window's close button, or esc with nothing to clear: close at once when
+        everything is saved, else ask (s: save and quit, d: discard, esc: cancel)."""
+        if self.session.request_quit():
+            self.close()
 
 
 def _config(**kw: int) -> pyglet.gl.Config:

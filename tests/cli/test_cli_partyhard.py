@@ -90,9 +90,9 @@ def test_measure_errors_on_a_grid(capsys):
 def test_check_and_measure_keep_the_tables_answers(capsys):
     code, out, _ = run(capsys, "measure", MILL, "akane", "brute", "--json")
     assert code == 0 and set(json.loads(out)) == {"from", "to", "distance", "beyond", "base_contact", "in_awareness",
-                                                   "arc", "mode", "declared", "nearest_points", "reach"}
+                                                   "arc", "mode", "declared", "nearest_points", "reach", "unit"}
     code, out, _ = run(capsys, "check", MILL, "--json")
-    assert set(json.loads(out)) == {"ok", "name", "mode", "table", "scenery", "models"}
+    assert set(json.loads(out)) == {"ok", "name", "mode", "table", "scenery", "models", "script"}
 
 
 # -- fight -----------------------------------------------------------------------------------------------------

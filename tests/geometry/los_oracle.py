@@ -73,6 +73,39 @@ def _intervals(kind, shape, p, q):
     return out
 
 
+def clearance_blockers(table: Table, seg, exclude: set[str], eps: float, slack: float = 1e-9) -> list[str]:
+    """Solids the 3D segment comes nearer than ``eps`` to (E-LOS clearance): ε in plan
+    while its height is within ε of the solid's height range. Exact: the part of the
+    segment at those heights is an interval of t (heights are linear), and its plan
+    distance to the true footprint is shapely's exact segment-to-polygon distance.
+    ``slack`` forgives float error."""
+    (x0, y0, u), (x1, y1, v) = seg
+    near = eps - slack
+    hit = []
+    for sid, kind, shape, z0, z1, _sealed in solids(table, exclude):
+        lo, hi = z0 - near, z1 + near  # heights where the segment is within ε of the range
+        if u == v:
+            if not lo < u < hi:
+                continue
+            ta, tb = 0.0, 1.0
+        else:
+            ta, tb = sorted(((lo - u) / (v - u), (hi - u) / (v - u)))
+            ta, tb = max(ta, 0.0), min(tb, 1.0)
+            if tb <= ta:
+                continue
+        a = (x0 + ta * (x1 - x0), y0 + ta * (y1 - y0))
+        b = (x0 + tb * (x1 - x0), y0 + tb * (y1 - y0))
+        part = LineString([a, b]) if a != b else Point(a)
+        if kind == "circle":
+            cx, cy, r = shape
+            d = part.distance(Point(cx, cy)) - r
+        else:
+            d = part.distance(shape)
+        if d < near:
+            hit.append(sid)
+    return hit
+
+
 def blockers(table: Table, seg, exclude: set[str], grow: float = 0.0) -> list[str]:
     (x0, y0, u), (x1, y1, v) = seg
     hit = []
@@ -101,13 +134,15 @@ def in_hitbox(table: Table, model_id: str, point, tol: float = 1e-7) -> bool:
     return math.hypot(x - c.x, y - c.y) <= c.radius + tol and c.z - tol <= z <= c.top + tol
 
 
-def witness_is_valid(table: Table, a: str, b: str, seg, arc: str = "front") -> bool:
+def witness_is_valid(table: Table, a: str, b: str, seg, arc: str = "front", eps: float = 0.1 / 25.4) -> bool:
+    """The segment joins a's front half (or hitbox) to b's hitbox and keeps the clearance
+    ``eps`` from every other solid (E-LOS)."""
     start_ok = in_front_half(table, a, seg[0]) if arc == "front" else in_hitbox(table, a, seg[0])
     if arc == "front":  # the sight line runs forward: its end is in the front half-plane too
         m = table.model(a)
         fx, fy = m.facing_vector
         start_ok &= (seg[1][0] - m.x) * fx + (seg[1][1] - m.y) * fy >= -1e-7
-    return start_ok and in_hitbox(table, b, seg[1]) and not blockers(table, seg, {a, b})
+    return start_ok and in_hitbox(table, b, seg[1]) and not clearance_blockers(table, seg, {a, b}, eps)
 
 
 def sample_segments(table: Table, a: str, b: str, rng: random.Random, n: int, arc: str = "front"):

@@ -25,6 +25,7 @@ def seg_distance(p, a, b) -> float:
     return float(np.hypot(*(p - (a + t * s))))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(coord, coord), min_size=1, max_size=7), st.floats(0.1, 2.0), st.floats(0.001, 0.05))
 def test_grown_polygon_is_circumscribed_within_max_error(points, r, max_error):
@@ -41,6 +42,7 @@ def test_grown_polygon_is_circumscribed_within_max_error(points, r, max_error):
         assert r - 1e-9 <= d <= r + max_error + 1e-9
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(coord, coord, coord, coord, coord, coord, coord, coord, st.floats(0.05, 3.0))
 def test_capsule_intervals_match_sampling(x0, y0, x1, y1, ax, ay, bx, by, c):
@@ -113,6 +115,7 @@ def free_points(space: P.FreeSpace, seed: int, n: int) -> np.ndarray:
     return pts[space.point_free(pts)][:n]
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(st.integers(0, 10_000))
 def test_visibility_graph_is_never_longer_than_the_grid_baseline(seed):

@@ -183,6 +183,7 @@ def test_circle_lattice_is_a_square_lattice_in_the_disc_with_sublattices():
     assert np.allclose((far - [1, 2]) / np.hypot(*(far - [1, 2])), [0.6, 0.8])
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(st.integers(0, 10_000), st.integers(1, 8))
 def test_E_TMPL_SPRAY_events_are_exact(seed, n):

@@ -162,6 +162,7 @@ def test_places_default_to_file_order_and_may_be_given():
     assert g.row((0, 0), "blue") == ("b", "a", "c")
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_any_damaged_file_is_refused_as_a_scenario_error(data):
@@ -201,6 +202,7 @@ def test_a_grid_goes_back_to_toml_and_loads_equal():
     assert loads(grid_to_toml(moved)) == moved
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.data())
 def test_any_valid_grid_round_trips(data):

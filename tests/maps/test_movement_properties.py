@@ -117,6 +117,7 @@ def test_every_planned_path_passes_the_checker_and_an_independent_clearance_test
             assert p.stopped_at_contact == enemy and independent_clearance_ok(t, mid, p.points[:-1])
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, derandomize=True)
 @given(st.integers(0, 100_000))
 def test_the_plan_is_never_longer_than_the_grid_baseline(seed):
@@ -162,6 +163,7 @@ def test_rigid_motions_change_no_length(seed, angle, dx, dy, mirror):
         assert move(p1.points[-1]) == pytest.approx(p2.points[-1][:2], abs=1e-6)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, derandomize=True)
 @given(st.integers(0, 100_000))
 def test_the_range_is_the_set_of_ends_within_the_budget(seed):

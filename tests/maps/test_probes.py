@@ -101,7 +101,7 @@ def test_E_LOS_probe_any_point_agrees_with_the_oracle(seed, size, x, y):
 
 # -- where a probe stands --------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in (1, 2))])
 def test_standable_agrees_with_the_loaders_placement_rules(seed):
     """A probe is refused by the loader (off the table, inside scenery, overlapping a model)
     exactly where it is not standable for those reasons."""
@@ -177,7 +177,7 @@ def test_E_LOS_probe_evidence_is_a_witness_or_a_certificate():
 
 # -- invariants ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("angle,mirror", [(90.0, False), (37.0, True)])
+@pytest.mark.parametrize("angle,mirror", [(90.0, False), pytest.param(37.0, True, marks=pytest.mark.slow)])
 def test_E_LOS_rigid_motions_move_the_probe_answers(angle, mirror):
     """Move the table and the points together: every answer moves with them. (Both tables
     are moved onto one large rectangle, since the table's edges do not rotate.)"""

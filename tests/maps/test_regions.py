@@ -47,6 +47,7 @@ def _regions(n: int, one_sided: set[tuple[int, int]]) -> Regions:
     return Regions(island(lands))
 
 
+@pytest.mark.slow
 @given(graphs())
 @settings(max_examples=200, deadline=None)
 def test_s_island_distance_is_the_fewest_steps_against_an_oracle(g):
@@ -205,6 +206,7 @@ _values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4) | st.
                                                                                             max_size=3), max_leaves=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from([p for p in doc_paths(ISLAND_DOC) if p]), _values,
        st.booleans())

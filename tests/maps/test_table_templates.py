@@ -12,6 +12,7 @@ import pytest
 import shapely
 
 from skirmish import IllegalActionError, MeasurementRefused, Mode, Model, Scenery, SkirmishError, Table, UnknownIdError
+from skirmish.geometry.los import DEFAULT_TOLERANCE
 from skirmish.geometry.solids import Prism
 from skirmish.maps.template_results import Placement
 from skirmish.rules.eldfall.templates import TEMPLATES
@@ -40,10 +41,13 @@ def table(models, scenery=(), mode: str = "assisted") -> Table:
 
 
 def witness_ok(t: Table, seg, target: str, source: str | None = None, point=None) -> bool:
-    """The witness starts at the centre point (or in the attacker's front half), ends on the
-    target's hitbox and meets no scenery interior (models never block a template)."""
-    start_ok = (math.dist(seg[0], point) < 1e-9) if point is not None else oracle.in_front_half(t, source, seg[0])
-    return start_ok and oracle.in_hitbox(t, target, seg[1]) and not oracle.blockers(t, seg, set(t.model_ids))
+    """The witness starts at the centre point, ε above its surface (or in the attacker's
+    front half), ends on the target's hitbox and keeps ε clear of the scenery (E-LOS;
+    models never block a template)."""
+    lifted = None if point is None else (point[0], point[1], point[2] + DEFAULT_TOLERANCE)
+    start_ok = (math.dist(seg[0], lifted) < 1e-9) if lifted is not None else oracle.in_front_half(t, source, seg[0])
+    return (start_ok and oracle.in_hitbox(t, target, seg[1])
+            and not oracle.clearance_blockers(t, seg, set(t.model_ids), DEFAULT_TOLERANCE))
 
 
 # -- E-TMPL, E-TMPL-CIRCLE -------------------------------------------------------------
@@ -324,7 +328,7 @@ def test_E_LOS_template_evidence_checks_out_against_the_oracle(seed):
                     ang, rad = rng.uniform(0, 2 * math.pi), c.radius * math.sqrt(rng.random())
                     end = (c.x + rad * math.cos(ang), c.y + rad * math.sin(ang), rng.uniform(c.z, c.top))
                     if centre is not None:
-                        seg = (centre, end)
+                        seg = ((centre[0], centre[1], centre[2] + DEFAULT_TOLERANCE), end)
                     else:
                         a = t.model(r.by)
                         fx, fy = a.facing_vector
@@ -337,6 +341,6 @@ def test_E_LOS_template_evidence_checks_out_against_the_oracle(seed):
                             if (p[0] - a.x) * fx + (p[1] - a.y) * fy >= 0:
                                 break
                         seg = ((*p, rng.uniform(ha.z, ha.top)), end)
-                    assert oracle.blockers(t, seg, everyone, grow=DEFAULT_TOLERANCE), (r, s, seg)
+                    assert oracle.clearance_blockers(t, seg, everyone, 2 * DEFAULT_TOLERANCE), (r, s, seg)
                 checked += 1
     assert checked > 20

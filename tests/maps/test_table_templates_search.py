@@ -60,6 +60,7 @@ def brute_circle(t: Table, name: str, user: str, target: str, stride: int, we: f
     return best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, name, stride", [(0, "circle-small", 1), (6, "circle-small", 1),
                                                 (4, "circle-large", 2), (7, "circle-large", 2)])
 def test_E_TMPL_CIRCLE_best_is_never_worse_than_the_brute_force_grid(seed, name, stride):
@@ -75,7 +76,7 @@ def test_E_TMPL_CIRCLE_best_is_never_worse_than_the_brute_force_grid(seed, name,
         assert brute is not None and best.score >= brute
 
 
-@pytest.mark.parametrize("seed, target", [(129, "blue-1"), (137, "blue-4")])
+@pytest.mark.parametrize("seed, target", [pytest.param(129, "blue-1", marks=pytest.mark.slow), pytest.param(137, "blue-4", marks=pytest.mark.slow)])
 def test_E_TMPL_CIRCLE_best_finds_what_only_part_of_a_face_sees(seed, target):
     """Tables where an enemy is seen from only part of a face (the face's own candidates do
     not see it): the search must refine that face to match the grid."""
@@ -95,6 +96,7 @@ def test_E_TMPL_CIRCLE_best_with_other_weights_beats_the_grid_too():
         assert best.score >= brute_circle(t, "circle-large", user, target, 3, 2, 0.5)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(st.integers(0, 10_000))
 def test_E_TMPL_CIRCLE_best_is_exact_over_continuous_placements_without_scenery(seed):
@@ -115,6 +117,7 @@ def test_E_TMPL_CIRCLE_best_is_exact_over_continuous_placements_without_scenery(
         assert s is not None and s <= best.score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_E_TMPL_SPRAY_best_is_never_worse_than_a_fine_sweep(seed):
     """Every enemy as the main target, every whole degree: no direction does better."""
@@ -200,6 +203,7 @@ BEST = (BASE.best_template("circle-large", by=USER).score, BASE.best_template("c
         BASE.best_template("spray-large", by=USER).score)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, derandomize=True)
 @given(st.floats(0, 360), st.floats(-40, 40), st.floats(-40, 40), st.booleans())
 def test_E_TMPL_rigid_motion_of_the_table_changes_no_result(angle, dx, dy, mirror):

@@ -92,6 +92,7 @@ boosts_a = st.sets(st.sampled_from(["raise", "floor", "overload"]))
 boosts_d = st.sets(st.sampled_from(["raise", "floor", "absorb", "counter"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(ap=st.integers(1, 4), dp=st.integers(1, 4), ab=boosts_a, db=boosts_d, dap=st.integers(1, 6))
 def test_c_exact_odds_equal_brute_force_property(ap, dp, ab, db, dap):

@@ -252,7 +252,7 @@ DAMAGE = (
 POOLS = [(1, 0), (2, 0), (3, 0), (1, 1), (2, 1), (3, 1), (1, 2), (2, 2), (3, 2)]
 
 
-@pytest.mark.parametrize("na,nb", POOLS)
+@pytest.mark.parametrize("na,nb", [p if sum(p) < 5 else pytest.param(*p, marks=pytest.mark.slow) for p in POOLS])
 def test_E_CONF_E_CRIT_E_ROLL_DMG_exact_equals_brute_force_every_pool(na: int, nb: int) -> None:
     """E-ROLL-ATK, E-CONF, E-CRIT, E-MOD-OVER, E-MOD-ZERO, E-ROLL-DMG, E-WOUND: the exact
     odds equal a brute-force enumeration of every face, for every pool up to 3 vs 2
@@ -267,7 +267,8 @@ def test_E_CONF_E_CRIT_E_ROLL_DMG_exact_equals_brute_force_every_pool(na: int, n
 
 @pytest.mark.parametrize(
     "na,nb,rra,rrb,spread",
-    [(1, 1, True, True, SPREAD), (2, 1, True, False, (0, 1, 10, 20, 21)), (1, 2, False, True, (1, 10, 19, 25)),
+    [(1, 1, True, True, SPREAD), pytest.param(2, 1, True, False, (0, 1, 10, 20, 21), marks=pytest.mark.slow),
+     pytest.param(1, 2, False, True, (1, 10, 19, 25), marks=pytest.mark.slow),
      (2, 0, True, False, SPREAD)],
 )
 def test_E_ROLL_REROLL_exact_equals_brute_force(na, nb, rra, rrb, spread) -> None:

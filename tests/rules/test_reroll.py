@@ -270,3 +270,8 @@ def test_E_ROLL_REROLL_text_forms() -> None:
             parse_side(bad)
     with pytest.raises(RuleInputError, match="not both"):
         Side(att=13, reroll=True, reroll_dice=1)
+
+
+def test_E_ROLL_REROLL_k_too_large_a_pool_is_refused_clearly() -> None:
+    with pytest.raises(RuleInputError, match="REROLL=k: the exact odds enumerate every roll"):
+        exchange_odds(Exchange(Side(att=13, stk=12, reroll_dice=1), Side(att=12, stk=3)))

@@ -158,6 +158,7 @@ def islands(draw):
     return island(lands)
 
 
+@pytest.mark.slow
 @given(islands(), st.lists(st.sampled_from(TERRAINS), min_size=1, max_size=2, unique=True), st.integers(0, 99))
 @settings(max_examples=100, deadline=None)
 def test_s_ravage_build_explore_invariants_on_random_islands(isl, terrains, seed):

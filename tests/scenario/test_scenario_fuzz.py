@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,7 @@ values = st.recursive(scalars.filter(lambda v: v is not None),
 PATHS = [p for p in doc_paths(BASE) if p]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PATHS), values, st.booleans())
 def test_mutated_files_load_or_refuse_cleanly(path, value, delete):
@@ -43,6 +45,7 @@ def test_random_text_loads_or_refuses_cleanly(text):
         pass
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.sampled_from(["format", "table", "models", "scenery", "mode", "weapons", "profiles", "x"]),
                        values, max_size=6))

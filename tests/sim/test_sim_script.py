@@ -214,3 +214,18 @@ def test_move_then_melee_in_a_script():
     run = sim.run(random.Random(1))
     assert run.events[0].kind == "move" and run.events[0].data["path"]["legal"]
     assert run.events[1].kind == "attack" and run.events[1].data["distance"] == pytest.approx(0, abs=1e-3)
+
+
+def test_e_dodge_the_log_shows_the_dodge_die_and_dodged_hits():
+    """E-DODGE in the log: the Dodge die's face is shown, a success whose Hit the Dodge
+    ignored reads "dodged" (not ✗), and counts read as English ("1 Hit", "0 Wounds")."""
+    table, script = load_with_script(SCENARIOS / "mill-ambush.toml")
+    sim = Simulator(table, script)
+    seen_dodged = False
+    for seed in range(60):
+        ev = sim.run(random.Random(seed)).events[0]
+        assert ev.kind == "attack" and "Dodge die" in ev.text and "(s)" not in ev.text
+        if ev.data["dodge"]["success"] and any(d["success"] and not d["critical"] for d in ev.data["dice"]):
+            assert "dodged" in ev.text and "✗" not in ev.text.split("->")[0]
+            seen_dodged = True
+    assert seen_dodged

@@ -456,3 +456,151 @@ def test_view_without_a_display_exits_2_with_a_clear_message():
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert r.returncode == 2
     assert "skirmish view: error:" in r.stderr and "skirmish render" in r.stderr and "Traceback" not in r.stderr
+
+
+# -- never lose work; the viewer at the table -------------------------------------------------------------
+
+def test_esc_with_unsaved_moves_asks_and_d_discards(mill, window_on):
+    from pyglet.window import key
+
+    w = window_on(mill)
+    a = mill.model("akane")
+    drag(w, (a.x, a.y), (10.0, 20.0))
+    assert w.session.dirty
+    send(w, "on_key_press", key.ESCAPE, 0)  # nothing selected: quit — but work is unsaved
+    assert not w.session.quit_now and w.session.confirm_quit and "unsaved" in w.session.message
+    img = frame(w)  # the question is drawn in the status bar, in the error colour
+    assert any(near(c, P.LOS_BLOCKED, 60) for c in img[w.height - 12, 12:400, :3].astype(int))
+    send(w, "on_key_press", key.ESCAPE, 0)  # esc again: keep working
+    assert not w.session.confirm_quit and not w.session.quit_now and w.session.dirty
+    w.on_close()  # the close button asks too
+    assert w.session.confirm_quit
+    send(w, "on_key_press", key.D, 0)
+    assert w.session.quit_now
+
+
+def test_quit_question_s_saves_then_quits(mill, window_on, tmp_path):
+    from pyglet.window import key
+
+    w = window_on(mill)
+    click(w, *(lambda m: (m.x, m.y))(mill.model("brute")))
+    send(w, "on_key_press", key.E, 0)
+    send(w, "on_key_press", key.ESCAPE, 0)  # clears the selection
+    assert w.session.selected is None and not w.session.confirm_quit
+    send(w, "on_key_press", key.ESCAPE, 0)
+    assert w.session.confirm_quit
+    send(w, "on_key_press", key.S, 0)
+    assert w.session.quit_now and not w.session.dirty
+    assert load(tmp_path / "saved.toml") == w.session.table
+
+
+def test_esc_without_changes_quits_at_once(first, window_on):
+    from pyglet.window import key
+
+    w = window_on(first)
+    send(w, "on_key_press", key.ESCAPE, 0)
+    assert w.session.quit_now and not w.session.confirm_quit
+
+
+def test_e_move_kind_ctrl_drag_runs(mill, window_on):
+    """E-MOVE-KIND: a plain drag Walks (up to SPD), ctrl + drag Runs (up to 2 × SPD)."""
+    from pyglet.window import key, mouse
+
+    w = window_on(mill)
+    a = mill.model("akane")
+    goal = (a.x + 7.0, a.y)  # SPD 5: too far to Walk, within a Run
+    drag(w, (a.x, a.y), goal)
+    assert w.session.table.model("akane") == a and "refused: " in w.session.message
+    assert "refused: refused" not in w.session.message
+    (x0, y0), (x1, y1) = w.screen_of(a.x, a.y), w.screen_of(*goal)
+    send(w, "on_mouse_press", x0, y0, mouse.LEFT, key.MOD_CTRL)
+    for t in (0.5, 1.0):
+        send(w, "on_mouse_drag", x0 + t * (x1 - x0), y0 + t * (y1 - y0), 1, 0, mouse.LEFT, key.MOD_CTRL)
+    send(w, "on_mouse_release", x1, y1, mouse.LEFT, key.MOD_CTRL)
+    moved = w.session.table.model("akane")
+    assert math.dist((moved.x, moved.y), goal) < 0.05 and "ran" in w.session.message
+
+
+def test_hover_text_follows_a_move_without_a_mouse_motion(mill, window_on):
+    w = window_on(mill)
+    a = mill.model("akane")
+    sx, sy = w.screen_of(a.x, a.y)
+    send(w, "on_mouse_motion", sx, sy, 0, 0)
+    assert w.session.hover_text.startswith("akane")
+    drag(w, (a.x, a.y), (10.0, 20.0))
+    assert not w.session.hover_text.startswith("akane")  # the pointer rests where akane was
+
+
+def test_grid_status_bar_speaks_to_people(window_on):
+    maze = load(SCENARIOS / "party-hard-maze.toml")
+    w = window_on(maze)
+    sx, sy = w.screen_of(*w.session.layout.pieces["rogue"])
+    send(w, "on_mouse_motion", sx, sy, 0, 0)
+    text = w.session.status()
+    assert "rogue (blue) in room" in text and "HP " in text and "Fighter(" not in text
+
+
+def test_profile_gets_its_own_strip_and_the_table_view_shrinks(mill, window_on):
+    from pyglet.window import key
+
+    w = window_on(mill)
+    before = w.screen_of(0.0, 0.0)
+    click(w, *(lambda m: (m.x, m.y))(mill.model("yumi")))
+    click(w, *(lambda m: (m.x, m.y))(mill.model("brute")), key.MOD_SHIFT)
+    frame(w)
+    x, y, pw, ph = w.panel_rect
+    assert w.strip > 0
+    assert w.screen_of(0.0, 0.0)[1] >= y + ph  # the table's near edge is above the panel
+    assert w.screen_of(mill.width, mill.depth)[1] <= w.height  # and the whole table still shows
+    assert w.screen_of(0.0, 0.0) != before
+    send(w, "on_key_press", key.ESCAPE, 0)
+    frame(w)
+    assert w.strip == 0 and w.screen_of(0.0, 0.0) == pytest.approx(before)
+
+
+def test_e_action_attack_answer_on_select_and_hover(mill, window_on):
+    """The viewer shows `skirmish attack`'s answer for the selected model and the
+    hovered one: the odds, or why it cannot attack."""
+    from skirmish.maps.table_attack import attack
+
+    w = window_on(mill)
+    click(w, *(lambda m: (m.x, m.y))(mill.model("yumi")))
+    b = mill.model("brute")
+    send(w, "on_mouse_motion", *w.screen_of(b.x, b.y), 0, 0)
+    title, lines, refused = w.session.info_lines()
+    assert not refused and lines == attack(mill, "yumi", "brute").summary_lines()
+    img = frame(w)
+    assert w.canvas.stats()["panel_text"][0] > 0
+    assert near(tuple(int(v) for v in img[14, 20, :3]), P.PANEL, 3)  # the panel, top left
+    k = mill.model("kenji")  # a friend: refused, with the reason
+    send(w, "on_mouse_motion", *w.screen_of(k.x, k.y), 0, 0)
+    title, lines, refused = w.session.info_lines()
+    assert refused and "cannot attack kenji" in title and "enemy" in lines[0]
+
+
+def test_l_toggles_the_legend(mill, window_on):
+    from pyglet.window import key
+
+    w = window_on(mill)
+    frame(w)
+    assert w.canvas.stats()["legend"][0] == 0
+    send(w, "on_key_press", key.L, 0)
+    img = frame(w)
+    assert w.canvas.stats()["legend"][0] > 0
+    assert near(tuple(int(v) for v in img[20, w.width - 20, :3]), P.PANEL, 3)
+    send(w, "on_key_press", key.L, 0)
+    frame(w)
+    assert w.canvas.stats()["legend"][0] == 0
+
+
+def test_a_long_message_is_not_cut_at_the_window_edge(mill, window_on):
+    w = window_on(mill)
+    long = "refused: " + " ".join(f"word{i}" for i in range(80))
+    w.session.say(long, error=True)
+    frame(w)
+    from skirmish.viewer.scene import Text, status_prims, wrap
+
+    assert len(wrap(long, w.width - 30)) > 1
+    assert w.canvas.stats()["panel_text"][1] >= len(wrap(long, 560 - 24))  # every line in the panel
+    shown = [p.text for p in status_prims(w.session.status(), w.width) if isinstance(p, Text)]
+    assert shown[0].endswith(" …") and len(shown[0]) < len(long)

@@ -313,7 +313,7 @@ def test_range_and_path_layers_draw_the_maps_answers():
     assert any(isinstance(p, Line) and p.color == P.PATH_OK for p in path_prims(ok))
     bad = MovePlan("akane", ((0, 0, 0), (9, 0, 0)), 9.0, 9.0, False, (Violation(0, "enters an enemy", "brute"),))
     texts = [p.text for p in path_prims(bad) if isinstance(p, Text)]
-    assert texts == ["refused: enters an enemy (brute)"] == [describe_violation(bad)]
+    assert texts == ["refused: enters an enemy (brute)"] == [f"refused: {describe_violation(bad)}"]
 
 
 # -- PNG -----------------------------------------------------------------------------------------------

@@ -19,6 +19,11 @@ from .wounds import wound_cap
 
 Kind = Literal["confrontation", "dodge", "unopposed"]
 
+#: The most attack dice one side rolls (STK): odds stay exact and instant below it.
+MAX_STRIKE = 30
+#: The largest attribute, Power, Armor, HP or single modifier a side may state.
+MAX_VALUE = 99
+
 
 @dataclass(frozen=True)
 class Side:
@@ -72,6 +77,15 @@ class Side:
             raise RuleInputError(
                 f"reroll either every failed die (REROLL=all) or up to k chosen dice (REROLL={self.reroll_dice}), not both"
             )
+        if self.stk is not None and self.stk > MAX_STRIKE:
+            raise RuleInputError(f"STK is at most {MAX_STRIKE} dice, got {self.stk}")
+        for name in ("att", "dodge", "pw", "arm", "hp"):
+            value = getattr(self, name)
+            if value is not None and value > MAX_VALUE:
+                raise RuleInputError(f"{name.upper()} is at most {MAX_VALUE}, got {value}")
+        for m in self.modifiers:
+            if isinstance(m, int) and not isinstance(m, bool) and abs(m) > MAX_VALUE:
+                raise RuleInputError(f"MOD is between -{MAX_VALUE} and {MAX_VALUE}, got {m}")
         if self.att is not None and self.dodge is not None:
             raise RuleInputError(
                 "a model either attacks back (ATT) or Dodges (DODGE) as its Reaction, not both"

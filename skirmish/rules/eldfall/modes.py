@@ -39,8 +39,8 @@ def apply_mode(mode: Mode, distance: float, *, limit: float, declared: bool, ask
     if mode is Mode.REALISM:
         raise MeasurementRefused(
             f"realism mode: {asker} may not pre-measure the {what}; measuring happens only while "
-            "resolving a declared action or movement (pass --declared / declared=True for that, "
-            "or use --mode assisted)")
+            "resolving a declared action or movement (pass declared=True for that, "
+            "or use mode='assisted')")
     if distance <= limit:
         return distance, None
     return None, limit

@@ -358,6 +358,10 @@ def _dodge_weight(reactive: Side) -> tuple[int, int] | None:
     return success_weight(dodge_attr.value, reactive.reroll_rule.mode != "none")
 
 
+#: Most distinct first rolls (sorted, both sides) the exact REROLL=k odds enumerate.
+MAX_CHOSEN_ROLLS = 20_000
+
+
 def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], int], int]:
     """:func:`_hit_outcomes` when a side rerolls up to k chosen dice (E-ROLL-REROLL):
     an exact enumeration of every roll and choice (:mod:`.rerolls`)."""
@@ -368,6 +372,15 @@ def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, 
         die_codes(active.attribute), active.reroll_rule, exchange.active_dice,
         die_codes(b_attr) if b_attr is not None else None, reactive.reroll_rule, exchange.reactive_dice,
     )
+    rolls = comb(len(chooser.a_dist) + chooser.a_dice - 1, chooser.a_dice)
+    if chooser.b_dist is not None:
+        rolls *= comb(len(chooser.b_dist) + chooser.b_dice - 1, chooser.b_dice)
+    if rolls > MAX_CHOSEN_ROLLS:
+        raise RuleInputError(
+            f"REROLL=k: the exact odds enumerate every roll, and {exchange.active_dice} against "
+            f"{exchange.reactive_dice} dice make {rolls} of them (at most {MAX_CHOSEN_ROLLS}); "
+            "use fewer dice, REROLL=all, or `skirmish roll` to sample"
+        )
     return chooser.hit_outcomes(_dodge_weight(reactive))
 
 

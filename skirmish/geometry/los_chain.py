@@ -1,0 +1,344 @@
+"""The chain test of the LoS search: a bundle blocked by several solids together.
+
+A bundle is a set of plan segments from a convex patch P to a convex patch Q. The
+single-solid tests of :mod:`skirmish.geometry.los` fail where no one solid meets every
+segment: two wall ends nearly in line with the sight lines (the segments that pass one
+end meet the other wall), a ruin behind a wall, a row of barrels.
+
+In a frame whose x axis runs from P to Q, with P wholly before Q, every segment of the
+bundle is the graph of a line ``y = α + β x`` over the slab ``x ∈ [x_P, x_Q]`` between
+P's far side and Q's near side, and it spans the slab. Each candidate solid, clipped to
+the slab, is a convex polygon K; a segment misses K exactly when K lies wholly above
+its line or wholly below it, and each of these is a set of linear inequalities in
+(α, β): ``α + β v_x ≤ v_y`` for every vertex v of K (above), or ``≥`` (below). The
+segments also cross the two slab walls within the ranges the patches allow and their
+lines meet the two end discs. So a segment that escapes every solid tall enough to
+block the whole bundle picks a side of each, and its (α, β) lies in the intersection:
+a small 2D linear feasibility problem per choice of sides. When no choice is feasible,
+every segment is blocked: a proof.
+
+Every constraint used is implied by "the segment escapes" (only some vertices of K are
+kept: fewer constraints give a larger feasible set), so the test may fail to prove a
+blocked bundle, never the reverse; the search then splits the bundle as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
+SLACK = 1e-10
+#: Sides chosen per bundle before the test gives up (it then proves nothing).
+MAX_NODES = 64
+
+
+def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
+    """Clip convex polygons (rows, V, 2; padded by repeating vertices) to n·x >= c0.
+    Returns (rows, V + 1, 2); an empty result is all-NaN."""
+    rows, V, _ = verts.shape
+    side = np.einsum("rvj,rj->rv", verts, n) - c0[:, None]
+    nxt = np.roll(verts, -1, axis=1)
+    sn = np.roll(side, -1, axis=1)
+    inside = side >= 0
+    cross = (side >= 0) != (sn >= 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = side / (side - sn)
+        hit = verts + (nxt - verts) * t[..., None]
+    cand = np.stack([np.where(inside[..., None], verts, np.nan), np.where(cross[..., None], hit, np.nan)], 2)
+    cand = cand.reshape(rows, 2 * V, 2)
+    valid = ~np.isnan(cand[..., 0])
+    order = np.argsort(~valid, axis=1, kind="stable")
+    cand = np.take_along_axis(cand, order[..., None], axis=1)
+    count = valid.sum(1)
+    first = cand[:, :1, :]
+    idx = np.arange(2 * V)[None, :]
+    cand = np.where((idx < count[:, None])[..., None], cand, first)
+    return cand[:, : V + 1]
+
+
+@dataclass(frozen=True)
+class Chain:
+    """The chain test's answer. ``blocked``: every segment is blocked (``thin``: or lies
+    within ``widen`` of a blocked one), with ``used`` the solids of the proof. Otherwise
+    ``line`` may hold an escaping line (a plan point and unit direction) to try as a
+    witness."""
+
+    blocked: bool
+    used: np.ndarray | None = None
+    thin: bool = False
+    line: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
+                 verts: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, eta: float,
+                 widen: float = 0.0) -> Chain:
+    """Whether every segment from patch ``P`` to patch ``Q`` (vertex arrays (V, 2); the
+    ends also lie in the discs ``DP``/``DQ`` = (cx, cy, r)) is blocked by the candidate
+    solids together. Per solid: ``verts`` (R, W, 2), a convex polygon inside its (grown)
+    footprint, padded by repetition; ``z0``/``z1`` its blocking range, ``sealed``.
+    ``zP``/``zQ``: the end height ranges.
+
+    The exact test runs first; if it leaves an escaping line, that line is returned to be
+    tried as a witness, and with ``widen`` > 0 the test runs again: ``widen`` counts a segment passing within ``widen`` of a solid as blocked:
+    moving its ends by less than ``widen`` (a translation across it) makes it enter the
+    solid. The proof then says "every segment lies within ``widen`` of a blocked one": how
+    the search settles a set of clear sight lines thinner than that."""
+    cP, cQ = P.mean(0), Q.mean(0)
+    d = cQ - cP
+    length = float(np.hypot(*d))
+    if length < 1e-12:
+        return Chain(False)
+    d = d / length
+    n = np.array([-d[1], d[0]])
+
+    def frame(pts: np.ndarray) -> np.ndarray:
+        v = pts - cP
+        return np.stack([v @ d, v @ n], -1)
+
+    fP, fQ = frame(P), frame(Q)
+    x1, x2 = float(fP[:, 0].max()), float(fQ[:, 0].min())
+    if not x2 - x1 > 1e-9 * length:
+        return Chain(False)  # the segments are graphs over the slab only when P lies wholly before Q
+    # where the segments cross the slab's two walls: between vertex pairs (monotone)
+    px, py = fP[:, None, 0], fP[:, None, 1]
+    qx, qy = fQ[None, :, 0], fQ[None, :, 1]
+    y1 = py + (x1 - px) / (qx - px) * (qy - py)
+    y2 = py + (x2 - px) / (qx - px) * (qy - py)
+    rows = [np.array([1.0, x1, y1.max() + SLACK]), np.array([-1.0, -x1, -y1.min() + SLACK]),
+            np.array([1.0, x2, y2.max() + SLACK]), np.array([-1.0, -x2, -y2.min() + SLACK])]
+    span = x2 - x1
+    b_lo, b_hi = (y2.min() - y1.max()) / span, (y2.max() - y1.min()) / span
+    # the line meets both end discs: |c_y - α - β c_x| <= r·sqrt(1 + β²)
+    f = float(np.sqrt(1.0 + max(b_lo * b_lo, b_hi * b_hi)))
+    for D in (DP, DQ):
+        c = frame(D[None, :2])[0]
+        rf = D[2] * f + SLACK
+        rows += [np.array([1.0, c[0], c[1] + rf]), np.array([-1.0, -c[0], -c[1] + rf])]
+    base = np.array(rows)
+    if _feasible(base) is None:
+        return Chain(False)  # (numerically empty: leave it to the search)
+    # the solids, clipped to the slab
+    R = len(z0)
+    fv = frame(verts.reshape(-1, 2)).reshape(verts.shape)
+    ex = np.tile([1.0, 0.0], (R, 1))
+    k = clip_polygons(fv, ex, np.full(R, x1))
+    k = clip_polygons(k, -ex, np.full(R, -x2))
+    live = ~np.isnan(k[:, 0, 0])
+    kx0 = np.where(live, np.min(np.where(live[:, None], k[..., 0], 0.0), 1), 0.0)
+    kx1 = np.where(live, np.max(np.where(live[:, None], k[..., 0], 0.0), 1), 0.0)
+    xP0, xQ1 = float(fP[:, 0].min()), float(fQ[:, 0].max())
+    # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
+    num_lo, num_hi = zQ[0] - zP[1], zQ[1] - zP[0]
+    den_lo, den_hi = x2 - x1, xQ1 - xP0
+    d_hi = num_hi / den_lo if num_hi > 0 else num_hi / den_hi
+    d_lo = num_lo / den_lo if num_lo < 0 else num_lo / den_hi
+    D = max(abs(d_lo), abs(d_hi))
+    wP, wQ = x1 - xP0, xQ1 - x2
+    zbase = np.array([[0.0, 1.0, d_hi + SLACK], [0.0, -1.0, -d_lo + SLACK],
+                      [1.0, x1, zP[1] + D * wP + SLACK], [-1.0, -x1, -(zP[0] - D * wP) + SLACK],
+                      [1.0, x2, zQ[1] + D * wQ + SLACK], [-1.0, -x2, -(zQ[0] - D * wQ) + SLACK]])
+    # between its ends the segment stays between the lowest and the highest end height
+    zlo, zhi = min(zP[0], zQ[0]), max(zP[1], zQ[1])
+    zbase = np.vstack([zbase, [[1.0, x1, zhi + SLACK], [-1.0, -x1, -zlo + SLACK],
+                               [1.0, x2, zhi + SLACK], [-1.0, -x2, -zlo + SLACK]]])
+    Vp, Vz = _vertices(base), _vertices(zbase)
+    if not len(Vp) or not len(Vz):
+        return Chain(False)
+    idx = np.flatnonzero(live)
+    # per solid, the vertices binding "K above the line" (min of v_y - β v_x) and "below"
+    # (max) for β across its range; a subset of the vertices is still implied
+    betas = np.array([b_lo, (b_lo + b_hi) / 2, b_hi])
+    kv = k[idx]  # (m, W, 2)
+    val = kv[:, None, :, 1] - betas[None, :, None] * kv[:, None, :, 0]  # (m, 3, W)
+    lo_v = np.take_along_axis(kv, val.argmin(2)[..., None], 1)  # (m, 3, 2)
+    hi_v = np.take_along_axis(kv, val.argmax(2)[..., None], 1)
+    m = len(idx)
+    one = np.ones((m, 3, 1))
+    zt, zb = z1[idx], z0[idx] - np.where(sealed[idx], eta, 0.0)
+    ka, kb = kx0[idx], kx1[idx]
+
+    insides: dict[int, np.ndarray] = {}
+
+    def options(wd: float) -> dict[int, list[tuple[int, np.ndarray]]]:
+        """Per solid that may block, the ways to escape it keeping ``wd``: (space, rows),
+        space 0 = plan (α, β), 1 = heights (γ, δ). Plan: wholly above or below its line.
+        Heights: over its top or under its base where every line is inside it, else at
+        one end of its x-range (z is linear in x). A solid that every line of the base
+        region passes wholly above or below is left out."""
+        above = np.concatenate([one, lo_v[..., 0:1], lo_v[..., 1:2] - wd + SLACK], -1)
+        below = np.concatenate([-one, -hi_v[..., 0:1], -hi_v[..., 1:2] - wd + SLACK], -1)
+
+        def implied_all(rows: np.ndarray) -> np.ndarray:  # rows (m, 3, 3) -> (m,)
+            lhs = rows[:, :, None, 0] * Vp[None, None, :, 0] + rows[:, :, None, 1] * Vp[None, None, :, 1]
+            return np.all(lhs <= rows[:, :, 2, None] + 1e-12, (1, 2))
+
+        free = implied_all(above) | implied_all(below)
+        out: dict[int, list[tuple[int, np.ndarray]]] = {}
+        todo = [int(j) for j in np.flatnonzero(~free) if int(j) not in insides]
+        if todo:
+            for j, xs in zip(todo, _inside_everywhere(kv[todo], ka[todo], kb[todo], Vp)):
+                insides[j] = xs
+        for i in (int(j) for j in np.flatnonzero(~free)):
+            ops = [(0, above[i]), (0, below[i])]
+            inside = insides[i]
+            if len(inside):  # every line is inside K at these x: over or under there
+                xa, xb = inside.min(), inside.max()
+                if zt[i] + wd < zhi + 1e-9:
+                    ops.append((1, np.array([[-1.0, -xa, -(zt[i] + wd) + SLACK], [-1.0, -xb, -(zt[i] + wd) + SLACK]])))
+                if zb[i] - wd > zlo - 1e-9:
+                    ops.append((1, np.array([[1.0, xa, zb[i] - wd + SLACK], [1.0, xb, zb[i] - wd + SLACK]])))
+                out[int(i)] = ops
+                continue
+            for x in (ka[i] - wd, kb[i] + wd):  # a segment moved by < wd crosses within
+                if zt[i] + wd < zhi + 1e-9:  # (no segment rises above its highest end)
+                    ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
+                if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest: nothing passes under a grounded solid)
+                    ops.append((1, np.array([[1.0, x, zb[i] - wd + SLACK]])))
+            out[int(i)] = ops
+        return out
+
+    def implied(rows: np.ndarray, V: np.ndarray) -> bool:
+        return bool(np.all(V @ rows[:, :2].T <= rows[:, 2] + 1e-12))
+
+    def solve(wd: float) -> np.ndarray | None:
+        """An escaping (α, β) keeping ``wd`` from every solid, or None when there is none."""
+        ops = options(wd)
+        # a solid that every segment of the base region escapes one way is irrelevant
+        rel = [i for i in ops if not any(implied(r, Vz) for sp, r in ops[i] if sp == 1)]
+        state = [base, zbase]
+        open_ = rel
+        changed = True
+        while changed and open_:  # propagate the forced choices (all options of a round at once)
+            changed = False
+            cand = [(i, sp, r) for i in open_ for sp, r in ops[i]]
+            feas = np.zeros(len(cand), bool)
+            for space in (0, 1):
+                sel = [c for c, (_, sp, _) in enumerate(cand) if sp == space]
+                if sel:
+                    feas[sel] = _feasible_each(state[space], [cand[c][2] for c in sel])
+            keep = []
+            fixes: list[tuple[int, np.ndarray]] = []
+            for i in open_:
+                ok = [(sp, r) for (j, sp, r), f in zip(cand, feas) if j == i and f]
+                if not ok:
+                    used[idx[rel]] = True
+                    return None
+                if len(ok) == 1:
+                    fixes.append(ok[0])
+                else:
+                    keep.append(i)
+                    ops[i] = ok
+            for sp, r in fixes:
+                state[sp] = np.vstack([state[sp], r])
+                changed = True
+            open_ = keep
+        nodes = [0]
+
+        def escape(st: list[np.ndarray], depth: int) -> np.ndarray | None:
+            pt = _feasible(st[0])
+            if pt is None or _feasible(st[1]) is None:
+                return None
+            if depth == len(open_):
+                return pt
+            nodes[0] += 1
+            if nodes[0] > MAX_NODES:
+                return pt  # gave up: no proof
+            for sp, r in ops[open_[depth]]:
+                nxt = list(st)
+                nxt[sp] = np.vstack([st[sp], r])
+                found = escape(nxt, depth + 1)
+                if found is not None:
+                    return found
+            return None
+
+        found = escape(state, 0)
+        if found is None:
+            used[idx[rel]] = True
+        return found
+
+    used = np.zeros(R, bool)
+
+    def plan_line(ab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        a, b = float(ab[0]), float(ab[1])
+        u = d + b * n
+        return cP + a * n, u / float(np.hypot(*u))
+
+    exact = solve(0.0)
+    if exact is None:
+        return Chain(True, used)
+    line = plan_line(exact)
+    if widen > 0 and solve(widen) is None:
+        return Chain(True, used, thin=True, line=line)
+    return Chain(False, line=line)
+
+
+def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
+                       samples: int = 9) -> list[np.ndarray]:
+    """Per convex polygon ``kv[i]`` (W, 2), the sample abscissae in [xa_i, xb_i] where every
+    line y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it (within its
+    vertical chord there)."""
+    f = np.linspace(0.0, 1.0, samples)[1:-1]
+    xs = xa[:, None] + (xb - xa)[:, None] * f[None, :]  # (m, S)
+    a, b = kv, np.roll(kv, -1, axis=1)  # (m, W, 2)
+    lo_x, hi_x = np.minimum(a[..., 0], b[..., 0]), np.maximum(a[..., 0], b[..., 0])
+    dx = b[..., 0] - a[..., 0]
+    X = xs[:, :, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (X - a[:, None, :, 0]) / dx[:, None, :]
+        y = a[:, None, :, 1] + t * (b[:, None, :, 1] - a[:, None, :, 1])  # (m, S, W)
+    on = (X >= lo_x[:, None, :]) & (X <= hi_x[:, None, :]) & (np.abs(dx)[:, None, :] > 1e-15)
+    ylo = np.min(np.where(on, y, np.inf), 2)
+    yhi = np.max(np.where(on, y, -np.inf), 2)
+    lines = V[None, None, :, 0] + V[None, None, :, 1] * xs[..., None]  # (m, S, nV)
+    ok = np.all((lines > ylo[..., None]) & (lines < yhi[..., None]), 2)
+    return [xs[i][ok[i]] for i in range(len(xs))]
+
+
+_PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _pairs(m: int) -> tuple[np.ndarray, np.ndarray]:
+    got = _PAIRS.get(m)
+    if got is None:
+        got = _PAIRS[m] = np.triu_indices(m, 1)
+    return got
+
+
+def _vertices(A: np.ndarray) -> np.ndarray:
+    """The vertices of the polygon {a·(x, y) <= c} (empty when it is empty)."""
+    i, j = _pairs(len(A))
+    a0, a1, c = A[:, 0], A[:, 1], A[:, 2]
+    det = a0[i] * a1[j] - a1[i] * a0[j]
+    good = np.abs(det) > 1e-14
+    i, j, det = i[good], j[good], det[good]
+    u = (c[i] * a1[j] - a1[i] * c[j]) / det
+    v = (a0[i] * c[j] - c[i] * a0[j]) / det
+    ok = np.all(np.outer(u, a0) + np.outer(v, a1) <= c + 1e-9, 1)
+    return np.stack([u[ok], v[ok]], 1)
+
+
+def _feasible_each(A: np.ndarray, extra: list[np.ndarray]) -> np.ndarray:
+    """For each block of rows in ``extra`` (up to 3 rows each), whether ``A`` with it is
+    feasible: one vectorised vertex enumeration for all of them."""
+    k = 3
+    B = np.stack([np.vstack([r] + [r[-1:]] * (k - len(r))) for r in extra])  # (N, k, 3), padded by repetition
+    M = np.concatenate([np.broadcast_to(A, (len(extra),) + A.shape), B], 1)  # (N, m, 3)
+    i, j = _pairs(M.shape[1])
+    a0, a1, c = M[..., 0], M[..., 1], M[..., 2]
+    det = a0[:, i] * a1[:, j] - a1[:, i] * a0[:, j]
+    good = np.abs(det) > 1e-14
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (c[:, i] * a1[:, j] - a1[:, i] * c[:, j]) / det
+        v = (a0[:, i] * c[:, j] - c[:, i] * a0[:, j]) / det
+        lhs = u[..., None] * a0[:, None, :] + v[..., None] * a1[:, None, :]  # (N, pairs, m)
+        ok = good & np.all(lhs <= c[:, None, :] + 1e-9, -1)
+    return ok.any(1)
+
+
+def _feasible(A: np.ndarray) -> np.ndarray | None:
+    """A point (α, β) meeting every row a·(α, β) <= c (the rows bound a polygon): the mean
+    of the feasible vertices, or None when there is none."""
+    V = _vertices(A)
+    return V.mean(0) if len(V) else None
