@@ -38,7 +38,7 @@ from math import comb, factorial, gcd
 from ...errors import RuleInputError
 from .exchange import Exchange, Kind, Side, engagement
 from .modifiers import D20, ModifiedAttribute, damage_target
-from .rerolls import Chooser, die_codes
+from .rerolls import CRIT, FAIL, Chooser, die_codes
 from .wounds import ModelState, state_after, wound_cap
 
 # --------------------------------------------------------------------------- values
@@ -358,6 +358,15 @@ def _dodge_weight(reactive: Side) -> tuple[int, int] | None:
     return success_weight(dodge_attr.value, reactive.reroll_rule.mode != "none")
 
 
+def _merge_successes(dist: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Die codes with every non-critical success merged into one (face 1)."""
+    merged: dict[int, int] = {}
+    for c, w in dist:
+        key = c if c in (FAIL, CRIT) else 1
+        merged[key] = merged.get(key, 0) + w
+    return tuple(sorted(merged.items()))
+
+
 #: Most distinct first rolls (sorted, both sides) the exact REROLL=k odds enumerate.
 MAX_CHOSEN_ROLLS = 20_000
 
@@ -368,8 +377,11 @@ def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, 
     active, reactive = exchange.active, exchange.reactive
     assert active.attribute is not None
     b_attr = reactive.attribute if exchange.kind == "confrontation" else None
+    a_dist = die_codes(active.attribute)
+    if b_attr is None:  # no opposing dice: every non-critical success is alike
+        a_dist = _merge_successes(a_dist)
     chooser = Chooser(
-        die_codes(active.attribute), active.reroll_rule, exchange.active_dice,
+        a_dist, active.reroll_rule, exchange.active_dice,
         die_codes(b_attr) if b_attr is not None else None, reactive.reroll_rule, exchange.reactive_dice,
     )
     rolls = comb(len(chooser.a_dist) + chooser.a_dice - 1, chooser.a_dice)
