@@ -9,7 +9,6 @@ The Reactive side rerolls first and looks ahead to the Active side's best answer
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
@@ -20,9 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skirmish.errors import RuleInputError
-from skirmish.rules.eldfall.dice import resolve_exchange
 from skirmish.rules.eldfall.exchange import Exchange, Side, parse_side
 from skirmish.rules.eldfall.odds import exchange_odds
+
+from test_dice import resolve as roll
 
 FACES = range(1, 21)
 Rule = tuple[str, int]  # ("none" | "all" | "best", k)
@@ -208,24 +208,6 @@ def test_E_ROLL_REROLL_more_dice_never_fewer_hits_and_all_is_every_failure(t: in
     assert mean(Side(att=t, stk=n, reroll_dice=k + 1)).mean >= mean(Side(att=t, stk=n, reroll_dice=k)).mean
     assert mean(Side(att=t, stk=n, reroll_dice=n)) == mean(Side(att=t, stk=n, reroll=True))
     assert mean(Side(att=t, stk=n, reroll_dice=0)) == mean(Side(att=t, stk=n))
-
-
-class Scripted(random.Random):
-    """A Random whose d20s are the given faces, in order."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def getrandbits(self, k: int) -> int:
-        return self.faces.pop(0) - 1
-
-
-def roll(active: str, reactive: str, faces: list[int]):
-    rng = Scripted(faces)
-    log = resolve_exchange(Exchange(parse_side(active), parse_side(reactive)), rng)
-    assert rng.faces == [], "every scripted face is used, no more"
-    return log
 
 
 def test_E_ROLL_REROLL_k_active_rerolls_failures_then_cancelled_successes() -> None:
