@@ -338,9 +338,9 @@ def _hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], i
             w = A.C[ka] * B.C[kb]
             if w:
                 out[(ka, 0, kb, 0)] = w
-    dodge_attr = reactive.dodge_attribute
-    if dodge_attr is not None:
-        s, d = success_weight(dodge_attr.value, reactive.reroll_rule.mode != "none")
+    dodge = _dodge_weight(reactive)
+    if dodge is not None:
+        s, d = dodge
         dodged: dict[tuple[int, int, int, int], int] = {}
         for (ka, ja, kb, jb), w in out.items():
             dodged[(ka, ja, kb, jb)] = dodged.get((ka, ja, kb, jb), 0) + w * (d - s)
