@@ -32,6 +32,7 @@ from ..geometry import paths as P
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
+from .table_climb import Climb
 from .table_jump import Jump
 
 if TYPE_CHECKING:
@@ -680,9 +681,9 @@ class TableMovement:
         m = t.model(model_id)
         mode = t.mode if mode is None else Mode(mode)
         k = move_kind(kind)
-        if k not in (MoveKind.WALK, MoveKind.RUN, MoveKind.JUMP):
-            raise RuleInputError(f"movement kind {k.value!r}: skirmish plans and checks Walk, Run and Jump on "
-                                 "surfaces; Climb is not planned yet (use kind walk, run or jump)")
+        if k is MoveKind.IDLE:
+            raise RuleInputError("movement kind 'idle': an Idle model only turns (E-MOVE-KIND); plan or check "
+                                 "walk, run, climb or jump")
         if mode is Mode.REALISM and not declared:
             raise MeasurementRefused(
                 f"realism mode: {model_id} may not pre-measure its movement ({what}); measuring happens only "
@@ -724,6 +725,8 @@ class TableMovement:
         if k is MoveKind.JUMP:
             aim = self._mv_jump_aim(mv, via[0])
             return Jump(self, mv, budget).plan(aim, notes, declared_path=list(via[1:]))
+        if k is MoveKind.CLIMB:
+            return Climb(self, mv, budget).check(via, notes)
         pts, surf, bad = self._mv_resolve(mv, via)
         w = self._mv_walk(mv, pts, surf, budget, limited, bad)
         return self._mv_plan(mv, w, budget, notes)
@@ -1092,6 +1095,11 @@ class TableMovement:
                 raise RuleInputError(f"a Jump goes in a straight line to a point, not to a model ({to!r}); "
                                      "give --to X,Y[,Z]")
             return Jump(self, mv, budget).plan(self._mv_jump_aim(mv, to), notes)
+        if k is MoveKind.CLIMB:
+            if isinstance(to, str):
+                raise RuleInputError(f"a Climb goes to a point on another surface, not to a model ({to!r}); "
+                                     "give --to X,Y[,Z]")
+            return Climb(self, mv, budget).plan(self._mv_jump_aim(mv, to), notes)
         net = mv.net(falls)
         if not falls:
             notes.append("falls are not allowed (falls=False)")
@@ -1379,9 +1387,9 @@ class TableMovement:
         Exact for the planar part up to the polygon tolerances (round corners within
         0.01 in, arcs of the range within 0.005 in, both on the safe side)."""
         mv, k, budget, _, notes = self._mv_setup(model_id, kind, budget, mode, declared, "measure its movement range")
-        if k is MoveKind.JUMP:
-            raise RuleInputError("the movement range is computed for Walk and Run; a Jump is one straight line: "
-                                 "plan or check it to a point (--to / --via)")
+        if k in (MoveKind.JUMP, MoveKind.CLIMB):
+            raise RuleInputError(f"the movement range is computed for Walk and Run; plan or check a {k.value.title()} "
+                                 "to a point (--to / --via)")
         parts = self.movement_range_parts(model_id, kind=kind, budget=budget, falls=falls, _checked=True)
         regions, area, n = [], 0.0, 0
         for surface, geom in parts:

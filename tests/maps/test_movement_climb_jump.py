@@ -173,3 +173,86 @@ def test_E_MOVE_JUMP_rigid_motions_move_the_answer_with_the_table(seed: int, ang
         assert p2.legal == p1.legal
         for a1, a2 in zip(p1.points, p2.points):
             assert move(a1) == pytest.approx(a2[:2], abs=1e-4) and a1[2] == pytest.approx(a2[2], abs=1e-4)
+
+
+# -- Climb (E-MOVE-CLIMB) ------------------------------------------------------------------------
+
+def test_E_MOVE_CLIMB_a_3in_wall_with_SPD_6_stops_on_the_face_at_its_top() -> None:
+    """SPD 6 climbs ⌈6/2⌉ = 3": an M model touching a 3" wall climbs it to its top and
+    stops on the face (E-MOVE-CLIMB may stop on a vertical face); stepping onto the top
+    would need 3" + the base's width."""
+    foot = 8 - R_M - 0.003
+    t = table(model("a", f"[{foot}, 10]", spd=6), roof("house", "[8, 6, 14, 14]", 3.0))
+    c = t.check_move("a", [(foot, 10, 3.0)], kind="climb")
+    assert c.legal and c.cost == pytest.approx(3.0) and c.budget == 3.0
+    assert any("stops on the vertical face at z 3" in n for n in c.notes)
+    onto = t.plan_move("a", (9.0, 10, 3), kind="climb")
+    assert not onto.legal and "over budget" in onto.violations[-1].what
+    assert onto.cost == pytest.approx(3.0 + (9.0 - foot))
+    # SPD 10 (5") gets onto the roof: climb 3", step over the edge, walk on
+    p = table(model("a", f"[{foot}, 10]", spd=10), roof("house", "[8, 6, 14, 14]", 3.0)).plan_move(
+        "a", (9.0, 10, 3), kind="climb")
+    assert p.legal and p.points[-1] == (9.0, 10.0, 3.0) and p.cost == pytest.approx(p.length)
+
+
+def test_E_MOVE_CLIMB_down_a_face_makes_no_fall_rolls_and_walks_need_no_ladder() -> None:
+    t = table(model("a", "[10, 10]", spd=16, z=3.0), roof("house", "[8, 6, 14, 14]", 3.0))
+    p = t.plan_move("a", (5, 10, 0), kind="climb")
+    assert p.legal and p.fall_rolls == 0 and p.points[-1] == (5.0, 10.0, 0.0)
+    assert p.cost == pytest.approx(p.length) and p.cost == pytest.approx(2 + 3 + 3)
+    assert t.check_move("a", p.points[1:], kind="climb").legal
+
+
+def test_E_MOVE_CLIMB_refusals() -> None:
+    t = table(model("a", "[5, 10]", spd=12), roof("house", "[8, 6, 14, 14]", 3.0))
+    same = t.plan_move("a", (3, 3), kind="climb")
+    assert not same.legal and "walk there instead" in same.violations[0].what
+    nowhere = t.check_move("a", [(5, 10, 2.0)], kind="climb")  # not against a face
+    assert not nowhere.legal and "not against a face" in nowhere.violations[0].what
+    two = t.check_move("a", [(7.3, 10, 0), (7.3, 10, 1), (7.3, 10.5, 1), (7.3, 10.5, 2)], kind="climb")
+    assert not two.legal and "climbs one face" in two.violations[0].what
+    with pytest.raises(RuleInputError, match="movement range"):
+        t.movement_range("a", kind="climb")
+
+
+def climb_aims(t: Table, seed: int, n: int) -> list[tuple[float, float, float]]:
+    rng = random.Random(seed + 7)
+    out = []
+    for s in t.scenery:
+        for _ in range(n):
+            c = s.solid.footprint.representative_point()
+            out.append((c.x + rng.uniform(-0.3, 0.3), c.y + rng.uniform(-0.3, 0.3), s.solid.z1))
+    return out
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(st.integers(0, 100_000))
+def test_E_MOVE_CLIMB_every_planned_climb_passes_the_checker(seed: int) -> None:
+    """Planned climbs pass the checker with the same cost; their cost is their length
+    (horizontal and vertical parts at face value) and the vertical part is at a face."""
+    t = roofs(seed)
+    t = t.with_model(Model("m", "red", "M", t.models[0].x, t.models[0].y, attributes={"SPD": 30}))
+    for q in climb_aims(t, seed, 1):
+        p = t.plan_move("m", q, kind="climb")
+        if len(p.points) < 2:
+            continue
+        c = t.check_move("m", p.points[1:], kind="climb")
+        assert c.legal == p.legal and c.cost == pytest.approx(p.cost)
+        if p.legal:
+            assert p.cost == pytest.approx(p.length, abs=1e-6)
+            assert p.points[-1] == pytest.approx(q) or math.dist(p.points[-1], q) < 1e-6
+            vert = [(a, b) for a, b in zip(p.points, p.points[1:]) if a[:2] == b[:2] and a[2] != b[2]]
+            assert len(vert) == 1
+            gap = min(shapely.distance(s.solid.footprint, shapely.Point(vert[0][0][:2])) for s in t.scenery)
+            assert gap == pytest.approx(R_M + 0.003, abs=0.01)
+
+
+def test_E_MOVE_CLIMB_cli_json(capsys, tmp_path) -> None:
+    import json
+
+    f = tmp_path / "wall.toml"
+    f.write_text(table_text(model("a", "[5, 10]", spd=16), roof("house", "[8, 6, 14, 14]", 3.0)))
+    code, out, _ = cli_run(capsys, "move", str(f), "a", "--to", "9,10,3", "--kind", "climb", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["legal"] and doc["points"][-1] == [9.0, 10.0, 3.0]
+    assert doc["cost"] == pytest.approx(doc["length"]) and doc["budget"] == 8.0
