@@ -256,3 +256,27 @@ def test_E_MOVE_CLIMB_cli_json(capsys, tmp_path) -> None:
     doc = json.loads(out)
     assert code == 0 and doc["legal"] and doc["points"][-1] == [9.0, 10.0, 3.0]
     assert doc["cost"] == pytest.approx(doc["length"]) and doc["budget"] == 8.0
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.floats(0, 360), st.booleans())
+def test_E_MOVE_CLIMB_rigid_motions_move_the_answer_with_the_table(angle: float, mirror: bool) -> None:
+    """The climb onto a roof straight ahead, on a rotated (and mirrored) table: same cost,
+    same legality, the points moved with the table."""
+    t = loads(table_text(model("a", "[25, 30]", spd=16), roof("house", "[28, 26, 34, 34]", 3.0), size="[60, 60]"))
+    a = math.radians(angle)
+    cy = -30.0 if mirror else 30.0
+    tx = 30.0 - (math.cos(a) * 30.0 - math.sin(a) * cy)
+    ty = 30.0 - (math.sin(a) * 30.0 + math.cos(a) * cy)
+    moved = rigid_motion(t, angle, tx, ty, mirror=mirror)
+
+    def move(p):
+        x, y = p[0], (-p[1] if mirror else p[1])
+        return (math.cos(a) * x - math.sin(a) * y + tx, math.sin(a) * x + math.cos(a) * y + ty)
+
+    p1 = t.plan_move("a", (30, 30, 3), kind="climb")
+    p2 = moved.plan_move("a", (*move((30, 30)), 3), kind="climb")
+    assert p1.legal and p2.legal and p2.cost == pytest.approx(p1.cost, abs=1e-6)
+    assert len(p1.points) == len(p2.points)
+    for a1, a2 in zip(p1.points, p2.points):
+        assert move(a1) == pytest.approx(a2[:2], abs=1e-6) and a1[2] == pytest.approx(a2[2])
