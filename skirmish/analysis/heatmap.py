@@ -52,6 +52,8 @@ class Heatmap:
     exposure: Cells
     sees: Cells
     enemies: tuple[str, ...]
+    #: cell centres where some line of sight was left undecided (counted as not visible)
+    undecided: tuple[tuple[float, float], ...] = ()
 
     def __repr__(self) -> str:
         return (f"Heatmap(side={self.side!r}, size={self.size!r}, step={self.step:g}, "
@@ -74,7 +76,8 @@ class Heatmap:
         the size and the enemy ids (schema: docs/analysis.md)."""
         return {"step": self.step, "xs": list(self.xs), "ys": list(self.ys),
                 "exposure": [list(r) for r in self.exposure], "sees": [list(r) for r in self.sees],
-                "side": self.side, "size": self.size, "enemies": list(self.enemies)}
+                "side": self.side, "size": self.size, "enemies": list(self.enemies),
+                "undecided": [list(p) for p in self.undecided]}
 
 
 def cell_centres(table: Table, step: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -100,7 +103,7 @@ class RowsJob:
     tolerance: float
 
 
-def solve_rows(job: RowsJob) -> tuple[Cells, Cells]:
+def solve_rows(job: RowsJob) -> tuple[Cells, Cells, tuple[tuple[float, float], ...]]:
     """Exposure and sees counts for the rows of ``job`` (the work function of a run)."""
     X, Y = np.meshgrid(job.xs, job.ys)
     pv = probe_visibility(job.table, np.column_stack([X.ravel(), Y.ravel()]), job.size, job.side,
@@ -110,7 +113,8 @@ def solve_rows(job: RowsJob) -> tuple[Cells, Cells]:
     ok = pv.standable.tolist()
     rows_e = tuple(tuple(exp[k] if ok[k] else None for k in range(r * nx, (r + 1) * nx)) for r in range(len(job.ys)))
     rows_s = tuple(tuple(sees[k] if ok[k] else None for k in range(r * nx, (r + 1) * nx)) for r in range(len(job.ys)))
-    return rows_e, rows_s
+    doubt = np.flatnonzero(~pv.certified.all(1))
+    return rows_e, rows_s, tuple((float(pv.points[k, 0]), float(pv.points[k, 1])) for k in doubt)
 
 
 def heatmap(table: Table, side: str, size: str, step: float = 1.0, *, tolerance: float = DEFAULT_TOLERANCE,
@@ -131,7 +135,8 @@ def heatmap(table: Table, side: str, size: str, step: float = 1.0, *, tolerance:
             progress(min(len(ys), k * ROWS_PER_JOB))
 
     parts = run_jobs(solve_rows, jobs, workers=workers, backend=backend, scheduler=scheduler, progress=rows_done)
-    exposure = tuple(r for e, _ in parts for r in e)
-    sees = tuple(r for _, s in parts for r in s)
+    exposure = tuple(r for e, _, _ in parts for r in e)
+    sees = tuple(r for _, s, _ in parts for r in s)
+    undecided = tuple(p for _, _, u in parts for p in u)
     enemies = tuple(m.id for m in table.models if m.side != side)
-    return Heatmap(side, size, step, xs, ys, exposure, sees, enemies)
+    return Heatmap(side, size, step, xs, ys, exposure, sees, enemies, undecided)

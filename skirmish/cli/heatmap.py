@@ -73,3 +73,7 @@ def print_heatmap(hm: Heatmap) -> None:
         hidden = sum(v == 0 for v in vals)
         print(f"{len(vals)} cells to stand on: {hidden} ({hidden / len(vals):.0%}) unseen, "
               f"mean exposure {sum(vals) / len(vals):.2f}, worst {max(vals)}")
+    if hm.undecided:
+        cells = ", ".join(f"({x:g}, {y:g})" for x, y in hm.undecided[:6])
+        print(f"{len(hm.undecided)} cell(s) with a line of sight the search left undecided (counted as not seen; "
+              f"try a larger --tolerance): {cells}{' ...' if len(hm.undecided) > 6 else ''}")

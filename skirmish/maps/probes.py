@@ -80,6 +80,18 @@ class ProbeVisibility:
                 f"{self.probe.size} of side {self.probe.side!r}, {m} models)")
 
     @property
+    def certified(self) -> np.ndarray:
+        """bool (n, m): both answers of the cell are proven (False only where the LoS search
+        gave up, stage "undecided": counted as not visible, like ``LineOfSight.certified``)."""
+        n, m = self.seen_by.shape
+        out = np.ones((n, m), bool)
+        for store in (self._seen_by_raw, self._sees_raw):
+            for (i, j), a in store.items():
+                if a.stage == "undecided":
+                    out[i, j] = False
+        return out
+
+    @property
     def exposure(self) -> np.ndarray:
         """Per point: how many of the models see the probe (0 where not standable)."""
         return self.seen_by.sum(1)

@@ -798,6 +798,7 @@ HELP_LINES = (
     ("shift + click, tab", "pick a second model: the profile slice of that pair (p hides it)"),
     ("m, then drag", "measure from a model (as the measurement mode allows)"),
     ("a", "who sees whom: every visible pair"),
+    ("x", "exposure heatmap for the selected model's side and size (how many enemies would see it)"),
     ("q / e", "turn the selected model 15° left / right"),
     ("wheel / right drag", "zoom / pan;  0 resets the view"),
     ("s", "save the table to a scenario file"),

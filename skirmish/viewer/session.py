@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from ..analysis.heatmap import Heatmap, heatmap
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.results import LineOfSight, MovePlan, MoveRange
@@ -24,6 +25,7 @@ from ..maps.template_results import TemplateResult
 from ..rules.eldfall.templates import TEMPLATES, template_spec
 from ..scenario.dump import default_save_path, write_scenario
 from . import palette as P
+from .heat import heat_prims
 from .overlays import (
     describe_violation,
     path_prims,
@@ -61,6 +63,8 @@ if TYPE_CHECKING:
 Tool = Literal["select", "measure", "template"]
 Point2 = tuple[float, float]
 
+#: Cell size of the viewer's exposure heatmap (key x), inches.
+HEAT_STEP = 2.0
 #: How far one key press turns the selected model (degrees).
 TURN_STEP = 15.0
 
@@ -124,6 +128,8 @@ class Session(UnsavedWork):
         self._all: list[LineOfSight] | None = None
         self._range: dict[str, MoveRange | SkirmishError] = {}
         self._static: Scene | None = None
+        self.show_heat = False
+        self._heat: dict[tuple[str, str], Heatmap] = {}
         self.mark_saved()
 
     # -- feedback ----------------------------------------------------------------------
@@ -139,6 +145,7 @@ class Session(UnsavedWork):
         self._sight.clear()
         self._all = None
         self._range.clear()
+        self._heat.clear()
         self._attacks.clear()
         self._static = None
         self.table_version += 1
@@ -399,9 +406,17 @@ class Session(UnsavedWork):
         self._set_table(self.table.with_model(moved))
         self.say(f"{model_id} {'ran' if run else 'walked'} {plan.length:.2f} in")
 
+    def heatmap_for(self, model_id: str) -> Heatmap:
+        """The exposure heatmap for a model of ``model_id``'s side and size (cached per table)."""
+        m = self.table.model(model_id)
+        k = (m.side, m.size)
+        if k not in self._heat:
+            self._heat[k] = heatmap(self.table, m.side, m.size, HEAT_STEP)
+        return self._heat[k]
+
     # -- keys ---------------------------------------------------------------------------------
     def key(self, name: str) -> None:
-        """A key by name: h, s, m, t, c, r, a, p, l, q, e, tab, escape (and d, answering
+        """A key by name: h, s, m, t, c, r, a, p, l, q, e, x, tab, escape (and d, answering
         the quit question)."""
         if self.confirm_quit:
             self.answer_quit(name)
@@ -430,6 +445,15 @@ class Session(UnsavedWork):
                 self.say(f"who sees whom: {seen} of {len(self.all_sight())} ordered pairs have LoS")
         elif name == "p":
             self.show_profile = not self.show_profile
+        elif name == "x":
+            self.show_heat = not self.show_heat
+            if self.show_heat and self.selected is None:
+                self.say("select a model to see the exposure of its side", error=True)
+            elif self.show_heat and self.selected is not None:
+                m = self.table.model(self.selected)
+                self.heatmap_for(self.selected)
+                self.say(f"exposure of a {m.size} model of {m.side}: enemies that would see it, per "
+                         f'{HEAT_STEP:g}" cell (red: many, green: none)')
         elif name == "l":
             self.show_legend = not self.show_legend
         elif name in ("q", "e"):
@@ -477,6 +501,8 @@ class Session(UnsavedWork):
         if self.selected is not None:
             s = merge(s, selection_scene(self.table, self.selected, self.sight_from(self.selected),
                                          target=self.target, colors=self.colors))
+            if self.show_heat:
+                s["underlay"] += heat_prims(self.heatmap_for(self.selected))
             if self.show_range:
                 rng = self.movement_range(self.selected)
                 if rng is not None:

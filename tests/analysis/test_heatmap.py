@@ -86,7 +86,7 @@ def test_heatmap_json_schema(capsys):
     assert len(d["exposure"]) == len(d["ys"]) and all(len(r) == len(d["xs"]) for r in d["exposure"])
     cells = [v for r in d["exposure"] + d["sees"] for v in r]
     assert any(v is None for v in cells) and all(v is None or 0 <= v <= len(d["enemies"]) for v in cells)
-    assert d["enemies"] == ["akane", "kenji", "yumi"]
+    assert d["enemies"] == ["akane", "kenji", "yumi"] and d["undecided"] == []
 
 
 def test_heatmap_text_and_picture(tmp_path, capsys):
@@ -118,3 +118,22 @@ def test_heatmap_errors(capsys):
         cell_centres(load(MILL), 0.01)
     assert main(["heatmap", str(SCENARIOS / "party-hard-maze.toml"), "--side", "a", "--size", "M"]) == 2
     assert "continuous table" in capsys.readouterr().err
+
+
+def test_viewer_key_x_toggles_the_exposure_layer_of_the_selected_models_side(mill, monkeypatch):
+    from skirmish.viewer import session
+    from skirmish.viewer.heat import heat_prims
+
+    monkeypatch.setattr(session, "HEAT_STEP", 5.0)  # a coarse grid keeps the test quick
+    s = session.Session(mill)
+    s.key("x")
+    assert s.error and "select a model" in s.message  # nothing selected: a hint, no layer
+    s.key("x")
+    s.select("brute")
+    s.key("x")
+    layer = heat_prims(heatmap(mill, "blue", mill.model("brute").size, 5.0))
+    under = s.overlay_scene()["underlay"]
+    colours = {p.color for p in under if hasattr(p, "triangles")}
+    assert {p.color for p in layer} <= colours and "exposure of a" in s.message
+    s.key("x")
+    assert not {p.color for p in layer} & {p.color for p in s.overlay_scene()["underlay"] if hasattr(p, "triangles")}

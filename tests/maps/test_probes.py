@@ -172,6 +172,7 @@ def test_E_LOS_probe_evidence_is_a_witness_or_a_certificate():
                     assert ev.reason in ("out_of_arc", "blocked") and ev.certified
                     assert ev.reason == "out_of_arc" or ev.blockers
             assert pv.seen_by_evidence(i, j).arc == "front" and pv.sees_evidence(i, j).arc == "all"
+            assert pv.certified[i, j] == (pv.seen_by_evidence(i, j).certified and pv.sees_evidence(i, j).certified)
     assert n_wit and n_cert
 
 
