@@ -27,12 +27,11 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from .results import MovePlan, Violation
+from .table_movement import CONTACT, Z_TOL
 
 if TYPE_CHECKING:
     from .table_movement import _Mover
 
-Z_TOL = 1e-3
-CONTACT = 1e-3
 #: The foot of a climb is this much (inches) beyond base contact with the face; the top
 #: of it this much inside the edge.
 GAP = 3 * CONTACT

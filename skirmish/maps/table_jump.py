@@ -31,14 +31,11 @@ from shapely.ops import nearest_points
 
 from ..rules.eldfall.movement import fall_rolls
 from .results import MovePlan, Violation
+from .table_movement import CONTACT, Z_TOL, _Walk
 
 if TYPE_CHECKING:
     from .table_movement import _Mover
 
-#: Heights closer than this (inches) are the same; the table's surface tolerance.
-Z_TOL = 1e-3
-#: Touching distance (E-CONTACT).
-CONTACT = 1e-3
 #: The line is sampled this finely (inches) before the first contact is refined.
 STEP = 0.01
 
@@ -166,8 +163,6 @@ class Jump:
     def end_violations(self, final: tuple[float, float, float], k: int, at: int) -> list[Violation]:
         """Where the jump leaves the model on surface ``k``: E-MOVE-END, E-MOVE-SURFACE
         (the table's own end test: the whole base on the surface, clear of models)."""
-        from .table_movement import _Walk
-
         w = _Walk(points=[])
         self.table._mv_check_end(self.mv, k, (final[0], final[1]), w, at, False)
         return w.violations

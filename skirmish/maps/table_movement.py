@@ -32,8 +32,6 @@ from ..geometry import paths as P
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
-from .table_climb import Climb
-from .table_jump import Jump
 
 if TYPE_CHECKING:
     from .pieces import Model, Scenery
@@ -722,6 +720,9 @@ class TableMovement:
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "check a path")
         if not len(via):
             raise SkirmishError("a declared path needs at least one point after the model's position")
+        from .table_climb import Climb
+        from .table_jump import Jump
+
         if k is MoveKind.JUMP:
             aim = self._mv_jump_aim(mv, via[0])
             return Jump(self, mv, budget).plan(aim, notes, declared_path=list(via[1:]))
@@ -1090,6 +1091,9 @@ class TableMovement:
         reaches. In Standard mode the path is measured only up to the Movement (E-MODE).
         """
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "plan a path")
+        from .table_climb import Climb
+        from .table_jump import Jump
+
         if k is MoveKind.JUMP:
             if isinstance(to, str):
                 raise RuleInputError(f"a Jump goes in a straight line to a point, not to a model ({to!r}); "

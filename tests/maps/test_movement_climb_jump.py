@@ -111,6 +111,20 @@ def test_E_MOVE_JUMP_cli_json(capsys) -> None:
     assert code == 0 and doc["points"][0][:2] == [2.0, 6.0] and doc["cost"] == pytest.approx(math.sqrt(2))
 
 
+def rigid(t: Table, angle: float, mirror: bool):
+    """The table turned by ``angle`` degrees (mirrored first) about (30, 30), and the map of points."""
+    a = math.radians(angle)
+    cy = -30.0 if mirror else 30.0
+    tx = 30.0 - (math.cos(a) * 30.0 - math.sin(a) * cy)
+    ty = 30.0 - (math.sin(a) * 30.0 + math.cos(a) * cy)
+
+    def move(p):
+        x, y = p[0], (-p[1] if mirror else p[1])
+        return (math.cos(a) * x - math.sin(a) * y + tx, math.sin(a) * x + math.cos(a) * y + ty)
+
+    return rigid_motion(t, angle, tx, ty, mirror=mirror), move
+
+
 # -- invariants on random roofs ------------------------------------------------------------------
 
 def roofs(seed: int) -> Table:
@@ -156,15 +170,7 @@ def test_E_MOVE_JUMP_every_planned_jump_passes_the_checker(seed: int) -> None:
 @given(st.integers(0, 100_000), st.floats(0, 360), st.booleans())
 def test_E_MOVE_JUMP_rigid_motions_move_the_answer_with_the_table(seed: int, angle: float, mirror: bool) -> None:
     t = roofs(seed)
-    a = math.radians(angle)
-    cy = -30.0 if mirror else 30.0
-    tx = 30.0 - (math.cos(a) * 30.0 - math.sin(a) * cy)
-    ty = 30.0 - (math.sin(a) * 30.0 + math.cos(a) * cy)
-    moved = rigid_motion(t, angle, tx, ty, mirror=mirror)
-
-    def move(p):
-        x, y = p[0], (-p[1] if mirror else p[1])
-        return (math.cos(a) * x - math.sin(a) * y + tx, math.sin(a) * x + math.cos(a) * y + ty)
+    moved, move = rigid(t, angle, mirror)
 
     for q in aims(t, seed, 3):
         p1 = t.plan_move("m", q, kind="jump")
@@ -264,15 +270,7 @@ def test_E_MOVE_CLIMB_rigid_motions_move_the_answer_with_the_table(angle: float,
     """The climb onto a roof straight ahead, on a rotated (and mirrored) table: same cost,
     same legality, the points moved with the table."""
     t = loads(table_text(model("a", "[25, 30]", spd=16), roof("house", "[28, 26, 34, 34]", 3.0), size="[60, 60]"))
-    a = math.radians(angle)
-    cy = -30.0 if mirror else 30.0
-    tx = 30.0 - (math.cos(a) * 30.0 - math.sin(a) * cy)
-    ty = 30.0 - (math.sin(a) * 30.0 + math.cos(a) * cy)
-    moved = rigid_motion(t, angle, tx, ty, mirror=mirror)
-
-    def move(p):
-        x, y = p[0], (-p[1] if mirror else p[1])
-        return (math.cos(a) * x - math.sin(a) * y + tx, math.sin(a) * x + math.cos(a) * y + ty)
+    moved, move = rigid(t, angle, mirror)
 
     p1 = t.plan_move("a", (30, 30, 3), kind="climb")
     p2 = moved.plan_move("a", (*move((30, 30)), 3), kind="climb")
