@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import shapely
@@ -27,10 +27,7 @@ from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from .results import MovePlan, Violation
-from .table_movement import CONTACT, Z_TOL
-
-if TYPE_CHECKING:
-    from .table_movement import _Mover
+from .tolerances import CONTACT, Z_TOL
 
 #: The foot of a climb is this much (inches) beyond base contact with the face; the top
 #: of it this much inside the edge.
@@ -50,7 +47,7 @@ def _dist(a: Sequence[float], b: Sequence[float]) -> float:
 class Climb:
     """One model's climb on one table (see the module)."""
 
-    def __init__(self, table: Any, mv: _Mover, budget: float):
+    def __init__(self, table: Any, mv: Any, budget: float):
         self.table, self.mv, self.budget = table, mv, budget
         self.r = mv.r
         self.model = mv.model

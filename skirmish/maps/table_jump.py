@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import shapely
@@ -31,10 +31,7 @@ from shapely.ops import nearest_points
 
 from ..rules.eldfall.movement import fall_rolls
 from .results import MovePlan, Violation
-from .table_movement import CONTACT, Z_TOL, _Walk
-
-if TYPE_CHECKING:
-    from .table_movement import _Mover
+from .tolerances import CONTACT, Z_TOL
 
 #: The line is sampled this finely (inches) before the first contact is refined.
 STEP = 0.01
@@ -47,7 +44,7 @@ def _p(x: float, y: float, z: float) -> str:
 class Jump:
     """One model's jump on one table (see the module)."""
 
-    def __init__(self, table: Any, mv: _Mover, budget: float):
+    def __init__(self, table: Any, mv: Any, budget: float):
         self.table, self.mv, self.budget = table, mv, budget
         self.pieces = [s for s in table.scenery]
         self.r, self.h = mv.r, mv.h
@@ -163,9 +160,7 @@ class Jump:
     def end_violations(self, final: tuple[float, float, float], k: int, at: int) -> list[Violation]:
         """Where the jump leaves the model on surface ``k``: E-MOVE-END, E-MOVE-SURFACE
         (the table's own end test: the whole base on the surface, clear of models)."""
-        w = _Walk(points=[])
-        self.table._mv_check_end(self.mv, k, (final[0], final[1]), w, at, False)
-        return w.violations
+        return list(self.table._mv_end_violations(self.mv, k, (final[0], final[1]), at))
 
     def plan(self, to: Sequence[float], notes: list[str], *, declared_path: Sequence[Sequence[float]] | None = None
              ) -> MovePlan:

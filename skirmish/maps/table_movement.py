@@ -32,14 +32,13 @@ from ..geometry import paths as P
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
+from .table_climb import Climb
+from .table_jump import Jump
+from .tolerances import CONTACT, Z_TOL
 
 if TYPE_CHECKING:
     from .pieces import Model, Scenery
 
-#: Heights closer than this (inches) are the same surface.
-Z_TOL = 1e-3
-#: Two pieces closer than this touch (E-CONTACT); the table's CONTACT_TOLERANCE.
-CONTACT = 1e-3
 #: A planned path passes enemies at least this much farther than base contact.
 ENEMY_MARGIN = 2 * CONTACT
 #: A vertical segment within this distance (plus the base radius) of a ladder point climbs it.
@@ -720,9 +719,6 @@ class TableMovement:
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "check a path")
         if not len(via):
             raise SkirmishError("a declared path needs at least one point after the model's position")
-        from .table_climb import Climb
-        from .table_jump import Jump
-
         if k is MoveKind.JUMP:
             aim = self._mv_jump_aim(mv, via[0])
             return Jump(self, mv, budget).plan(aim, notes, declared_path=list(via[1:]))
@@ -1070,6 +1066,12 @@ class TableMovement:
         if -1 in owners or not sp.end.inside(pt)[0] and not sp.end.in_footprint(pt)[0]:
             w.violate(at, f"ends with its base off {s.label} (E-MOVE-SURFACE)")
 
+    def _mv_end_violations(self, mv: _Mover, k: int, xy: tuple[float, float], at: int) -> list[Violation]:
+        """The violations of ending a move at ``xy`` on surface ``k`` (see :meth:`_mv_check_end`)."""
+        w = _Walk(points=[])
+        self._mv_check_end(mv, k, xy, w, at, False)
+        return w.violations
+
     def _mv_plan(self, mv: _Mover, w: _Walk, budget: float, notes: list[str]) -> MovePlan:
         pts = tuple((float(x), float(y), float(z)) for x, y, z in w.points)
         return MovePlan(mv.model.id, pts, w.length, w.cost, not w.violations, tuple(w.violations), w.stopped,
@@ -1091,9 +1093,6 @@ class TableMovement:
         reaches. In Standard mode the path is measured only up to the Movement (E-MODE).
         """
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "plan a path")
-        from .table_climb import Climb
-        from .table_jump import Jump
-
         if k is MoveKind.JUMP:
             if isinstance(to, str):
                 raise RuleInputError(f"a Jump goes in a straight line to a point, not to a model ({to!r}); "
