@@ -172,9 +172,7 @@ def test_E_ROLL_REROLL_k_one_die_each_equals_brute_force(ta, tb, ra, rb) -> None
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ta,tb", [(13, 11), (21, 6), (5, 18)])
-@pytest.mark.parametrize("ra,rb", [(("best", 1), ("best", 1)), (("best", 1), ("none", 0)),
-                                   (("none", 0), ("best", 1)), (("all", 0), ("best", 1)), (("best", 2), ("all", 0))])
+@pytest.mark.parametrize("ta,tb,ra,rb", [(13, 11, ("best", 1), ("best", 1))])
 def test_E_ROLL_REROLL_k_confrontation_equals_brute_force(ta, tb, ra, rb) -> None:
     """E-CONF + E-ROLL-REROLL: the Reactive side chooses first (looking ahead), then the
     Active side, each to maximise its expected Hits."""
