@@ -48,7 +48,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from .los_chain import Chain, chain_blocks
+from .los_chain import Chain, chain_blocks, clip_polygons, feasible_point
 from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_of
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
@@ -433,30 +433,6 @@ def _corners(box: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1), np.stack([x0, y1], 1)], 1)
 
 
-def _clip_polygon(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
-    """Clip convex polygons (rows, V, 2; padded by repeating vertices) to n·x >= c0.
-    Returns (rows, V + 1, 2); an empty result is all-NaN."""
-    rows, V, _ = verts.shape
-    side = np.einsum("rvj,rj->rv", verts, n) - c0[:, None]
-    nxt = np.roll(verts, -1, axis=1)
-    sn = np.roll(side, -1, axis=1)
-    inside = side >= 0
-    cross = (side >= 0) != (sn >= 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = side / (side - sn)
-        hit = verts + (nxt - verts) * t[..., None]
-    cand = np.stack([np.where(inside[..., None], verts, np.nan), np.where(cross[..., None], hit, np.nan)], 2)
-    cand = cand.reshape(rows, 2 * V, 2)
-    valid = ~np.isnan(cand[..., 0])
-    order = np.argsort(~valid, axis=1, kind="stable")
-    cand = np.take_along_axis(cand, order[..., None], axis=1)
-    count = valid.sum(1)
-    first = cand[:, :1, :]
-    idx = np.arange(2 * V)[None, :]
-    cand = np.where((idx < count[:, None])[..., None], cand, first)
-    return cand[:, : V + 1]
-
-
 def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Convex polygons containing box ∩ region: the box cut by the region's half-plane
     and by the disc's tangent facing the box. Returns (vertices (rows, 6, 2), non-empty)."""
@@ -466,12 +442,12 @@ def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray,
     outside = np.any(np.hypot(corners[..., 0] - D[:, 0:1], corners[..., 1] - D[:, 1:2]) > D[:, 2:3], 1)
     cut = np.flatnonzero(behind | outside)
     if len(cut):
-        v = _clip_polygon(corners[cut], H[cut, :2], H[cut, 2])
+        v = clip_polygons(corners[cut], H[cut, :2], H[cut, 2])
         mid = (box[cut, :2] + box[cut, 2:]) / 2 - D[cut, :2]
         d = np.hypot(mid[:, 0], mid[:, 1])
         u = np.where(d[:, None] > 1e-12, -mid / np.maximum(d, 1e-300)[:, None], 0.0)
         c0 = np.where(d > 1e-12, np.einsum("ij,ij->i", u, D[cut, :2]) - D[cut, 2], -_BIG)
-        verts[cut] = _clip_polygon(v, u, c0)
+        verts[cut] = clip_polygons(v, u, c0)
     return verts, ~np.isnan(verts[:, 0, 0])
 
 
@@ -745,7 +721,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                 continue
             if examined[i] < CHAIN_AFTER:
                 continue
-            ch = _chain(k, tall_rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
+            ch = _chain(k, rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
             if ch.line is not None and not (ch.blocked and not ch.thin):
                 found = _line_witness(ch.line, i, pairs, obs, _excluded(sources[i], targets[i]))
                 if found is not None:
@@ -754,7 +730,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                     continue
             if ch.blocked:
                 split[k] = False
-                blockers[i].update(int(o) for o in np.unique(tall_rows.owner[tall_rows.bundle == k][ch.used]))
+                blockers[i].update(int(o) for o in np.unique(rows.owner[rows.bundle == k][ch.used]))
                 stage_of[i].add("subdivision" if ch.thin else "separator")
         bp, bP, bQ = _split(bp[split], bP[split], bQ[split], pairs)
     for i in range(n):
@@ -777,13 +753,14 @@ def _chain(k: int, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen:
                         obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
 
 
-def _chord_mid(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray | None:
-    """The middle of the part of the line o + s·u inside the disc D ∩ half-plane H."""
+def _chord(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> list[np.ndarray]:
+    """Three points (the ends, nudged inwards, and the middle) of the part of the line
+    o + s·u inside the disc D ∩ half-plane H; none when the line misses it."""
     w = D[:2] - o
     sc = float(w @ u)
     h2 = D[2] ** 2 - (float(w @ w) - sc * sc)
     if h2 <= 0:
-        return None
+        return []
     half = math.sqrt(h2)
     lo, hi = sc - half, sc + half
     hn, c0 = H[:2], H[2]
@@ -791,33 +768,40 @@ def _chord_mid(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> np
     num = c0 - float(hn @ o)  # need s·den >= num
     if abs(den) < 1e-15:
         if num > 1e-12:
-            return None
+            return []
     elif den > 0:
         lo = max(lo, num / den)
     else:
         hi = min(hi, num / den)
     if hi < lo:
-        return None
-    return o + u * ((lo + hi) / 2)
+        return []
+    return [o + u * (lo + f * (hi - lo)) for f in (0.5, 0.02, 0.98)]
 
 
 def _line_witness(line: tuple[np.ndarray, np.ndarray], i: int, pairs: _Pairs, obs: Obstacles,
                   exclude: tuple[int, ...]) -> Segment3 | None:
     """A witness on the escaping line the chain test found for pair ``i``, if its heights clear."""
     o, u = line
-    p = _chord_mid(o, u, pairs.P[i], pairs.H[i])
-    q = _chord_mid(o, u, pairs.Q[i], pairs.H[i])
-    if p is None or q is None:
+    ps, qs = _chord(o, u, pairs.P[i], pairs.H[i]), _chord(o, u, pairs.Q[i], pairs.H[i])
+    if not ps or not qs:
         return None
-    rows = _rows(np.array([i]), pairs, obs)
-    ok, heights, _ = _witness_heights(rows, 1, p[None], q[None], obs, pairs.zP[i:i + 1], pairs.zQ[i:i + 1])
-    if not ok[0]:
-        return None
-    (u0, v0) = heights[0]
-    seg: Segment3 = ((float(p[0]), float(p[1]), float(u0)), (float(q[0]), float(q[1]), float(v0)))
-    if _touches_a_seam(rows, 1, p[None], q[None], obs)[0] and not segment_is_clear(obs, seg, exclude=exclude):
-        return None
-    return seg
+    # the ends where the line meets the two regions: middles first, then the far and near
+    # ends (a longer or shorter segment on the same line may clear other heights)
+    P = np.array([a for a in ps for _ in qs])
+    Q = np.array([b for _ in ps for b in qs])
+    n = len(P)
+    one = _rows(np.array([i]), pairs, obs)
+    m = len(one.bundle)
+    rows = _Rows(np.repeat(np.arange(n), m), np.tile(one.piece, n), np.tile(one.owner, n))
+    ok, heights, _ = _witness_heights(rows, n, P, Q, obs, np.repeat(pairs.zP[i:i + 1], n, 0),
+                                      np.repeat(pairs.zQ[i:i + 1], n, 0))
+    seams = _touches_a_seam(rows, n, P, Q, obs)
+    for j in np.flatnonzero(ok):
+        (u0, v0) = heights[j]
+        seg: Segment3 = ((float(P[j, 0]), float(P[j, 1]), float(u0)), (float(Q[j, 0]), float(Q[j, 1]), float(v0)))
+        if not seams[j] or segment_is_clear(obs, seg, exclude=exclude):
+            return seg
+    return None
 
 
 def _excluded(s: Viewer, t: Viewer) -> tuple[int, ...]:
@@ -1105,25 +1089,10 @@ def _heights_lp(ta, tb, z0, z1, sealed, zP, zQ) -> tuple[float, float] | None:
         cons = list(fixed)
         for j, i in enumerate(both):
             cons += under(i) if (mask >> j) & 1 else over(i)
-        pt = _feasible_point(cons)
+        pt = feasible_point(np.array(cons, float))
         if pt is not None:
-            return pt
+            return (float(pt[0]), float(pt[1]))
     return None
-
-
-def _feasible_point(cons: list[tuple[float, float, float]]) -> tuple[float, float] | None:
-    A = np.array(cons, float)
-    m = len(A)
-    i, j = np.triu_indices(m, 1)
-    det = A[i, 0] * A[j, 1] - A[i, 1] * A[j, 0]
-    good = np.abs(det) > 1e-15
-    i, j, det = i[good], j[good], det[good]
-    u = (A[i, 2] * A[j, 1] - A[i, 1] * A[j, 2]) / det
-    v = (A[i, 0] * A[j, 2] - A[i, 2] * A[j, 0]) / det
-    feas = np.all(A[:, 0][None, :] * u[:, None] + A[:, 1][None, :] * v[:, None] <= A[:, 2][None, :] + 1e-9, 1)
-    if not feas.any():
-        return None
-    return (float(u[feas].mean()), float(v[feas].mean()))
 
 
 # ---------------------------------------------------------------------------------------

@@ -81,10 +81,11 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     ``zP``/``zQ``: the end height ranges.
 
     The exact test runs first; if it leaves an escaping line, that line is returned to be
-    tried as a witness, and with ``widen`` > 0 the test runs again: ``widen`` counts a segment passing within ``widen`` of a solid as blocked:
-    moving its ends by less than ``widen`` (a translation across it) makes it enter the
-    solid. The proof then says "every segment lies within ``widen`` of a blocked one": how
-    the search settles a set of clear sight lines thinner than that."""
+    tried as a witness, and with ``widen`` > 0 the test runs again counting a segment that
+    passes within ``widen`` of a solid (in plan, or in height) as blocked: moving its ends
+    by less than ``widen`` makes it enter the solid. That proof says "every segment lies
+    within ``widen`` of a blocked one": how the search settles a set of clear sight lines
+    thinner than that (``thin``)."""
     cP, cQ = P.mean(0), Q.mean(0)
     d = cQ - cP
     length = float(np.hypot(*d))
@@ -117,7 +118,7 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
         rf = D[2] * f + SLACK
         rows += [np.array([1.0, c[0], c[1] + rf]), np.array([-1.0, -c[0], -c[1] + rf])]
     base = np.array(rows)
-    if _feasible(base) is None:
+    if feasible_point(base) is None:
         return Chain(False)  # (numerically empty: leave it to the search)
     # the solids, clipped to the slab
     R = len(z0)
@@ -134,11 +135,17 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     den_lo, den_hi = x2 - x1, xQ1 - xP0
     d_hi = num_hi / den_lo if num_hi > 0 else num_hi / den_hi
     d_lo = num_lo / den_lo if num_lo < 0 else num_lo / den_hi
-    D = max(abs(d_lo), abs(d_hi))
+    up, down = max(0.0, d_hi), min(0.0, d_lo)  # how far z may rise / fall per unit of x
     wP, wQ = x1 - xP0, xQ1 - x2
-    zbase = np.array([[0.0, 1.0, d_hi + SLACK], [0.0, -1.0, -d_lo + SLACK],
-                      [1.0, x1, zP[1] + D * wP + SLACK], [-1.0, -x1, -(zP[0] - D * wP) + SLACK],
-                      [1.0, x2, zQ[1] + D * wQ + SLACK], [-1.0, -x2, -(zQ[0] - D * wQ) + SLACK]])
+    # z(x1) = z(p_x) + δ (x1 - p_x) with p_x in [xP0, x1]; z(x2) = z(q_x) - δ (q_x - x2)
+    zrows = [[0.0, 1.0, d_hi], [0.0, -1.0, -d_lo],
+            [1.0, x1, zP[1] + up * wP], [-1.0, -x1, -(zP[0] + down * wP)],
+            [1.0, x2, zQ[1] - down * wQ], [-1.0, -x2, -(zQ[0] - up * wQ)]]
+    if d_lo >= 0:  # rising all along: z(xP0) <= z(p_x) <= zP1, z(xQ1) >= z(q_x) >= zQ0
+        zrows += [[1.0, xP0, zP[1]], [-1.0, -xQ1, -zQ[0]]]
+    if d_hi <= 0:  # falling all along
+        zrows += [[-1.0, -xP0, -zP[0]], [1.0, xQ1, zQ[1]]]
+    zbase = np.array(zrows) + np.array([0.0, 0.0, SLACK])
     # between its ends the segment stays between the lowest and the highest end height
     zlo, zhi = min(zP[0], zQ[0]), max(zP[1], zQ[1])
     zbase = np.vstack([zbase, [[1.0, x1, zhi + SLACK], [-1.0, -x1, -zlo + SLACK],
@@ -194,7 +201,7 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
             for x in (ka[i] - wd, kb[i] + wd):  # a segment moved by < wd crosses within
                 if zt[i] + wd < zhi + 1e-9:  # (no segment rises above its highest end)
                     ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
-                if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest: nothing passes under a grounded solid)
+                if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest end)
                     ops.append((1, np.array([[1.0, x, zb[i] - wd + SLACK]])))
             out[int(i)] = ops
         return out
@@ -237,8 +244,8 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
         nodes = [0]
 
         def escape(st: list[np.ndarray], depth: int) -> np.ndarray | None:
-            pt = _feasible(st[0])
-            if pt is None or _feasible(st[1]) is None:
+            pt = feasible_point(st[0])
+            if pt is None or feasible_point(st[1]) is None:
                 return None
             if depth == len(open_):
                 return pt
@@ -337,7 +344,7 @@ def _feasible_each(A: np.ndarray, extra: list[np.ndarray]) -> np.ndarray:
     return ok.any(1)
 
 
-def _feasible(A: np.ndarray) -> np.ndarray | None:
+def feasible_point(A: np.ndarray) -> np.ndarray | None:
     """A point (α, β) meeting every row a·(α, β) <= c (the rows bound a polygon): the mean
     of the feasible vertices, or None when there is none."""
     V = _vertices(A)

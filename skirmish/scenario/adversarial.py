@@ -236,8 +236,8 @@ def dense_table(rng: random.Random, *, width: float = 36.0, depth: float = 36.0,
     stand on the ground, on roofs and on bridges."""
     n_models = models if models is not None else rng.randint(14, 20)
     n_pieces = pieces if pieces is not None else rng.randint(20, 60)
-    kinds = ["building", "building", "bridge"] + [
-        rng.choice(["wall", "wall", "low-wall", "barrel", "rock", "ruin", "bridge", "building"]) for _ in range(n_pieces)]
+    mix = ["wall", "wall", "low-wall", "barrel", "rock", "ruin", "bridge", "building"]
+    kinds = ["building", "building", "bridge"] + [rng.choice(mix) for _ in range(n_pieces)]
     placed: list[Scenery] = []
     for i, kind in enumerate(kinds[:n_pieces]):
         for _ in range(30):

@@ -93,6 +93,7 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
               for i, raw in enumerate(_array(top, "models"))]
     script = _array(top, "script")  # read by skirmish.sim (docs/simulation.md); kept for a lossless save
+    top.take("game", lambda v: v, None)  # the [game] settings, read by skirmish.game (docs/game.md)
     top.done()
 
     _check_ids(source, scenery, models)

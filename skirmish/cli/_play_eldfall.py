@@ -1,0 +1,104 @@
+"""``skirmish play`` for Eldfall on a table: one logged game, or ``--games N`` with a
+report (schemas in docs/game.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..game.eldfall import GameRecord, play_game
+from ..game.eldfall.settings import GameSettings, load_game
+from ..game.policy import parse_policy_specs
+from ..maps.table import Table
+from ..scale import job_rng, run_jobs
+from ..sim.script import Script
+from ._output import emit_json
+from ._progress import progress_bar
+
+DEFAULT_POLICY = "greedy"
+
+
+def play(args: argparse.Namespace, board: Any) -> int:
+    table, _, _ = _loaded(args.scenario)
+    spec = args.policy or DEFAULT_POLICY
+    parse_policy_specs(spec, table.sides, "eldfall")  # refuse an unknown policy before playing
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    if args.games is None:
+        record = play_one((args.scenario, spec, seed, None))
+        if args.json:
+            for e in record.events:
+                print(json.dumps(e))
+            print(json.dumps(record.summary))
+        else:
+            _print_game(record, spec, seed)
+        return 0
+    jobs = [(args.scenario, spec, seed, i) for i in range(args.games)]
+    with progress_bar(len(jobs), "games", enabled=not args.json, unit="game") as update:
+        summaries = [r.summary for r in run_jobs(play_one, jobs, workers=args.workers, backend=args.backend,
+                                                 scheduler=args.scheduler, progress=update)]
+    report = game_report(summaries, table.sides, seed)
+    if args.json:
+        emit_json(report)
+    else:
+        _print_report(report, spec)
+    return 0
+
+
+@lru_cache(maxsize=8)
+def _loaded(path: str) -> tuple[Table, GameSettings, Script]:
+    return load_game(path)
+
+
+def play_one(job: tuple[str, str, int, int | None]) -> GameRecord:
+    """Game ``i`` of a run seeded ``seed`` (``i`` None: the single game of ``--seed``);
+    each worker loads the scenario file once."""
+    path, spec, seed, i = job
+    table, settings, script = _loaded(path)
+    policies = parse_policy_specs(spec, table.sides, "eldfall")
+    rng = random.Random(seed) if i is None else job_rng(seed, i)
+    return play_game(table, settings, policies, rng, seed=seed, script=script)
+
+
+def game_report(summaries: Sequence[dict[str, Any]], sides: Sequence[str], seed: int) -> dict[str, Any]:
+    """``{games, seed, wins: {side: share, draw: share}, vp_mean, rounds_mean, survival}``."""
+    n = len(summaries)
+    wins = {s: sum(r["winner"] == s for r in summaries) / n for s in sides}
+    wins["draw"] = sum(r["winner"] is None for r in summaries) / n
+    models = list(summaries[0]["states"]) if summaries else []
+    return {"games": n, "seed": seed, "wins": wins,
+            "vp_mean": {s: sum(r["vp"][s] for r in summaries) / n for s in sides},
+            "rounds_mean": sum(r["rounds"] for r in summaries) / n,
+            "survival": {m: sum(r["states"][m] == "Active" for r in summaries) / n for m in models}}
+
+
+def _print_game(record: GameRecord, spec: str, seed: int) -> None:
+    print(f"Seed {seed} (replay with --seed {seed}); policies: {spec}")
+    by_turn: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for e in record.events:
+        by_turn.setdefault((e["round"], e["turn"]), []).append(e)
+    for rnd, turn, side in record.turns:
+        print(f"Round {rnd}, turn {turn}: {side} is Active")
+        events = by_turn.get((rnd, turn), [])
+        for e in events:
+            print(f"  {e['text']}")
+        if not events:
+            print("  (no activations)")
+    s = record.summary
+    vp = ", ".join(f"{k} {v}" for k, v in s["vp"].items())
+    print(f"Result after {s['rounds']} round(s): " + (f"{s['winner']} wins" if s["winner"] else "a draw")
+          + f" (VP {vp})")
+    print("States: " + ", ".join(f"{m} {st}" for m, st in s["states"].items()))
+
+
+def _print_report(report: dict[str, Any], spec: str) -> None:
+    print(f"{report['games']} games from seed {report['seed']}; policies: {spec}")
+    print("Wins: " + ", ".join(f"{k} {v:.1%}" for k, v in report["wins"].items()))
+    print("Mean VP: " + ", ".join(f"{k} {v:.2f}" for k, v in report["vp_mean"].items())
+          + f"; mean rounds {report['rounds_mean']:.2f}")
+    print("Survival (share of games each model ends in play):")
+    for m, v in report["survival"].items():
+        print(f"  {m:<16} {v:6.1%}")

@@ -1,0 +1,138 @@
+"""What a player chooses in a game of Eldfall, and the legal options the game offers.
+
+Decision kinds (``Decision.kind``):
+
+- ``"activate"``: which model of the Active side spends 1 AP on an Activation
+  Sequence; options are model ids and ``None`` (stop: end the Tactical phase).
+- ``"move"``: a :class:`Move` for the activated model (open: any legal Move is accepted).
+- ``"reaction"``: a :class:`Reaction` of one Reactive model (``actor``) to the move just made.
+- ``"action"``: the Active model's :class:`Action`, knowing the Reactions.
+- ``"dodge-move"``: after a Dodge, a :class:`Move` of kind ``dodge`` (or ``idle`` to stay).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+import shapely
+
+from ...errors import IllegalActionError
+from ...maps.table import Table
+
+MoveKindName = Literal["idle", "walk", "run", "dodge"]
+ActionKind = Literal["attack", "dodge", "nothing", "death-blow"]
+ReactionKind = Literal["none", "attack", "dodge"]
+
+#: Special movement (E-ACTION-COMBO): the Action must be Nothing.
+SPECIAL_MOVES = frozenset({"run", "climb", "jump"})
+
+
+class IllegalChoice(IllegalActionError):
+    """A policy's choice that breaks a rule: refused with the model and the reason, never applied."""
+
+    def __init__(self, model: str | None, reason: str, choice: object = None):
+        self.model, self.reason, self.choice = model, reason, choice
+        super().__init__(f"illegal choice for {model}: {reason}" + (f" ({choice!r})" if choice is not None else ""))
+
+
+@dataclass(frozen=True)
+class Move:
+    """A movement: ``kind`` idle (turn only), walk, run, or dodge (the Dodge move);
+    ``to`` the base centre's end (x, y, z); ``face`` the facing at the end in degrees
+    (None: the direction of the last stretch, or unchanged for idle)."""
+
+    kind: MoveKindName
+    to: tuple[float, float, float] | None = None
+    face: float | None = None
+
+    def __repr__(self) -> str:
+        to = "" if self.to is None else f" to ({self.to[0]:.2f}, {self.to[1]:.2f}, {self.to[2]:g})"
+        face = "" if self.face is None else f" facing {self.face:.0f}°"
+        return f"Move({self.kind}{to}{face})"
+
+
+@dataclass(frozen=True)
+class Action:
+    """The Active model's Action: attack (``target`` with ``weapon``), dodge, nothing,
+    or death-blow (``target``: an Incapacitated enemy in base contact)."""
+
+    kind: ActionKind
+    target: str | None = None
+    weapon: str | None = None
+
+    def __repr__(self) -> str:
+        more = "".join(f" {v}" for v in (self.target, self.weapon) if v)
+        return f"Action({self.kind}{more})"
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """A Reactive model's answer to a move: none, dodge, or attack with ``weapon`` at
+    the mover's path point number ``at`` (Attack of Opportunity, E-REACTION)."""
+
+    kind: ReactionKind
+    at: int | None = None
+    weapon: str | None = None
+    los: bool = True
+
+    def __repr__(self) -> str:
+        if self.kind == "attack":
+            return f"Reaction(attack {self.weapon} at point {self.at})"
+        if self.kind == "dodge":
+            return "Reaction(dodge)" if self.los else "Reaction(dodge without LoS)"
+        return "Reaction(none)"
+
+
+NOTHING = Action("nothing")
+NO_REACTION = Reaction("none")
+
+
+def sample_destinations(table: Table, model_id: str, kind: str, rng: random.Random, n: int,
+                        budget: float | None = None) -> list[tuple[float, float, float]]:
+    """Up to ``n`` end points drawn uniformly (by area) from the movement range of
+    ``model_id`` (walk or run; ``budget`` overrides the distance)."""
+    if n <= 0:
+        return []
+    parts = table.movement_range_parts(model_id, kind=kind, budget=budget)
+    pieces = [(s.z, g) for s, g in parts if not g.is_empty and g.area > 1e-6]
+    if not pieces:
+        return []
+    areas = [g.area for _, g in pieces]
+    out: list[tuple[float, float, float]] = []
+    tries = 0
+    while len(out) < n and tries < 30 * n:
+        tries += 1
+        z, g = pieces[rng.choices(range(len(pieces)), areas)[0]] if len(pieces) > 1 else pieces[0]
+        x0, y0, x1, y1 = g.bounds
+        x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
+        if shapely.contains_xy(g, x, y):
+            out.append((round(x, 4), round(y, 4), z))
+    return out
+
+
+def path_samples(points: tuple[tuple[float, ...], ...], step: float = 2.0, most: int = 6
+                 ) -> tuple[tuple[float, float, float], ...]:
+    """Points of a path at which reactions are judged: every vertex, and points every
+    ``step`` inches along level stretches; at most ``most`` (start and end kept)."""
+    pts = [(float(p[0]), float(p[1]), float(p[2]) if len(p) > 2 else 0.0) for p in points]
+    out = [pts[0]]
+    for a, b in zip(pts, pts[1:]):
+        d = math.hypot(b[0] - a[0], b[1] - a[1])
+        if abs(a[2] - b[2]) < 1e-9 and d > step:
+            k = int(d // step)
+            for j in range(1, k + 1):
+                t = j * step / d
+                if t < 1 - 1e-9:
+                    out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2]))
+        out.append(b)
+    dedup = [out[0]]
+    for p in out[1:]:
+        if math.dist(p, dedup[-1]) > 1e-6:
+            dedup.append(p)
+    if len(dedup) > most:
+        idx = sorted({round(i * (len(dedup) - 1) / (most - 1)) for i in range(most)})
+        dedup = [dedup[i] for i in idx]
+    return tuple(dedup)

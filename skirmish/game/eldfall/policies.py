@@ -1,0 +1,350 @@
+"""Built-in Eldfall policies: ``random``, ``greedy`` and ``script``.
+
+- ``random``: a uniformly random option of every decision (the shared RandomPolicy).
+- ``greedy``: scores each candidate by the expected Wounds dealt minus those taken in
+  the exchange it leads to, from the exact odds (:mod:`skirmish.rules.eldfall.odds`)
+  with LoS, reach bands and cover on the table; candidate destinations are the
+  game's sample of the movement range plus the walks into base contact with enemies.
+- ``script``: plays the scenario's ``[[script]]`` in order (docs/simulation.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Literal
+
+from ...errors import SkirmishError
+from ...game.policy import Decision, RandomPolicy, register_policy
+from ...maps.table import Table
+from ...rules.eldfall.exchange import Exchange, Side
+from ...rules.eldfall.odds import exchange_odds
+from ...geometry.distance import cylinder_distance
+from ...geometry.solids import Cylinder
+from ...maps.table import CONTACT_TOLERANCE
+from .attacks import armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons
+from .choices import NO_REACTION, NOTHING, Action, IllegalChoice, Move, Reaction
+from .sight import sight_along
+from .state import facing_toward
+
+
+@lru_cache(maxsize=65536)
+def _expected(ex: Exchange) -> tuple[Fraction, Fraction]:
+    """Exact expected Wounds (dealt by the attacker, dealt back to it) of an exchange."""
+    o = exchange_odds(ex)
+    return (o.active.expected_wounds or Fraction(0), o.reactive.expected_wounds or Fraction(0))
+
+
+class GreedyPolicy:
+    """One-step greedy: the best expected Wounds dealt minus taken, from exact odds."""
+
+    name = "greedy"
+    #: judge Cover (E-COVER) for every candidate; off, Cover is judged only for the chosen Action
+    cover = False
+
+    def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
+        handler = getattr(self, "_" + decision.kind.replace("-", "_"), None)
+        if handler is None:
+            return decision.options[0]
+        return handler(game, decision, rng)
+
+    # -- which model ---------------------------------------------------------------
+    def _activate(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
+        """The model nearest an enemy acts first (AP left at the End phase are lost anyway)."""
+        st = game.state
+        ids = [o for o in d.options if o is not None]
+        enemies = [st.model(e.id) for e in st.in_play(st.reactive)]
+        if not ids or not enemies:
+            return None
+
+        def nearest(mid: str) -> float:
+            m = st.model(mid)
+            return min(math.hypot(e.x - m.x, e.y - m.y) for e in enemies)
+
+        return min(ids, key=lambda i: (nearest(i), i))
+
+    # -- where to move ---------------------------------------------------------------
+    def _move(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
+        st = game.state
+        mid: str = d.actor or ""
+        m = st.model(mid)
+        enemies = [e.id for e in st.in_play(st.enemy_of(m.side))]
+        candidates: list[Move] = [o for o in d.options if o.kind != "run"]
+        for e in enemies:  # the spots that reach the targets: base contact
+            em = st.model(e)
+            if any(not w.ranged for w in usable_weapons(m)) and math.hypot(em.x - m.x, em.y - m.y) <= \
+                    2 * float(m.attributes["SPD"]) + 2:
+                try:
+                    plan = st.table.plan_move(mid, e, kind="walk", budget=_walk_budget(game, mid), declared=True)
+                except SkirmishError:
+                    continue
+                if plan.legal:
+                    end = plan.points[-1]
+                    candidates.append(Move("walk", (end[0], end[1], end[2]), facing_toward(end[0], end[1], em.x,
+                                                                                            em.y, m.facing)))
+        best, best_score = None, -math.inf
+        scored = self._score_destinations(game, mid, candidates, enemies)
+        for c, (score, face) in zip(candidates, scored):
+            if score is None:
+                continue
+            if score > best_score:
+                best, best_score = (dataclasses.replace(c, face=face) if face is not None else c), score
+        if best is not None and best_score > -1.0:
+            return best
+        runs = [o for o in d.options if o.kind == "run"]
+        if runs:  # nothing to attack: close in on the nearest enemy
+            def after(o: Move) -> float:
+                return min(math.hypot(st.model(e).x - o.to[0], st.model(e).y - o.to[1]) for e in enemies) \
+                    if enemies and o.to else 0.0
+            return min(runs, key=after)
+        return best if best is not None else d.options[0]
+
+    def _score_destinations(self, game: Any, mid: str, moves: list[Move], enemies: list[str]
+                            ) -> list[tuple[float | None, float | None]]:
+        """Per candidate move: the best expected Wounds dealt minus taken from its end
+        (-1 - 0.01 × distance to the nearest enemy when nothing is in reach; None when
+        the move is illegal) and the facing toward the best target. Sight from every
+        end point to every enemy, and back, is one batch per point
+        (:func:`.sight.sight_along`); reach is E-DIST."""
+        st = game.state
+        m, u = st.model(mid), st.unit(mid)
+        ends: list[tuple[float, float, float] | None] = []
+        for c in moves:
+            if c.kind == "idle":
+                ends.append((m.x, m.y, m.z))
+                continue
+            try:
+                mr = game.plan(mid, c)
+            except IllegalChoice:
+                ends.append(None)
+                continue
+            ends.append(mr.path[-1])
+        pts = [e for e in ends if e is not None]
+        if not pts or not enemies:
+            return [(None if e is None else -1.0, None) for e in ends]
+        pv = sight_along(st.table, m, pts, enemies, both=True)
+        assert pv.sees is not None
+        out: list[tuple[float | None, float | None]] = []
+        i = -1
+        for e in ends:
+            if e is None:
+                out.append((None, None))
+                continue
+            i += 1
+            here = Cylinder(e[0], e[1], e[2], m.radius, m.hitbox_height)
+            best: float | None = None
+            face: float | None = None
+            near = math.inf
+            for j, eid in enumerate(pv.others):
+                tm, tu = st.model(eid), st.unit(eid)
+                d = cylinder_distance(here, tm.hitbox)
+                near = min(near, d)
+                if not pv.sees[i, j]:
+                    continue
+                for w in usable_weapons(m):
+                    band = w.band_for(d, CONTACT_TOLERANCE)
+                    if band is None:
+                        continue
+                    acc = w.bands[band].accuracy
+                    active = Side(att=int(m.attributes[w.attribute]), modifiers=(acc,) if acc else (), pw=w.pw,
+                                  stk=strike_of(m, u, w), arm=armour_of(m, u), hp=u.hp)
+                    reply = defending_side(tm, tu)
+                    if tu.ap >= 1 and pv.seen_by[i, j]:
+                        for rw in usable_weapons(tm):
+                            rb = rw.band_for(d, CONTACT_TOLERANCE)
+                            if rb is not None:
+                                racc = rw.bands[rb].accuracy
+                                reply = Side(att=int(tm.attributes[rw.attribute]),
+                                             modifiers=(racc,) if racc else (), pw=rw.pw,
+                                             arm=armour_of(tm, tu), hp=tu.hp)
+                                break
+                    dealt, taken = _expected(Exchange(active, reply))
+                    score = float(dealt - taken)
+                    if best is None or score > best:
+                        best, face = score, facing_toward(e[0], e[1], tm.x, tm.y, m.facing)
+            out.append((best if best is not None else -1.0 - 0.01 * near, face))
+        return out
+
+    # -- the action ---------------------------------------------------------------------
+    def _action(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
+        reactions: dict[str, Reaction] = dict((d.context or {}).get("reactions", {}))
+        attacks = [o for o in d.options if o.kind == "attack"]
+        blows = [o for o in d.options if o.kind == "death-blow"]
+        if blows:
+            return blows[0]
+        attacked = any(r.kind == "attack" for r in reactions.values())
+        st = game.state
+        best, best_score = None, -math.inf
+        actor: str = d.actor or ""
+        for a in attacks:
+            m, u = st.model(actor), st.unit(actor)
+            geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon), with_cover=self.cover)
+            tm, tu = st.model(a.target), st.unit(a.target)
+            r = reactions.get(a.target, NO_REACTION)
+            if r.kind == "dodge":
+                reactive = defending_side(tm, tu, dodge=True, los=r.los)
+            elif r.kind == "attack":
+                back = attack_geometry(game_table_at(game, d, r), a.target, actor, tm.weapon(r.weapon),
+                                       with_cover=self.cover)
+                reactive = attacking_side(tm, tu, back, reactive=True)
+            else:
+                reactive = defending_side(tm, tu)
+            dealt, taken = _expected(Exchange(attacking_side(m, u, geo, reactive=False), reactive))
+            score = float(dealt - taken)
+            if score > best_score:
+                best, best_score = a, score
+        if best is not None and (best_score > 0 or not attacked):
+            return best
+        if attacked and Action("dodge") in d.options:
+            return Action("dodge")
+        return best if best is not None else NOTHING
+
+    # -- reactions ------------------------------------------------------------------------
+    def _reaction(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
+        """Reactive AP are lost at the End phase: attack at the best path point, else Dodge."""
+        st = game.state
+        mover = (d.context or {}).get("mover")
+        attacks = [o for o in d.options if o.kind == "attack"]
+        if attacks and mover is not None:
+            path = (d.context or {}).get("path", ())
+            rm, ru = st.model(d.actor), st.unit(d.actor)
+            mm, mu = st.model(mover), st.unit(mover)
+
+            def value(o: Reaction) -> float:
+                p = path[o.at]
+                table = st.table.with_model(dataclasses.replace(mm, x=p[0], y=p[1], z=p[2]))
+                geo = attack_geometry(table, d.actor or "", mover, rm.weapon(o.weapon), with_cover=self.cover)
+                return float(_expected(Exchange(attacking_side(rm, ru, geo, reactive=True),
+                                                defending_side(mm, mu)))[0])
+            # judge the nearest points of each weapon (a few evaluations, not every point)
+            by_weapon: dict[str, list[Reaction]] = {}
+            for o in attacks:
+                by_weapon.setdefault(o.weapon or "", []).append(o)
+            shortlist = [min(os, key=lambda o: math.dist(path[o.at][:2], (rm.x, rm.y))) for os in by_weapon.values()]
+            return max(shortlist, key=value)
+        dodges = [o for o in d.options if o.kind == "dodge"]
+        return dodges[0] if dodges else NO_REACTION
+
+    def _dodge_move(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
+        """Step away from the nearest enemy (or stay)."""
+        st = game.state
+        enemies = [st.model(e.id) for e in st.in_play(st.enemy_of(st.unit(d.actor).side))]
+        if not enemies:
+            return d.options[0]
+        m = st.model(d.actor)
+
+        def gap(o: Move) -> float:
+            x, y = (o.to[0], o.to[1]) if o.to else (m.x, m.y)
+            return min(math.hypot(e.x - x, e.y - y) for e in enemies)
+
+        return max(d.options, key=gap)
+
+
+def game_table_at(game: Any, d: Decision[Any], r: Reaction) -> Table:
+    """The table with the mover at the path point of a reactive attack (from the decision's context)."""
+    path = (d.context or {}).get("path")
+    st = game.state
+    if not path or r.at is None:
+        return st.table
+    m = st.model(d.actor)
+    p = path[r.at]
+    return st.table.with_model(dataclasses.replace(m, x=p[0], y=p[1], z=p[2]))
+
+
+def _walk_budget(game: Any, mid: str) -> float:
+    from ...rules.eldfall.movement import half_up
+    u = game.state.unit(mid)
+    spd = float(game.state.model(mid).attributes["SPD"])
+    return half_up(spd) if {"Slowed", "Crippled", "Crouched"} & u.states else spd
+
+
+register_policy("eldfall", "random", RandomPolicy)
+register_policy("eldfall", "greedy", GreedyPolicy)
+
+
+class ScriptPolicy:
+    """Plays the scenario's ``[[script]]`` (docs/simulation.md) inside the game's
+    rounds: a side activates the script's next actor while it is one of its own with
+    AP, and stops its turn otherwise. A move is a Walk (Run with ``run = true``), an
+    attack follows in the same Activation when the same actor attacks next, and the
+    script's ``reaction`` becomes the target's Reaction (an attack back at the end of
+    the path). Templates and measures are not played (skipped). The position in the
+    script is the game's ``script_pos``, shared by both sides."""
+
+    name = "script"
+
+    def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
+        script = getattr(game, "script", None)
+        actions = script.actions if script is not None else ()
+        k = decision.kind
+        if k == "activate":
+            return self._activate(game, decision, actions)
+        nxt = actions[game.script_pos] if game.script_pos < len(actions) else None
+        if k == "move":
+            return self._move(game, decision, nxt)
+        if k == "action":
+            return self._action(game, decision, nxt)
+        if k == "reaction":
+            return self._reaction(game, decision, nxt)
+        return decision.options[0]  # dodge-move: stay
+
+    def _activate(self, game: Any, d: Decision[Any], actions: Any) -> Any:
+        st = game.state
+        while game.script_pos < len(actions):
+            a = actions[game.script_pos]
+            if a.do not in ("move", "attack") or not st.unit(a.actor).in_play:
+                game.script_pos += 1
+                continue
+            return a.actor if a.actor in d.options else None
+        return None
+
+    def _move(self, game: Any, d: Decision[Any], a: Any) -> Any:
+        st = game.state
+        m = st.model(d.actor)
+        if a is not None and a.actor == d.actor and a.do == "move":
+            game.script_pos += 1
+            kind: Literal["run", "walk"] = "run" if a.run else "walk"
+            to = a.to if a.to is not None else (a.via[-1] if a.via else None)
+            if isinstance(to, str):
+                plan = st.table.plan_move(d.actor, to, kind=kind, declared=True)
+                end = plan.points[-1]
+                tm = st.model(to)
+                return Move(kind, (end[0], end[1], end[2]), facing_toward(end[0], end[1], tm.x, tm.y, m.facing))
+            if to is None:
+                return Move("idle")
+            return Move(kind, (float(to[0]), float(to[1]), m.z))
+        if a is not None and a.actor == d.actor and a.do == "attack" and a.target:
+            tm = st.model(a.target)
+            return Move("idle", None, facing_toward(m.x, m.y, tm.x, tm.y, m.facing))
+        return Move("idle")
+
+    def _action(self, game: Any, d: Decision[Any], a: Any) -> Any:
+        if a is None or a.actor != d.actor or a.do != "attack" or d.options == (NOTHING,):
+            return NOTHING  # after a Run the attack waits for the next Activation
+        game.script_pos += 1
+        for o in d.options:
+            if o.kind == "attack" and o.target == a.target and (a.weapon is None or
+                                                                 _same(o.weapon, a.weapon)):
+                return o
+        return NOTHING
+
+    def _reaction(self, game: Any, d: Decision[Any], a: Any) -> Any:
+        special = (d.context or {}).get("movement") in ("run", "climb", "jump")
+        if a is None or a.do != "attack" or a.target != d.actor or a.reaction == "none" or special:
+            return NO_REACTION
+        options = [o for o in d.options if o.kind == a.reaction and
+                   (a.reaction_weapon is None or o.kind != "attack" or _same(o.weapon, a.reaction_weapon))]
+        if not options:
+            return NO_REACTION
+        return max(options, key=lambda o: o.at or 0)
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    norm = lambda s: "-".join((s or "").casefold().replace("_", " ").replace("-", " ").split())  # noqa: E731
+    return norm(a) == norm(b)
+
+
+register_policy("eldfall", "script", ScriptPolicy)

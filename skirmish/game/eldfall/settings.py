@@ -1,0 +1,122 @@
+"""The ``[game]`` settings of a scenario and the attributes a game of Eldfall needs.
+
+```toml
+[game]
+rounds = 5                      # E-ROUND (default 5)
+first = "red"                   # the side Active first in every round (default: E-SETUP initiative roll)
+vp_cap = 10                     # E-ROUND: more VP wins, capped at 10
+vp = { brute = 3 }              # VP scored by taking a model out (default 1, E-ROUND without costs)
+leaders = { red = "akane" }     # a Leader scores +1 VP (E-ROUND) and gives its Morale to initiative
+zone_depth = 8                  # E-DEPLOY strip depth (inches)
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import ScenarioError
+from ...maps.table import Table
+
+#: Attributes every model needs to be played (E-AP: STA; E-MOVE-KIND: SPD; E-WOUND: HP).
+REQUIRED_ATTRIBUTES = ("STA", "SPD", "HP")
+KEYS = ("rounds", "first", "vp_cap", "vp", "leaders", "zone_depth")
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """How a game is played: rounds, VP, Leaders, the first side, deployment depth."""
+
+    rounds: int = 5
+    first: str | None = None
+    vp_cap: int = 10
+    vp: Mapping[str, int] = field(default_factory=dict, hash=False)
+    leaders: Mapping[str, str] = field(default_factory=dict, hash=False)
+    zone_depth: float = 8.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "vp", dict(self.vp))
+        object.__setattr__(self, "leaders", dict(self.leaders))
+
+    def model_vp(self, model_id: str) -> int:
+        """VP the enemy scores when this model is Incapacitated or Dead (E-ROUND)."""
+        base = self.vp.get(model_id, 1)
+        return base + (1 if model_id in self.leaders.values() else 0)
+
+
+def parse_settings(raw: Any, table: Table, source: str = "<scenario>") -> GameSettings:
+    """Read a ``[game]`` table (None: the defaults) and check it against ``table``."""
+    if raw is None:
+        return GameSettings()
+    where = f"{source}: [game]"
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{where}: expected a table of settings, got {raw!r}")
+    unknown = sorted(set(raw) - set(KEYS))
+    if unknown:
+        raise ScenarioError(f"{where}: unknown key {unknown[0]!r}; known keys: {', '.join(KEYS)}")
+
+    def whole(key: str, default: int, low: int) -> int:
+        v = raw.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, int) or v < low:
+            raise ScenarioError(f"{where}: {key} must be a whole number ≥ {low}, got {v!r}")
+        return v
+
+    rounds = whole("rounds", 5, 1)
+    vp_cap = whole("vp_cap", 10, 1)
+    first = raw.get("first")
+    if first is not None and first not in table.sides:
+        raise ScenarioError(f"{where}: first = {first!r} is not a side; the sides are {', '.join(table.sides)}")
+    vp = raw.get("vp", {})
+    if not isinstance(vp, dict):
+        raise ScenarioError(f"{where}: vp must be a table {{model = points}}, got {vp!r}")
+    for k, v in vp.items():
+        if k not in table.model_ids:
+            raise ScenarioError(f"{where}: vp names {k!r}, which is no model on the table")
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ScenarioError(f"{where}: vp.{k} must be a whole number ≥ 0, got {v!r}")
+    leaders = raw.get("leaders", {})
+    if not isinstance(leaders, dict):
+        raise ScenarioError(f"{where}: leaders must be a table {{side = model}}, got {leaders!r}")
+    for s, m in leaders.items():
+        if s not in table.sides or m not in table.model_ids or table.model(m).side != s:
+            raise ScenarioError(f"{where}: leaders.{s} = {m!r} must name a model of side {s!r}")
+    depth = raw.get("zone_depth", 8.0)
+    if isinstance(depth, bool) or not isinstance(depth, (int, float)) or not depth > 0:
+        raise ScenarioError(f"{where}: zone_depth must be a length in inches above 0, got {depth!r}")
+    return GameSettings(rounds, first, vp_cap, vp, leaders, float(depth))
+
+
+def check_playable(table: Table, source: str = "<scenario>") -> None:
+    """Refuse a table the game cannot play: exactly two sides, and every model with
+    STA, SPD, HP and at least one weapon with a Power whose attribute it has."""
+    sides = table.sides
+    if len(sides) != 2:
+        raise ScenarioError(f"{source}: a game of Eldfall needs exactly two sides, found {len(sides)} "
+                            f"({', '.join(sides) or 'no models'}); set side = ... on every model")
+    for m in table.models:
+        missing = [a for a in REQUIRED_ATTRIBUTES if m.attributes.get(a) is None]
+        if missing:
+            raise ScenarioError(f"{source}: model {m.id!r} has no {', '.join(missing)}; the game needs STA (AP), "
+                                "SPD (Movement) and HP (Wounds): add them to its attributes or profile")
+        usable = [w for w in m.weapons if w.pw is not None and m.attributes.get(w.attribute) is not None]
+        if not usable:
+            names = ", ".join(f"{w.name} (pw {w.pw}, rolls {w.attribute})" for w in m.weapons) or "none"
+            raise ScenarioError(f"{source}: model {m.id!r} has no weapon it can attack with (weapons: {names}); "
+                                "give a weapon a Power (pw = ...) in [weapons.<name>] and the model the attribute "
+                                "it rolls against")
+
+
+def load_game(path: str) -> tuple[Table, GameSettings, Any]:
+    """A scenario file as a game: its table (checked playable), ``[game]`` settings and
+    ``[[script]]`` (empty when it has none)."""
+    import tomllib
+
+    from ...sim.script import load_with_script
+
+    table, script = load_with_script(path)
+    with open(path, "rb") as fh:
+        raw = tomllib.load(fh).get("game")
+    check_playable(table, str(path))
+    return table, parse_settings(raw, table, str(path)), script

@@ -1,0 +1,140 @@
+"""The state of a game of Eldfall: the table (positions, facings, hitboxes) and, per
+model, its HP, States and Activation Points. Immutable: every change is a new value."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ...maps.pieces import Model
+from ...maps.table import Table
+from ...rules.eldfall.sizes import FLAT_STATES
+from .settings import GameSettings
+
+#: States that take a model out of play (E-ROUND, E-MORALE).
+OUT = frozenset({"Incapacitated", "Dead"})
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One model's game numbers: side, HP left, AP left and States (E-STATE)."""
+
+    id: str
+    side: str
+    hp: int
+    ap: int
+    states: frozenset[str] = frozenset()
+
+    @property
+    def in_play(self) -> bool:
+        """Neither Incapacitated nor Dead."""
+        return not (self.states & OUT)
+
+    @property
+    def condition(self) -> str:
+        """Dead, Incapacitated or Active (for the game's final states)."""
+        if "Dead" in self.states:
+            return "Dead"
+        if "Incapacitated" in self.states:
+            return "Incapacitated"
+        return "Active"
+
+    def __repr__(self) -> str:
+        st = ",".join(sorted(self.states))
+        return f"Unit({self.id!r}, {self.side}, hp={self.hp}, ap={self.ap}{', ' + st if st else ''})"
+
+
+@dataclass(frozen=True, repr=False)
+class GameState:
+    """Where a game stands: the table, the units, round, turn (1 or 2 in the round)
+    and the Active side, the side Active first, and the starting model count per side."""
+
+    table: Table
+    units: Mapping[str, Unit]
+    settings: GameSettings
+    sides: tuple[str, str]
+    first: str
+    round: int = 0
+    turn: int = 0
+    active: str = ""
+    starting: Mapping[str, int] = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", MappingProxyType(dict(self.units)))
+        object.__setattr__(self, "starting", MappingProxyType(dict(self.starting)))
+
+    def __repr__(self) -> str:
+        return f"GameState(round {self.round}, turn {self.turn}, active {self.active!r}, {len(self.units)} units)"
+
+    @classmethod
+    def start(cls, table: Table, settings: GameSettings, first: str) -> GameState:
+        """The state before round 1: full HP (0 when Incapacitated or Dead), no AP; States
+        from the table."""
+        sides = table.sides
+        assert len(sides) == 2
+        units = {m.id: Unit(m.id, m.side, 0 if m.states & OUT else int(m.attributes["HP"]), 0, m.states)
+                 for m in table.models}
+        starting = {s: sum(1 for m in table.models if m.side == s) for s in sides}
+        return cls(table, units, settings, (sides[0], sides[1]), first, starting=starting)
+
+    # -- lookup ------------------------------------------------------------------
+    def unit(self, model_id: str) -> Unit:
+        return self.units[model_id]
+
+    def model(self, model_id: str) -> Model:
+        return self.table.model(model_id)
+
+    def enemy_of(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    @property
+    def reactive(self) -> str:
+        return self.enemy_of(self.active)
+
+    def side_units(self, side: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units.values() if u.side == side)
+
+    def in_play(self, side: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.side_units(side) if u.in_play)
+
+    def panicked(self, side: str) -> bool:
+        """E-MORALE: fewer than half of the side's starting models still in play."""
+        return 2 * len(self.in_play(side)) < self.starting.get(side, 0)
+
+    # -- changes -------------------------------------------------------------------
+    def replace(self, **kw: object) -> GameState:
+        return dataclasses.replace(self, **kw)  # type: ignore[arg-type]
+
+    def with_unit(self, unit: Unit) -> GameState:
+        """The state with ``unit`` replacing its namesake; hitbox States (Crouched,
+        Dead) are mirrored onto the table's model (E-SIZE)."""
+        units = dict(self.units)
+        old = units[unit.id]
+        units[unit.id] = unit
+        table = self.table
+        if (old.states ^ unit.states) & FLAT_STATES:
+            m = table.model(unit.id)
+            table = table.with_model(dataclasses.replace(m, states=(m.states - FLAT_STATES) | (unit.states & FLAT_STATES)))
+        return dataclasses.replace(self, units=units, table=table)
+
+    def with_units(self, units: Mapping[str, Unit]) -> GameState:
+        state = self
+        for u in units.values():
+            state = state.with_unit(u)
+        return state
+
+    def moved(self, model_id: str, x: float, y: float, z: float, facing: float) -> GameState:
+        """The state with the model's base centre at (x, y, z) facing ``facing`` degrees."""
+        m = self.table.model(model_id)
+        return dataclasses.replace(self, table=self.table.with_model(
+            dataclasses.replace(m, x=float(x), y=float(y), z=float(z), facing=float(facing) % 360.0)))
+
+
+def facing_toward(x: float, y: float, tx: float, ty: float, default: float = 0.0) -> float:
+    """Degrees CCW from +x of the direction from (x, y) to (tx, ty) (``default`` when equal)."""
+    if math.isclose(x, tx, abs_tol=1e-9) and math.isclose(y, ty, abs_tol=1e-9):
+        return default
+    return math.degrees(math.atan2(ty - y, tx - x)) % 360.0

@@ -1,0 +1,349 @@
+"""Eldfall as a whole game (E-ROUND, E-TURN, E-AP, E-ACTIVATION, E-REACTION): invariants
+over many seeded games, hand-made situations, bad input."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+import pytest
+
+from skirmish.cli import main
+from skirmish.errors import ScenarioError
+from skirmish.game.eldfall import EldfallGame, IllegalChoice, Move, Reaction, parse_settings
+from skirmish.game.eldfall.choices import SPECIAL_MOVES
+from skirmish.game.eldfall.settings import check_playable, load_game
+from skirmish.game.policy import Decision, RandomPolicy, load_policy, PolicyError
+from skirmish.scenario.load import loads
+
+from conftest import SCENARIOS
+from eldfall_fixtures import model, skirmish_text
+
+MILL = str(SCENARIOS / "mill-ambush.toml")
+
+
+@pytest.fixture
+def small(tmp_path):
+    p = tmp_path / "small.toml"
+    p.write_text(skirmish_text(), encoding="utf-8")
+    return str(p)
+
+
+class Checked(EldfallGame):
+    """A game that checks every rule invariant as it is played."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.violations: list[str] = []
+        self.spent: dict[tuple[int, int, str], int] = {}
+        self.special: dict[int, str] = {}
+
+    def ask(self, side: str, decision: Decision[Any]) -> Any:
+        choice = super().ask(side, decision)
+        st = self.state
+        if decision.kind == "reaction":
+            # E-REACTION: only Reactive models, only against the activated model
+            if st.unit(decision.actor).side != st.reactive:
+                self.violations.append(f"reaction by {decision.actor} of the Active side")
+            if choice.kind != "none" and st.unit(decision.actor).ap < 1:
+                self.violations.append(f"reaction by {decision.actor} without AP")
+        if decision.kind == "action":
+            mover = decision.actor
+            if self._last_kind in SPECIAL_MOVES and choice.kind != "nothing":
+                self.violations.append(f"E-ACTION-COMBO: {mover} {choice.kind} after {self._last_kind}")
+            if choice.kind == "attack":
+                sight = st.table.line_of_sight(mover, choice.target)
+                reach = st.table.reach(mover, choice.target, choice.weapon)
+                if not (sight.visible and reach.in_reach):
+                    self.violations.append(f"attack {mover}->{choice.target} without LoS or reach")
+        return choice
+
+    def apply_move(self, model_id: str, move: Move) -> Any:
+        before = self.state.table
+        mr = super().apply_move(model_id, move)
+        self._last_kind = mr.kind
+        if mr.plan is not None:
+            again = before.check_move(model_id, [p for p in mr.path[1:]], kind="walk",
+                                      budget=self.budget(model_id, mr.kind), declared=True)
+            if not again.legal:
+                self.violations.append(f"{model_id} {mr.kind} fails the movement checker: {again.violations}")
+        return mr
+
+    _last_kind = "idle"
+
+
+def _play(path: str, seed: int, spec: str = "random") -> tuple[Checked, Any]:
+    table, settings, script = load_game(path)
+    policies = {s: load_policy(spec, "eldfall") for s in table.sides}
+    g = Checked(table, settings, policies, random.Random(seed), seed=seed, script=script)
+    return g, g.play()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_e_ap_e_reaction_e_action_combo_invariants_over_seeded_games(small, seed):
+    g, record = _play(small, seed)
+    assert g.violations == []
+    table = g.state.table
+    sta = {m.id: m.attributes["STA"] for m in table.models}
+    per_turn: dict[tuple[int, int, str], int] = {}
+    for e in record.events:
+        if e["role"] == "strategic":
+            continue
+        assert e["ap"] >= 0  # E-AP-SPEND: never overspent
+        key = (e["round"], e["turn"], e["model"])
+        per_turn[key] = per_turn.get(key, 0) + 1
+        side = table.model(e["model"]).side
+        if e["role"] == "activation":
+            assert side == e["active"]
+        else:  # E-REACTION: the Reactive side, against the activated model
+            assert side != e["active"]
+            mover = next(x for x in record.events if x["sequence"] == e["sequence"] and x["role"] == "activation")
+            assert e["action"]["target"] == mover["model"]
+    assert all(n <= sta[k[2]] for k, n in per_turn.items())
+    assert record.summary["rounds"] <= 5 and set(record.summary["vp"]) == {"red", "blue"}
+
+
+def test_e_round_same_seed_same_game(small):
+    a = _play(small, 11)[1]
+    b = _play(small, 11)[1]
+    assert a.events == b.events and a.summary == b.summary
+
+
+def test_e_round_vp_scores_out_of_play_models(small):
+    g, record = _play(small, 4)
+    s = record.summary
+    for side in ("red", "blue"):
+        other = "blue" if side == "red" else "red"
+        out = sum(1 for m, st in s["states"].items() if st != "Active" and g.state.unit(m).side == other)
+        assert s["vp"][side] == out
+    assert s["winner"] == (None if s["vp"]["red"] == s["vp"]["blue"] else max(s["vp"], key=s["vp"].get))
+
+
+def _game(text: str, policies: dict[str, Any] | None = None) -> EldfallGame:
+    table = loads(text)
+    pol = policies or {s: RandomPolicy() for s in table.sides}
+    g = EldfallGame(table, parse_settings(None, table), pol, random.Random(1))
+    g._upkeep()
+    return g
+
+
+def test_e_reaction_attack_of_opportunity_only_at_path_points_in_reach(tmp_path):
+    """A sword reaches 1": the reactor can strike only where the path passes next to it."""
+    models = (model("mover", "red", (2, 2), 90) + model("guard", "blue", (4, 8), 180)
+              + model("far", "blue", (20, 20), 180))
+    g = _game(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g.state = g.state.replace(round=1, turn=1, active="red")
+    mr = g.apply_move("mover", Move("walk", (2.0, 6.0 + 0.0, 0.0)))
+    from skirmish.game.eldfall.loop import _Sequence
+    mr = dataclasses.replace(mr, samples=((2.0, 2.0, 0.0), (2.0, 5.0, 0.0), (2.6, 8.0, 0.0), (2.0, 6.0, 0.0)))
+    seq = _Sequence(1, "mover", mr, g._tables_along("mover", mr.samples))
+    opts = g.reaction_options(seq, "guard")
+    attacks = [o for o in opts if o.kind == "attack"]
+    assert attacks == [Reaction("attack", 2, "Sword")]  # only the point beside the guard
+    assert Reaction("dodge") in opts
+
+
+def test_e_reaction_dodge_without_los_inside_awareness_is_halved(tmp_path):
+    """The guard faces away: no LoS at any point, but the mover comes within its AGI."""
+    models = model("mover", "red", (2, 2), 90) + model("guard", "blue", (6, 4), 0, attrs="AGI = 6, SPD = 4, "
+                                                                                   "STA = 2, MEL = 12, ARM = 1, HP = 2")
+    g = _game(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g.state = g.state.replace(round=1, turn=1, active="red")
+    mr = g.apply_move("mover", Move("walk", (2.0, 5.0, 0.0)))
+    from skirmish.game.eldfall.loop import _Sequence
+    seq = _Sequence(1, "mover", mr, g._tables_along("mover", mr.samples))
+    assert g.reaction_options(seq, "guard") == (Reaction("none"), Reaction("dodge", los=False))
+    # the Dodge's Agility is halved (E-DODGE)
+    from skirmish.game.eldfall.attacks import defending_side
+    side = defending_side(g.state.model("guard"), g.state.unit("guard"), dodge=True, los=False)
+    assert side.dodge_attribute.value == 3
+
+
+def test_e_reaction_beyond_awareness_without_los_no_reaction():
+    models = model("mover", "red", (2, 2), 90) + model("guard", "blue", (20, 4), 0)
+    g = _game(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g.state = g.state.replace(round=1, turn=1, active="red")
+    mr = g.apply_move("mover", Move("walk", (2.0, 5.0, 0.0)))
+    from skirmish.game.eldfall.loop import _Sequence
+    seq = _Sequence(1, "mover", mr, g._tables_along("mover", mr.samples))
+    assert g.reaction_options(seq, "guard") == (Reaction("none"),)
+
+
+def test_e_action_combo_run_then_only_nothing(small):
+    g = _game(open(small).read())
+    assert g.action_options("r1", "run") == (g.action_options("r1", "run")[0],)
+    assert g.action_options("r1", "run")[0].kind == "nothing"
+    assert {o.kind for o in g.action_options("r1", "walk")} >= {"nothing", "dodge"}
+
+
+def test_illegal_policy_choice_is_refused_with_model_and_reason(small):
+    class Cheater:
+        def choose(self, game, decision, rng):
+            if decision.kind == "move":
+                return Move("walk", (13.5, 13.5, 0.0))  # far beyond a 4" Walk
+            return decision.options[0]
+
+    table, settings, _ = load_game(small)
+    g = EldfallGame(table, settings, {"red": Cheater(), "blue": Cheater()}, random.Random(2))
+    before = g.state.table
+    with pytest.raises(IllegalChoice) as info:
+        g.play()
+    assert info.value.model in ("r1", "r2", "b1", "b2") and "over budget" in info.value.reason
+    moved = info.value.model
+    assert g.state.table.model(moved).x == before.model(moved).x  # never applied
+
+
+def test_closed_decision_choice_outside_options_is_refused(small):
+    class Bad:
+        def choose(self, game, decision, rng):
+            return "nobody" if decision.kind == "activate" else decision.options[0]
+
+    table, settings, _ = load_game(small)
+    g = EldfallGame(table, settings, {"red": Bad(), "blue": Bad()}, random.Random(2))
+    with pytest.raises(IllegalChoice, match="activate"):
+        g.play()
+
+
+def test_bad_input_missing_attributes_and_sides():
+    text = skirmish_text().replace("STA = 2, ", "", 1)
+    with pytest.raises(ScenarioError, match="has no STA"):
+        check_playable(loads(text))
+    one_side = skirmish_text().replace('side = "blue"', 'side = "red"')
+    with pytest.raises(ScenarioError, match="exactly two sides"):
+        check_playable(loads(one_side))
+    nopw = skirmish_text().replace("pw = 10\n", "").replace("pw = 9\n", "")
+    with pytest.raises(ScenarioError, match="no weapon it can attack with"):
+        check_playable(loads(nopw))
+
+
+def test_cli_unknown_policy_plays_nothing(small, capsys):
+    assert main(["play", small, "--policy", "red=grumpy", "--seed", "1"]) == 2
+    err = capsys.readouterr()
+    assert "unknown policy 'grumpy'" in err.err and err.out == ""
+    with pytest.raises(PolicyError):
+        load_policy("grumpy", "eldfall")
+
+
+def test_cli_one_game_json_schema(small, capsys):
+    assert main(["play", small, "--policy", "random", "--seed", "5", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    last = lines[-1]
+    assert set(last) == {"seed", "winner", "vp", "rounds", "states"} and last["seed"] == 5
+    acts = [e for e in lines[:-1] if e["role"] in ("activation", "reaction")]
+    assert acts
+    for e in acts:
+        assert {"round", "turn", "active", "sequence", "model", "role", "ap", "movement", "action", "result"} <= set(e)
+        assert {"kind", "length", "path"} <= set(e["movement"])
+        assert {"kind", "target", "weapon"} <= set(e["action"])
+        assert "states" in e["result"]
+
+
+def test_cli_one_game_human_log(small, capsys):
+    assert main(["play", small, "--policy", "red=random,blue=random", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Round 1, turn 1" in out and "Result after" in out and "Seed 5" in out
+
+
+def test_cli_games_report_same_for_any_workers(small, capsys):
+    assert main(["play", small, "--policy", "random", "--seed", "3", "--games", "4", "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["play", small, "--policy", "random", "--seed", "3", "--games", "4", "--workers", "2",
+                 "--json"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert one == two and one["games"] == 4
+    assert set(one) == {"games", "seed", "wins", "vp_mean", "rounds_mean", "survival"}
+    assert abs(sum(one["wins"].values()) - 1) < 1e-9
+
+
+def test_script_policy_plays_the_mill_script(capsys):
+    assert main(["play", MILL, "--policy", "script", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "yumi stays" in out and "attacks brute with Longbow" in out and "akane runs" in out
+
+
+def _weapons() -> str:
+    from eldfall_fixtures import WEAPONS
+    return WEAPONS
+
+
+class _Always:
+    """Activates while it can, always walks nowhere, always attacks when it can."""
+
+    def choose(self, game, decision, rng):
+        if decision.kind == "action":
+            attacks = [o for o in decision.options if o.kind == "attack"]
+            return attacks[0] if attacks else decision.options[0]
+        return decision.options[0]
+
+
+def test_e_morale_panicked_side_rolls_and_a_failure_runs_to_its_own_edge():
+    """Blue starts with 3 models, two already Dead: fewer than half in play, so Panicked."""
+    models = (model("r1", "red", (3, 12), 0) + model("b1", "blue", (12, 12), 180,
+                                                        attrs="AGI = 6, SPD = 4, STA = 3, MEL = 12, ARM = 1, HP = 2, "
+                                                              "MOR = 1")
+              + model("b2", "blue", (20, 20), 180, extra='states = ["Dead"]')
+              + model("b3", "blue", (20, 4), 180, extra='states = ["Dead"]'))
+    text = f"format = 1\n{_weapons()}\n[game]\nfirst = \"blue\"\nrounds = 1\n[table]\nsize = [24, 24]\n{models}"
+    table = loads(text)
+    g = EldfallGame(table, parse_settings({"first": "blue", "rounds": 1}, table),
+                    {"red": _Always(), "blue": _Always()}, random.Random(3))
+    assert g.home_edge("blue") == "east" and g.home_edge("red") == "west"
+    record = g.play()
+    blue = [e for e in record.events if e["model"] == "b1" and e["role"] == "activation"]
+    assert blue and all(e["morale"] is not None for e in blue)
+    for e in blue:
+        if not e["morale"]["success"]:  # MOR 1: fails on 2..20
+            assert e["movement"]["kind"] == "run" and e["action"]["kind"] == "nothing"
+            start, end = e["movement"]["path"][0][0], e["movement"]["path"][-1][0]
+            assert end >= min(start, 24 - 0.63 - 0.3)  # toward the east edge (or already at it)
+    assert any(not e["morale"]["success"] for e in blue)
+    red = [e for e in record.events if e["model"] == "r1" and e["role"] == "activation"]
+    assert all(e["morale"] is None for e in red)  # red is not Panicked, and has no MOR
+
+
+class _Blow:
+    """Stays put and takes a Death Blow when one is offered; stops after one activation."""
+
+    def __init__(self):
+        self.done = False
+
+    def choose(self, game, decision, rng):
+        if decision.kind == "activate":
+            if self.done:
+                return None
+            self.done = True
+            return decision.options[0]
+        if decision.kind == "action":
+            blows = [o for o in decision.options if o.kind == "death-blow"]
+            return blows[0] if blows else decision.options[0]
+        return decision.options[0]
+
+
+def test_e_action_other_death_blow_kills_an_incapacitated_enemy_in_contact():
+    models = (model("r1", "red", (5, 5), 0) + model("b1", "blue", (5 + 0.63 * 2 + 0.0005, 5), 180,
+                                                    extra='states = ["Incapacitated"]')
+              + model("b2", "blue", (20, 20), 180))
+    table = loads(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g = EldfallGame(table, parse_settings({"first": "red", "rounds": 1}, table),
+                    {"red": _Blow(), "blue": _Blow()}, random.Random(1))
+    record = g.play()
+    first = next(e for e in record.events if e["role"] == "activation")
+    assert first["model"] == "r1" and first["action"] == {"kind": "death-blow", "target": "b1", "weapon": None}
+    assert g.state.unit("b1").condition == "Dead" and record.summary["states"]["b1"] == "Dead"
+    assert record.summary["vp"]["red"] == 1
+
+
+def test_e_state_incapacitated_recovery_roll_in_own_strategic_phase():
+    models = (model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 20, MEL = 12, ARM = 1, HP = 2",
+                    extra='states = ["Incapacitated"]') + model("r2", "red", (5, 12), 0)
+              + model("b1", "blue", (20, 20), 180))
+    table = loads(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g = EldfallGame(table, parse_settings({"first": "red", "rounds": 1}, table),
+                    {"red": _Blow(), "blue": _Blow()}, random.Random(1))
+    record = g.play()
+    rec = [e for e in record.events if e["role"] == "strategic" and e["model"] == "r1"]
+    assert rec and rec[0]["roll"]["kind"] == "recovery" and rec[0]["roll"]["success"]  # STA 20 always succeeds
+    u = g.state.unit("r1")
+    assert u.in_play and u.hp == 1 and "Weakened" in u.states
