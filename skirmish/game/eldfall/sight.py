@@ -1,10 +1,11 @@
 """Sight between one model, placed in turn at several points, and other models.
 
 The game asks this for the points of a mover's path (who can react, E-REACTION) and
-for a policy's candidate destinations. ``skirmish.maps.probes.probe_visibility`` is
-the batched primitive for it; until its search is safe on every table (see
-docs/game.md), the game solves one batch per point on the table with the model
-moved there (``Table.line_of_sight_pairs``), which is exact and always ends.
+for a policy's candidate destinations. Every point is solved in one batch by
+``skirmish.maps.probes.probe_visibility`` (the table's obstacles built once, the mover
+taken off). A point where the probe would not stand as the path has it (mid-climb, in
+the air, or at another height than the surface under it) is solved alone on the table
+with the model moved there (``Table.line_of_sight_pairs``): the same answer, slower.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...maps.pieces import Model
+from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table
 
 
@@ -48,13 +50,19 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     n, k = len(points), len(ids)
     seen_by = np.zeros((n, k), bool)
     sees = np.zeros((n, k), bool) if both else None
-    tables = []
-    for i, p in enumerate(points):
-        t = moved_to(table, model, p)
-        tables.append(t)
-        if not k:
-            continue
+    tables = tuple(moved_to(table, model, p) for p in points)
+    if not (n and k):
+        return Sight(ids, seen_by, sees, tables)
+    pts = np.array([(p[0], p[1]) for p in points], float)
+    pv = probe_visibility(table, pts, table.model(model.id), models=ids)
+    z = np.array([p[2] for p in points], float)
+    batched = pv.standable & (np.abs(pv.z - z) <= Z_TOL)
+    seen_by[batched] = pv.seen_by[batched]
+    if sees is not None:
+        sees[batched] = pv.sees[batched]
+    for i in np.flatnonzero(~batched).tolist():  # the exact one-table answer for the rest
+        t = tables[i]
         seen_by[i] = [s.visible for s in t.line_of_sight_pairs([(o, model.id) for o in ids])]
         if sees is not None:
             sees[i] = [s.visible for s in t.line_of_sight_pairs([(model.id, o) for o in ids], arc="all")]
-    return Sight(ids, seen_by, sees, tuple(tables))
+    return Sight(ids, seen_by, sees, tables)
