@@ -11,8 +11,9 @@ with the model moved there (``Table.line_of_sight_pairs``): the same answer, slo
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +34,25 @@ class Sight:
     tables: tuple[Table, ...]
 
 
+#: Tables already built, with their LoS obstacles cached: the same table asked again (the
+#: mover at the same path point, the board without the same mover) is the same object,
+#: so its obstacles are built once. Keys hold the objects they were made from (identity
+#: checked), values are immutable; the store is bounded (oldest dropped first).
+_MEMO: dict[tuple[Any, ...], tuple[tuple[Any, ...], Table]] = {}
+_MEMO_SIZE = 512
+
+
+def _memo(key: tuple[Any, ...], refs: tuple[Any, ...], make: Callable[[], Table]) -> Table:
+    hit = _MEMO.get(key)
+    if hit is not None and len(hit[0]) == len(refs) and all(a is b for a, b in zip(hit[0], refs)):
+        return hit[1]
+    t = make()
+    if len(_MEMO) >= _MEMO_SIZE:
+        del _MEMO[next(iter(_MEMO))]
+    _MEMO[key] = (refs, t)
+    return t
+
+
 def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | None = None) -> Table:
     """The table with ``model`` standing at ``p`` = (x, y, z) (and facing ``facing``)."""
     m = table.model(model.id)
@@ -40,7 +60,17 @@ def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | Non
             (facing is None or abs(m.facing - facing) < 1e-12):
         return table
     face = m.facing if facing is None else float(facing) % 360.0
-    return table.with_model(dataclasses.replace(m, x=float(p[0]), y=float(p[1]), z=float(p[2]), facing=face))
+    x, y, z = float(p[0]), float(p[1]), float(p[2])
+    return _memo(("at", id(table), m.id, x, y, z, face), (table,),
+                 lambda: table.with_model(dataclasses.replace(m, x=x, y=y, z=z, facing=face)))
+
+
+def without(table: Table, model_id: str) -> Table:
+    """The table without model ``model_id`` (the probe table of :func:`sight_along`); the
+    same object for the same other models and scenery, wherever the model stood."""
+    rest = tuple(m for m in table.models if m.id != model_id)
+    refs = (table.scenery, *rest)
+    return _memo(("without", model_id, *map(id, refs)), refs, lambda: dataclasses.replace(table, models=rest))
 
 
 def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], others: Sequence[str], *,
@@ -54,7 +84,7 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     if not (n and k):
         return Sight(ids, seen_by, sees, tables)
     pts = np.array([(p[0], p[1]) for p in points], float)
-    pv = probe_visibility(table, pts, table.model(model.id), models=ids)
+    pv = probe_visibility(without(table, model.id), pts, table.model(model.id), models=ids)
     z = np.array([p[2] for p in points], float)
     batched = pv.standable & (np.abs(pv.z - z) <= Z_TOL)
     seen_by[batched] = pv.seen_by[batched]
