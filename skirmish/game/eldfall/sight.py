@@ -39,7 +39,7 @@ class Sight:
 #: so its obstacles are built once. Keys hold the objects they were made from (identity
 #: checked), values are immutable; the store is bounded (oldest dropped first).
 _MEMO: dict[tuple[Any, ...], tuple[tuple[Any, ...], Table]] = {}
-_MEMO_SIZE = 512
+_MEMO_SIZE = 128
 
 
 def _memo(key: tuple[Any, ...], refs: tuple[Any, ...], make: Callable[[], Table]) -> Table:
