@@ -12,7 +12,6 @@ candidate the greedy policy weighs (``GreedyPolicy.cover = True``), the naive wa
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import random
 import sys
 import time
@@ -22,18 +21,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _bench import fmt  # noqa: E402
-from skirmish.game.eldfall import parse_settings, play_game  # noqa: E402
+from skirmish.game.eldfall import parse_settings, play_game, with_builtin_power  # noqa: E402
 from skirmish.game.eldfall.policies import GreedyPolicy  # noqa: E402
 from skirmish.game.policy import RandomPolicy  # noqa: E402
 from skirmish.scenario.generate import random_table  # noqa: E402
 
 
 def bench_table(seed: int):
-    """5 models a side, 25 pieces; the built-in weapons get a Power (PW 10) to be playable."""
-    t = random_table(random.Random(seed), models=10, scenery=25)
-    models = tuple(dataclasses.replace(m, weapons=tuple(dataclasses.replace(w, pw=10) for w in m.weapons))
-                   for m in t.models)
-    return dataclasses.replace(t, models=models)
+    """5 models a side, 25 pieces; the built-in weapons get the game's default Power
+    (``with_builtin_power``) to be playable."""
+    return with_builtin_power(random_table(random.Random(seed), models=10, scenery=25))
 
 
 def timed(table, policies, seed: int) -> tuple[float, int]:

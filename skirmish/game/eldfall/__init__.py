@@ -14,8 +14,9 @@
 from . import policies as _policies  # noqa: F401  (registers random, greedy, script)
 from .choices import Action, IllegalChoice, Move, Reaction
 from .loop import EldfallGame, GameRecord, play_game
-from .settings import GameSettings, check_playable, parse_settings
+from .settings import BUILTIN_POWER, GameSettings, check_playable, parse_settings, with_builtin_power
 from .state import GameState, Unit
 
-__all__ = ["Action", "EldfallGame", "GameRecord", "GameSettings", "GameState", "IllegalChoice", "Move", "Reaction",
-           "Unit", "check_playable", "parse_settings", "play_game"]
+__all__ = ["BUILTIN_POWER", "Action", "EldfallGame", "GameRecord", "GameSettings", "GameState", "IllegalChoice", "Move", "Reaction",
+           "Unit", "check_playable", "parse_settings", "play_game",
+           "with_builtin_power"]

@@ -36,7 +36,7 @@ from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice
                       sample_destinations)
 from .settings import GameSettings
 from .sight import Sight, moved_to, sight_along
-from .state import OUT, GameState, facing_toward
+from .state import OUT, GameState, Unit, facing_toward
 
 #: How many end points a move decision offers per movement kind (the decision is open).
 SAMPLES = {"walk": 4, "run": 3, "dodge": 3}
@@ -106,6 +106,8 @@ class EldfallGame:
         first = settings.first or self._initiative(table)
         self.state = GameState.start(table, settings, first)
         self.start_table = table  # where the models stood at the start (own table edges, E-MORALE)
+        # plans already made on this board: (model, move) -> (table, unit, plan or refusal)
+        self._plans: dict[tuple[str, Move], tuple[Table, Unit, MoveResult | IllegalChoice]] = {}
 
     # -- asking ------------------------------------------------------------------------
     def ask(self, side: str, decision: Decision[Any]) -> Any:
@@ -343,8 +345,27 @@ class EldfallGame:
         return facing_toward(xy[0], xy[1], e.x, e.y, m.facing)
 
     def plan(self, model_id: str, move: Move, table: Table | None = None) -> MoveResult:
-        """Check ``move`` with the movement planner (E-MOVE-*); :class:`IllegalChoice` if it is not legal."""
+        """Check ``move`` with the movement planner (E-MOVE-*); :class:`IllegalChoice` if it is not legal.
+        The same move asked again on the same board by the same model (its options, then
+        a policy weighing them) is planned once."""
         table = self.state.table if table is None else table
+        if not isinstance(move, Move):
+            return self._plan(model_id, move, table)
+        u = self.state.unit(model_id)
+        hit = self._plans.get((model_id, move))
+        if hit is None or hit[0] is not table or hit[1] is not u:
+            try:
+                got: MoveResult | IllegalChoice = self._plan(model_id, move, table)
+            except IllegalChoice as e:
+                got = e
+            if len(self._plans) > 4096:
+                self._plans.clear()
+            hit = self._plans[(model_id, move)] = (table, u, got)
+        if isinstance(hit[2], IllegalChoice):
+            raise hit[2]
+        return hit[2]
+
+    def _plan(self, model_id: str, move: Move, table: Table) -> MoveResult:
         m = table.model(model_id)
         u = self.state.unit(model_id)
         start = (m.x, m.y, m.z)

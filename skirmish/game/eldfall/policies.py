@@ -27,7 +27,7 @@ from ...geometry.solids import Cylinder
 from ...maps.table import CONTACT_TOLERANCE
 from .attacks import armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons
 from .choices import NO_REACTION, NOTHING, Action, IllegalChoice, Move, Reaction
-from .sight import sight_along
+from .sight import moved_to, sight_along
 from .state import facing_toward
 
 
@@ -215,7 +215,7 @@ class GreedyPolicy:
 
             def value(o: Reaction) -> float:
                 p = path[o.at]
-                table = st.table.with_model(dataclasses.replace(mm, x=p[0], y=p[1], z=p[2]))
+                table = moved_to(st.table, mm, p)
                 geo = attack_geometry(table, d.actor or "", mover, rm.weapon(o.weapon), with_cover=self.cover)
                 return float(_expected(Exchange(attacking_side(rm, ru, geo, reactive=True),
                                                 defending_side(mm, mu)))[0])
@@ -249,9 +249,7 @@ def game_table_at(game: Any, d: Decision[Any], r: Reaction) -> Table:
     st = game.state
     if not path or r.at is None:
         return st.table
-    m = st.model(d.actor)
-    p = path[r.at]
-    return st.table.with_model(dataclasses.replace(m, x=p[0], y=p[1], z=p[2]))
+    return moved_to(st.table, st.model(d.actor), path[r.at])
 
 
 def _walk_budget(game: Any, mid: str) -> float:

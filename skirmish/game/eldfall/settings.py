@@ -13,15 +13,20 @@ zone_depth = 8                  # E-DEPLOY strip depth (inches)
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import ScenarioError
 from ...maps.table import Table
+from ...rules.eldfall.weapons import BUILTIN_WEAPONS
 
 #: Attributes every model needs to be played (E-AP: STA; E-MOVE-KIND: SPD; E-WOUND: HP).
 REQUIRED_ATTRIBUTES = ("STA", "SPD", "HP")
+#: The Power given to the built-in weapons by :func:`with_builtin_power` (the values
+#: scenarios/mill-ambush.toml declares; the rules give the built-ins none).
+BUILTIN_POWER: Mapping[str, int] = {"sword": 10, "short-bow": 9}
 KEYS = ("rounds", "first", "vp_cap", "vp", "leaders", "zone_depth")
 
 
@@ -106,6 +111,20 @@ def check_playable(table: Table, source: str = "<scenario>") -> None:
             raise ScenarioError(f"{source}: model {m.id!r} has no weapon it can attack with (weapons: {names}); "
                                 "give a weapon a Power (pw = ...) in [weapons.<name>] and the model the attribute "
                                 "it rolls against")
+
+
+def with_builtin_power(table: Table, powers: Mapping[str, int] = BUILTIN_POWER) -> Table:
+    """The table with every built-in weapon that has no Power (the ``sword`` and
+    ``short-bow`` of a generated table, unchanged from ``BUILTIN_WEAPONS``) given the Power
+    in ``powers``; declared weapons, and built-ins a scenario redeclared, are kept."""
+    for key in powers:
+        if key not in BUILTIN_WEAPONS:
+            raise ScenarioError(f"builtin power: {key!r} is not a built-in weapon "
+                                f"(built-ins: {', '.join(BUILTIN_WEAPONS)})")
+    swap = {BUILTIN_WEAPONS[k]: dataclasses.replace(BUILTIN_WEAPONS[k], pw=int(pw)) for k, pw in powers.items()}
+    models = tuple(dataclasses.replace(m, weapons=tuple(swap.get(w, w) if w.pw is None else w for w in m.weapons))
+                   for m in table.models)
+    return dataclasses.replace(table, models=models)
 
 
 def load_game(path: str) -> tuple[Table, GameSettings, Any]:

@@ -1,21 +1,24 @@
 """Sight between one model, placed in turn at several points, and other models.
 
 The game asks this for the points of a mover's path (who can react, E-REACTION) and
-for a policy's candidate destinations. ``skirmish.maps.probes.probe_visibility`` is
-the batched primitive for it; until its search is safe on every table (see
-docs/game.md), the game solves one batch per point on the table with the model
-moved there (``Table.line_of_sight_pairs``), which is exact and always ends.
+for a policy's candidate destinations. Every point is solved in one batch by
+``skirmish.maps.probes.probe_visibility`` (the table's obstacles built once, the mover
+taken off). A point where the probe would not stand as the path has it (mid-climb, in
+the air, or at another height than the surface under it) is solved alone on the table
+with the model moved there (``Table.line_of_sight_pairs``): the same answer, slower.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ...maps.pieces import Model
+from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table
 
 
@@ -31,6 +34,25 @@ class Sight:
     tables: tuple[Table, ...]
 
 
+#: Tables already built, with their LoS obstacles cached: the same table asked again (the
+#: mover at the same path point, the board without the same mover) is the same object,
+#: so its obstacles are built once. Keys hold the objects they were made from (identity
+#: checked), values are immutable; the store is bounded (oldest dropped first).
+_MEMO: dict[tuple[Any, ...], tuple[tuple[Any, ...], Table]] = {}
+_MEMO_SIZE = 128
+
+
+def _memo(key: tuple[Any, ...], refs: tuple[Any, ...], make: Callable[[], Table]) -> Table:
+    hit = _MEMO.get(key)
+    if hit is not None and len(hit[0]) == len(refs) and all(a is b for a, b in zip(hit[0], refs)):
+        return hit[1]
+    t = make()
+    if len(_MEMO) >= _MEMO_SIZE:
+        del _MEMO[next(iter(_MEMO))]
+    _MEMO[key] = (refs, t)
+    return t
+
+
 def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | None = None) -> Table:
     """The table with ``model`` standing at ``p`` = (x, y, z) (and facing ``facing``)."""
     m = table.model(model.id)
@@ -38,7 +60,17 @@ def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | Non
             (facing is None or abs(m.facing - facing) < 1e-12):
         return table
     face = m.facing if facing is None else float(facing) % 360.0
-    return table.with_model(dataclasses.replace(m, x=float(p[0]), y=float(p[1]), z=float(p[2]), facing=face))
+    x, y, z = float(p[0]), float(p[1]), float(p[2])
+    return _memo(("at", id(table), m.id, x, y, z, face), (table,),
+                 lambda: table.with_model(dataclasses.replace(m, x=x, y=y, z=z, facing=face)))
+
+
+def without(table: Table, model_id: str) -> Table:
+    """The table without model ``model_id`` (the probe table of :func:`sight_along`); the
+    same object for the same other models and scenery, wherever the model stood."""
+    rest = tuple(m for m in table.models if m.id != model_id)
+    refs = (table.scenery, *rest)
+    return _memo(("without", model_id, *map(id, refs)), refs, lambda: dataclasses.replace(table, models=rest))
 
 
 def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], others: Sequence[str], *,
@@ -48,13 +80,19 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     n, k = len(points), len(ids)
     seen_by = np.zeros((n, k), bool)
     sees = np.zeros((n, k), bool) if both else None
-    tables = []
-    for i, p in enumerate(points):
-        t = moved_to(table, model, p)
-        tables.append(t)
-        if not k:
-            continue
+    tables = tuple(moved_to(table, model, p) for p in points)
+    if not (n and k):
+        return Sight(ids, seen_by, sees, tables)
+    pts = np.array([(p[0], p[1]) for p in points], float)
+    pv = probe_visibility(without(table, model.id), pts, table.model(model.id), models=ids)
+    z = np.array([p[2] for p in points], float)
+    batched = pv.standable & (np.abs(pv.z - z) <= Z_TOL)
+    seen_by[batched] = pv.seen_by[batched]
+    if sees is not None:
+        sees[batched] = pv.sees[batched]
+    for i in np.flatnonzero(~batched).tolist():  # the exact one-table answer for the rest
+        t = tables[i]
         seen_by[i] = [s.visible for s in t.line_of_sight_pairs([(o, model.id) for o in ids])]
         if sees is not None:
             sees[i] = [s.visible for s in t.line_of_sight_pairs([(model.id, o) for o in ids], arc="all")]
-    return Sight(ids, seen_by, sees, tuple(tables))
+    return Sight(ids, seen_by, sees, tables)
