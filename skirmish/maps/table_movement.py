@@ -492,7 +492,8 @@ class _Mover:
                 q0 = p0[idx] + t[idx, None] * (p1[idx] - p0[idx])
                 tau = P.exit_param(q0, p1[idx], S.support, self.r, -1e-10)
                 seg = np.hypot(*(p1[idx] - q0).T)
-                good = ~np.isnan(tau) & (tau * seg <= seg + 1e-6)
+                with np.errstate(invalid="ignore"):  # inf * 0 on a zero-length rest: not good
+                    good = ~np.isnan(tau) & (tau * seg <= seg + 1e-6)
                 tau = np.where(good, np.minimum(tau, 1.0), 0.0)
                 end = q0 + tau[:, None] * (p1[idx] - q0)
                 sp = self.space(lvl)
