@@ -31,6 +31,7 @@ from ...rules.eldfall.exchange import Exchange
 from ...rules.eldfall.modifiers import modify
 from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
+from ...wording import count
 from .attacks import AttackGeometry, attack_geometry, attacking_side, defending_side, usable_weapons
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, path_samples,
                       sample_destinations)
@@ -719,7 +720,7 @@ def _describe_exchange(e: dict[str, Any], who: str) -> str:
             text += f" ({geo['cover']['level']} cover {geo['cover']['modifier']:+d})"
     if dice:
         text += f" [{dice}]"
-    text += f": {e['hits']} Hit(s), {e['wounds']} Wound(s)"
+    text += f": {count(e['hits'], 'Hit')}, {count(e['wounds'], 'Wound')}"
     if e.get("dodge"):
         text += f"; Dodge {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}"
     return text
