@@ -107,3 +107,48 @@ def test_E_LOS_all_pairs_in_batches_report_progress_and_match_one_call(monkeypat
     seen: list[int] = []
     assert t.line_of_sight_all(progress=seen.append) == whole
     assert seen == sorted(seen) and seen[-1] == len(whole) == 8 * 7 and len(seen) == 8
+
+
+def _count_chain_tests(monkeypatch) -> list[int]:
+    """Count the calls of the costly step (the chain test): a measure of work, not time."""
+    import skirmish.geometry.los as los
+
+    calls = [0]
+    inner = los._chain
+
+    def counted(*a, **k):
+        calls[0] += 1
+        return inner(*a, **k)
+
+    monkeypatch.setattr(los, "_chain", counted)
+    return calls
+
+
+def test_E_LOS_known_hard_pair_is_bounded_and_honest(monkeypatch):
+    """dense_table(5) red-1 -> blue-5 (a Small model on the ground looking up at a model on a
+    6" roof past two bridge decks) is not settled yet: it must stop after a bounded amount of
+    work (it used to run 60,000 bundles, ~4 minutes) and say `certified: false`."""
+    from skirmish.geometry.los import MAX_BUNDLES_PER_PAIR, MAX_CHAIN_TESTS_PER_PAIR
+
+    calls = _count_chain_tests(monkeypatch)
+    r = dense_table(random.Random(5)).line_of_sight("red-1", "blue-5")
+    assert calls[0] <= MAX_CHAIN_TESTS_PER_PAIR
+    assert not r.certified and r.stage == "undecided" and not r.visible and r.witness is None
+    assert MAX_CHAIN_TESTS_PER_PAIR <= 50 and MAX_BUNDLES_PER_PAIR <= 5_000
+
+
+def test_E_LOS_probe_on_random_table_is_bounded_and_honest(monkeypatch):
+    """random_table(100): a probe at (34.5, 31.5) used to leave one pair searching for ~4
+    minutes. Every pair now stops within the work bound; the unsettled ones say so."""
+    import numpy as np
+
+    from skirmish.geometry.los import MAX_CHAIN_TESTS_PER_PAIR
+    from skirmish.maps.probes import probe_visibility
+    from skirmish.scenario.generate import random_table
+
+    t = random_table(random.Random(100), models=20, scenery=25)
+    calls = _count_chain_tests(monkeypatch)
+    pv = probe_visibility(t, np.array([(34.5, 31.5)]), "M")
+    cert = np.asarray(pv.certified)
+    assert calls[0] <= MAX_CHAIN_TESTS_PER_PAIR * cert.size * 2  # both directions at most
+    assert not cert.all()  # the known unsettled pairs are reported, not hidden
