@@ -127,8 +127,16 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     k = clip_polygons(fv, ex, np.full(R, x1))
     k = clip_polygons(k, -ex, np.full(R, -x2))
     live = ~np.isnan(k[:, 0, 0])
-    kx0 = np.where(live, np.min(np.where(live[:, None], k[..., 0], 0.0), 1), 0.0)
-    kx1 = np.where(live, np.max(np.where(live[:, None], k[..., 0], 0.0), 1), 0.0)
+    # where a segment can cross K: within K and the corridor conv(P ∪ Q) that holds every
+    # segment; this x-range shrinks to the crossing as the bundle does (the height escapes
+    # below are taken at its ends)
+    kc = k
+    for nrm, c0 in _hull_halfplanes(np.vstack([fP, fQ])):
+        kc = clip_polygons(kc, np.tile(nrm, (R, 1)), np.full(R, c0 - widen - SLACK))
+    hit = ~np.isnan(kc[:, 0, 0])
+    live &= hit
+    kx0 = np.where(live, np.nanmin(np.where(live[:, None], kc[..., 0], 0.0), 1), 0.0)
+    kx1 = np.where(live, np.nanmax(np.where(live[:, None], kc[..., 0], 0.0), 1), 0.0)
     xP0, xQ1 = float(fP[:, 0].min()), float(fQ[:, 0].max())
     # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
     num_lo, num_hi = zQ[0] - zP[1], zQ[1] - zP[0]
@@ -279,6 +287,31 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     if widen > 0 and solve(widen) is None:
         return Chain(True, used, thin=True, line=line)
     return Chain(False, line=line)
+
+
+def _hull_halfplanes(pts: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The convex hull of ``pts`` (N, 2) as half-planes n·x >= c (monotone chain)."""
+    order = sorted(map(tuple, pts.tolist()))
+
+    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        h: list[tuple[float, float]] = []
+        for p in seq:
+            while len(h) >= 2 and ((h[-1][0] - h[-2][0]) * (p[1] - h[-2][1])
+                                   - (h[-1][1] - h[-2][1]) * (p[0] - h[-2][0])) <= 0:
+                h.pop()
+            h.append(p)
+        return h
+
+    lower, upper = half(order), half(order[::-1])
+    hull = lower[:-1] + upper[:-1]  # counter-clockwise
+    out = []
+    for a, b in zip(hull, hull[1:] + hull[:1]):
+        nrm = np.array([-(b[1] - a[1]), b[0] - a[0]])  # inward (left) normal
+        ln = float(np.hypot(*nrm))
+        if ln > 1e-15:
+            nrm = nrm / ln
+            out.append((nrm, float(nrm @ np.array(a))))
+    return out
 
 
 def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,

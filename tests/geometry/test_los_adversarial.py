@@ -137,9 +137,11 @@ def test_E_LOS_known_hard_pair_is_bounded_and_honest(monkeypatch):
     assert MAX_CHAIN_TESTS_PER_PAIR <= 50 and MAX_BUNDLES_PER_PAIR <= 5_000
 
 
-def test_E_LOS_probe_on_random_table_is_bounded_and_honest(monkeypatch):
+def test_E_LOS_probe_on_random_table_is_settled_within_the_bound(monkeypatch):
     """random_table(100): a probe at (34.5, 31.5) used to leave one pair searching for ~4
-    minutes. Every pair now stops within the work bound; the unsettled ones say so."""
+    minutes (the chain test took a solid's height escape at the ends of its whole extent,
+    not where the bundle's corridor crosses it). Every pair is now settled, within the
+    work bound."""
     import numpy as np
 
     from skirmish.geometry.los import MAX_CHAIN_TESTS_PER_PAIR
@@ -151,4 +153,4 @@ def test_E_LOS_probe_on_random_table_is_bounded_and_honest(monkeypatch):
     pv = probe_visibility(t, np.array([(34.5, 31.5)]), "M")
     cert = np.asarray(pv.certified)
     assert calls[0] <= MAX_CHAIN_TESTS_PER_PAIR * cert.size * 2  # both directions at most
-    assert not cert.all()  # the known unsettled pairs are reported, not hidden
+    assert cert.all(), np.argwhere(~cert)
