@@ -58,9 +58,9 @@ DEFAULT_TOLERANCE = 0.1 / 25.4
 #: Chain tests (the costly step, up to ~20 ms each) one pair may run before the search
 #: gives up and answers ``certified: false`` with stage "undecided": the bound on the
 #: work per pair (see docs/rules.md, "Termination").
-MAX_CHAIN_TESTS_PER_PAIR = 30
+MAX_CHAIN_TESTS_PER_PAIR = 64
 #: Bundles one pair may examine (a safety net: a bundle is cut in four
-#: only after a chain test on it, so a pair examines at most 1 + 4 × 30).
+#: only after a chain test on it, so a pair examines at most 1 + 4 × 64).
 MAX_BUNDLES_PER_PAIR = 2_000
 #: Bundles a pair examines before the chain test joins in (the cheap tests settle most
 #: pairs in the first few).

@@ -206,10 +206,16 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
                     ops.append((1, np.array([[1.0, xa, zb[i] - wd + SLACK], [1.0, xb, zb[i] - wd + SLACK]])))
                 out[int(i)] = ops
                 continue
-            for x in (ka[i] - wd, kb[i] + wd):  # a segment moved by < wd crosses within
-                if zt[i] + wd < zhi + 1e-9:  # (no segment rises above its highest end)
+            # a segment moved by < wd crosses within [ka - wd, kb + wd]; passing over (under)
+            # it there, a rising segment is over (under) it at the far (near) end, a falling
+            # one at the near (far) end; z is linear in x
+            for x in (ka[i] - wd, kb[i] + wd):
+                far = x > ka[i] - wd
+                if zt[i] + wd < zhi + 1e-9 and not (far and d_hi < 0) and not (not far and d_lo > 0):
+                    # (no segment rises above its highest end)
                     ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
-                if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest end)
+                if zb[i] - wd > zlo - 1e-9 and not (far and d_lo > 0) and not (not far and d_hi < 0):
+                    # (nor sinks below its lowest end)
                     ops.append((1, np.array([[1.0, x, zb[i] - wd + SLACK]])))
             out[int(i)] = ops
         return out
@@ -314,13 +320,10 @@ def _hull_halfplanes(pts: np.ndarray) -> list[tuple[np.ndarray, float]]:
     return out
 
 
-def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
-                       samples: int = 9) -> list[np.ndarray]:
-    """Per convex polygon ``kv[i]`` (W, 2), the sample abscissae in [xa_i, xb_i] where every
-    line y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it (within its
-    vertical chord there)."""
-    f = np.linspace(0.0, 1.0, samples)[1:-1]
-    xs = xa[:, None] + (xb - xa)[:, None] * f[None, :]  # (m, S)
+def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """Per convex polygon ``kv[i]`` (W, 2) and abscissa ``xs[i, s]``: whether every line
+    y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it there (within
+    its vertical chord)."""
     a, b = kv, np.roll(kv, -1, axis=1)  # (m, W, 2)
     lo_x, hi_x = np.minimum(a[..., 0], b[..., 0]), np.maximum(a[..., 0], b[..., 0])
     dx = b[..., 0] - a[..., 0]
@@ -332,8 +335,36 @@ def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.nda
     ylo = np.min(np.where(on, y, np.inf), 2)
     yhi = np.max(np.where(on, y, -np.inf), 2)
     lines = V[None, None, :, 0] + V[None, None, :, 1] * xs[..., None]  # (m, S, nV)
-    ok = np.all((lines > ylo[..., None]) & (lines < yhi[..., None]), 2)
-    return [xs[i][ok[i]] for i in range(len(xs))]
+    return np.all((lines > ylo[..., None]) & (lines < yhi[..., None]), 2)
+
+
+def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
+                       samples: int = 9, refine: int = 16) -> list[np.ndarray]:
+    """Per convex polygon ``kv[i]`` (W, 2), abscissae in [xa_i, xb_i] where every line
+    y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it: the interior
+    samples that pass, and the two ends of that run pushed outwards by bisection (the set
+    is an interval: the band's upper edge is convex, the chord's top concave, and so on;
+    every abscissa returned is checked)."""
+    f = np.linspace(0.0, 1.0, samples)
+    xs = xa[:, None] + (xb - xa)[:, None] * f[None, :]  # (m, S)
+    ok = _inside_at(kv, xs, V)
+    ok[:, 0] = ok[:, -1] = False  # (the ends only bound the bisection)
+    m = len(xs)
+    anyok = ok.any(1)
+    first = np.where(anyok, ok.argmax(1), 1)
+    last = np.where(anyok, samples - 1 - ok[:, ::-1].argmax(1), 1)
+    r = np.arange(m)
+    ends = []
+    for inn, out in ((first, first - 1), (last, last + 1)):
+        x_in, x_out = xs[r, inn].copy(), xs[r, out].copy()
+        for _ in range(refine):
+            mid = (x_in + x_out) / 2
+            good = _inside_at(kv, mid[:, None], V)[:, 0]
+            x_in = np.where(good, mid, x_in)
+            x_out = np.where(good, x_out, mid)
+        ends.append(x_in)
+    return [np.concatenate([xs[i][ok[i]], [ends[0][i], ends[1][i]]]) if anyok[i] else xs[i][ok[i]]
+            for i in range(m)]
 
 
 _PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
