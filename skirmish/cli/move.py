@@ -50,8 +50,11 @@ def register(sub: Any) -> None:
     what.add_argument("--via", metavar="X,Y[,Z]", action="append",
                       help="a point of a declared path (repeat, in order) to check")
     what.add_argument("--range", action="store_true", help="the region the model can end its move in")
-    p.add_argument("--kind", choices=("walk", "run"),
-                   help="Walk (SPD) or Run (2 x SPD), E-MOVE-KIND; default walk")
+    p.add_argument("--kind", choices=("walk", "run", "climb", "jump"),
+                   help="Walk (SPD), Run (2 x SPD), E-MOVE-KIND; Climb (ceil(SPD/2): walk to a face, climb it, "
+                        "walk on; a declared climb may stop on the face, E-MOVE-CLIMB) or Jump (one straight 3D "
+                        "line of up to ceil(SPD/2); --to aims it, --via AIM[,LANDING] checks it; E-MOVE-JUMP); "
+                        "default walk")
     p.add_argument("--budget", metavar="LEN", help="a Movement budget instead of the one from SPD (a length)")
     p.add_argument("--no-falls", action="store_true", help="plan without falling off edges (E-FALL)")
     p.add_argument("--mode", choices=MODES, help="measurement mode (E-MODE); overrides the file's mode")

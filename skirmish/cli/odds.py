@@ -31,7 +31,10 @@ side keys (KEY=VALUE, comma-separated, case-insensitive):
   INC=1     this model is already Incapacitated (a Wound kills it)
   DODGE=n   (target only) Dodge with this Agility instead of attacking back
   LOS=0     (with DODGE) no LoS to the attacker: Agility halved (E-DODGE)
-  REROLL=1  reroll this side's failed attack (or Dodge) dice once
+  REROLL=k  reroll up to k of this side's attack (or Dodge) dice once, chosen to
+            maximise its expected Hits (E-ROLL-REROLL; the Reactive side chooses
+            first, looking ahead; the Active side then knows every final die)
+  REROLL=all  reroll every failed attack (or Dodge) die once (the older rule)
   REROLL_DMG=1  reroll this side's failed damage dice once
   SPLIT=a/b (Active, several --reactive) dice for each target (E-STK-SPLIT)
 """
@@ -167,6 +170,8 @@ def _describe(side: Side, dice: int, target: Side) -> str:
         parts.append("does not attack back")
     if side.reroll:
         parts.append("rerolls failed dice")
+    if side.reroll_dice:
+        parts.append(f"rerolls up to {side.reroll_dice} chosen {'die' if side.reroll_dice == 1 else 'dice'}")
     if side.reroll_damage:
         parts.append("rerolls failed damage dice")
     hp = "Incapacitated" if side.incapacitated else ("HP unknown" if side.hp is None else f"HP {side.hp}")

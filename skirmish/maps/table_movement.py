@@ -32,14 +32,13 @@ from ..geometry import paths as P
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
+from .table_climb import Climb
+from .table_jump import Jump
+from .tolerances import CONTACT, Z_TOL
 
 if TYPE_CHECKING:
     from .pieces import Model, Scenery
 
-#: Heights closer than this (inches) are the same surface.
-Z_TOL = 1e-3
-#: Two pieces closer than this touch (E-CONTACT); the table's CONTACT_TOLERANCE.
-CONTACT = 1e-3
 #: A planned path passes enemies at least this much farther than base contact.
 ENEMY_MARGIN = 2 * CONTACT
 #: A vertical segment within this distance (plus the base radius) of a ladder point climbs it.
@@ -679,9 +678,9 @@ class TableMovement:
         m = t.model(model_id)
         mode = t.mode if mode is None else Mode(mode)
         k = move_kind(kind)
-        if k not in (MoveKind.WALK, MoveKind.RUN):
-            raise RuleInputError(f"movement kind {k.value!r}: skirmish plans and checks Walk and Run on surfaces; "
-                                 "Climb and Jump are not planned (use kind walk or run)")
+        if k is MoveKind.IDLE:
+            raise RuleInputError("movement kind 'idle': an Idle model only turns (E-MOVE-KIND); plan or check "
+                                 "walk, run, climb or jump")
         if mode is Mode.REALISM and not declared:
             raise MeasurementRefused(
                 f"realism mode: {model_id} may not pre-measure its movement ({what}); measuring happens only "
@@ -720,6 +719,11 @@ class TableMovement:
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "check a path")
         if not len(via):
             raise SkirmishError("a declared path needs at least one point after the model's position")
+        if k is MoveKind.JUMP:
+            aim = self._mv_jump_aim(mv, via[0])
+            return Jump(self, mv, budget).plan(aim, notes, declared_path=list(via[1:]))
+        if k is MoveKind.CLIMB:
+            return Climb(self, mv, budget).check(via, notes)
         pts, surf, bad = self._mv_resolve(mv, via)
         w = self._mv_walk(mv, pts, surf, budget, limited, bad)
         return self._mv_plan(mv, w, budget, notes)
@@ -1070,6 +1074,12 @@ class TableMovement:
         if -1 in owners or not sp.end.inside(pt)[0] and not sp.end.in_footprint(pt)[0]:
             w.violate(at, f"ends with its base off {s.label} (E-MOVE-SURFACE)")
 
+    def _mv_end_violations(self, mv: _Mover, k: int, xy: tuple[float, float], at: int) -> list[Violation]:
+        """The violations of ending a move at ``xy`` on surface ``k`` (see :meth:`_mv_check_end`)."""
+        w = _Walk(points=[])
+        self._mv_check_end(mv, k, xy, w, at, False)
+        return w.violations
+
     def _mv_plan(self, mv: _Mover, w: _Walk, budget: float, notes: list[str]) -> MovePlan:
         pts = tuple((float(x), float(y), float(z)) for x, y, z in w.points)
         return MovePlan(mv.model.id, pts, w.length, w.cost, not w.violations, tuple(w.violations), w.stopped,
@@ -1090,7 +1100,17 @@ class TableMovement:
         so); a target it cannot reach at all gives the path to the nearest point it
         reaches. In Standard mode the path is measured only up to the Movement (E-MODE).
         """
-        mv, _, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "plan a path")
+        mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "plan a path")
+        if k is MoveKind.JUMP:
+            if isinstance(to, str):
+                raise RuleInputError(f"a Jump goes in a straight line to a point, not to a model ({to!r}); "
+                                     "give --to X,Y[,Z]")
+            return Jump(self, mv, budget).plan(self._mv_jump_aim(mv, to), notes)
+        if k is MoveKind.CLIMB:
+            if isinstance(to, str):
+                raise RuleInputError(f"a Climb goes to a point on another surface, not to a model ({to!r}); "
+                                     "give --to X,Y[,Z]")
+            return Climb(self, mv, budget).plan(self._mv_jump_aim(mv, to), notes)
         net = mv.net(falls)
         if not falls:
             notes.append("falls are not allowed (falls=False)")
@@ -1106,6 +1126,18 @@ class TableMovement:
             w.violations.append(Violation(max(0, len(pts) - 2), why, to if isinstance(to, str) else None))
             w.violations.sort(key=lambda v: v.at)
         return self._mv_plan(mv, w, budget, notes)
+
+    def _mv_jump_aim(self, mv: _Mover, to: PointLike) -> tuple[float, float, float]:
+        """A jump's aim point ``(x, y, z)``: ``z`` given, or the highest surface under ``(x, y)``."""
+        p = tuple(float(v) for v in to)
+        if len(p) not in (2, 3) or not all(math.isfinite(v) for v in p):
+            raise SkirmishError(f"a jump's point is (x, y) or (x, y, z) in inches, got {p!r}")
+        if len(p) == 3:
+            return p[0], p[1], p[2]
+        tops = [u.z for u in mv.surfaces if shapely.covers(u.support, Point(p[0], p[1]))]
+        if not tops:
+            raise SkirmishError(f"({p[0]:g}, {p[1]:g}) is off the table; a jump's point must be on it")
+        return p[0], p[1], max(tops)
 
     def _mv_route_to_point(self, mv: _Mover, net: _Net, to: Sequence[float]
                         ) -> tuple[list[tuple[float, float, int]], str, list[str]]:
@@ -1365,7 +1397,10 @@ class TableMovement:
 
         Exact for the planar part up to the polygon tolerances (round corners within
         0.01 in, arcs of the range within 0.005 in, both on the safe side)."""
-        mv, _, budget, _, notes = self._mv_setup(model_id, kind, budget, mode, declared, "measure its movement range")
+        mv, k, budget, _, notes = self._mv_setup(model_id, kind, budget, mode, declared, "measure its movement range")
+        if k in (MoveKind.JUMP, MoveKind.CLIMB):
+            raise RuleInputError(f"the movement range is computed for Walk and Run; plan or check a {k.value.title()} "
+                                 "to a point (--to / --via)")
         parts = self.movement_range_parts(model_id, kind=kind, budget=budget, falls=falls, _checked=True)
         regions, area, n = [], 0.0, 0
         for surface, geom in parts:

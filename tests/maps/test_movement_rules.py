@@ -68,8 +68,9 @@ def test_E_MOVE_KIND_walk_is_SPD_and_run_twice_SPD():
 def test_E_MOVE_KIND_climb_and_jump_halve_speed_rounding_up():
     assert movement_budget(5, "climb") == 3 and movement_budget(5, "jump") == 3 and movement_budget(5, "idle") == 0
     t = table(model("a", "[5, 5]"))
-    with pytest.raises(RuleInputError, match="Climb and Jump are not planned"):
-        t.plan_move("a", (6, 6), kind="climb")
+    with pytest.raises(RuleInputError, match="an Idle model only turns"):
+        t.plan_move("a", (6, 6), kind="idle")
+    assert t.plan_move("a", (6, 6), kind="climb").budget == t.plan_move("a", (6, 6), kind="jump").budget == 3
 
 
 def test_E_MOVE_KIND_an_obstacle_no_taller_than_the_hitbox_is_crossed_freely():

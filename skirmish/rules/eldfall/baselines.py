@@ -66,11 +66,18 @@ def _wounds(attacker: Side, target: Side, k: int, j: int, cap: int | None) -> li
     return sorted(acc.items())
 
 
+def _no_chosen_rerolls(exchange: Exchange) -> None:
+    """These baselines know only REROLL=all; REROLL=k is checked by tests/rules/test_reroll.py."""
+    if exchange.active.reroll_dice or exchange.reactive.reroll_dice:
+        raise RuleInputError("the baselines model REROLL=all only, not REROLL=k (chosen dice)")
+
+
 def brute_force_odds(exchange: Exchange, max_outcomes: int = 2_000_000) -> ExchangeOdds:
     """The exact odds by enumerating every face of every die (slow: 20 per die).
 
     Refuses (RuleInputError) when the attack dice alone have more than
     ``max_outcomes`` face combinations."""
+    _no_chosen_rerolls(exchange)
     active, reactive = exchange.active, exchange.reactive
     a_attr = active.attribute
     assert a_attr is not None
@@ -210,6 +217,7 @@ def monte_carlo_odds(exchange: Exchange, rolls: int, rng: np.random.Generator) -
     """Estimate the odds by simulating ``rolls`` exchanges at once with numpy."""
     if rolls < 1:
         raise RuleInputError(f"rolls is 1 or more, got {rolls}")
+    _no_chosen_rerolls(exchange)
     active, reactive = exchange.active, exchange.reactive
     nA, nB = exchange.active_dice, exchange.reactive_dice
     fa, ca, na = _mc_attack(rng, rolls, nA, active.attribute, active.reroll)

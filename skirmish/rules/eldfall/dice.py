@@ -5,7 +5,8 @@ Randomness always comes in as an argument: a ``random.Random`` or a
 
 Order of draws (so a seed replays exactly): the Active attack dice, then the
 Reactive attack dice (or its Dodge die); then rerolls, the Reactive side's first
-(E-CONF), then the Active side's; then the Active side's damage dice and their
+(E-CONF), then the Active side's (each side's chosen dice in index order, see
+:mod:`.rerolls` for which); then the Active side's damage dice and their
 rerolls, then the Reactive side's.
 """
 
@@ -21,6 +22,7 @@ import numpy as np
 from ...errors import RuleInputError
 from .exchange import Exchange, Kind, Side, engagement
 from .modifiers import D20, ModifiedAttribute, damage_target
+from .rerolls import FAIL, Chooser, code, die_codes, facing_of, is_hit, last_choice
 from .wounds import WoundResult, apply_wounds
 
 Rng = Union[random.Random, np.random.Generator]
@@ -158,16 +160,54 @@ def _roll_dice(attribute: ModifiedAttribute | None, n: int, role: Role, rng: Rng
     return [roll_d20(rng) for _ in range(n)]
 
 
-def _reroll_failed(faces: list[int], attribute: ModifiedAttribute | None, rng: Rng) -> list[int | None]:
-    """E-ROLL-REROLL: reroll every die that failed its roll; return the replaced faces."""
+def _reroll_at(faces: list[int], chosen: Sequence[int], rng: Rng) -> list[int | None]:
+    """E-ROLL-REROLL: reroll the dice at ``chosen`` (in index order), replacing them
+    completely; return the replaced faces."""
     replaced: list[int | None] = [None] * len(faces)
-    if attribute is None:
-        return replaced
-    for i, face in enumerate(faces):
-        if not attribute.succeeds(face):
-            replaced[i] = face
-            faces[i] = roll_d20(rng)
+    for i in sorted(chosen):
+        replaced[i] = faces[i]
+        faces[i] = roll_d20(rng)
     return replaced
+
+
+def _codes(attribute: ModifiedAttribute | None, faces: Sequence[int], n: int) -> list[int]:
+    """The dice as :mod:`.rerolls` codes (all failures when the roll fails automatically)."""
+    if attribute is None or attribute.fails_automatically:
+        return [FAIL] * n
+    return [code(attribute, f) for f in faces]
+
+
+def _reactive_choice(exchange: Exchange, a_faces: list[int], r_faces: list[int]) -> list[int]:
+    """Indices of the Reactive attack dice it rerolls under its rule."""
+    reactive, r_attr = exchange.reactive, exchange.reactive.attribute
+    rule = reactive.reroll_rule
+    if r_attr is None or not r_faces or rule.mode == "none":
+        return []
+    r_codes = _codes(r_attr, r_faces, len(r_faces))
+    if rule.mode == "all":
+        return [i for i, c in enumerate(r_codes) if c == FAIL]
+    a_attr = exchange.active.attribute
+    assert a_attr is not None
+    chooser = Chooser(
+        die_codes(a_attr), exchange.active.reroll_rule, exchange.active_dice,
+        die_codes(r_attr), rule, len(r_faces),
+    )
+    a_codes = tuple(sorted(_codes(a_attr, a_faces, exchange.active_dice)))
+    sub, _ = chooser.reactive_choice(a_codes, tuple(sorted(r_codes)))
+    chosen: list[int] = []
+    for c in sub:
+        chosen.append(next(i for i, x in enumerate(r_codes) if x == c and i not in chosen))
+    return chosen
+
+
+def _active_choice(exchange: Exchange, a_faces: list[int], r_faces: list[int], dodged: bool) -> tuple[int, ...]:
+    """Indices of the Active attack dice it rerolls, knowing the final Reactive dice."""
+    a_attr, rule = exchange.active.attribute, exchange.active.reroll_rule
+    if a_attr is None or a_attr.fails_automatically or rule.mode == "none":
+        return ()
+    facing = facing_of(_codes(exchange.reactive.attribute, r_faces, len(r_faces)), dodged)
+    can_hit = any(is_hit(c, facing) for c, _ in die_codes(a_attr))
+    return last_choice(_codes(a_attr, a_faces, len(a_faces)), rule, facing, can_hit)
 
 
 def _judge(
@@ -263,19 +303,18 @@ def resolve_exchange(exchange: Exchange, rng: Rng) -> ExchangeLog:
     if dodge_attr is not None and not dodge_attr.fails_automatically:
         dodge_first = roll_d20(rng)
     # Rerolls: the Reactive player first, then the Active player (E-CONF, E-ROLL-REROLL).
-    none: list[int | None] = [None] * max(len(a_faces), len(r_faces))
-    r_replaced = _reroll_failed(r_faces, r_attr, rng) if reactive.reroll else none[: len(r_faces)]
+    r_replaced = _reroll_at(r_faces, _reactive_choice(exchange, a_faces, r_faces), rng)
     if dodge_attr is not None:
         if dodge_first is None:
             dodge = AttributeRoll(dodge_attr, None, False)
-        elif reactive.reroll and not dodge_attr.succeeds(dodge_first):
+        elif reactive.reroll_rule.mode != "none" and not dodge_attr.succeeds(dodge_first):
             second = roll_d20(rng)
             dodge = AttributeRoll(dodge_attr, second, dodge_attr.succeeds(second), rerolled_from=dodge_first)
         else:
             dodge = AttributeRoll(dodge_attr, dodge_first, dodge_attr.succeeds(dodge_first))
-    a_replaced = _reroll_failed(a_faces, a_attr, rng) if active.reroll else none[: len(a_faces)]
-
     dodged = dodge is not None and dodge.success
+    a_replaced = _reroll_at(a_faces, _active_choice(exchange, a_faces, r_faces, dodged), rng)
+
     a_dice = _judge("active", a_attr, a_faces, a_replaced, r_attr, r_faces, dodged)
     r_dice = _judge("reactive", r_attr, r_faces, r_replaced, a_attr, a_faces, False)
     a_damage = _roll_damage("active", active, reactive, a_dice, rng)

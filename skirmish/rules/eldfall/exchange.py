@@ -14,6 +14,7 @@ from typing import Literal
 
 from ...errors import RuleInputError
 from .modifiers import ModifiedAttribute, split_strikes, strike
+from .rerolls import RerollRule
 from .wounds import wound_cap
 
 Kind = Literal["confrontation", "dodge", "unopposed"]
@@ -35,7 +36,9 @@ class Side:
     (None: unknown, Wounds uncapped); incapacitated [INC]: already Incapacitated;
     dodge [DODGE]: Agility for a Dodge (Reactive only); los [LOS]: the dodging model
     has LoS to the attacker (without it Agility is halved);
-    reroll [REROLL]: reroll its failed attack (or dodge) dice once;
+    reroll [REROLL=all]: reroll every failed attack (or Dodge) die once;
+    reroll_dice [REROLL=k]: reroll up to k attack (or Dodge) dice once, chosen to
+    maximise its expected Hits (E-ROLL-REROLL; see :mod:`.rerolls`);
     reroll_damage [REROLL_DMG]: reroll its failed damage dice once;
     split [SPLIT]: E-STK-SPLIT shares of the Strike, one per target (Active only).
     """
@@ -53,22 +56,27 @@ class Side:
     los: bool = True
     reroll: bool = False
     reroll_damage: bool = False
+    reroll_dice: int = 0
     split: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "modifiers", tuple(self.modifiers))
         if self.split is not None:
             object.__setattr__(self, "split", tuple(self.split))
-        for name in ("att", "stk", "pw", "arm", "hp", "dodge"):
+        for name in ("att", "stk", "pw", "arm", "hp", "dodge", "reroll_dice"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise RuleInputError(f"{name.upper()} must be an integer, got {value!r}")
-        for name in ("att", "dodge", "pw", "arm"):
+        for name in ("att", "dodge", "pw", "arm", "reroll_dice"):
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise RuleInputError(f"{name.upper()} is 0 or more, got {value}")
         if self.stk is not None and self.stk < 1:
             raise RuleInputError(f"STK is 1 or more (E-STK-REACT: Strike is never below 1), got {self.stk}")
+        if self.reroll and self.reroll_dice:
+            raise RuleInputError(
+                f"reroll either every failed die (REROLL=all) or up to k chosen dice (REROLL={self.reroll_dice}), not both"
+            )
         if self.stk is not None and self.stk > MAX_STRIKE:
             raise RuleInputError(f"STK is at most {MAX_STRIKE} dice, got {self.stk}")
         for name in ("att", "dodge", "pw", "arm", "hp"):
@@ -98,6 +106,15 @@ class Side:
     def strike(self) -> int:
         """Its Strike: STK, or 1 when none is stated (E-STK-REACT)."""
         return strike(self.stk)
+
+    @property
+    def reroll_rule(self) -> RerollRule:
+        """Its E-ROLL-REROLL rule for attack (or Dodge) dice."""
+        if self.reroll:
+            return RerollRule("all")
+        if self.reroll_dice:
+            return RerollRule("best", self.reroll_dice)
+        return RerollRule()
 
     @property
     def attribute(self) -> ModifiedAttribute | None:
@@ -131,6 +148,8 @@ class Side:
             key = _KEY_OF[f.name]
             if f.name == "modifiers":
                 items += [f"MOD={m}" for m in value]
+            elif f.name in ("reroll", "reroll_dice"):
+                items.append(f"REROLL={self.reroll_rule.text()}")
             elif f.name == "split":
                 items.append(f"SPLIT={'/'.join(map(str, value))}")
             elif isinstance(value, bool):
@@ -144,17 +163,19 @@ _KEY_OF = {
     "att": "ATT", "modifiers": "MOD", "halve": "HALVE", "double": "DOUBLE", "stk": "STK",
     "pw": "PW", "arm": "ARM", "hp": "HP", "incapacitated": "INC", "dodge": "DODGE",
     "los": "LOS", "reroll": "REROLL", "reroll_damage": "REROLL_DMG", "split": "SPLIT",
+    "reroll_dice": "REROLL",
 }
-_FIELD_OF = {key: name for name, key in _KEY_OF.items()}
-_FLAGS = {"HALVE", "DOUBLE", "INC", "LOS", "REROLL", "REROLL_DMG"}
-KEYS: tuple[str, ...] = tuple(_KEY_OF.values())
+_FIELD_OF = {key: name for name, key in _KEY_OF.items() if name != "reroll_dice"}
+_FLAGS = {"HALVE", "DOUBLE", "INC", "LOS", "REROLL_DMG"}
+KEYS: tuple[str, ...] = tuple(dict.fromkeys(_KEY_OF.values()))
 
 
 def parse_side(text: str, *, option: str = "side") -> Side:
     """Read a ``KEY=VALUE,...`` list (e.g. ``ATT=13,MOD=-3,STK=2,PW=10``) into a Side.
 
     Keys are case-insensitive; ``MOD`` may repeat (the modifiers are summed, E-MOD-SUM);
-    flags take 0 or 1; ``SPLIT`` takes shares joined by ``/`` (``SPLIT=2/1``).
+    flags take 0 or 1; ``SPLIT`` takes shares joined by ``/`` (``SPLIT=2/1``);
+    ``REROLL`` takes ``all`` (every failed die) or a count k (up to k chosen dice).
     Errors name ``option``, the bad item and the fix.
 
     >>> parse_side("ATT=13,MOD=-3,STK=2,PW=10").attribute.value
@@ -178,7 +199,7 @@ def parse_side(text: str, *, option: str = "side") -> Side:
             raise RuleInputError(f"{option}: {item!r} is not KEY=VALUE; write it like ATT=13")
         if key not in _FIELD_OF:
             raise RuleInputError(f"{option}: unknown key {key!r} in {item!r}; known keys: {', '.join(KEYS)}")
-        if key in values:
+        if key in values or (key == "REROLL" and "REROLL_DICE" in values):
             raise RuleInputError(f"{option}: {key} given twice; give each key once (only MOD may repeat)")
         if key == "SPLIT":
             parts = value.split("/")
@@ -188,6 +209,20 @@ def parse_side(text: str, *, option: str = "side") -> Side:
                 raise RuleInputError(
                     f"{option}: {item!r}: SPLIT takes whole numbers joined by '/', like SPLIT=2/1"
                 ) from None
+            continue
+        if key == "REROLL":
+            if value.lower() == "all":
+                values[key] = True
+                continue
+            try:
+                count = int(value)
+            except ValueError:
+                raise RuleInputError(
+                    f"{option}: {item!r}: REROLL takes 'all' (every failed die) or a count of dice, like REROLL=1"
+                ) from None
+            if count < 0:
+                raise RuleInputError(f"{option}: {item!r}: REROLL counts dice, 0 or more")
+            values["REROLL_DICE"] = count
             continue
         try:
             number = int(value)
@@ -201,7 +236,7 @@ def parse_side(text: str, *, option: str = "side") -> Side:
             values[key] = bool(number)
         else:
             values[key] = number
-    kwargs = {_FIELD_OF[k]: v for k, v in values.items()}
+    kwargs = {("reroll_dice" if k == "REROLL_DICE" else _FIELD_OF[k]): v for k, v in values.items()}
     try:
         return Side(modifiers=tuple(modifiers), **kwargs)  # type: ignore[arg-type]
     except RuleInputError as exc:

@@ -38,6 +38,7 @@ from math import comb, factorial, gcd
 from ...errors import RuleInputError
 from .exchange import Exchange, Kind, Side, engagement
 from .modifiers import D20, ModifiedAttribute, damage_target
+from .rerolls import CRIT, FAIL, Chooser, die_codes
 from .wounds import ModelState, state_after, wound_cap
 
 # --------------------------------------------------------------------------- values
@@ -314,6 +315,8 @@ def _hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], i
     """Exact weights of ``(A crits, A non-crit Hits, B crits, B non-crit Hits)``."""
     active, reactive = exchange.active, exchange.reactive
     assert active.attribute is not None
+    if "best" in (active.reroll_rule.mode, reactive.reroll_rule.mode):
+        return _chosen_hit_outcomes(exchange)
     a_die = attack_die(active.attribute, active.reroll)
     A = _Pool(exchange.active_dice, a_die)
     if exchange.kind == "confrontation":
@@ -335,15 +338,62 @@ def _hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], i
             w = A.C[ka] * B.C[kb]
             if w:
                 out[(ka, 0, kb, 0)] = w
-    dodge_attr = reactive.dodge_attribute
-    if dodge_attr is not None:
-        s, d = success_weight(dodge_attr.value, reactive.reroll)
+    dodge = _dodge_weight(reactive)
+    if dodge is not None:
+        s, d = dodge
         dodged: dict[tuple[int, int, int, int], int] = {}
         for (ka, ja, kb, jb), w in out.items():
             dodged[(ka, ja, kb, jb)] = dodged.get((ka, ja, kb, jb), 0) + w * (d - s)
             dodged[(ka, 0, kb, jb)] = dodged.get((ka, 0, kb, jb), 0) + w * s
         out, denominator = dodged, denominator * d
     return {k: w for k, w in out.items() if w}, denominator
+
+
+def _dodge_weight(reactive: Side) -> tuple[int, int] | None:
+    """The Dodge's success weight and denominator (a failed Dodge die is rerolled under
+    any reroll rule), None without a Dodge."""
+    dodge_attr = reactive.dodge_attribute
+    if dodge_attr is None:
+        return None
+    return success_weight(dodge_attr.value, reactive.reroll_rule.mode != "none")
+
+
+def _merge_successes(dist: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Die codes with every non-critical success merged into one (face 1)."""
+    merged: dict[int, int] = {}
+    for c, w in dist:
+        key = c if c in (FAIL, CRIT) else 1
+        merged[key] = merged.get(key, 0) + w
+    return tuple(sorted(merged.items()))
+
+
+#: Most distinct first rolls (sorted, both sides) the exact REROLL=k odds enumerate.
+MAX_CHOSEN_ROLLS = 20_000
+
+
+def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], int], int]:
+    """:func:`_hit_outcomes` when a side rerolls up to k chosen dice (E-ROLL-REROLL):
+    an exact enumeration of every roll and choice (:mod:`.rerolls`)."""
+    active, reactive = exchange.active, exchange.reactive
+    assert active.attribute is not None
+    b_attr = reactive.attribute if exchange.kind == "confrontation" else None
+    a_dist = die_codes(active.attribute)
+    if b_attr is None:  # no opposing dice: every non-critical success is alike
+        a_dist = _merge_successes(a_dist)
+    chooser = Chooser(
+        a_dist, active.reroll_rule, exchange.active_dice,
+        die_codes(b_attr) if b_attr is not None else None, reactive.reroll_rule, exchange.reactive_dice,
+    )
+    rolls = comb(len(chooser.a_dist) + chooser.a_dice - 1, chooser.a_dice)
+    if chooser.b_dist is not None:
+        rolls *= comb(len(chooser.b_dist) + chooser.b_dice - 1, chooser.b_dice)
+    if rolls > MAX_CHOSEN_ROLLS:
+        raise RuleInputError(
+            f"REROLL=k: the exact odds enumerate every roll, and {exchange.active_dice} against "
+            f"{exchange.reactive_dice} dice make {rolls} of them (at most {MAX_CHOSEN_ROLLS}); "
+            "use fewer dice, REROLL=all, or `skirmish roll` to sample"
+        )
+    return chooser.hit_outcomes(_dodge_weight(reactive))
 
 
 class _Damage:

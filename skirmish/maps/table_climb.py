@@ -1,0 +1,205 @@
+"""Climb on the continuous table (E-MOVE-CLIMB): walk to a face, climb it, walk on.
+
+A Climb moves the model from the surface it stands on to another one over one
+vertical face, with a budget of ⌈SPD/2⌉. Its path is: a walk on the start surface to
+the foot of the face (the base touching it), the vertical climb (up or down; it costs
+its height), the step over the top's edge (the base centre moves from touching the
+face to just inside the edge: it costs its length) and a walk on the other surface.
+Both walks are planned and checked by the Walk planner and checker. A declared climb
+may stop on the face (E-MOVE-CLIMB: "may stop on a vertical face"): its last point is
+then on the vertical segment, between the two surfaces.
+
+Interpretations (docs/movement.md): one face per Climb, and its walks stay on their
+two surfaces (no steps or ladders on the way); a climb never falls; its walks follow
+the Walk rules (they go round what is taller than the hitbox).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
+from .results import MovePlan, Violation
+from .tolerances import CONTACT, Z_TOL
+
+#: The foot of a climb is this much (inches) beyond base contact with the face; the top
+#: of it this much inside the edge.
+GAP = 3 * CONTACT
+#: Candidate feet sampled round the face.
+SAMPLES = 96
+#: Candidate feet planned in full (cheapest estimates first).
+TRIES = 6
+
+Pt = tuple[float, float, float]
+
+
+def _dist(a: Sequence[float], b: Sequence[float]) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+class Climb:
+    """One model's climb on one table (see the module)."""
+
+    def __init__(self, table: Any, mv: Any, budget: float):
+        self.table, self.mv, self.budget = table, mv, budget
+        self.r = mv.r
+        self.model = mv.model
+        self.home = mv.surfaces[mv.home]
+
+    def _walk(self, start: Pt, pts: Sequence[Pt], *, plan: bool) -> MovePlan:
+        """Walk from ``start`` (the model placed there) through ``pts`` on one surface."""
+        t = self.table
+        if _dist(start, (self.model.x, self.model.y)) > 1e-12 or abs(start[2] - self.model.z) > Z_TOL:
+            t = t.with_model(replace(self.model, x=start[0], y=start[1], z=start[2]))
+        if plan:
+            return t.plan_move(self.model.id, pts[-1], kind="walk", budget=1e6, declared=True, falls=False)
+        return t.check_move(self.model.id, list(pts), kind="walk", budget=1e6, declared=True)
+
+    def _feet(self, low: Any, high: Any, aim: Sequence[float], start: Sequence[float]) -> list[tuple[Pt, Pt]]:
+        """Candidate (foot, top) pairs round the high surface's edge: the foot touching
+        the face on the low surface, the top just inside the edge."""
+        rings = shapely.get_parts(high.support.buffer(self.r + GAP, quad_segs=16).boundary)
+        total = float(sum(r.length for r in rings))
+        pts = []
+        for ring in rings:
+            n = max(8, int(SAMPLES * ring.length / total))
+            pts += [ring.interpolate(float(d)) for d in np.linspace(0, ring.length, n, endpoint=False)]
+            for q in (aim, start):
+                pts.append(ring.interpolate(ring.project(Point(q[0], q[1]))))
+        out = []
+        for p in pts:
+            edge = nearest_points(high.support.boundary, p)[0]
+            v = np.array([edge.x - p.x, edge.y - p.y])
+            norm = float(np.hypot(*v))
+            if norm < 1e-9:
+                continue
+            top = np.array([edge.x, edge.y]) + v / norm * (self.r + GAP)
+            out.append(((p.x, p.y, low.z), (float(top[0]), float(top[1]), high.z)))
+        return out
+
+    def plan(self, aim: Pt, notes: list[str]) -> MovePlan:
+        """The cheapest climb to ``aim`` (on another surface) as a :class:`MovePlan`."""
+        mv = self.mv
+        target = next((u for u in mv.surfaces if abs(u.z - aim[2]) <= Z_TOL and shapely.covers(u.support, Point(aim[:2]))),
+                      None)
+        start: Pt = (self.model.x, self.model.y, self.home.z)
+        if target is None or target.index == self.home.index:
+            where = "no surface" if target is None else "the surface it stands on"
+            return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
+                f"a Climb goes over a face to another surface; ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) is on {where} "
+                "(walk there instead)")),), None, 0, self.budget, tuple(notes))
+        up = target.z > self.home.z
+        low, high = (self.home, target) if up else (target, self.home)
+        cands = []
+        for foot, top in self._feet(low, high, aim, start):
+            first, last = (foot, top) if up else (top, foot)
+            est = _dist(start, first) + abs(target.z - self.home.z) + _dist(foot, top) + _dist(last, aim)
+            cands.append((est, first, last, foot, top))
+        cands.sort(key=lambda c: c[0])
+        best: tuple[float, list[Pt]] | None = None
+        for est, first, last, foot, top in cands[:TRIES]:
+            if best is not None and est >= best[0]:
+                break
+            w1 = self._walk(start, [first], plan=True)
+            if not w1.legal or any(abs(p[2] - start[2]) > Z_TOL for p in w1.points):
+                continue
+            w2 = self._walk(last, [aim], plan=True)
+            if not w2.legal or any(abs(p[2] - aim[2]) > Z_TOL for p in w2.points):
+                continue
+            rise = (foot, (foot[0], foot[1], high.z)) if up else ((foot[0], foot[1], high.z), foot)
+            pts = [*w1.points, *(rise if up else ((top, *rise))), *([top] if up else []), *w2.points[1:]]
+            pts = [tuple(map(float, p)) for p in pts]
+            clean = [pts[0]]
+            for p in pts[1:]:
+                if max(abs(a - b) for a, b in zip(p, clean[-1])) > 1e-9:
+                    clean.append(p)
+            cost = w1.cost + abs(target.z - self.home.z) + _dist(foot, top) + w2.cost
+            if best is None or cost < best[0]:
+                best = (cost, clean)
+        if best is None:
+            return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
+                f"no face of {target.label} can be reached by walking on {self.home.label} and on from its top "
+                "(E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
+        return self.check(best[1][1:], notes)
+
+    def _on_surface(self, p: Pt) -> bool:
+        return any(abs(u.z - p[2]) <= Z_TOL and shapely.covers(u.support, Point(p[0], p[1])) for u in self.mv.surfaces)
+
+    def _hop(self, a: Pt, b: Pt, at: int, vs: list[Violation]) -> float:
+        """The step over the top's edge, between touching the face and standing inside it."""
+        over = _dist(a, b)
+        if over > 2 * (self.r + 2 * GAP) + 1e-6:
+            vs.append(Violation(at, f"steps {over:.2f} in over the edge at the climb; at most the base's width "
+                                    "(E-MOVE-CLIMB)"))
+        return over
+
+    def check(self, via: Sequence[Sequence[float]], notes: list[str]) -> MovePlan:
+        """Check a declared climb: ``via`` are ``(x, y, z)`` points after the model's
+        position: a walk, (the step off the top's edge,) one vertical segment at a face,
+        (the step onto the top's edge,) a walk — or it stops on the face."""
+        start: Pt = (self.model.x, self.model.y, self.home.z)
+        pts: list[Pt] = [start] + [(float(p[0]), float(p[1]), float(p[2] if len(p) == 3 else self.home.z)) for p in via]
+        notes = list(notes)
+        vs: list[Violation] = []
+        vert = [i for i in range(len(pts) - 1) if _dist(pts[i], pts[i + 1]) <= 1e-9
+                and abs(pts[i][2] - pts[i + 1][2]) > Z_TOL]
+        if len(vert) != 1:
+            vs.append(Violation(0, f"a Climb climbs one face and its walks stay on their surfaces; this path "
+                                   f"changes height {len(vert)} times (E-MOVE-CLIMB)"))
+            return self._result(pts, 0.0, vs, notes)
+        i = vert[0]
+        foot, head = pts[i], pts[i + 1]
+        cost = 0.0
+        walk_end = i if self._on_surface(foot) else i - 1  # a hop off the top's edge comes first
+        if walk_end < 0:
+            vs.append(Violation(0, "the climb starts off the surface the model stands on"))
+            return self._result(pts, 0.0, vs, notes)
+        if walk_end > 0:
+            w1 = self._walk(start, pts[1:walk_end + 1], plan=False)
+            vs += list(w1.violations)
+            cost += w1.cost
+        if walk_end < i:
+            cost += self._hop(pts[walk_end], foot, walk_end, vs)
+        rise = abs(head[2] - foot[2])
+        cost += rise
+        lo, hi = min(foot[2], head[2]), max(foot[2], head[2])
+        faces = [s.id for s in self.table.scenery
+                 if s.solid.z0 <= lo + Z_TOL and s.solid.z1 >= hi - Z_TOL
+                 and shapely.distance(s.solid.footprint, Point(foot[:2])) <= self.r + 2 * GAP]
+        if not faces:
+            vs.append(Violation(i, f"the climb at ({foot[0]:.2f}, {foot[1]:.2f}) from z {foot[2]:g} to z {head[2]:g} is "
+                                   "not against a face that spans it (E-MOVE-CLIMB)"))
+        else:
+            notes.append(f"E-MOVE-CLIMB: climbs {rise:g} in {'up' if head[2] > foot[2] else 'down'} the face of {faces[0]}")
+        rest = pts[i + 1:]
+        if self._on_surface(head):
+            w2 = self._walk(head, rest[1:] or [head], plan=False)
+            vs += [replace(v, at=v.at + i + 1) for v in w2.violations]
+            cost += w2.cost if len(rest) > 1 else 0.0
+        elif len(rest) == 1:
+            notes.append(f"E-MOVE-CLIMB: stops on the vertical face at z {head[2]:g}")
+        else:
+            cost += self._hop(head, rest[1], i + 1, vs)
+            if not self._on_surface(rest[1]):
+                vs.append(Violation(i + 1, f"the step over the edge at z {head[2]:g} does not reach a surface"))
+            else:
+                w2 = self._walk(rest[1], rest[2:] or [rest[1]], plan=False)
+                vs += [replace(v, at=v.at + i + 2) for v in w2.violations]
+                cost += w2.cost if len(rest) > 2 else 0.0
+        if cost > self.budget + 1e-9:
+            vs.append(Violation(len(pts) - 2, f"over budget: the climb costs {cost:.2f} in, Climb gives {self.budget:g} in "
+                                              "(⌈SPD/2⌉, E-MOVE-CLIMB)"))
+        return self._result(pts, cost, vs, notes)
+
+    def _result(self, pts: list[Pt], cost: float, vs: list[Violation], notes: list[str]) -> MovePlan:
+        arr = np.array(pts)
+        length = float(np.sum(np.linalg.norm(np.diff(arr, axis=0), axis=1))) if len(arr) > 1 else 0.0
+        vs = sorted(set(vs), key=lambda v: v.at)
+        return MovePlan(self.model.id, tuple(pts), length, cost, not vs, tuple(vs), None, 0, self.budget, tuple(notes))

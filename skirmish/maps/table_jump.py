@@ -1,0 +1,191 @@
+"""Jump on the continuous table (E-MOVE-JUMP, E-FALL): one straight line in 3D.
+
+A Jump is a straight line from where the base centre stands to a point, measured
+start to end in 3D, of up to ⌈SPD/2⌉. The model's hitbox (its base disc, as tall as
+the hitbox) travels along the line. It stops early where it first runs into a
+piece that rises above its feet (ignoring what it stood on when it took off). The
+jump then ends where it stopped (or at ⌈SPD/2⌉ along the line, or at the point):
+
+* on a surface at that height under the base centre: it lands there;
+* otherwise, when the top of a walkable piece it touches is above its feet but no
+  higher than the top of its hitbox, it is pulled onto that top's edge (the nearest
+  point where its base may end);
+* otherwise it drops straight down onto the highest surface under its base, and a
+  drop of more than half its Speed makes E-FALL rolls.
+
+Interpretations (docs/movement.md): a jump that lands on a surface makes no fall
+rolls (the height is part of its measured line); models are not obstacles in the
+air, only where the model ends (E-MOVE-END).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
+from ..rules.eldfall.movement import fall_rolls
+from .results import MovePlan, Violation
+from .tolerances import CONTACT, Z_TOL
+
+#: The line is sampled this finely (inches) before the first contact is refined.
+STEP = 0.01
+
+
+def _p(x: float, y: float, z: float) -> str:
+    return f"({x:.2f}, {y:.2f}, z {z:g})"
+
+
+class Jump:
+    """One model's jump on one table (see the module)."""
+
+    def __init__(self, table: Any, mv: Any, budget: float):
+        self.table, self.mv, self.budget = table, mv, budget
+        self.pieces = [s for s in table.scenery]
+        self.r, self.h = mv.r, mv.h
+        self.start = np.array([mv.model.x, mv.model.y, mv.surfaces[mv.home].z])
+        at0 = shapely.points(self.start[:2])
+        # what it stands on or touches when it takes off is not in its way
+        self.ignore = {s.id for s in self.pieces
+                       if shapely.distance(s.solid.footprint, at0) < self.r + CONTACT and s.solid.z1 <= self.start[2] + Z_TOL}
+
+    def _blocked(self, s: Any, pts: np.ndarray) -> np.ndarray:
+        """Does the hitbox at each point ``(x, y, z)`` run into piece ``s``?"""
+        z0, z1 = s.solid.z0, s.solid.z1
+        near = shapely.distance(s.solid.footprint, shapely.points(pts[:, :2])) < self.r - CONTACT
+        return near & (z1 > pts[:, 2] + Z_TOL) & (z0 < pts[:, 2] + self.h - Z_TOL)
+
+    def _first_hit(self, a: np.ndarray, b: np.ndarray) -> tuple[float, Any]:
+        """The first parameter on ``a → b`` where the hitbox runs into a piece (1.0, None: none)."""
+        n = max(2, int(math.ceil(float(np.linalg.norm(b - a)) / STEP)) + 1)
+        ts = np.linspace(0.0, 1.0, n)
+        pts = a + ts[:, None] * (b - a)
+        best, who = 1.0, None
+        for s in self.pieces:
+            if s.id in self.ignore:
+                continue
+            hit = np.flatnonzero(self._blocked(s, pts))
+            if not len(hit) or ts[hit[0]] >= best:
+                continue
+            lo, hi = (ts[hit[0] - 1] if hit[0] else 0.0), ts[hit[0]]
+            for _ in range(40):
+                mid = (lo + hi) / 2
+                if self._blocked(s, (a + mid * (b - a))[None, :])[0]:
+                    hi = mid
+                else:
+                    lo = mid
+            best, who = lo, s
+        return best, who
+
+    def _surface_at(self, xy: np.ndarray, z: float) -> int:
+        for u in self.mv.surfaces:
+            if abs(u.z - z) <= Z_TOL and shapely.covers(u.support, Point(*xy)):
+                return u.index
+        return -1
+
+    def _pull(self, xy: np.ndarray, z: float) -> int:
+        """The surface it is pulled onto from ``(xy, z)``: the highest top of a walkable
+        piece touching its base, above its feet and no higher than its hitbox (-1: none)."""
+        best, k = -math.inf, -1
+        at = shapely.points(xy)
+        for u in self.mv.surfaces:
+            if z + Z_TOL < u.z <= z + self.h + Z_TOL and u.z > best and shapely.distance(u.support, at) <= self.r + CONTACT:
+                best, k = u.z, u.index
+        return k
+
+    def outcome(self, to: Sequence[float], at: int = 0
+                ) -> tuple[list[tuple[float, float, float]], int, list[Violation], int, list[str], float]:
+        """Jump towards ``to = (x, y, z)``: the points (start, where the jump ends, where
+        the model ends), the surface it ends on (-1: none), violations, fall rolls, notes
+        and the jump's measured length."""
+        mv = self.mv
+        target = np.array(to, float)
+        length = float(np.linalg.norm(target - self.start))
+        notes: list[str] = []
+        violations: list[Violation] = []
+        reach = 1.0 if length <= self.budget + 1e-9 else self.budget / length
+        end_t = reach
+        t_hit, piece = self._first_hit(self.start, target) if length > 0 else (1.0, None)
+        if t_hit < end_t:
+            end_t = t_hit
+        e = self.start + end_t * (target - self.start)
+        jumped = end_t * length
+        points: list[tuple[float, float, float]] = [
+            (float(self.start[0]), float(self.start[1]), float(self.start[2])), (float(e[0]), float(e[1]), float(e[2]))]
+        if reach < 1.0:
+            notes.append(f"E-MOVE-JUMP: the point is {length:.2f} in away; the jump reaches {self.budget:g} in")
+        if piece is not None and t_hit <= reach:
+            notes.append(f"E-MOVE-JUMP: runs into {piece.id} at {_p(*e)}")
+        rolls = 0
+        k = self._surface_at(e[:2], float(e[2]))
+        if k >= 0:
+            notes.append(f"E-MOVE-JUMP: lands on {mv.surfaces[k].label} at {_p(*e)}")
+            final = (float(e[0]), float(e[1]), mv.surfaces[k].z)
+        else:
+            k = self._pull(e[:2], float(e[2]))
+            if k >= 0:
+                poly = mv.space(k).end_polygon
+                if poly.is_empty:
+                    k = -1
+                else:
+                    q = nearest_points(poly, Point(*e[:2]))[0]
+                    final = (float(q.x), float(q.y), mv.surfaces[k].z)
+                    notes.append(f"E-MOVE-JUMP: its hitbox reaches {mv.surfaces[k].label} (z {mv.surfaces[k].z:g}): "
+                                 f"pulled onto its edge at {_p(*final)}")
+            if k < 0:
+                land = int(mv.landing(e[:2][None, :], float(e[2]) + Z_TOL)[0])
+                if land < 0:
+                    violations.append(Violation(at, f"the jump ends at {_p(*e)} over nothing to land on"))
+                    return points, -1, violations, 0, notes, jumped
+                k = land
+                drop = float(e[2]) - mv.surfaces[k].z
+                final = (float(e[0]), float(e[1]), mv.surfaces[k].z)
+                spd = mv.model.attributes.get("SPD")
+                if drop > Z_TOL:
+                    if spd is None:
+                        notes.append(f"E-FALL: a {drop:.2f} in fall, but {mv.model.id} has no SPD: rolls unknown")
+                    else:
+                        rolls = fall_rolls(drop, spd)
+                        notes.append(f"E-FALL: the jump ends in the air at {_p(*e)} and falls {drop:.2f} in onto "
+                                     f"{mv.surfaces[k].label}: {rolls} Agility roll{'s' if rolls != 1 else ''} (SPD {spd})")
+        if abs(final[0] - e[0]) > 1e-9 or abs(final[1] - e[1]) > 1e-9 or abs(final[2] - e[2]) > 1e-9:
+            points.append(final)
+        return points, k, violations, rolls, notes, jumped
+
+    def end_violations(self, final: tuple[float, float, float], k: int, at: int) -> list[Violation]:
+        """Where the jump leaves the model on surface ``k``: E-MOVE-END, E-MOVE-SURFACE
+        (the table's own end test: the whole base on the surface, clear of models)."""
+        return list(self.table._mv_end_violations(self.mv, k, (final[0], final[1]), at))
+
+    def plan(self, to: Sequence[float], notes: list[str], *, declared_path: Sequence[Sequence[float]] | None = None
+             ) -> MovePlan:
+        """The jump towards ``to`` as a :class:`MovePlan`. With ``declared_path`` (a
+        checked path) the points after the jump's end must be where it leaves the model."""
+        points, k, violations, rolls, more, jumped = self.outcome(to)
+        if k >= 0:
+            violations += self.end_violations(points[-1], k, 0)
+        if declared_path is None:
+            if np.linalg.norm(np.array(points[-1]) - np.array(to, float)) > 1e-6:
+                violations.append(Violation(0, f"the jump does not reach {_p(*to)}: it leaves the model at "
+                                               f"{_p(*points[-1])} (E-MOVE-JUMP)"))
+        else:
+            length = float(np.linalg.norm(np.array(to, float) - self.start))
+            if length > self.budget + 1e-6:
+                violations.append(Violation(0, f"over budget: the jump's line is {length:.2f} in, a Jump reaches "
+                                               f"{self.budget:g} in (⌈SPD/2⌉, E-MOVE-JUMP)"))
+            rest = [tuple(float(v) for v in p) for p in declared_path]
+            want = points[2:] if len(points) > 2 else []
+            if len(rest) != len(want) or any(
+                    np.linalg.norm(np.array(a) - np.array(b)) > 1e-4 for a, b in zip(rest, want)):
+                where = ", ".join(_p(*p) for p in want) or "where the jump ends"
+                violations.append(Violation(1, f"after a jump towards {_p(*to)} the model is at {where}, "
+                                               "not where the path says (E-MOVE-JUMP, E-FALL)"))
+        arr = np.array(points)
+        length = float(np.sum(np.linalg.norm(np.diff(arr, axis=0), axis=1))) if len(arr) > 1 else 0.0
+        return MovePlan(self.mv.model.id, tuple(points), length, jumped, not violations, tuple(violations), None,
+                        rolls, self.budget, tuple(notes + more))

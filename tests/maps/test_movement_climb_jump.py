@@ -1,0 +1,280 @@
+"""Jump on the table (E-MOVE-JUMP, E-FALL): one straight 3D line of up to ⌈SPD/2⌉;
+hand-made cases, every planned jump passes the checker, rigid motions."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skirmish.errors import RuleInputError
+from skirmish.geometry.solids import Prism
+from skirmish.maps.pieces import Model, Scenery
+from skirmish.maps.table import Table
+from skirmish.maps.transform import rigid_motion
+from skirmish.rules.eldfall.movement import fall_rolls
+from skirmish.scenario.load import loads
+
+from conftest import cli_run, table_text
+
+MM = 1 / 25.4
+R_M = 16 * MM  # a Medium base's radius
+H_M = 45 * MM  # a Medium hitbox's height
+
+
+def model(mid: str, at: str, spd: int = 6, z: float | None = None, side: str = "red") -> str:
+    zline = f"z = {z}\n" if z is not None else ""
+    return f'[[models]]\nid = "{mid}"\nside = "{side}"\nsize = "M"\nat = {at}\n{zline}attributes = {{ SPD = {spd} }}\n'
+
+
+def roof(sid: str, rect: str, height: float) -> str:
+    return f'[[scenery]]\nid = "{sid}"\nrect = {rect}\nheight = {height}\nwalkable = true\n'
+
+
+def table(models: str, scenery: str):
+    return loads(table_text(models, scenery, extra='mode = "assisted"'))
+
+
+def test_E_MOVE_JUMP_across_a_2in_gap_between_roofs() -> None:
+    """Roofs 3" high with a 2" gap (x 7..9); SPD 8 jumps ⌈8/2⌉ = 4": from 0.7" inside one
+    edge to 0.7" inside the other is 3.4", landing wholly on the far roof."""
+    t = table(model("a", "[6.3, 10]", spd=8, z=3.0), roof("ra", "[2, 6, 7, 14]", 3.0) + roof("rb", "[9, 6, 14, 14]", 3.0))
+    p = t.plan_move("a", (9.7, 10), kind="jump")
+    assert p.legal and p.budget == 4.0 and p.fall_rolls == 0
+    assert p.points == ((6.3, 10.0, 3.0), (9.7, 10.0, 3.0))
+    assert p.cost == pytest.approx(3.4) and p.length == pytest.approx(3.4)
+    # SPD 6 reaches 3" only: the jump ends over the gap's far edge with the base hanging
+    short = table(model("a", "[6.3, 10]", spd=6, z=3.0), roof("ra", "[2, 6, 7, 14]", 3.0)
+                  + roof("rb", "[9, 6, 14, 14]", 3.0)).plan_move("a", (9.7, 10), kind="jump")
+    assert not short.legal and any("E-MOVE-SURFACE" in v.what for v in short.violations)
+
+
+def test_E_MOVE_JUMP_E_FALL_short_of_a_higher_roof_falls_with_rolls() -> None:
+    """From a 6" roof towards a 9" roof 4" away, SPD 4 jumps 2": the jump ends in the air
+    over the gap, too low for the hitbox to reach 9", and the model falls to the table:
+    floor(fall / 2) Agility rolls (E-FALL)."""
+    t = table(model("a", "[5, 10]", spd=4, z=6.0), roof("ra", "[2, 6, 5.7, 14]", 6.0) + roof("rb", "[9, 6, 14, 14]", 9.0))
+    p = t.plan_move("a", (10, 10, 9), kind="jump")
+    start, end, landed = p.points
+    assert math.dist(start, end) == pytest.approx(2.0) and p.cost == pytest.approx(2.0)
+    assert end[2] + H_M < 9.0 and landed == (end[0], end[1], 0.0)
+    assert p.fall_rolls == fall_rolls(end[2], 4) == 3
+    assert any("does not reach" in v.what for v in p.violations)  # the aim was the 9" roof
+    declared = t.check_move("a", p.points[1:], kind="jump")
+    assert declared.legal and declared.fall_rolls == 3 and declared.points == p.points
+
+
+def test_E_MOVE_JUMP_hitbox_reaching_the_higher_level_is_pulled_onto_its_edge() -> None:
+    """From a 3" roof towards a 5" roof: the hitbox runs into its wall at about 3.9" and
+    its top (+1.77") reaches 5", so the model is pulled onto the edge of the top."""
+    t = table(model("a", "[5, 10]", spd=6, z=3.0), roof("ra", "[2, 6, 7, 14]", 3.0) + roof("rb", "[8, 6, 14, 14]", 5.0))
+    p = t.plan_move("a", (9, 10, 5), kind="jump")
+    start, hit, pulled = p.points
+    assert hit[0] == pytest.approx(8 - R_M, abs=2e-3) and hit[2] + H_M >= 5.0
+    assert pulled == pytest.approx((8 + R_M, 10.0, 5.0), abs=1e-3) and p.fall_rolls == 0
+    assert any("pulled onto its edge" in n for n in p.notes)
+    assert t.check_move("a", p.points[1:], kind="jump").legal
+
+
+def test_E_MOVE_JUMP_down_lands_without_rolls_and_longer_lines_are_refused() -> None:
+    """A jump down that lands on a surface is measured in 3D and makes no fall rolls
+    (interpretation); a declared line longer than ⌈SPD/2⌉ is over budget."""
+    t = table(model("a", "[5, 10]", spd=6, z=2.0), roof("ra", "[2, 6, 6, 14]", 2.0))
+    p = t.plan_move("a", (7.5, 10), kind="jump")  # 2.5 across, 2 down: 3.2" > 3
+    assert not p.legal
+    ok = t.plan_move("a", (7.0, 10.0), kind="jump")  # 2 across, 2 down: 2.83"
+    assert ok.legal and ok.fall_rolls == 0 and ok.cost == pytest.approx(math.hypot(2, 2))
+    bad = t.check_move("a", [(7.5, 10, 0)], kind="jump")
+    assert not bad.legal and "over budget" in bad.violations[0].what
+
+
+def test_E_MOVE_JUMP_refusals() -> None:
+    t = table(model("a", "[5, 10]") + model("b", "[9, 10]", side="blue"), "")
+    with pytest.raises(RuleInputError, match="not to a model"):
+        t.plan_move("a", "b", kind="jump")
+    with pytest.raises(RuleInputError, match="movement range"):
+        t.movement_range("a", kind="jump")
+    p = t.plan_move("a", (9, 10), kind="jump")  # onto the enemy: E-MOVE-END
+    assert not p.legal and any("E-MOVE-END" in v.what for v in p.violations)
+
+
+def test_E_MOVE_JUMP_cli_json(capsys) -> None:
+    import json
+
+    code, out, _ = cli_run(capsys, "move", "scenarios/first-steps.toml", "akane", "--to", "3,7", "--kind", "jump", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["points"][0][:2] == [2.0, 6.0] and doc["cost"] == pytest.approx(math.sqrt(2))
+
+
+def rigid(t: Table, angle: float, mirror: bool):
+    """The table turned by ``angle`` degrees (mirrored first) about (30, 30), and the map of points."""
+    a = math.radians(angle)
+    cy = -30.0 if mirror else 30.0
+    tx = 30.0 - (math.cos(a) * 30.0 - math.sin(a) * cy)
+    ty = 30.0 - (math.sin(a) * 30.0 + math.cos(a) * cy)
+
+    def move(p):
+        x, y = p[0], (-p[1] if mirror else p[1])
+        return (math.cos(a) * x - math.sin(a) * y + tx, math.sin(a) * x + math.cos(a) * y + ty)
+
+    return rigid_motion(t, angle, tx, ty, mirror=mirror), move
+
+
+# -- invariants on random roofs ------------------------------------------------------------------
+
+def roofs(seed: int) -> Table:
+    rng = random.Random(seed)
+    sc = []
+    for i in range(4):
+        x, y = 30 + rng.uniform(-5, 5), 30 + rng.uniform(-5, 5)
+        w, d, h = rng.uniform(1.5, 4), rng.uniform(1.5, 4), rng.choice([1.0, 2.5, 3.0, 4.5])
+        poly = shapely.geometry.polygon.orient(shapely.box(x - w / 2, y - d / 2, x + w / 2, y + d / 2), 1.0)
+        coords = tuple(tuple(p) for p in np.asarray(poly.exterior.coords)[:-1])
+        sc.append(Scenery(f"r{i}", Prism(poly, 0.0, h), "polygon", coords, walkable=True))
+    for _ in range(200):
+        x, y = 30 + rng.uniform(-6, 6), 30 + rng.uniform(-6, 6)
+        m = Model("m", "red", "M", x, y, attributes={"SPD": rng.randint(3, 8)})
+        if all(shapely.distance(s.solid.footprint, shapely.Point(x, y)) > m.radius + 0.05 for s in sc):
+            return Table(60.0, 60.0, (m,), tuple(sc))
+    return Table(60.0, 60.0, (Model("m", "red", "M", 5.0, 5.0, attributes={"SPD": 5}),), tuple(sc))
+
+
+def aims(t: Table, seed: int, n: int) -> list[tuple[float, float]]:
+    rng = random.Random(seed + 1)
+    m = t.models[0]
+    return [(m.x + rng.uniform(-5, 5), m.y + rng.uniform(-5, 5)) for _ in range(n)]
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.integers(0, 100_000))
+def test_E_MOVE_JUMP_every_planned_jump_passes_the_checker(seed: int) -> None:
+    t = roofs(seed)
+    for q in aims(t, seed, 4):
+        p = t.plan_move("m", q, kind="jump")
+        if len(p.points) < 2:
+            continue
+        c = t.check_move("m", p.points[1:], kind="jump")
+        assert len(c.points) == len(p.points) and np.allclose(c.points, p.points, atol=1e-9)
+        assert c.fall_rolls == p.fall_rolls
+        assert c.cost <= c.budget + 1e-9
+        ends_badly = [v for v in p.violations if "does not reach" not in v.what]
+        assert c.legal == (not ends_badly), (c.violations, p.violations)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.integers(0, 100_000), st.floats(0, 360), st.booleans())
+def test_E_MOVE_JUMP_rigid_motions_move_the_answer_with_the_table(seed: int, angle: float, mirror: bool) -> None:
+    t = roofs(seed)
+    moved, move = rigid(t, angle, mirror)
+
+    for q in aims(t, seed, 3):
+        p1 = t.plan_move("m", q, kind="jump")
+        p2 = moved.plan_move("m", move(q), kind="jump")
+        assert p2.cost == pytest.approx(p1.cost, abs=1e-4) and p2.fall_rolls == p1.fall_rolls
+        assert p2.legal == p1.legal
+        for a1, a2 in zip(p1.points, p2.points):
+            assert move(a1) == pytest.approx(a2[:2], abs=1e-4) and a1[2] == pytest.approx(a2[2], abs=1e-4)
+
+
+# -- Climb (E-MOVE-CLIMB) ------------------------------------------------------------------------
+
+def test_E_MOVE_CLIMB_a_3in_wall_with_SPD_6_stops_on_the_face_at_its_top() -> None:
+    """SPD 6 climbs ⌈6/2⌉ = 3": an M model touching a 3" wall climbs it to its top and
+    stops on the face (E-MOVE-CLIMB may stop on a vertical face); stepping onto the top
+    would need 3" + the base's width."""
+    foot = 8 - R_M - 0.003
+    t = table(model("a", f"[{foot}, 10]", spd=6), roof("house", "[8, 6, 14, 14]", 3.0))
+    c = t.check_move("a", [(foot, 10, 3.0)], kind="climb")
+    assert c.legal and c.cost == pytest.approx(3.0) and c.budget == 3.0
+    assert any("stops on the vertical face at z 3" in n for n in c.notes)
+    onto = t.plan_move("a", (9.0, 10, 3), kind="climb")
+    assert not onto.legal and "over budget" in onto.violations[-1].what
+    assert onto.cost == pytest.approx(3.0 + (9.0 - foot))
+    # SPD 10 (5") gets onto the roof: climb 3", step over the edge, walk on
+    p = table(model("a", f"[{foot}, 10]", spd=10), roof("house", "[8, 6, 14, 14]", 3.0)).plan_move(
+        "a", (9.0, 10, 3), kind="climb")
+    assert p.legal and p.points[-1] == (9.0, 10.0, 3.0) and p.cost == pytest.approx(p.length)
+
+
+def test_E_MOVE_CLIMB_down_a_face_makes_no_fall_rolls_and_walks_need_no_ladder() -> None:
+    t = table(model("a", "[10, 10]", spd=16, z=3.0), roof("house", "[8, 6, 14, 14]", 3.0))
+    p = t.plan_move("a", (5, 10, 0), kind="climb")
+    assert p.legal and p.fall_rolls == 0 and p.points[-1] == (5.0, 10.0, 0.0)
+    assert p.cost == pytest.approx(p.length) and p.cost == pytest.approx(2 + 3 + 3)
+    assert t.check_move("a", p.points[1:], kind="climb").legal
+
+
+def test_E_MOVE_CLIMB_refusals() -> None:
+    t = table(model("a", "[5, 10]", spd=12), roof("house", "[8, 6, 14, 14]", 3.0))
+    same = t.plan_move("a", (3, 3), kind="climb")
+    assert not same.legal and "walk there instead" in same.violations[0].what
+    nowhere = t.check_move("a", [(5, 10, 2.0)], kind="climb")  # not against a face
+    assert not nowhere.legal and "not against a face" in nowhere.violations[0].what
+    two = t.check_move("a", [(7.3, 10, 0), (7.3, 10, 1), (7.3, 10.5, 1), (7.3, 10.5, 2)], kind="climb")
+    assert not two.legal and "climbs one face" in two.violations[0].what
+    with pytest.raises(RuleInputError, match="movement range"):
+        t.movement_range("a", kind="climb")
+
+
+def climb_aims(t: Table, seed: int, n: int) -> list[tuple[float, float, float]]:
+    rng = random.Random(seed + 7)
+    out = []
+    for s in t.scenery:
+        for _ in range(n):
+            c = s.solid.footprint.representative_point()
+            out.append((c.x + rng.uniform(-0.3, 0.3), c.y + rng.uniform(-0.3, 0.3), s.solid.z1))
+    return out
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(st.integers(0, 100_000))
+def test_E_MOVE_CLIMB_every_planned_climb_passes_the_checker(seed: int) -> None:
+    """Planned climbs pass the checker with the same cost; their cost is their length
+    (horizontal and vertical parts at face value) and the vertical part is at a face."""
+    t = roofs(seed)
+    t = t.with_model(Model("m", "red", "M", t.models[0].x, t.models[0].y, attributes={"SPD": 30}))
+    for q in climb_aims(t, seed, 1):
+        p = t.plan_move("m", q, kind="climb")
+        if len(p.points) < 2:
+            continue
+        c = t.check_move("m", p.points[1:], kind="climb")
+        assert c.legal == p.legal and c.cost == pytest.approx(p.cost)
+        if p.legal:
+            assert p.cost == pytest.approx(p.length, abs=1e-6)
+            assert p.points[-1] == pytest.approx(q) or math.dist(p.points[-1], q) < 1e-6
+            vert = [(a, b) for a, b in zip(p.points, p.points[1:]) if a[:2] == b[:2] and a[2] != b[2]]
+            assert len(vert) == 1
+            gap = min(shapely.distance(s.solid.footprint, shapely.Point(vert[0][0][:2])) for s in t.scenery)
+            assert gap == pytest.approx(R_M + 0.003, abs=0.01)
+
+
+def test_E_MOVE_CLIMB_cli_json(capsys, tmp_path) -> None:
+    import json
+
+    f = tmp_path / "wall.toml"
+    f.write_text(table_text(model("a", "[5, 10]", spd=16), roof("house", "[8, 6, 14, 14]", 3.0)))
+    code, out, _ = cli_run(capsys, "move", str(f), "a", "--to", "9,10,3", "--kind", "climb", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["legal"] and doc["points"][-1] == [9.0, 10.0, 3.0]
+    assert doc["cost"] == pytest.approx(doc["length"]) and doc["budget"] == 8.0
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.floats(0, 360), st.booleans())
+def test_E_MOVE_CLIMB_rigid_motions_move_the_answer_with_the_table(angle: float, mirror: bool) -> None:
+    """The climb onto a roof straight ahead, on a rotated (and mirrored) table: same cost,
+    same legality, the points moved with the table."""
+    t = loads(table_text(model("a", "[25, 30]", spd=16), roof("house", "[28, 26, 34, 34]", 3.0), size="[60, 60]"))
+    moved, move = rigid(t, angle, mirror)
+
+    p1 = t.plan_move("a", (30, 30, 3), kind="climb")
+    p2 = moved.plan_move("a", (*move((30, 30)), 3), kind="climb")
+    assert p1.legal and p2.legal and p2.cost == pytest.approx(p1.cost, abs=1e-6)
+    assert len(p1.points) == len(p2.points)
+    for a1, a2 in zip(p1.points, p2.points):
+        assert move(a1) == pytest.approx(a2[:2], abs=1e-6) and a1[2] == pytest.approx(a2[2])
