@@ -339,7 +339,7 @@ def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
 
 
 def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
-                       samples: int = 9, refine: int = 16) -> list[np.ndarray]:
+                       samples: int = 9, refine: int = 10) -> list[np.ndarray]:
     """Per convex polygon ``kv[i]`` (W, 2), abscissae in [xa_i, xb_i] where every line
     y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it: the interior
     samples that pass, and the two ends of that run pushed outwards by bisection (the set
@@ -354,15 +354,15 @@ def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.nda
     first = np.where(anyok, ok.argmax(1), 1)
     last = np.where(anyok, samples - 1 - ok[:, ::-1].argmax(1), 1)
     r = np.arange(m)
-    ends = []
-    for inn, out in ((first, first - 1), (last, last + 1)):
-        x_in, x_out = xs[r, inn].copy(), xs[r, out].copy()
-        for _ in range(refine):
-            mid = (x_in + x_out) / 2
-            good = _inside_at(kv, mid[:, None], V)[:, 0]
-            x_in = np.where(good, mid, x_in)
-            x_out = np.where(good, x_out, mid)
-        ends.append(x_in)
+    # both ends at once: column 0 the first passing sample, column 1 the last
+    x_in = np.stack([xs[r, first], xs[r, last]], 1)
+    x_out = np.stack([xs[r, first - 1], xs[r, last + 1]], 1)
+    for _ in range(refine):
+        mid = (x_in + x_out) / 2
+        good = _inside_at(kv, mid, V)
+        x_in = np.where(good, mid, x_in)
+        x_out = np.where(good, x_out, mid)
+    ends = (x_in[:, 0], x_in[:, 1])
     return [np.concatenate([xs[i][ok[i]], [ends[0][i], ends[1][i]]]) if anyok[i] else xs[i][ok[i]]
             for i in range(m)]
 
