@@ -209,8 +209,7 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
             # a segment moved by < wd crosses within [ka - wd, kb + wd]; passing over (under)
             # it there, a rising segment is over (under) it at the far (near) end, a falling
             # one at the near (far) end; z is linear in x
-            for x in (ka[i] - wd, kb[i] + wd):
-                far = x > ka[i] - wd
+            for far, x in ((False, ka[i] - wd), (True, kb[i] + wd)):
                 if zt[i] + wd < zhi + 1e-9 and not (far and d_hi < 0) and not (not far and d_lo > 0):
                     # (no segment rises above its highest end)
                     ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
@@ -350,7 +349,7 @@ def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.nda
     ok = _inside_at(kv, xs, V)
     ok[:, 0] = ok[:, -1] = False  # (the ends only bound the bisection)
     m = len(xs)
-    anyok = ok.any(1)
+    anyok: np.ndarray = np.asarray(ok.any(1))
     first = np.where(anyok, ok.argmax(1), 1)
     last = np.where(anyok, samples - 1 - ok[:, ::-1].argmax(1), 1)
     r = np.arange(m)
