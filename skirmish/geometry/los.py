@@ -55,8 +55,13 @@ from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes
 ETA = 1e-9
 #: Default certificate tolerance: 0.1 mm.
 DEFAULT_TOLERANCE = 0.1 / 25.4
-#: Bundles one pair may examine before the search gives up (never reached on real tables).
-MAX_BUNDLES_PER_PAIR = 60_000
+#: Chain tests (the costly step, ~5-20 ms each) one pair may run before the search
+#: gives up and answers ``certified: false`` with stage "undecided": the bound on the
+#: work per pair (see docs/rules.md, "Termination").
+MAX_CHAIN_TESTS_PER_PAIR = 100
+#: Bundles one pair may examine (a safety net: a bundle is cut in four
+#: only after a chain test on it, so a pair examines at most 1 + 4 × 100).
+MAX_BUNDLES_PER_PAIR = 2_000
 #: Bundles a pair examines before the chain test joins in (the cheap tests settle most
 #: pairs in the first few).
 CHAIN_AFTER = 1
@@ -640,6 +645,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     blockers: list[set[int]] = [set() for _ in range(n)]
     stage_of: list[set[str]] = [set() for _ in range(n)]
     examined = np.zeros(n, int)
+    chained = np.zeros(n, int)
     while len(bp):
         examined += np.bincount(bp, minlength=n)
         over = examined > MAX_BUNDLES_PER_PAIR
@@ -721,6 +727,12 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                 continue
             if examined[i] < CHAIN_AFTER:
                 continue
+            if chained[i] >= MAX_CHAIN_TESTS_PER_PAIR:  # the work bound: give up honestly
+                results[i] = LosAnswer(False, "undecided", blockers=tuple(sorted(blockers[i])),
+                                       bundles=int(examined[i]))
+                split[k] = False
+                continue
+            chained[i] += 1
             ch = _chain(k, rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
             if ch.line is not None and not (ch.blocked and not ch.thin):
                 found = _line_witness(ch.line, i, pairs, obs, _excluded(sources[i], targets[i]))

@@ -127,8 +127,16 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     k = clip_polygons(fv, ex, np.full(R, x1))
     k = clip_polygons(k, -ex, np.full(R, -x2))
     live = ~np.isnan(k[:, 0, 0])
-    kx0 = np.where(live, np.min(np.where(live[:, None], k[..., 0], 0.0), 1), 0.0)
-    kx1 = np.where(live, np.max(np.where(live[:, None], k[..., 0], 0.0), 1), 0.0)
+    # where a segment can cross K: within K and the corridor conv(P ∪ Q) that holds every
+    # segment; this x-range shrinks to the crossing as the bundle does (the height escapes
+    # below are taken at its ends)
+    kc = k
+    for nrm, c0 in _hull_halfplanes(np.vstack([fP, fQ])):
+        kc = clip_polygons(kc, np.tile(nrm, (R, 1)), np.full(R, c0 - widen - SLACK))
+    hit = ~np.isnan(kc[:, 0, 0])
+    live &= hit
+    kx0 = np.where(live, np.nanmin(np.where(live[:, None], kc[..., 0], 0.0), 1), 0.0)
+    kx1 = np.where(live, np.nanmax(np.where(live[:, None], kc[..., 0], 0.0), 1), 0.0)
     xP0, xQ1 = float(fP[:, 0].min()), float(fQ[:, 0].max())
     # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
     num_lo, num_hi = zQ[0] - zP[1], zQ[1] - zP[0]
@@ -198,10 +206,15 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
                     ops.append((1, np.array([[1.0, xa, zb[i] - wd + SLACK], [1.0, xb, zb[i] - wd + SLACK]])))
                 out[int(i)] = ops
                 continue
-            for x in (ka[i] - wd, kb[i] + wd):  # a segment moved by < wd crosses within
-                if zt[i] + wd < zhi + 1e-9:  # (no segment rises above its highest end)
+            # a segment moved by < wd crosses within [ka - wd, kb + wd]; passing over (under)
+            # it there, a rising segment is over (under) it at the far (near) end, a falling
+            # one at the near (far) end; z is linear in x
+            for far, x in ((False, ka[i] - wd), (True, kb[i] + wd)):
+                if zt[i] + wd < zhi + 1e-9 and not (far and d_hi < 0) and not (not far and d_lo > 0):
+                    # (no segment rises above its highest end)
                     ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
-                if zb[i] - wd > zlo - 1e-9:  # (nor sinks below its lowest end)
+                if zb[i] - wd > zlo - 1e-9 and not (far and d_lo > 0) and not (not far and d_hi < 0):
+                    # (nor sinks below its lowest end)
                     ops.append((1, np.array([[1.0, x, zb[i] - wd + SLACK]])))
             out[int(i)] = ops
         return out
@@ -281,13 +294,35 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     return Chain(False, line=line)
 
 
-def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
-                       samples: int = 9) -> list[np.ndarray]:
-    """Per convex polygon ``kv[i]`` (W, 2), the sample abscissae in [xa_i, xb_i] where every
-    line y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it (within its
-    vertical chord there)."""
-    f = np.linspace(0.0, 1.0, samples)[1:-1]
-    xs = xa[:, None] + (xb - xa)[:, None] * f[None, :]  # (m, S)
+def _hull_halfplanes(pts: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The convex hull of ``pts`` (N, 2) as half-planes n·x >= c (monotone chain)."""
+    order = sorted(map(tuple, pts.tolist()))
+
+    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        h: list[tuple[float, float]] = []
+        for p in seq:
+            while len(h) >= 2 and ((h[-1][0] - h[-2][0]) * (p[1] - h[-2][1])
+                                   - (h[-1][1] - h[-2][1]) * (p[0] - h[-2][0])) <= 0:
+                h.pop()
+            h.append(p)
+        return h
+
+    lower, upper = half(order), half(order[::-1])
+    hull = lower[:-1] + upper[:-1]  # counter-clockwise
+    out = []
+    for a, b in zip(hull, hull[1:] + hull[:1]):
+        nrm = np.array([-(b[1] - a[1]), b[0] - a[0]])  # inward (left) normal
+        ln = float(np.hypot(*nrm))
+        if ln > 1e-15:
+            nrm = nrm / ln
+            out.append((nrm, float(nrm @ np.array(a))))
+    return out
+
+
+def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """Per convex polygon ``kv[i]`` (W, 2) and abscissa ``xs[i, s]``: whether every line
+    y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it there (within
+    its vertical chord)."""
     a, b = kv, np.roll(kv, -1, axis=1)  # (m, W, 2)
     lo_x, hi_x = np.minimum(a[..., 0], b[..., 0]), np.maximum(a[..., 0], b[..., 0])
     dx = b[..., 0] - a[..., 0]
@@ -299,8 +334,36 @@ def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.nda
     ylo = np.min(np.where(on, y, np.inf), 2)
     yhi = np.max(np.where(on, y, -np.inf), 2)
     lines = V[None, None, :, 0] + V[None, None, :, 1] * xs[..., None]  # (m, S, nV)
-    ok = np.all((lines > ylo[..., None]) & (lines < yhi[..., None]), 2)
-    return [xs[i][ok[i]] for i in range(len(xs))]
+    return np.all((lines > ylo[..., None]) & (lines < yhi[..., None]), 2)
+
+
+def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
+                       samples: int = 9, refine: int = 10) -> list[np.ndarray]:
+    """Per convex polygon ``kv[i]`` (W, 2), abscissae in [xa_i, xb_i] where every line
+    y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it: the interior
+    samples that pass, and the two ends of that run pushed outwards by bisection (the set
+    is an interval: the band's upper edge is convex, the chord's top concave, and so on;
+    every abscissa returned is checked)."""
+    f = np.linspace(0.0, 1.0, samples)
+    xs = xa[:, None] + (xb - xa)[:, None] * f[None, :]  # (m, S)
+    ok = _inside_at(kv, xs, V)
+    ok[:, 0] = ok[:, -1] = False  # (the ends only bound the bisection)
+    m = len(xs)
+    anyok: np.ndarray = np.asarray(ok.any(1))
+    first = np.where(anyok, ok.argmax(1), 1)
+    last = np.where(anyok, samples - 1 - ok[:, ::-1].argmax(1), 1)
+    r = np.arange(m)
+    # both ends at once: column 0 the first passing sample, column 1 the last
+    x_in = np.stack([xs[r, first], xs[r, last]], 1)
+    x_out = np.stack([xs[r, first - 1], xs[r, last + 1]], 1)
+    for _ in range(refine):
+        mid = (x_in + x_out) / 2
+        good = _inside_at(kv, mid, V)
+        x_in = np.where(good, mid, x_in)
+        x_out = np.where(good, x_out, mid)
+    ends = (x_in[:, 0], x_in[:, 1])
+    return [np.concatenate([xs[i][ok[i]], [ends[0][i], ends[1][i]]]) if anyok[i] else xs[i][ok[i]]
+            for i in range(m)]
 
 
 _PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}

@@ -6,7 +6,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from skirmish.geometry.los import DEFAULT_TOLERANCE
@@ -71,14 +71,23 @@ def test_sampling_oracle_never_sees_more_than_the_engine():
 
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**6), st.floats(-180, 180), st.floats(-30, 30), st.floats(-30, 30), st.booleans())
+@example(633225, 2.0, 0.0, 0.0, False)
 def test_E_LOS_rigid_motions_and_mirroring_change_no_verdict(seed, angle, dx, dy, mirror):
+    """Same verdicts, except a pair in the ε band (a set of clear sight lines thinner than
+    ε may go either way: seed 633225 turned by 2° has one)."""
     t = small_table(seed, models=6, scenery=8)
     moved = rigid_motion(t, angle, dx, dy, mirror=mirror)
     before = t.line_of_sight_all()
     after = moved.line_of_sight_all()
     for r0, r1 in zip(before, after):
         assert (r0.frm, r0.to) == (r1.frm, r1.to)
-        assert (r0.visible, r0.reason) == (r1.visible, r1.reason), (seed, r0, r1)
+        if r0.visible != r1.visible:
+            # only inside the certificate's band: the witness keeps ε but not 2ε clear
+            tv, rv = (t, r0) if r0.visible else (moved, r1)
+            assert oracle.clearance_blockers(tv, rv.witness, {rv.frm, rv.to}, 2 * DEFAULT_TOLERANCE), (seed, r0, r1)
+            assert r0.certified and r1.certified
+        else:
+            assert r0.reason == r1.reason, (seed, r0, r1)
         if r1.visible:
             assert oracle.witness_is_valid(moved, r1.frm, r1.to, r1.witness)
 
