@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from ..errors import SkirmishError
+from ._scale import add_scale_args, scale_kwargs
 
 
 def add_game_args(p: Any, who: str = "side") -> None:
@@ -16,15 +17,11 @@ def add_game_args(p: Any, who: str = "side") -> None:
                    "package.module:ClassName plugs in your own (default: greedy)")
     p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the game can be replayed)")
     p.add_argument("--games", type=int, help="play this many games and report win shares and means")
-    p.add_argument("--workers", type=int, default=1, help="processes for --games (same report for any number)")
-    p.add_argument("--backend", choices=("local", "dask"), default="local",
-                   help="where --games runs: local processes, or a local Dask cluster (needs skirmish[scale])")
-    p.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler (tcp://host:port) for --games")
+    add_scale_args(p, "--games")
 
 
 def check_game_args(args: argparse.Namespace) -> None:
     """Refuse ``--games`` or ``--workers`` below 1."""
     if args.games is not None and args.games < 1:
         raise SkirmishError(f"--games must be 1 or more, got {args.games}")
-    if args.workers < 1:
-        raise SkirmishError(f"--workers must be 1 or more, got {args.workers}")
+    scale_kwargs(args)  # checks --workers
