@@ -1,13 +1,12 @@
 """Many play-throughs of one script: end-state distributions and Wounds per action.
 
-Trial ``i`` always uses the generator ``random.Random(f"{seed}:{i}")``, so a report
+Trial ``i`` always uses the generator ``job_rng(seed, i)`` (``random.Random(f"{seed}:{i}")``), so a report
 depends only on the seed and the number of trials — never on how many worker
 processes shared the work.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,17 +17,12 @@ from ..maps.table import Table
 from ..rules.eldfall.exchange import Exchange
 from ..rules.eldfall.odds import exchange_odds
 from ..rules.eldfall.wounds import ModelState
-from ..scale import Backend, run_jobs
+from ..scale import Backend, job_rng, run_jobs
 from .engine import Simulator, TemplateKey
 from .script import Script
 
 STATES = (ModelState.UNHARMED, ModelState.WOUNDED, ModelState.INCAPACITATED, ModelState.DEAD)
 CHUNK = 250
-
-
-def trial_rng(seed: int, i: int) -> random.Random:
-    """The generator of trial ``i``: independent of worker count and order."""
-    return random.Random(f"{seed}:{i}")
 
 
 @dataclass(frozen=True)
@@ -107,7 +101,7 @@ def _run_range(sim: Simulator, seed: int, start: int, stop: int) -> _Partial:
     n = len(sim.script)
     part = _Partial.empty(sim.table, n)
     for i in range(start, stop):
-        result = sim.run(trial_rng(seed, i), log=False)
+        result = sim.run(job_rng(seed, i), log=False)
         for m, st in result.states.items():
             part.states[m][st.value] += 1
         for k in range(n):
