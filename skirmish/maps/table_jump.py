@@ -66,9 +66,10 @@ class Jump:
         ts = np.linspace(0.0, 1.0, n)
         pts = a + ts[:, None] * (b - a)
         best, who = 1.0, None
+        line = shapely.linestrings([a[:2], b[:2]]) if np.linalg.norm(b[:2] - a[:2]) > 1e-12 else shapely.points(a[:2])
         for s in self.pieces:
-            if s.id in self.ignore:
-                continue
+            if s.id in self.ignore or shapely.distance(s.solid.footprint, line) >= self.r - CONTACT:
+                continue  # never within the base's reach along the line (as _blocked judges it)
             hit = np.flatnonzero(self._blocked(s, pts))
             if not len(hit) or ts[hit[0]] >= best:
                 continue

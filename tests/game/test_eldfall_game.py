@@ -14,6 +14,7 @@ from skirmish.cli import main
 from skirmish.errors import ScenarioError
 from skirmish.game.eldfall import EldfallGame, IllegalChoice, Move, Reaction, parse_settings
 from skirmish.game.eldfall.choices import SPECIAL_MOVES
+from skirmish.game.eldfall.loop import PLANNER_KIND
 from skirmish.game.eldfall.settings import check_playable, load_game
 from skirmish.game.policy import Decision, RandomPolicy, load_policy, PolicyError
 from skirmish.scenario.load import loads
@@ -65,7 +66,7 @@ class Checked(EldfallGame):
         mr = super().apply_move(model_id, move)
         self._last_kind = mr.kind
         if mr.plan is not None:
-            again = before.check_move(model_id, [p for p in mr.path[1:]], kind="walk",
+            again = before.check_move(model_id, list(mr.via), kind=PLANNER_KIND[mr.kind],
                                       budget=self.budget(model_id, mr.kind), declared=True)
             if not again.legal:
                 self.violations.append(f"{model_id} {mr.kind} fails the movement checker: {again.violations}")

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 import shapely
+from shapely.ops import nearest_points
 
 from ...errors import IllegalActionError
 from ...maps.table import Table
 
-MoveKindName = Literal["idle", "walk", "run", "dodge"]
+MoveKindName = Literal["idle", "walk", "run", "climb", "jump", "dodge"]
 ActionKind = Literal["attack", "dodge", "nothing", "death-blow"]
 ReactionKind = Literal["none", "attack", "dodge"]
 
@@ -40,9 +41,10 @@ class IllegalChoice(IllegalActionError):
 
 @dataclass(frozen=True)
 class Move:
-    """A movement: ``kind`` idle (turn only), walk, run, or dodge (the Dodge move);
-    ``to`` the base centre's end (x, y, z); ``face`` the facing at the end in degrees
-    (None: the direction of the last stretch, or unchanged for idle)."""
+    """A movement: ``kind`` idle (turn only), walk, run, climb, jump, or dodge (the
+    Dodge move); ``to`` the base centre's end (x, y, z) — for a jump the point its line
+    is aimed at (E-MOVE-JUMP: it may end short and fall); ``face`` the facing at the end
+    in degrees (None: the direction of the last stretch, or unchanged for idle)."""
 
     kind: MoveKindName
     to: tuple[float, float, float] | None = None
@@ -136,3 +138,40 @@ def path_samples(points: tuple[tuple[float, ...], ...], step: float = 2.0, most:
         idx = sorted({round(i * (len(dedup) - 1) / (most - 1)) for i in range(most)})
         dedup = [dedup[i] for i in idx]
     return tuple(dedup)
+
+
+def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Random, n: int
+                    ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+    """Candidate ends of a Climb and aims of a Jump (E-MOVE-CLIMB, E-MOVE-JUMP) for
+    ``model_id`` with ``budget`` inches: for every walkable top (or the table, from a
+    top) whose edge is within reach, the nearest point where the base fits on it — a
+    climb end, and a jump aim at that height; and jumps of the whole budget in ``n``
+    random directions at the model's height (off an edge they fall). Unchecked."""
+    m = table.model(model_id)
+    here = shapely.Point(m.x, m.y)
+    climbs: list[tuple[float, float, float]] = []
+    jumps: list[tuple[float, float, float]] = []
+    tops: list[tuple[float, shapely.Geometry]] = [(float(s.solid.z1), s.solid.footprint) for s in table.scenery
+                                                  if s.walkable and abs(s.solid.z1 - m.z) > 1e-6]
+    if m.z > 1e-6:  # from a top: the table below, outside the piece under it
+        under = [s.solid.footprint for s in table.scenery if abs(s.solid.z1 - m.z) <= 1e-6
+                 and shapely.distance(s.solid.footprint, here) <= m.radius]
+        if under:
+            ground = shapely.box(0, 0, table.width, table.depth).difference(shapely.union_all(under))
+            tops.append((0.0, ground))
+    for z, foot in tops:
+        room = foot.buffer(-(m.radius + 0.01))
+        # a lower bound of either movement: the base centre's displacement (and the height, for a climb)
+        if room.is_empty or shapely.distance(room, here) + abs(z - m.z) > budget:
+            continue
+        q = nearest_points(room, here)[0] if not room.contains(here) else here
+        p = (round(q.x, 4), round(q.y, 4), z)
+        climbs.append(p)
+        if math.dist((m.x, m.y, m.z), p) <= budget:
+            jumps.append(p)
+    for _ in range(max(0, n)):
+        a = rng.uniform(0, 2 * math.pi)
+        x, y = m.x + budget * 0.999 * math.cos(a), m.y + budget * 0.999 * math.sin(a)
+        if 0 < x < table.width and 0 < y < table.depth:
+            jumps.append((round(x, 4), round(y, 4), m.z))
+    return climbs, jumps

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...errors import SkirmishError
 from ...game.policy import Decision, Policy
 from ...maps.results import MovePlan
 from ...maps.table import CONTACT_TOLERANCE, Table
@@ -33,14 +34,16 @@ from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
 from .attacks import AttackGeometry, attack_geometry, attacking_side, defending_side, usable_weapons
-from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, path_samples,
-                      sample_destinations)
+from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
+                      path_samples, sample_destinations)
 from .settings import GameSettings
 from .sight import Sight, moved_to, sight_along
 from .state import OUT, GameState, Unit, facing_toward
 
 #: How many end points a move decision offers per movement kind (the decision is open).
-SAMPLES = {"walk": 4, "run": 3, "dodge": 3}
+SAMPLES = {"walk": 4, "run": 3, "dodge": 3, "jump": 2}
+#: The movement planner's kind for each game movement (a Run and a Dodge move are walks with their budget).
+PLANNER_KIND = {"walk": "walk", "run": "walk", "dodge": "walk", "climb": "climb", "jump": "jump"}
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,9 @@ class MoveResult:
     path: tuple[tuple[float, float, float], ...]
     samples: tuple[tuple[float, float, float], ...]
     facing: float
+    #: the declared path that the movement checker accepts (``check_move(via, kind=PLANNER_KIND[kind])``):
+    #: the path after the start, or for a Jump its aim and then where it leaves the model
+    via: tuple[tuple[float, float, float], ...] = ()
 
     @property
     def length(self) -> float:
@@ -318,6 +324,14 @@ class EldfallGame:
                 mv = Move(kind, p, self._face_nearest(model_id, p[:2]))  # type: ignore[arg-type]
                 if self._legal(model_id, mv):
                     opts.append(mv)
+        if "run" in kinds:  # E-MOVE-CLIMB, E-MOVE-JUMP: Special movement, as a Run
+            climbs, jumps = climb_jump_aims(st.table, model_id, self.budget(model_id, "jump"), self.policy_rng,
+                                            SAMPLES["jump"])
+            for kind, aims in (("climb", climbs), ("jump", jumps)):
+                for p in aims:
+                    mv = Move(kind, p)  # type: ignore[arg-type]
+                    if self._legal(model_id, mv):
+                        opts.append(mv)
         return tuple(opts)
 
     def _legal(self, model_id: str, move: Move) -> bool:
@@ -328,13 +342,14 @@ class EldfallGame:
         return True
 
     def budget(self, model_id: str, kind: str) -> float:
-        """E-MOVE-KIND with the States: Walk SPD, Run 2 × SPD, the Dodge move ⌈SPD/2⌉;
-        SPD halved when Slowed, Crippled or Crouched (E-STATE-*)."""
+        """E-MOVE-KIND with the States: Walk SPD, Run 2 × SPD, Climb, Jump and the Dodge
+        move ⌈SPD/2⌉; SPD halved when Slowed, Crippled or Crouched (E-STATE-*)."""
         u = self.state.unit(model_id)
         spd = float(self.state.model(model_id).attributes["SPD"])
         if {"Slowed", "Crippled", "Crouched"} & u.states:
             spd = half_up(spd)
-        return {"walk": spd, "run": 2 * spd, "dodge": half_up(spd), "idle": 0.0}[kind]
+        return {"walk": spd, "run": 2 * spd, "dodge": half_up(spd), "climb": half_up(spd), "jump": half_up(spd),
+                "idle": 0.0}[kind]
 
     def _face_nearest(self, model_id: str, xy: tuple[float, float]) -> float:
         st = self.state
@@ -375,16 +390,26 @@ class EldfallGame:
         if move.kind == "idle":
             face = m.facing if move.face is None else float(move.face)
             return MoveResult("idle", None, (start,), (start,), face % 360.0)
-        if move.kind not in ("walk", "run", "dodge"):
-            raise IllegalChoice(model_id, f"movement kind {move.kind!r} is not playable (idle, walk, run)", move)
-        if "Crouched" in u.states and move.kind == "run":
+        if move.kind not in PLANNER_KIND:
+            raise IllegalChoice(model_id, f"movement kind {move.kind!r} is not playable (idle, walk, run, climb, "
+                                "jump; dodge after a Dodge)", move)
+        if "Crouched" in u.states and move.kind in ("run", "climb", "jump"):
             raise IllegalChoice(model_id, "a Crouched model may only Walk or Idle (E-STATE-CROUCHED)", move)
         if move.to is None:
             raise IllegalChoice(model_id, f"a {move.kind} needs a destination", move)
         if "Immobilized" in u.states:
             raise IllegalChoice(model_id, "an Immobilized model cannot move (E-STATE-OTHER)", move)
         budget = self.budget(model_id, move.kind)
-        plan = table.plan_move(model_id, tuple(move.to), kind="walk", budget=budget, declared=True)
+        to = tuple(float(c) for c in move.to)
+        kind = PLANNER_KIND[move.kind]
+        try:
+            plan = table.plan_move(model_id, to, kind=kind, budget=budget, declared=True)
+            via = tuple(plan.points[1:])
+            if kind == "jump":  # E-MOVE-JUMP: the line aimed at ``to``; it may end short and drop (E-FALL)
+                via = (to, *plan.points[2:])
+                plan = table.check_move(model_id, list(via), kind="jump", budget=budget, declared=True)
+        except SkirmishError as e:
+            raise IllegalChoice(model_id, f"{move.kind} to {move.to}: {e}", move) from None
         if not plan.legal:
             why = "; ".join(v.what for v in plan.violations) or "not legal"
             raise IllegalChoice(model_id, f"{move.kind} to {move.to}: {why}", move)
@@ -395,7 +420,8 @@ class EldfallGame:
         else:
             prev = next((p for p in reversed(path[:-1]) if math.hypot(p[0] - end[0], p[1] - end[1]) > 1e-6), None)
             face = m.facing if prev is None else facing_toward(prev[0], prev[1], end[0], end[1], m.facing)
-        return MoveResult(move.kind, plan, path, path_samples(path), face % 360.0)
+        return MoveResult(move.kind, plan, path, path_samples(path), face % 360.0,
+                          tuple(tuple(float(c) for c in p) for p in via))  # type: ignore[misc]
 
     def apply_move(self, model_id: str, move: Move) -> MoveResult:
         mr = self.plan(model_id, move)

@@ -1,0 +1,128 @@
+"""Climb and Jump as movement in a game (E-MOVE-CLIMB, E-MOVE-JUMP, E-FALL, E-ACTION-COMBO)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from skirmish.game.eldfall import EldfallGame, IllegalChoice, Move, parse_settings
+from skirmish.game.eldfall.choices import NOTHING
+from skirmish.game.eldfall.loop import PLANNER_KIND
+from skirmish.scenario.load import loads
+
+from eldfall_fixtures import WEAPONS, model
+from eldfall_policies import Driven
+
+ROOFS = '''[[scenery]]
+id = "roof-a"
+rect = [2, 2, 8, 10]
+height = 4
+walkable = true
+[[scenery]]
+id = "roof-b"
+rect = [11, 2, 17, 10]
+height = 4
+walkable = true
+[[scenery]]
+id = "crate"
+rect = [2, 14, 6, 18]
+height = 2.5
+walkable = true
+'''
+
+
+def _table(models: str):
+    return loads(f"format = 1\n{WEAPONS}\n[table]\nsize = [24, 24]\n{ROOFS}\n{models}")
+
+
+def _play(table, red: Driven, blue: Driven | None = None, seed: int = 1):
+    g = EldfallGame(table, parse_settings({"first": "red", "rounds": 1}, table),
+                    {"red": red, "blue": blue or Driven()}, random.Random(seed))
+    return g, g.play()
+
+
+def _jumper(spd: int = 4, agi: int = 6) -> str:
+    return (model("r1", "red", (7.2, 6), 0, attrs=f"AGI = {agi}, SPD = {spd}, STA = 1, MEL = 12, ARM = 1, HP = 3",
+                  extra="z = 4") + model("b1", "blue", (20, 20), 180))
+
+
+def test_e_move_jump_e_fall_a_jump_that_falls_short_drops_and_rolls():
+    """SPD 4 jumps ⌈4/2⌉ = 2": aimed across the 3" gap at the far roof, the line ends in
+    the air over the gap and the model drops 4" to the table: ⌊4 / (4/2)⌋ = 2 Agility
+    rolls, a Wound for each failure (E-FALL)."""
+    for seed in range(8):
+        red = Driven(["r1"], moves={"r1": Move("jump", (9.19, 6.0, 4.0))})
+        g, record = _play(_table(_jumper()), red, seed=seed)
+        ev = next(e for e in record.events if e["role"] == "activation")
+        assert ev["movement"]["kind"] == "jump"
+        assert ev["movement"]["path"] == [[7.2, 6.0, 4.0], [9.19, 6.0, 4.0], [9.19, 6.0, 0.0]]
+        m = g.state.model("r1")
+        assert (m.x, m.y, m.z) == (9.19, 6.0, 0.0)
+        falls = ev["result"]["falls"]
+        assert len(falls) == 2
+        for f in falls:  # E-ROLL-ATTR: success when the face ≤ AGI
+            assert f["success"] == (f["face"] <= 6)
+        assert g.state.unit("r1").hp == 3 - sum(not f["success"] for f in falls)
+        assert ev["action"]["kind"] == "nothing"  # E-ACTION-COMBO: Special movement
+
+
+def test_e_move_jump_landing_on_a_roof_makes_no_fall_rolls():
+    """SPD 10 jumps 5": the far roof's near edge is 3.8" away; aiming 5.3" away is refused
+    (the aim is part of the declared Jump), 4.6" lands on the roof: no fall rolls."""
+    table = _table(model("r1", "red", (7.2, 6), 0, attrs="AGI = 6, SPD = 10, STA = 1, MEL = 12, ARM = 1, HP = 3",
+                         extra="z = 4") + model("b1", "blue", (20, 20), 180))
+    red = Driven(["r1"], moves={"r1": Move("jump", (12.5, 6.0, 4.0))})
+    with pytest.raises(IllegalChoice, match="over budget"):
+        _play(table, red)
+    red = Driven(["r1"], moves={"r1": Move("jump", (11.8, 6.0, 4.0))})
+    g, record = _play(table, red)
+    ev = next(e for e in record.events if e["role"] == "activation")
+    assert ev["result"]["falls"] == [] and g.state.model("r1").z == 4.0 and g.state.model("r1").x == 11.8
+
+
+def test_e_move_climb_onto_a_top_taller_than_the_hitbox():
+    """An M model (hitbox 1.77") cannot walk onto a 2.5" crate; with SPD 10 it climbs
+    ⌈10/2⌉ = 5": to the face, 2.5" up it and the step over the edge (4.7")."""
+    attrs = "AGI = 6, SPD = 10, STA = 1, MEL = 12, ARM = 1, HP = 3"
+    table = _table(model("r1", "red", (4, 12.6), 90, attrs=attrs) + model("b1", "blue", (20, 20), 180))
+    g0 = EldfallGame(table, parse_settings(None, table), {"red": Driven(), "blue": Driven()}, random.Random(1))
+    with pytest.raises(IllegalChoice):
+        g0.plan("r1", Move("walk", (4.0, 14.8, 2.5)))
+    red = Driven(["r1"], moves={"r1": Move("climb", (4.0, 14.8, 2.5))})
+    g, record = _play(table, red)
+    ev = next(e for e in record.events if e["role"] == "activation")
+    assert ev["movement"]["kind"] == "climb" and ev["movement"]["length"] <= 5.0 + 1e-9
+    assert g.state.model("r1").z == 2.5
+    assert ev["action"]["kind"] == "nothing"
+
+
+def test_e_move_climb_e_move_jump_budget_is_half_speed_and_crouched_may_not():
+    attrs = "AGI = 6, SPD = 5, STA = 1, MEL = 12, ARM = 1, HP = 3"
+    table = _table(model("r1", "red", (4, 12.6), 90, attrs=attrs) + model("b1", "blue", (20, 20), 180))
+    g = EldfallGame(table, parse_settings(None, table), {"red": Driven(), "blue": Driven()}, random.Random(1))
+    assert g.budget("r1", "climb") == g.budget("r1", "jump") == 3.0  # ⌈5/2⌉
+    g.state = g.state.with_unit(g.state.unit("r1").__class__(**{**g.state.unit("r1").__dict__,
+                                                                "states": frozenset({"Crouched"})}))
+    with pytest.raises(IllegalChoice, match="Crouched"):
+        g.plan("r1", Move("jump", (4.0, 10.0, 0.0)))
+
+
+def test_e_action_combo_climb_and_jump_are_special():
+    table = _table(_jumper())
+    g = EldfallGame(table, parse_settings(None, table), {"red": Driven(), "blue": Driven()}, random.Random(1))
+    for kind in ("climb", "jump"):
+        assert g.action_options("r1", kind) == (NOTHING,)
+
+
+def test_e_move_jump_every_offered_climb_and_jump_passes_the_checker():
+    table = _table(_jumper(spd=6))
+    g = EldfallGame(table, parse_settings(None, table), {"red": Driven(), "blue": Driven()}, random.Random(3))
+    g._upkeep()
+    offered = [o for o in g.move_options("r1") if o.kind in ("climb", "jump")]
+    assert offered
+    for o in offered:
+        mr = g.plan("r1", o)
+        again = g.state.table.check_move("r1", list(mr.via), kind=PLANNER_KIND[o.kind], budget=g.budget("r1", o.kind),
+                                         declared=True)
+        assert again.legal and again.points[-1] == pytest.approx(mr.path[-1])
