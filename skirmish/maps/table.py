@@ -201,9 +201,10 @@ class Table(TableMovement, TableTemplates, Map):
         else:
             w = weapon
         d = self.distance(a, b)
-        band = w.band_for(d, CONTACT_TOLERANCE)
+        aura = ma.awareness if w.aura else None  # E-AURA: an Aura reaches the user's Awareness
+        band = w.band_for(d, CONTACT_TOLERANCE, aura)
         return Reach(a, b, w.name, d, band is not None, None if band is None else band + 1,
-                     None if band is None else w.bands[band].accuracy, w.reach)
+                     None if band is None else w.bands[band].accuracy, (aura or 0.0) if w.aura else w.reach)
 
     # -- E-LOS -----------------------------------------------------------------
     @cached_property

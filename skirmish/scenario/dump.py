@@ -29,7 +29,11 @@ def _weapon_keys(table: Table) -> dict[Weapon, str]:
 
 def _weapon_lines(key: str, w: Weapon) -> list[str]:
     out = ["", f"[weapons.{toml_key(key)}]", f"name = {toml_value(w.name)}"]
-    if w.ranged:
+    if w.spell:
+        out.append('kind = "spell"')
+    if w.aura:
+        out.append('reach = "aura"')
+    elif w.ranged and not (w.spell and len(w.bands) == 1 and w.bands[0].accuracy == 0):
         out.append(f"bands = {toml_value([[b.max_range, b.accuracy] for b in w.bands])}")
     else:
         out.append(f"reach = {toml_value(w.bands[0].max_range)}")

@@ -128,10 +128,23 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
         stk_raw = e.take("stk", lambda v: v, 1)
         if isinstance(stk_raw, bool) or not isinstance(stk_raw, (int, str)) or (isinstance(stk_raw, int) and stk_raw < 1):
             raise e.error("stk", f"expected a Strike of 1 or more, or an attribute name like \"STA\", got {show(stk_raw)}")
+        kind = e.take("kind", F.one_of("weapon", "spell"), "weapon")
+        spell = kind == "spell"
         has_reach, has_bands = e.has("reach"), e.has("bands")
         if has_reach == has_bands:
-            raise e.error(None, "give exactly one of reach = N (melee) or bands = [[range, accuracy], ...] (ranged)")
-        if has_reach:
+            raise e.error(None, "give exactly one of reach = N (melee), reach = \"aura\" (a spell) or "
+                          "bands = [[range, accuracy], ...] (ranged)")
+        if has_reach and e.data.get("reach") == "aura":
+            if not spell:
+                raise e.error("reach", 'reach = "aura" is for spells: add kind = "spell" (E-AURA-CAST)')
+            e.take("reach", lambda v: v)
+            out[key] = Weapon(name, (ReachBand(0.0, 0),), True, pw, stk_raw, e.take("attribute", F.ident, "INT"),
+                              spell=True, aura=True)
+        elif spell:  # a spell with a reach in inches or bands: used like a ranged weapon (E-AURA-CAST: INT)
+            bands = ([ReachBand(e.take("reach", F.a_length), 0)] if has_reach else
+                     e.take("bands", F.list_of(_band, min_n=1, what="a list of [range, accuracy] bands")))
+            out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, e.take("attribute", F.ident, "INT"), spell=True)
+        elif has_reach:
             reach = e.take("reach", F.a_length)
             attribute = e.take("attribute", F.ident, "MEL")
             out[key] = Weapon(name, (ReachBand(reach, 0),), False, pw, stk_raw, attribute)

@@ -54,10 +54,11 @@ class Checked(EldfallGame):
             mover = decision.actor
             if self._last_kind in SPECIAL_MOVES and choice.kind != "nothing":
                 self.violations.append(f"E-ACTION-COMBO: {mover} {choice.kind} after {self._last_kind}")
-            if choice.kind == "attack":
+            if choice.kind in ("attack", "cast"):
                 sight = st.table.line_of_sight(mover, choice.target)
                 reach = st.table.reach(mover, choice.target, choice.weapon)
-                if not (sight.visible and reach.in_reach):
+                aura = st.model(mover).weapon(choice.weapon).aura  # E-AURA-CAST: Active, LoS not needed
+                if not ((sight.visible or aura) and reach.in_reach):
                     self.violations.append(f"attack {mover}->{choice.target} without LoS or reach")
         return choice
 

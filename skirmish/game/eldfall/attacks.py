@@ -13,13 +13,14 @@ from ...maps.results import Cover, LineOfSight, Reach
 from ...maps.table import Table
 from ...rules.eldfall.exchange import Side
 from ...rules.eldfall.weapons import Weapon
-from .state import Unit
+from .state import GameState, Unit
 
 
 @dataclass(frozen=True)
 class AttackGeometry:
     """One declared attack's facts on one table: LoS (with its witness), the reach
-    band and its Accuracy, and Cover for a ranged weapon."""
+    band and its Accuracy, and Cover for a ranged weapon. ``unseen``: a spell with Aura
+    reach cast without LoS (E-AURA-CAST: the attribute halved, no Cover)."""
 
     attacker: str
     target: str
@@ -27,10 +28,11 @@ class AttackGeometry:
     sight: LineOfSight
     reach: Reach
     cover: Cover | None
+    unseen: bool = False
 
     @property
     def legal(self) -> bool:
-        return self.sight.visible and self.reach.in_reach
+        return (self.sight.visible or self.unseen) and self.reach.in_reach
 
     @property
     def modifiers(self) -> tuple[int, ...]:
@@ -41,6 +43,7 @@ class AttackGeometry:
     def to_json(self) -> dict[str, object]:
         return {"weapon": self.weapon.name, "distance": round(self.reach.distance, 4), "band": self.reach.band,
                 "accuracy": self.reach.accuracy, "cover": self.cover.to_json() if self.cover else None,
+                "los": self.sight.visible, "aura": self.weapon.aura,
                 "witness": [list(p) for p in self.sight.witness] if self.sight.witness else None}
 
 
@@ -50,14 +53,21 @@ def usable_weapons(model: Model) -> tuple[Weapon, ...]:
 
 
 def attack_geometry(table: Table, attacker: str, target: str, weapon: Weapon, *,
-                    sight: LineOfSight | None = None, with_cover: bool = True) -> AttackGeometry:
-    """LoS from the attacker's front arc, reach band and (ranged) Cover, on ``table``."""
-    if sight is None:
+                    sight: LineOfSight | None = None, with_cover: bool = True, unseen_aura: bool = False,
+                    blind: bool = False) -> AttackGeometry:
+    """LoS from the attacker's front arc, reach band and (ranged) Cover, on ``table``.
+    With ``unseen_aura`` (an Active caster, E-AURA-CAST) a spell with Aura reach may be
+    cast at a target in its Awareness without LoS: no Cover. ``blind``: no LoS at all
+    (Blinded, E-STATE-OTHER)."""
+    if blind:
+        sight = LineOfSight(attacker, target, False, "blocked", None, (), 0.0, stage="Blinded (E-STATE-OTHER)")
+    elif sight is None:
         sight = table.line_of_sight(attacker, target)
     reach = table.reach(attacker, target, weapon)
+    unseen = unseen_aura and weapon.aura and not sight.visible and reach.in_reach
     cover = table.cover(attacker, target) if (weapon.ranged and with_cover and sight.visible and reach.in_reach) \
         else None
-    return AttackGeometry(attacker, target, weapon, sight, reach, cover)
+    return AttackGeometry(attacker, target, weapon, sight, reach, cover, unseen)
 
 
 def strike_of(model: Model, unit: Unit, weapon: Weapon) -> int:
@@ -79,7 +89,7 @@ def attacking_side(model: Model, unit: Unit, geo: AttackGeometry, *, reactive: b
     """The attacker's Side: its weapon's attribute and Power, the band and Cover
     modifiers, its Strike (1 when Reactive, E-STK-REACT), its ARM and HP."""
     w = geo.weapon
-    return Side(att=int(model.attributes[w.attribute]), modifiers=geo.modifiers, pw=w.pw,
+    return Side(att=int(model.attributes[w.attribute]), modifiers=geo.modifiers, pw=w.pw, halve=geo.unseen,
                 stk=None if reactive else strike_of(model, unit, w), arm=armour_of(model, unit), hp=unit.hp)
 
 
@@ -88,3 +98,36 @@ def defending_side(model: Model, unit: Unit, *, dodge: bool = False, los: bool =
     (halved without LoS to the attacker, E-DODGE)."""
     agi = model.attributes.get("AGI", 0) if dodge else None
     return Side(arm=armour_of(model, unit), hp=unit.hp, dodge=agi, los=los if dodge else True)
+
+
+def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
+    """E-STATE-ENGAGED: the enemies that engage ``model_id``: in play, not Crouched,
+    with a melee weapon that reaches it and LoS to it from their front arc (and not
+    Blinded). A Flying model is never Engaged; an out-of-play model is not either."""
+    u = state.unit(model_id)
+    if not u.in_play or "Flying" in u.states:
+        return ()
+    t = state.table
+    out = []
+    for e in state.in_play(state.enemy_of(u.side)):
+        if e.states & {"Crouched", "Blinded"}:
+            continue
+        em = state.model(e.id)
+        if any(not w.ranged and t.reach(e.id, model_id, w).in_reach for w in usable_weapons(em)) and \
+                t.line_of_sight(e.id, model_id).visible:
+            out.append(e.id)
+    return tuple(sorted(out))
+
+
+def weapons_in_hand(state: GameState, model_id: str) -> tuple[Weapon, ...]:
+    """The weapons ``model_id`` may use now: its usable weapons, only melee ones while
+    Engaged (E-STATE-ENGAGED: only melee Attacks)."""
+    ws = usable_weapons(state.model(model_id))
+    if engagers(state, model_id):
+        ws = tuple(w for w in ws if not w.ranged)
+    return ws
+
+
+def action_kind(weapon: Weapon) -> str:
+    """``"cast"`` for a spell (E-AURA-CAST), else ``"attack"``."""
+    return "cast" if weapon.spell else "attack"

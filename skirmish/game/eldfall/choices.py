@@ -24,7 +24,7 @@ from ...errors import IllegalActionError
 from ...maps.table import Table
 
 MoveKindName = Literal["idle", "walk", "run", "climb", "jump", "dodge"]
-ActionKind = Literal["attack", "dodge", "nothing", "death-blow"]
+ActionKind = Literal["attack", "cast", "dodge", "nothing", "death-blow"]
 ReactionKind = Literal["none", "attack", "dodge"]
 
 #: Special movement (E-ACTION-COMBO): the Action must be Nothing.
@@ -58,8 +58,9 @@ class Move:
 
 @dataclass(frozen=True)
 class Action:
-    """The Active model's Action: attack (``target`` with ``weapon``), dodge, nothing,
-    or death-blow (``target``: an Incapacitated enemy in base contact)."""
+    """The Active model's Action: attack (``target`` with ``weapon``), cast (the same
+    with a spell, E-AURA-CAST), dodge, nothing, or death-blow (``target``: an
+    Incapacitated enemy in base contact)."""
 
     kind: ActionKind
     target: str | None = None

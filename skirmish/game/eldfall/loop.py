@@ -33,7 +33,8 @@ from ...rules.eldfall.modifiers import modify
 from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
-from .attacks import AttackGeometry, attack_geometry, attacking_side, defending_side, usable_weapons
+from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
+                      usable_weapons, weapons_in_hand)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
                       path_samples, sample_destinations)
 from .settings import GameSettings
@@ -443,11 +444,12 @@ class EldfallGame:
         rm = st.model(reactor)
         opts: list[Reaction] = [NO_REACTION]
         seen = False
+        hand = weapons_in_hand(st, reactor)  # E-STATE-ENGAGED: melee only
         for i, t in enumerate(seq.tables):
-            if not self._sees(seq, i, reactor):
+            if "Blinded" in st.unit(reactor).states or not self._sees(seq, i, reactor):
                 continue
             seen = True
-            for w in usable_weapons(rm):
+            for w in hand:
                 if t.reach(reactor, seq.mover, w).in_reach:
                     opts.append(Reaction("attack", i, w.name))
         if seen:
@@ -494,8 +496,10 @@ class EldfallGame:
     # action -----------------------------------------------------------------------------
     def action_options(self, model_id: str, move_kind: str) -> tuple[Action, ...]:
         """E-ACTION-COMBO: after Special movement only Nothing; otherwise Attack (an
-        enemy in LoS from the front arc and in reach, per weapon), Dodge, Death Blow
-        (an Incapacitated enemy in base contact) or Nothing."""
+        enemy in LoS from the front arc and in reach, per weapon) or Cast (a spell, the
+        same; an Aura spell also without LoS, E-AURA-CAST), Dodge, Death Blow (an
+        Incapacitated enemy in base contact) or Nothing. Engaged: only melee Attacks,
+        Dodge or Nothing (E-STATE-ENGAGED); Blinded: no LoS (E-STATE-OTHER)."""
         if move_kind in SPECIAL_MOVES:
             return (NOTHING,)
         st = self.state
@@ -503,15 +507,19 @@ class EldfallGame:
         opts: list[Action] = [NOTHING, Action("dodge")]
         enemies = [e for e in st.side_units(st.enemy_of(m.side)) if "Dead" not in e.states]
         live = [e.id for e in enemies if e.in_play]
-        if live:
-            sights = st.table.line_of_sight_pairs([(model_id, e) for e in live])
-            for eid, s in zip(live, sights):
-                if not s.visible:
-                    continue
-                for w in usable_weapons(m):
-                    if st.table.reach(model_id, eid, w).in_reach:
-                        opts.append(Action("attack", eid, w.name))
+        engaged = bool(engagers(st, model_id))
+        hand = tuple(w for w in usable_weapons(m) if not (engaged and w.ranged))
+        if live and hand:
+            blind = "Blinded" in st.unit(model_id).states
+            sights = [False] * len(live) if blind else \
+                [s.visible for s in st.table.line_of_sight_pairs([(model_id, e) for e in live])]
+            for eid, seen in zip(live, sights):
+                for w in hand:
+                    if (seen or w.aura) and st.table.reach(model_id, eid, w).in_reach:
+                        opts.append(Action(action_kind(w), eid, w.name))  # type: ignore[arg-type]
         for e in enemies:
+            if engaged:
+                break
             if not e.in_play and st.table.distance(model_id, e.id) <= CONTACT_TOLERANCE:
                 opts.append(Action("death-blow", e.id))
         return tuple(opts)
@@ -553,11 +561,12 @@ class EldfallGame:
         mm = st.model(mover)
         mu = st.unit(mover)
         confronted: str | None = None
-        if action.kind == "attack":
+        if action.kind in ("attack", "cast"):
             assert action.target is not None and action.weapon is not None
             w = mm.weapon(action.weapon)
             assert w is not None
-            geo = attack_geometry(st.table, mover, action.target, w)
+            geo = attack_geometry(st.table, mover, action.target, w, unseen_aura=True,
+                                  blind="Blinded" in mu.states)
             if not geo.legal:  # cannot happen for an offered option; kept as a guard
                 raise IllegalChoice(mover, f"attack on {action.target}: no LoS or out of reach", action)
             tgt, tu = st.model(action.target), st.unit(action.target)
@@ -705,7 +714,7 @@ class EldfallGame:
                 **head, "model": rid, "role": "reaction", "ap": seq.reaction_ap[rid],
                 "movement": (dodge_moves[rid].to_json() if rid in dodge_moves else
                              {"kind": "idle", "length": 0.0, "path": [list(_xyz(st.model(rid)))]}),
-                "action": {"kind": r.kind, "target": seq.mover, "weapon": r.weapon,
+                "action": {"kind": _reaction_kind(st.model(rid), r), "target": seq.mover, "weapon": r.weapon,
                            "at": None if at is None else [round(c, 4) for c in at], "los": r.los},
                 "result": {"hits": sum(e.get("hits", 0) for e in rent if e.get("role") == "active"),
                            "wounds": sum(e.get("wounds", 0) for e in rent if e.get("role") == "active"),
@@ -766,9 +775,10 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
         parts[0] = f"#{seq.number} {seq.mover} panics (Morale roll {panic['face']} ✗) and {move}"
     if falls:
         parts.append("falls: " + " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls))
-    if action.kind == "attack":
+    if action.kind in ("attack", "cast"):
         ex = [e for e in entries if e.get("role") == "active"]
-        parts.append("attacks " + "; ".join(_describe_exchange(e, "") for e in ex))
+        parts.append(("casts at " if action.kind == "cast" else "attacks ")
+                     + "; ".join(_describe_exchange(e, "") for e in ex))
     elif action.kind == "death-blow":
         parts.append(f"deals a Death Blow to {action.target}")
     else:
@@ -776,6 +786,12 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
     out = ", ".join(parts)
     hurt = [f"{m}: {s}" for m, s in states.items() if m in took]
     return out + (f" — {', '.join(hurt)}" if hurt else "")
+
+
+def _reaction_kind(m: Any, r: Reaction) -> str:
+    """The logged kind of a Reaction: ``cast`` for an attack with a spell (E-AURA-CAST)."""
+    w = m.weapon(r.weapon) if r.kind == "attack" and r.weapon else None
+    return "cast" if w is not None and w.spell else r.kind
 
 
 def _reaction_text(rid: str, mover: str, r: Reaction, entries: list[dict[str, Any]],

@@ -145,7 +145,7 @@ class GreedyPolicy:
                 if not pv.sees[i, j]:
                     continue
                 for w in usable_weapons(m):
-                    band = w.band_for(d, CONTACT_TOLERANCE)
+                    band = w.band_for(d, CONTACT_TOLERANCE, m.awareness)
                     if band is None:
                         continue
                     acc = w.bands[band].accuracy
@@ -154,7 +154,7 @@ class GreedyPolicy:
                     reply = defending_side(tm, tu)
                     if tu.ap >= 1 and pv.seen_by[i, j]:
                         for rw in usable_weapons(tm):
-                            rb = rw.band_for(d, CONTACT_TOLERANCE)
+                            rb = rw.band_for(d, CONTACT_TOLERANCE, tm.awareness)
                             if rb is not None:
                                 racc = rw.bands[rb].accuracy
                                 reply = Side(att=int(tm.attributes[rw.attribute]),
@@ -171,7 +171,7 @@ class GreedyPolicy:
     # -- the action ---------------------------------------------------------------------
     def _action(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
         reactions: dict[str, Reaction] = dict((d.context or {}).get("reactions", {}))
-        attacks = [o for o in d.options if o.kind == "attack"]
+        attacks = [o for o in d.options if o.kind in ("attack", "cast")]
         blows = [o for o in d.options if o.kind == "death-blow"]
         if blows:
             return blows[0]
@@ -181,7 +181,8 @@ class GreedyPolicy:
         actor: str = d.actor or ""
         for a in attacks:
             m, u = st.model(actor), st.unit(actor)
-            geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon), with_cover=self.cover)
+            geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon), with_cover=self.cover,
+                                  unseen_aura=True)
             tm, tu = st.model(a.target), st.unit(a.target)
             r = reactions.get(a.target, NO_REACTION)
             if r.kind == "dodge":
@@ -324,7 +325,7 @@ class ScriptPolicy:
             return NOTHING  # after a Run the attack waits for the next Activation
         game.script_pos += 1
         for o in d.options:
-            if o.kind == "attack" and o.target == a.target and (a.weapon is None or
+            if o.kind in ("attack", "cast") and o.target == a.target and (a.weapon is None or
                                                                  _same(o.weapon, a.weapon)):
                 return o
         return NOTHING

@@ -20,6 +20,12 @@ class Weapon:
     A melee weapon has one band (its RCH) with no modifier; a ranged weapon lists
     bands in increasing range. ``stk`` is a number or the name of an attribute
     (``"STA"``: the wielder's Stamina).
+
+    A spell (``spell``) is used like a ranged weapon (its target may have Cover) and
+    rolls against INT unless stated (E-AURA-CAST). A spell with Aura reach (``aura``)
+    reaches the caster's Awareness (E-AURA: distance ≤ its AGI); its one band is a
+    placeholder (RCH 0, no modifier) and :meth:`band_for` takes the Awareness as
+    ``aura_radius``.
     """
 
     name: str
@@ -28,14 +34,19 @@ class Weapon:
     pw: int | None = None
     stk: int | str = 1
     attribute: str = "MEL"
+    spell: bool = False
+    aura: bool = False
 
     @property
     def reach(self) -> float:
-        """The longest distance at which the weapon can be used."""
+        """The longest distance at which the weapon can be used (an Aura: 0, see :meth:`band_for`)."""
         return self.bands[-1].max_range
 
-    def band_for(self, distance: float, tolerance: float = 0.0) -> int | None:
-        """Index of the band that applies at ``distance`` (E-REACH), or None if beyond all."""
+    def band_for(self, distance: float, tolerance: float = 0.0, aura_radius: float | None = None) -> int | None:
+        """Index of the band that applies at ``distance`` (E-REACH), or None if beyond all.
+        An Aura reaches ``aura_radius`` (the user's Awareness; None: nothing)."""
+        if self.aura:
+            return 0 if aura_radius is not None and distance <= aura_radius + tolerance else None
         for i, band in enumerate(self.bands):
             if distance <= band.max_range + tolerance:
                 return i
@@ -55,6 +66,11 @@ def melee(name: str, reach: float, *, pw: int | None = None, stk: int | str = 1,
 def ranged(name: str, bands: list[tuple[float, int]], *, pw: int | None = None, stk: int | str = 1,
            attribute: str = "ACC") -> Weapon:
     return Weapon(name, tuple(ReachBand(r, a) for r, a in bands), True, pw, stk, attribute)
+
+
+def aura_spell(name: str, *, pw: int | None = None, stk: int | str = 1, attribute: str = "INT") -> Weapon:
+    """A spell with Aura reach (E-AURA-CAST): it reaches the caster's Awareness."""
+    return Weapon(name, (ReachBand(0.0, 0),), True, pw, stk, attribute, spell=True, aura=True)
 
 
 #: Weapons every scenario may name without declaring them (E-ITEM examples). The
