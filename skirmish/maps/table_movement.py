@@ -131,7 +131,8 @@ class _Space:
         for o in t.models:
             if o.id == m.id or o.z > top + CONTACT or o.z + o.hitbox_height < z - CONTACT:
                 continue
-            (self.friends if o.side == m.side else self.enemies).append((o.id, o.x, o.y, o.radius))
+            # E-STATE-DEAD: a Dead model is moved through like a friend (and never ended on)
+            (self.friends if o.side == m.side or "Dead" in o.states else self.enemies).append((o.id, o.x, o.y, o.radius))
         self.enemy_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in self.enemies]).reshape(-1, 5)
         self.model_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in (*self.enemies, *self.friends)]
                                    ).reshape(-1, 5)

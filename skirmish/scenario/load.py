@@ -289,7 +289,8 @@ def _scenery(e: Entry, index: int) -> Scenery:
 
 
 #: The States a model may be listed with (E-STATE); "Flying" lets it stand above any surface.
-MODEL_STATES = ("Crouched", "Dead", "Incapacitated", "Prone", "Fatigued", "Flying")
+MODEL_STATES = ("Crouched", "Dead", "Incapacitated", "Prone", "Fatigued", "Flying",
+                "Bleeding", "Poisoned", "Slowed", "Crippled", "Weakened", "Immobilized", "Blinded")  # E-STATE-OTHER
 
 
 def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, Any]]) -> Model:

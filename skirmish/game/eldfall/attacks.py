@@ -13,7 +13,7 @@ from ...maps.results import Cover, LineOfSight, Reach
 from ...maps.table import Table
 from ...rules.eldfall.exchange import Side
 from ...rules.eldfall.weapons import Weapon
-from .state import GameState, Unit
+from .state import GameState, Unit, attributes_of
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def strike_of(model: Model, unit: Unit, weapon: Weapon) -> int:
     Crouched (E-STATE-CROUCHED) or unknown."""
     if "Crouched" in unit.states:
         return 1
-    s = weapon.strike(dict(model.attributes))
+    s = weapon.strike(attributes_of(model, unit.states))  # E-STATE-OTHER: Weakened halves STA
     return max(1, s or 1)
 
 
@@ -95,8 +95,11 @@ def attacking_side(model: Model, unit: Unit, geo: AttackGeometry, *, reactive: b
 
 def defending_side(model: Model, unit: Unit, *, dodge: bool = False, los: bool = True) -> Side:
     """A Side that does not attack: its ARM and HP, and its Agility when it Dodges
-    (halved without LoS to the attacker, E-DODGE)."""
-    agi = model.attributes.get("AGI", 0) if dodge else None
+    (halved without LoS to the attacker, E-DODGE, or when Crippled, E-STATE-OTHER; the
+    two halvings do not stack)."""
+    agi = int(model.attributes.get("AGI", 0) or 0) if dodge else None
+    if agi is not None and los and "Crippled" in unit.states:
+        agi = -(-agi // 2)
     return Side(arm=armour_of(model, unit), hp=unit.hp, dodge=agi, los=los if dodge else True)
 
 

@@ -44,16 +44,20 @@ class Move:
     """A movement: ``kind`` idle (turn only), walk, run, climb, jump, or dodge (the
     Dodge move); ``to`` the base centre's end (x, y, z) — for a jump the point its line
     is aimed at (E-MOVE-JUMP: it may end short and fall); ``face`` the facing at the end
-    in degrees (None: the direction of the last stretch, or unchanged for idle)."""
+    in degrees (None: the direction of the last stretch, or unchanged for idle);
+    ``crouch`` toggles Crouched at the ``"start"`` or the ``"end"`` of the movement
+    (E-ACTIVATION, E-STATE-CROUCHED; None: no toggle)."""
 
     kind: MoveKindName
     to: tuple[float, float, float] | None = None
     face: float | None = None
+    crouch: Literal["start", "end"] | None = None
 
     def __repr__(self) -> str:
         to = "" if self.to is None else f" to ({self.to[0]:.2f}, {self.to[1]:.2f}, {self.to[2]:g})"
         face = "" if self.face is None else f" facing {self.face:.0f}°"
-        return f"Move({self.kind}{to}{face})"
+        crouch = "" if self.crouch is None else f", toggles Crouched at the {self.crouch}"
+        return f"Move({self.kind}{to}{face}{crouch})"
 
 
 @dataclass(frozen=True)

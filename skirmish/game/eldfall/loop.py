@@ -39,7 +39,7 @@ from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice
                       path_samples, sample_destinations)
 from .settings import GameSettings
 from .sight import Sight, moved_to, sight_along
-from .state import OUT, GameState, Unit, facing_toward
+from .state import OUT, GameState, Unit, attributes_of, facing_toward
 
 #: How many end points a move decision offers per movement kind (the decision is open).
 SAMPLES = {"walk": 4, "run": 3, "dodge": 3, "jump": 2}
@@ -60,6 +60,7 @@ class MoveResult:
     #: the declared path that the movement checker accepts (``check_move(via, kind=PLANNER_KIND[kind])``):
     #: the path after the start, or for a Jump its aim and then where it leaves the model
     via: tuple[tuple[float, float, float], ...] = ()
+    crouch: str | None = None  # Crouched toggled at the "start" or "end" (E-ACTIVATION)
 
     @property
     def length(self) -> float:
@@ -68,6 +69,7 @@ class MoveResult:
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "length": round(self.length, 4),
                 "path": [[round(c, 4) for c in p] for p in self.path], "facing": round(self.facing, 2),
+                "crouch": self.crouch,
                 "stopped_at_contact": None if self.plan is None else self.plan.stopped_at_contact}
 
 
@@ -116,6 +118,7 @@ class EldfallGame:
         self.start_table = table  # where the models stood at the start (own table edges, E-MORALE)
         # plans already made on this board: (model, move) -> (table, unit, plan or refusal)
         self._plans: dict[tuple[str, Move], tuple[Table, Unit, MoveResult | IllegalChoice]] = {}
+        self._engaged: dict[str, tuple[Table, Mapping[str, Unit], tuple[str, ...]]] = {}  # see engaged_by
 
     # -- asking ------------------------------------------------------------------------
     def ask(self, side: str, decision: Decision[Any]) -> Any:
@@ -180,10 +183,11 @@ class EldfallGame:
     # -- phases -------------------------------------------------------------------------
     def _strategic(self, side: str) -> None:
         """E-TURN Strategic phase: Recovery rolls (E-STATE-INCAPACITATED) and Bleeding
-        rolls (E-STATE-OTHER) of the Active side's models."""
+        and Poisoned rolls (E-STATE-OTHER: STA, Poisoned at −6) of the Active side's
+        models; STA as the States leave it (Weakened halves it)."""
         for u in self.state.side_units(side):
             m = self.state.model(u.id)
-            sta = int(m.attributes["STA"])
+            sta = attributes_of(m, u.states)["STA"]
             if "Incapacitated" in u.states and "Dead" not in u.states:
                 r = attribute_roll(modify(sta), self.rng)
                 if r.success:
@@ -193,14 +197,17 @@ class EldfallGame:
                 self._phase_event(u.id, "recovery", r.face, r.success,
                                   f"{u.id} rolls Recovery (STA {sta}): {r.face} -> "
                                   + ("back with 1 HP, Weakened" if r.success else "stays Incapacitated"))
-            elif "Bleeding" in u.states and u.in_play:
-                r = attribute_roll(modify(sta), self.rng)
+                continue
+            for state, mods in (("Bleeding", ()), ("Poisoned", (-6,))):
+                if state not in u.states or not self.state.unit(u.id).in_play:
+                    continue
+                r = attribute_roll(modify(sta, *mods), self.rng)
                 if not r.success:
                     self._apply_wounds({u.id: 1})
                     self._finish_states()
-                self._phase_event(u.id, "bleeding", r.face, r.success,
-                                  f"{u.id} rolls for Bleeding (STA {sta}): {r.face} -> "
-                                  + ("no Wound" if r.success else "1 Wound"))
+                self._phase_event(u.id, state.lower(), r.face, r.success,
+                                  f"{u.id} rolls for {state} (STA {sta}{''.join(f' {x:+d}' for x in mods)}): "
+                                  f"{r.face} -> " + ("no Wound" if r.success else "1 Wound"))
 
     def _phase_event(self, model: str, kind: str, face: int | None, success: bool, text: str) -> None:
         st = self.state
@@ -311,21 +318,41 @@ class EldfallGame:
 
     # movement ---------------------------------------------------------------------------
     def move_options(self, model_id: str) -> tuple[Move, ...]:
-        """A sample of legal moves: idle (facing the nearest enemy), walks and runs to
-        points drawn from the movement range and walks into contact with enemies."""
+        """A sample of legal moves: idle (facing the nearest enemy; also toggling
+        Crouched), walks and runs to points drawn from the movement range (a Crouched
+        model stands up to Run), climbs and jumps (E-MOVE-CLIMB, E-MOVE-JUMP). An Engaged
+        model only Idles or Walks straight into contact with an engager (E-STATE-ENGAGED)."""
         st = self.state
         m = st.model(model_id)
-        opts: list[Move] = [Move("idle", None, self._face_nearest(model_id, (m.x, m.y)))]
-        kinds: tuple[str, ...] = ("walk",) if "Crouched" in st.unit(model_id).states else ("walk", "run")
-        if "Immobilized" in st.unit(model_id).states:
-            kinds = ()
-        for kind in kinds:
+        u = st.unit(model_id)
+        face = self._face_nearest(model_id, (m.x, m.y))
+        opts: list[Move] = [Move("idle", None, face), Move("idle", None, face, crouch="end")]
+        if "Immobilized" in u.states:
+            return tuple(opts)
+        foes = self.engaged_by(model_id)
+        for e in foes:
+            if st.table.distance(model_id, e) <= CONTACT_TOLERANCE:
+                continue
+            em = st.model(e)  # straight at it, to base contact (or as far as the Walk goes)
+            d = math.hypot(em.x - m.x, em.y - m.y)
+            step = min(d - m.radius - em.radius - 1e-4, self.budget(model_id, "walk"))
+            if step <= 1e-6:
+                continue
+            end = (m.x + (em.x - m.x) * step / d, m.y + (em.y - m.y) * step / d, m.z)
+            mv = Move("walk", end, facing_toward(end[0], end[1], em.x, em.y, m.facing))
+            if self._legal(model_id, mv):
+                opts.append(mv)
+        if foes:
+            return tuple(opts)
+        crouched = "Crouched" in u.states
+        for kind in ("walk", "run"):
+            stand = crouched and kind == "run"  # E-STATE-CROUCHED: only Walk; stand up at the start to Run
             for p in sample_destinations(st.table, model_id, "walk", self.policy_rng, SAMPLES[kind],
-                                         budget=self.budget(model_id, kind)):
-                mv = Move(kind, p, self._face_nearest(model_id, p[:2]))  # type: ignore[arg-type]
+                                         budget=self.budget(model_id, kind, u.states - {"Crouched"} if stand else None)):
+                mv = Move(kind, p, self._face_nearest(model_id, p[:2]), "start" if stand else None)  # type: ignore
                 if self._legal(model_id, mv):
                     opts.append(mv)
-        if "run" in kinds:  # E-MOVE-CLIMB, E-MOVE-JUMP: Special movement, as a Run
+        if not crouched:  # E-MOVE-CLIMB, E-MOVE-JUMP: Special movement, as a Run
             climbs, jumps = climb_jump_aims(st.table, model_id, self.budget(model_id, "jump"), self.policy_rng,
                                             SAMPLES["jump"])
             for kind, aims in (("climb", climbs), ("jump", jumps)):
@@ -342,13 +369,22 @@ class EldfallGame:
             return False
         return True
 
-    def budget(self, model_id: str, kind: str) -> float:
+    def engaged_by(self, model_id: str) -> tuple[str, ...]:
+        """E-STATE-ENGAGED: the enemies engaging ``model_id`` now (:func:`.attacks.engagers`),
+        found once per board and units."""
+        st = self.state
+        hit = self._engaged.get(model_id)
+        if hit is None or hit[0] is not st.table or hit[1] is not st.units:
+            hit = self._engaged[model_id] = (st.table, st.units, engagers(st, model_id))
+        return hit[2]
+
+    def budget(self, model_id: str, kind: str, states: frozenset[str] | None = None) -> float:
         """E-MOVE-KIND with the States: Walk SPD, Run 2 × SPD, Climb, Jump and the Dodge
-        move ⌈SPD/2⌉; SPD halved when Slowed, Crippled or Crouched (E-STATE-*)."""
-        u = self.state.unit(model_id)
-        spd = float(self.state.model(model_id).attributes["SPD"])
-        if {"Slowed", "Crippled", "Crouched"} & u.states:
-            spd = half_up(spd)
+        move ⌈SPD/2⌉; SPD as the States (or ``states``) leave it: halved when Slowed,
+        Crippled or Crouched, doubled when Flying (E-STATE-*, :func:`.state.attributes_of`)."""
+        if states is None:
+            states = self.state.unit(model_id).states
+        spd = float(attributes_of(self.state.model(model_id), states)["SPD"])
         return {"walk": spd, "run": 2 * spd, "dodge": half_up(spd), "climb": half_up(spd), "jump": half_up(spd),
                 "idle": 0.0}[kind]
 
@@ -383,14 +419,20 @@ class EldfallGame:
         return hit[2]
 
     def _plan(self, model_id: str, move: Move, table: Table) -> MoveResult:
-        m = table.model(model_id)
-        u = self.state.unit(model_id)
-        start = (m.x, m.y, m.z)
         if not isinstance(move, Move):
             raise IllegalChoice(model_id, f"a move decision needs a Move, got {type(move).__name__}", move)
+        u = self.state.unit(model_id)
+        if move.crouch not in (None, "start", "end"):
+            raise IllegalChoice(model_id, "crouch toggles Crouched at the 'start' or the 'end' of a movement", move)
+        if move.crouch == "start":  # E-ACTIVATION: toggled before moving, the movement is made so
+            u, toggled = _toggle_crouched(u, table)
+            assert toggled is not None
+            table = toggled
+        m = table.model(model_id)
+        start = (m.x, m.y, m.z)
         if move.kind == "idle":
             face = m.facing if move.face is None else float(move.face)
-            return MoveResult("idle", None, (start,), (start,), face % 360.0)
+            return MoveResult("idle", None, (start,), (start,), face % 360.0, crouch=move.crouch)
         if move.kind not in PLANNER_KIND:
             raise IllegalChoice(model_id, f"movement kind {move.kind!r} is not playable (idle, walk, run, climb, "
                                 "jump; dodge after a Dodge)", move)
@@ -400,7 +442,11 @@ class EldfallGame:
             raise IllegalChoice(model_id, f"a {move.kind} needs a destination", move)
         if "Immobilized" in u.states:
             raise IllegalChoice(model_id, "an Immobilized model cannot move (E-STATE-OTHER)", move)
-        budget = self.budget(model_id, move.kind)
+        foes = self.engaged_by(model_id) if move.kind != "dodge" else ()
+        if foes and move.kind != "walk":
+            raise IllegalChoice(model_id, f"Engaged by {', '.join(foes)}: it may only Idle or Walk straight at "
+                                "one engager (E-STATE-ENGAGED)", move)
+        budget = self.budget(model_id, move.kind, u.states)
         to = tuple(float(c) for c in move.to)
         kind = PLANNER_KIND[move.kind]
         try:
@@ -416,18 +462,25 @@ class EldfallGame:
             raise IllegalChoice(model_id, f"{move.kind} to {move.to}: {why}", move)
         path = tuple((float(p[0]), float(p[1]), float(p[2])) for p in plan.points)
         end = path[-1]
+        if foes and not any(_straight_at(path, self.state.model(e)) for e in foes):
+            raise IllegalChoice(model_id, f"Engaged by {', '.join(foes)}: a Walk goes straight at one engager "
+                                "(E-STATE-ENGAGED)", move)
         if move.face is not None:
             face = float(move.face)
         else:
             prev = next((p for p in reversed(path[:-1]) if math.hypot(p[0] - end[0], p[1] - end[1]) > 1e-6), None)
             face = m.facing if prev is None else facing_toward(prev[0], prev[1], end[0], end[1], m.facing)
         return MoveResult(move.kind, plan, path, path_samples(path), face % 360.0,
-                          tuple(tuple(float(c) for c in p) for p in via))  # type: ignore[misc]
+                          tuple(tuple(float(c) for c in p) for p in via), move.crouch)  # type: ignore[misc]
 
     def apply_move(self, model_id: str, move: Move) -> MoveResult:
         mr = self.plan(model_id, move)
         end = mr.path[-1]
+        if mr.crouch == "start":
+            self.state = self.state.with_unit(_toggle_crouched(self.state.unit(model_id), None)[0])
         self.state = self.state.moved(model_id, end[0], end[1], end[2], mr.facing)
+        if mr.crouch == "end":
+            self.state = self.state.with_unit(_toggle_crouched(self.state.unit(model_id), None)[0])
         return mr
 
     def _tables_along(self, model_id: str, samples: tuple[tuple[float, float, float], ...]) -> list[Table]:
@@ -555,7 +608,7 @@ class EldfallGame:
         # falls of the movement (E-FALL): one Agility roll per interval, a Wound per failure
         falls = []
         if seq.move.plan is not None and seq.move.plan.fall_rolls:
-            agi = int(st.model(mover).attributes.get("AGI", 0))
+            agi = attributes_of(st.model(mover), st.unit(mover).states).get("AGI", 0)  # Crippled: halved
             falls = [attribute_roll(modify(agi), self.rng) for _ in range(seq.move.plan.fall_rolls)]
             rolled[mover] = rolled.get(mover, 0) + sum(not r.success for r in falls)
         mm = st.model(mover)
@@ -623,13 +676,15 @@ class EldfallGame:
             opts = self.dodge_move_options(d)
             mv = self.ask(side, Decision("dodge-move", d, opts, open=True))
             if mv.kind == "idle":
+                if mv.crouch:  # E-ACTION-DODGE: it may toggle Crouched
+                    self.apply_move(d, mv)
                 continue
             if mv.kind != "dodge":
                 raise IllegalChoice(d, "a Dodge move is of kind 'dodge' (or 'idle' to stay)", mv)
             dmr = self.apply_move(d, mv)
             dodge_moves[d] = dmr
             if dmr.plan is not None and dmr.plan.fall_rolls:
-                agi = int(self.state.model(d).attributes.get("AGI", 0))
+                agi = attributes_of(self.state.model(d), self.state.unit(d).states).get("AGI", 0)
                 fr = [attribute_roll(modify(agi), self.rng) for _ in range(dmr.plan.fall_rolls)]
                 fails = sum(not r.success for r in fr)
                 if fails:
@@ -639,7 +694,7 @@ class EldfallGame:
         self._log_sequence(seq, action, logs, falls, changed | {m for m, n in rolled.items() if n > 0}, dodge_moves)
 
     def dodge_move_options(self, model_id: str) -> tuple[Move, ...]:
-        opts = [Move("idle")]
+        opts = [Move("idle"), Move("idle", crouch="end")]
         for p in sample_destinations(self.state.table, model_id, "walk", self.policy_rng, SAMPLES["dodge"],
                                      budget=self.budget(model_id, "dodge")):
             mv = Move("dodge", p, self._face_nearest(model_id, p[:2]))
@@ -722,6 +777,28 @@ class EldfallGame:
                 "morale": seq.morale.get(rid),
                 "text": _reaction_text(rid, seq.mover, r, rent, at, seq.morale.get(rid)),
             })
+
+
+def _toggle_crouched(u: Unit, table: Table | None) -> tuple[Unit, Table | None]:
+    """The unit with Crouched toggled (E-STATE-CROUCHED), and ``table`` with its model's
+    hitbox States to match (None: no table)."""
+    nu = dataclasses.replace(u, states=u.states ^ {"Crouched"})
+    if table is None:
+        return nu, None
+    m = table.model(u.id)
+    return nu, table.with_model(dataclasses.replace(m, states=m.states ^ {"Crouched"}))
+
+
+def _straight_at(path: tuple[tuple[float, float, float], ...], e: Any, degrees: float = 1.0) -> bool:
+    """E-STATE-ENGAGED: a Walk of one straight stretch heading at model ``e``'s centre."""
+    if len(path) != 2 or abs(path[0][2] - path[1][2]) > 1e-9:
+        return False
+    (x0, y0, _), (x1, y1, _) = path
+    if math.hypot(x1 - x0, y1 - y0) < 1e-9:
+        return True
+    turn = abs((math.degrees(math.atan2(y1 - y0, x1 - x0) - math.atan2(e.y - y0, e.x - x0) * 180 / math.pi)
+                + 180) % 360 - 180)
+    return turn <= degrees
 
 
 def _xyz(m: Any) -> tuple[float, float, float]:

@@ -138,3 +138,31 @@ def facing_toward(x: float, y: float, tx: float, ty: float, default: float = 0.0
     if math.isclose(x, tx, abs_tol=1e-9) and math.isclose(y, ty, abs_tol=1e-9):
         return default
     return math.degrees(math.atan2(ty - y, tx - x)) % 360.0
+
+
+#: States that halve Speed (E-STATE-CROUCHED, E-STATE-OTHER); Flying doubles it.
+SLOWING = frozenset({"Slowed", "Crippled", "Crouched"})
+
+
+def attributes_of(model: Model, states: frozenset[str]) -> dict[str, int]:
+    """The model's attributes as its States leave them (E-STATE-CROUCHED, E-STATE-OTHER):
+    SPD halved when Slowed, Crippled or Crouched and doubled when Flying; AGI halved
+    when Crippled; STA halved when Weakened. Halving rounds up (E-MOD-HALF); a value
+    is halved once however many States halve it, and halved and doubled is unchanged."""
+    a = {k: int(v) for k, v in model.attributes.items() if v is not None}
+
+    def half(k: str) -> None:
+        if k in a:
+            a[k] = -(-a[k] // 2)
+
+    if "SPD" in a:
+        slow, fly = bool(states & SLOWING), "Flying" in states
+        if slow and not fly:
+            half("SPD")
+        elif fly and not slow:
+            a["SPD"] *= 2
+    if "Crippled" in states:
+        half("AGI")
+    if "Weakened" in states:
+        half("STA")
+    return a
