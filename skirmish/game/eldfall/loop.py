@@ -95,6 +95,7 @@ class _Sequence:
     reaction_ap: dict[str, int] = field(default_factory=dict)
     sight: Sight | None = None  # the Reactive models' sight of the mover at every path point
     morale: dict[str, dict[str, Any]] = field(default_factory=dict)  # E-MORALE rolls of this sequence
+    equips: dict[str, dict[str, Any]] = field(default_factory=dict)  # E-ACTION-OTHER: weapons changed
 
 
 class EldfallGame:
@@ -581,6 +582,11 @@ class EldfallGame:
     def _resolve(self, seq: _Sequence, action: Action) -> None:
         """E-ACTIVATION Resolution: every exchange rolled, Wounds summed per model and
         applied together, States last; then turns to face attackers and Dodge moves."""
+        if action.weapon:  # E-ACTION-OTHER: the weapon used is equipped (once per Activation or Reaction)
+            self._equip(seq, seq.mover, action.weapon)
+        for rid, r in seq.reactions.items():
+            if r.kind == "attack" and r.weapon:
+                self._equip(seq, rid, r.weapon)
         st = self.state
         mover = seq.mover
         logs: dict[str, list[dict[str, Any]]] = {mover: []}
@@ -693,6 +699,19 @@ class EldfallGame:
                 note(d, {"kind": "fall", "rolls": [{"face": r.face, "success": r.success} for r in fr]})
         self._log_sequence(seq, action, logs, falls, changed | {m for m, n in rolled.items() if n > 0}, dodge_moves)
 
+    def _equip(self, seq: _Sequence, model_id: str, weapon: str) -> None:
+        """E-ACTION-OTHER: one item of each category equipped at a time. Using a weapon
+        (not a spell) that is not in hand equips it in place of the one that was, the
+        one Equip of this Activation or Reaction (logged as ``equip``)."""
+        w = self.state.model(model_id).weapon(weapon)
+        u = self.state.unit(model_id)
+        if w is None or w.spell or u.equipped == w.name:
+            return
+        if model_id in seq.equips:
+            raise IllegalChoice(model_id, "one Equip per Activation or Reaction (E-ACTION-OTHER)", weapon)
+        seq.equips[model_id] = {"unequip": u.equipped, "equip": w.name}
+        self.state = self.state.with_unit(dataclasses.replace(u, equipped=w.name))
+
     def dodge_move_options(self, model_id: str) -> tuple[Move, ...]:
         opts = [Move("idle"), Move("idle", crouch="end")]
         for p in sample_destinations(self.state.table, model_id, "walk", self.policy_rng, SAMPLES["dodge"],
@@ -759,7 +778,7 @@ class EldfallGame:
                        "falls": [{"face": r.face, "success": r.success} for r in falls],
                        "exchanges": entries, "states": states,
                        "dodge_move": dodge_moves[seq.mover].to_json() if seq.mover in dodge_moves else None},
-            "morale": seq.morale.get(seq.mover),
+            "morale": seq.morale.get(seq.mover), "equip": seq.equips.get(seq.mover),
             "text": _activation_text(seq, action, entries, falls, states, changed),
         })
         for rid, r in seq.reactions.items():
@@ -774,7 +793,7 @@ class EldfallGame:
                 "result": {"hits": sum(e.get("hits", 0) for e in rent if e.get("role") == "active"),
                            "wounds": sum(e.get("wounds", 0) for e in rent if e.get("role") == "active"),
                            "exchanges": rent, "states": states},
-                "morale": seq.morale.get(rid),
+                "morale": seq.morale.get(rid), "equip": seq.equips.get(rid),
                 "text": _reaction_text(rid, seq.mover, r, rent, at, seq.morale.get(rid)),
             })
 

@@ -20,13 +20,16 @@ OUT = frozenset({"Incapacitated", "Dead"})
 
 @dataclass(frozen=True)
 class Unit:
-    """One model's game numbers: side, HP left, AP left and States (E-STATE)."""
+    """One model's game numbers: side, HP left, AP left, States (E-STATE) and the
+    weapon it has equipped (E-ACTION-OTHER: one item of each category; spells are no
+    items and are always at hand)."""
 
     id: str
     side: str
     hp: int
     ap: int
     states: frozenset[str] = frozenset()
+    equipped: str | None = None
 
     @property
     def in_play(self) -> bool:
@@ -72,10 +75,11 @@ class GameState:
     @classmethod
     def start(cls, table: Table, settings: GameSettings, first: str) -> GameState:
         """The state before round 1: full HP (0 when Incapacitated or Dead), no AP; States
-        from the table."""
+        from the table; the first weapon it lists equipped."""
         sides = table.sides
         assert len(sides) == 2
-        units = {m.id: Unit(m.id, m.side, 0 if m.states & OUT else int(m.attributes["HP"]), 0, m.states)
+        units = {m.id: Unit(m.id, m.side, 0 if m.states & OUT else int(m.attributes["HP"]), 0, m.states,
+                            next((w.name for w in m.weapons if not w.spell), None))  # the first weapon listed
                  for m in table.models}
         starting = {s: sum(1 for m in table.models if m.side == s) for s in sides}
         return cls(table, units, settings, (sides[0], sides[1]), first, starting=starting)
