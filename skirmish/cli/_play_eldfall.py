@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..game.eldfall import GameRecord, play_game
-from ..game.eldfall.settings import GameSettings, load_game
+from ..game.eldfall.settings import GameSettings, all_sides, load_game
 from ..game.policy import parse_policy_specs
 from ..maps.table import Table
 from ..scale import job_rng, run_jobs
@@ -25,7 +25,7 @@ DEFAULT_POLICY = "greedy"
 def play(args: argparse.Namespace, board: Any) -> int:
     table, _, _ = _loaded(args.scenario)
     spec = args.policy or DEFAULT_POLICY
-    parse_policy_specs(spec, table.sides, "eldfall")  # refuse an unknown policy before playing
+    parse_policy_specs(spec, all_sides(table), "eldfall")  # refuse an unknown policy before playing
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.games is None:
         record = play_one((args.scenario, spec, seed, None))
@@ -40,7 +40,7 @@ def play(args: argparse.Namespace, board: Any) -> int:
     with progress_bar(len(jobs), "games", enabled=not args.json, unit="game") as update:
         summaries = [r.summary for r in run_jobs(play_one, jobs, workers=args.workers, backend=args.backend,
                                                  scheduler=args.scheduler, progress=update)]
-    report = game_report(summaries, table.sides, seed)
+    report = game_report(summaries, all_sides(table), seed)
     if args.json:
         emit_json(report)
     else:
@@ -58,7 +58,7 @@ def play_one(job: tuple[str, str, int, int | None]) -> GameRecord:
     each worker loads the scenario file once."""
     path, spec, seed, i = job
     table, settings, script = _loaded(path)
-    policies = parse_policy_specs(spec, table.sides, "eldfall")
+    policies = parse_policy_specs(spec, all_sides(table), "eldfall")
     rng = random.Random(seed) if i is None else job_rng(seed, i)
     return play_game(table, settings, policies, rng, seed=seed, script=script)
 
@@ -80,6 +80,10 @@ def _print_game(record: GameRecord, spec: str, seed: int) -> None:
     by_turn: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for e in record.events:
         by_turn.setdefault((e["round"], e["turn"]), []).append(e)
+    if (0, 0) in by_turn:  # E-DEPLOY: models without a position deployed before round 1
+        print("Deployment")
+        for e in by_turn[(0, 0)]:
+            print(f"  {e['text']}")
     for rnd, turn, side in record.turns:
         print(f"Round {rnd}, turn {turn}: {side} is Active")
         events = by_turn.get((rnd, turn), [])

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..rules.eldfall.weapons import Weapon
+from .pieces import Model
 
 
 @dataclass(frozen=True)
@@ -51,11 +52,14 @@ class Profile:
 @dataclass(frozen=True)
 class Catalogue:
     """``weapons``: (key, weapon) as declared under ``[weapons.KEY]``; ``profiles``;
-    ``script``: the ``[[script]]`` entries as read (plain TOML values)."""
+    ``script``: the ``[[script]]`` entries as read (plain TOML values); ``reserve``:
+    the models declared without a position (no ``at``), not on the table until a game
+    deploys them (E-DEPLOY; their ``x``, ``y``, ``z`` and ``facing`` mean nothing)."""
 
     weapons: tuple[tuple[str, Weapon], ...] = ()
     profiles: tuple[Profile, ...] = ()
     script: tuple[Mapping[str, Any], ...] = ()
+    reserve: tuple[Model, ...] = ()
 
     def __repr__(self) -> str:
         return (f"Catalogue({len(self.weapons)} weapons, {len(self.profiles)} profiles, "

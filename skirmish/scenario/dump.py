@@ -135,7 +135,8 @@ def dumps(table: Map) -> str:
             out.append(f"ladder = {toml_value(list(s.ladders[0]))}")
         elif s.ladders:
             out.append(f"ladder = {toml_value([list(p) for p in s.ladders])}")
-    for m in table.models:
+    for m in (*table.models, *cat.reserve):
+        placed = m in table.models
         out += ["", "[[models]]", f"id = {toml_value(m.id)}", f"side = {toml_value(m.side)}"]
         own = _own_fields(m, cat.profile(m.profile), keys, known)
         if own is None:
@@ -145,10 +146,11 @@ def dumps(table: Map) -> str:
             out.append(f"profile = {toml_value(m.profile)}")
         if "size" in own:
             out.append(f"size = {toml_value(own['size'])}")
-        out.append(f"at = {toml_value([m.x, m.y])}")
-        if m.z:
+        if placed:  # a reserve model has no position (E-DEPLOY)
+            out.append(f"at = {toml_value([m.x, m.y])}")
+        if m.z and placed:
             out.append(f"z = {toml_value(m.z)}")
-        if m.facing:
+        if m.facing and placed:
             out.append(f"facing = {toml_value(m.facing)}")
         for name in ("diameter", "height"):
             if own.get(name) is not None:

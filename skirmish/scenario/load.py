@@ -92,16 +92,20 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     scenery = [_scenery(Entry(source, f"scenery[{i}]", raw), i) for i, raw in enumerate(_array(top, "scenery"))]
     models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
               for i, raw in enumerate(_array(top, "models"))]
+    # E-DEPLOY: a model without ``at`` waits in the reserve until a game deploys it
+    placed = [isinstance(raw, dict) and "at" in raw for raw in _array(top, "models")]
+    reserve = [m for m, p in zip(models, placed) if not p]
+    models = [m for m, p in zip(models, placed) if p]
     script = _array(top, "script")  # read by skirmish.sim (docs/simulation.md); kept for a lossless save
     top.take("game", lambda v: v, None)  # the [game] settings, read by skirmish.game (docs/game.md)
     top.done()
 
-    _check_ids(source, scenery, models)
+    _check_ids(source, scenery, models + reserve)
     catalogue = Catalogue(
         tuple(declared.items()),
         tuple(Profile(k, p["size"], p["diameter"], p["height"], p["attributes"], p["weapon_keys"])
               for k, p in profiles.items()),
-        tuple(dict(entry) if isinstance(entry, dict) else entry for entry in script))
+        tuple(dict(entry) if isinstance(entry, dict) else entry for entry in script), tuple(reserve))
     table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source, catalogue)
     _check_placement(source, table)
     return table
@@ -307,7 +311,7 @@ def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, A
     size = e.take("size", F.one_of(*SIZE_ORDER), prof.get("size"))
     if size is None:
         raise e.error("size", f"required field is missing (one of {', '.join(SIZE_ORDER)}, here or in its profile)")
-    x, y = e.take("at", F.point)
+    x, y = e.take("at", F.point, (0.0, 0.0))  # no ``at``: a reserve model (from_dict)
     z = e.take("z", F.a_length, 0.0)
     facing = e.take("facing", F.an_angle, 0.0) % 360.0
     diameter = e.take("diameter", F.positive_length, prof.get("diameter"))

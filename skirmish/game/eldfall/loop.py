@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import SkirmishError
+from ...errors import ScenarioError, SkirmishError
 from ...game.policy import Decision, Policy
 from ...maps.results import MovePlan
 from ...maps.table import CONTACT_TOLERANCE, Table
@@ -37,12 +37,13 @@ from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_si
                       usable_weapons, weapons_in_hand)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
                       path_samples, sample_destinations)
-from .settings import GameSettings
+from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
+from .settings import GameSettings, all_models, all_sides
 from .sight import Sight, moved_to, sight_along
 from .state import OUT, GameState, Unit, attributes_of, facing_toward
 
 #: How many end points a move decision offers per movement kind (the decision is open).
-SAMPLES = {"walk": 4, "run": 3, "dodge": 3, "jump": 2}
+SAMPLES = {"walk": 4, "run": 3, "dodge": 3, "jump": 2, "deploy": 6}
 #: The movement planner's kind for each game movement (a Run and a Dodge move are walks with their budget).
 PLANNER_KIND = {"walk": "walk", "run": "walk", "dodge": "walk", "climb": "climb", "jump": "jump"}
 
@@ -115,6 +116,8 @@ class EldfallGame:
         self.turns: list[tuple[int, int, str]] = []
         self.sequence = 0
         first = settings.first or self._initiative(table)
+        if table.catalogue.reserve:  # E-DEPLOY: models without a position deploy by policy
+            table = self._deploy(table, first)
         self.state = GameState.start(table, settings, first)
         self.start_table = table  # where the models stood at the start (own table edges, E-MORALE)
         # plans already made on this board: (model, move) -> (table, unit, plan or refusal)
@@ -134,15 +137,66 @@ class EldfallGame:
     def _initiative(self, table: Table) -> str:
         """E-SETUP: each side rolls d20 + its Leader's Morale (MOR); ties reroll. The
         winner takes the first turn (its choice, made as a careful player would)."""
-        sides = table.sides
+        sides = all_sides(table)
+        models = {m.id: m for m in all_models(table)}
         while True:
             rolls = []
             for s in sides:
                 leader = self.settings.leaders.get(s)
-                mor = table.model(leader).attributes.get("MOR", 0) if leader else 0
+                mor = models[leader].attributes.get("MOR", 0) if leader else 0
                 rolls.append(roll_d20(self.rng) + int(mor or 0))
             if rolls[0] != rolls[1]:
                 return sides[0] if rolls[0] > rolls[1] else sides[1]
+
+    # -- E-DEPLOY -----------------------------------------------------------------------
+    def _deploy(self, table: Table, first: str) -> Table:
+        """E-DEPLOY: the reserve models deploy one at a time, the sides taking turns, the
+        first side first; each in its side's zone, where its policy chooses (a
+        ``deploy`` decision: sampled legal spots, open to any legal (x, y, z)). Without
+        ``[game] zones`` the second side chooses an edge (a ``zone`` decision) and the
+        first side takes the opposite one (E-SETUP). A model faces the enemy's zone."""
+        sides = all_sides(table)
+        second = sides[1] if first == sides[0] else sides[0]
+        self.state = GameState.start(table, self.settings, first, sides)
+        spec = dict(self.settings.zones)
+        if not spec:
+            edge = self.ask(second, Decision("zone", second, ("south", "north", "west", "east")))
+            spec = {second: edge, first: OPPOSITE[edge]}
+        zones = {s: edge_zone(table, z, self.settings.zone_depth) if isinstance(z, str) else z
+                 for s, z in spec.items()}
+        queues = {s: [m for m in table.catalogue.reserve if m.side == s] for s in sides}
+        turn = [first, second]
+        i = 0
+        while queues[first] or queues[second]:
+            side = turn[i % 2]
+            i += 1
+            if not queues[side]:
+                continue
+            m = queues[side].pop(0)
+            zone = zones[side]
+            spots = deploy_spots(table, m, zone, self.policy_rng, SAMPLES["deploy"])
+            if not spots:
+                raise ScenarioError(f"E-DEPLOY: no room for {m.id} in {side}'s zone {list(zone)}; give the "
+                                    "scenario bigger zones ([game] zones, zone_depth) or place it with at = [x, y]")
+            choice = self.ask(side, Decision("deploy", m.id, tuple(spots), open=True,
+                                             context={"zone": zone, "side": side}))
+            try:
+                x, y, z = (float(v) for v in choice)
+            except (TypeError, ValueError):
+                raise IllegalChoice(m.id, "a deploy decision needs a point (x, y, z)", choice) from None
+            why = placement_problem(table, m, x, y, z, zone)
+            if why is not None:
+                raise IllegalChoice(m.id, why, choice)
+            cx, cy = zone_centre(zones[second if side == first else first])
+            placed = dataclasses.replace(m, x=x, y=y, z=z, facing=facing_toward(x, y, cx, cy, m.facing))
+            table = dataclasses.replace(table, models=(*table.models, placed))
+            self.state = GameState.start(table, self.settings, first, sides)
+            self.events.append({"round": 0, "turn": 0, "active": side, "sequence": None, "model": m.id,
+                                "role": "deploy", "ap": 0, "at": [x, y, z], "facing": round(placed.facing, 2),
+                                "zone": list(zone),
+                                "text": f"{m.id} ({side}) deploys at ({x:.2f}, {y:.2f}"
+                                        f"{f', z {z:g}' if z else ''}) facing {placed.facing:.0f}°"})
+        return dataclasses.replace(table, catalogue=dataclasses.replace(table.catalogue, reserve=()))
 
     # -- the game ----------------------------------------------------------------------
     def play(self) -> GameRecord:

@@ -229,6 +229,11 @@ class GreedyPolicy:
         dodges = [o for o in d.options if o.kind == "dodge"]
         return dodges[0] if dodges else NO_REACTION
 
+    def _deploy(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
+        """E-DEPLOY: the offered spot nearest the table's centre (forward, toward the enemy)."""
+        t = game.state.table
+        return min(d.options, key=lambda p: (math.hypot(p[0] - t.width / 2, p[1] - t.depth / 2), p))
+
     def _dodge_move(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
         """Step away from the nearest enemy (or stay)."""
         st = game.state

@@ -8,6 +8,8 @@ vp_cap = 10                     # E-ROUND: more VP wins, capped at 10
 vp = { brute = 3 }              # VP scored by taking a model out (default 1, E-ROUND without costs)
 leaders = { red = "akane" }     # a Leader scores +1 VP (E-ROUND) and gives its Morale to initiative
 zone_depth = 8                  # E-DEPLOY strip depth (inches)
+zones = { red = "south", blue = [0, 28, 36, 36] }  # E-DEPLOY zones: an edge's strip or [x0, y0, x1, y1]
+reroll = 1                      # E-ROLL-REROLL: every attack and Dodge may reroll up to k dice (REROLL=k)
 ```
 """
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import ScenarioError
+from ...maps.pieces import Model
 from ...maps.table import Table
 from ...rules.eldfall.weapons import BUILTIN_WEAPONS
 
@@ -27,12 +30,15 @@ REQUIRED_ATTRIBUTES = ("STA", "SPD", "HP")
 #: The Power given to the built-in weapons by :func:`with_builtin_power` (the values
 #: scenarios/mill-ambush.toml declares; the rules give the built-ins none).
 BUILTIN_POWER: Mapping[str, int] = {"sword": 10, "short-bow": 9}
-KEYS = ("rounds", "first", "vp_cap", "vp", "leaders", "zone_depth")
+KEYS = ("rounds", "first", "vp_cap", "vp", "leaders", "zone_depth", "zones", "reroll")
+EDGES = ("south", "north", "west", "east")
 
 
 @dataclass(frozen=True)
 class GameSettings:
-    """How a game is played: rounds, VP, Leaders, the first side, deployment depth."""
+    """How a game is played: rounds, VP, Leaders, the first side, deployment depth and
+    zones (per side: an edge name or a rectangle; empty: the second side chooses an
+    edge), and the rerolls every attack and Dodge may make (E-ROLL-REROLL, 0: none)."""
 
     rounds: int = 5
     first: str | None = None
@@ -40,10 +46,13 @@ class GameSettings:
     vp: Mapping[str, int] = field(default_factory=dict, hash=False)
     leaders: Mapping[str, str] = field(default_factory=dict, hash=False)
     zone_depth: float = 8.0
+    zones: Mapping[str, str | tuple[float, float, float, float]] = field(default_factory=dict, hash=False)
+    reroll: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "vp", dict(self.vp))
         object.__setattr__(self, "leaders", dict(self.leaders))
+        object.__setattr__(self, "zones", dict(self.zones))
 
     def model_vp(self, model_id: str) -> int:
         """VP the enemy scores when this model is Incapacitated or Dead (E-ROUND)."""
@@ -56,6 +65,8 @@ def parse_settings(raw: Any, table: Table, source: str = "<scenario>") -> GameSe
     if raw is None:
         return GameSettings()
     where = f"{source}: [game]"
+    models = {m.id: m for m in all_models(table)}
+    sides = all_sides(table)
     if not isinstance(raw, dict):
         raise ScenarioError(f"{where}: expected a table of settings, got {raw!r}")
     unknown = sorted(set(raw) - set(KEYS))
@@ -71,13 +82,13 @@ def parse_settings(raw: Any, table: Table, source: str = "<scenario>") -> GameSe
     rounds = whole("rounds", 5, 1)
     vp_cap = whole("vp_cap", 10, 1)
     first = raw.get("first")
-    if first is not None and first not in table.sides:
-        raise ScenarioError(f"{where}: first = {first!r} is not a side; the sides are {', '.join(table.sides)}")
+    if first is not None and first not in sides:
+        raise ScenarioError(f"{where}: first = {first!r} is not a side; the sides are {', '.join(sides)}")
     vp = raw.get("vp", {})
     if not isinstance(vp, dict):
         raise ScenarioError(f"{where}: vp must be a table {{model = points}}, got {vp!r}")
     for k, v in vp.items():
-        if k not in table.model_ids:
+        if k not in models:
             raise ScenarioError(f"{where}: vp names {k!r}, which is no model on the table")
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise ScenarioError(f"{where}: vp.{k} must be a whole number ≥ 0, got {v!r}")
@@ -85,22 +96,46 @@ def parse_settings(raw: Any, table: Table, source: str = "<scenario>") -> GameSe
     if not isinstance(leaders, dict):
         raise ScenarioError(f"{where}: leaders must be a table {{side = model}}, got {leaders!r}")
     for s, m in leaders.items():
-        if s not in table.sides or m not in table.model_ids or table.model(m).side != s:
+        if s not in sides or m not in models or models[m].side != s:
             raise ScenarioError(f"{where}: leaders.{s} = {m!r} must name a model of side {s!r}")
     depth = raw.get("zone_depth", 8.0)
     if isinstance(depth, bool) or not isinstance(depth, (int, float)) or not depth > 0:
         raise ScenarioError(f"{where}: zone_depth must be a length in inches above 0, got {depth!r}")
-    return GameSettings(rounds, first, vp_cap, vp, leaders, float(depth))
+    zones = raw.get("zones", {})
+    if not isinstance(zones, dict) or (zones and set(zones) != set(sides)):
+        raise ScenarioError(f"{where}: zones must name every side ({', '.join(sides)}) with an edge "
+                            f"({', '.join(EDGES)}) or a rectangle [x0, y0, x1, y1], got {zones!r}")
+    for s, z in zones.items():
+        ok = z in EDGES if isinstance(z, str) else (
+            isinstance(z, list) and len(z) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                        for v in z) and z[0] < z[2] and z[1] < z[3])
+        if not ok:
+            raise ScenarioError(f"{where}: zones.{s} must be an edge ({', '.join(EDGES)}) or a rectangle "
+                                f"[x0, y0, x1, y1] with x0 < x1 and y0 < y1, got {z!r}")
+    reroll = whole("reroll", 0, 0)
+    return GameSettings(rounds, first, vp_cap, vp, leaders, float(depth),
+                        {s: z if isinstance(z, str) else tuple(float(v) for v in z) for s, z in zones.items()},
+                        reroll)
+
+
+def all_models(table: Table) -> tuple[Model, ...]:
+    """The models on the table and those waiting to deploy (E-DEPLOY, ``catalogue.reserve``)."""
+    return (*table.models, *table.catalogue.reserve)
+
+
+def all_sides(table: Table) -> tuple[str, ...]:
+    """The sides of every model, on the table or in the reserve, in the order first met."""
+    return tuple(dict.fromkeys(m.side for m in all_models(table)))
 
 
 def check_playable(table: Table, source: str = "<scenario>") -> None:
     """Refuse a table the game cannot play: exactly two sides, and every model with
     STA, SPD, HP and at least one weapon with a Power whose attribute it has."""
-    sides = table.sides
+    sides = all_sides(table)
     if len(sides) != 2:
         raise ScenarioError(f"{source}: a game of Eldfall needs exactly two sides, found {len(sides)} "
                             f"({', '.join(sides) or 'no models'}); set side = ... on every model")
-    for m in table.models:
+    for m in all_models(table):
         missing = [a for a in REQUIRED_ATTRIBUTES if m.attributes.get(a) is None]
         if missing:
             raise ScenarioError(f"{source}: model {m.id!r} has no {', '.join(missing)}; the game needs STA (AP), "
@@ -122,9 +157,12 @@ def with_builtin_power(table: Table, powers: Mapping[str, int] = BUILTIN_POWER) 
             raise ScenarioError(f"builtin power: {key!r} is not a built-in weapon "
                                 f"(built-ins: {', '.join(BUILTIN_WEAPONS)})")
     swap = {BUILTIN_WEAPONS[k]: dataclasses.replace(BUILTIN_WEAPONS[k], pw=int(pw)) for k, pw in powers.items()}
-    models = tuple(dataclasses.replace(m, weapons=tuple(swap.get(w, w) if w.pw is None else w for w in m.weapons))
-                   for m in table.models)
-    return dataclasses.replace(table, models=models)
+    def armed(ms: tuple[Model, ...]) -> tuple[Model, ...]:
+        return tuple(dataclasses.replace(m, weapons=tuple(swap.get(w, w) if w.pw is None else w for w in m.weapons))
+                     for m in ms)
+
+    cat = dataclasses.replace(table.catalogue, reserve=armed(table.catalogue.reserve))
+    return dataclasses.replace(table, models=armed(table.models), catalogue=cat)
 
 
 def load_game(path: str) -> tuple[Table, GameSettings, Any]:

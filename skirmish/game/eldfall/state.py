@@ -73,10 +73,12 @@ class GameState:
         return f"GameState(round {self.round}, turn {self.turn}, active {self.active!r}, {len(self.units)} units)"
 
     @classmethod
-    def start(cls, table: Table, settings: GameSettings, first: str) -> GameState:
+    def start(cls, table: Table, settings: GameSettings, first: str, sides: tuple[str, ...] | None = None
+              ) -> GameState:
         """The state before round 1: full HP (0 when Incapacitated or Dead), no AP; States
-        from the table; the first weapon it lists equipped."""
-        sides = table.sides
+        from the table; the first weapon it lists equipped. ``sides``: the two sides
+        (default: the table's; given while models are still deploying)."""
+        sides = table.sides if sides is None else sides
         assert len(sides) == 2
         units = {m.id: Unit(m.id, m.side, 0 if m.states & OUT else int(m.attributes["HP"]), 0, m.states,
                             next((w.name for w in m.weapons if not w.spell), None))  # the first weapon listed
