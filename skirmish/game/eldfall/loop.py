@@ -653,6 +653,10 @@ class EldfallGame:
 
         def roll(ex: Exchange, attacker: str, defender: str, geo: AttackGeometry, back: AttackGeometry | None
                  ) -> ExchangeLog:
+            if self.settings.reroll:  # E-ROLL-REROLL: [game] reroll = k, up to k dice of each roll
+                ex = dataclasses.replace(ex, **{role: dataclasses.replace(sd, reroll_dice=self.settings.reroll)
+                                                for role, sd in (("active", ex.active), ("reactive", ex.reactive))
+                                                if sd.att is not None or sd.dodge is not None})
             log = resolve_exchange(ex, self.rng)
             rolled[defender] = rolled.get(defender, 0) + log.active.wounds_rolled
             rolled[attacker] = rolled.get(attacker, 0) + log.reactive.wounds_rolled
@@ -879,7 +883,8 @@ def _xyz(m: Any) -> tuple[float, float, float]:
 
 
 def _dice(log_side: Any) -> list[dict[str, Any]]:
-    return [{"face": d.face, "success": d.success, "critical": d.critical, "hit": d.hit} for d in log_side.dice]
+    return [{"face": d.face, "success": d.success, "critical": d.critical, "hit": d.hit,
+             **({"rerolled_from": d.rerolled_from} if d.rerolled_from is not None else {})} for d in log_side.dice]
 
 
 def _exchange_json(log: ExchangeLog, other: str, geo: AttackGeometry | None, role: str) -> dict[str, Any]:
@@ -891,7 +896,7 @@ def _exchange_json(log: ExchangeLog, other: str, geo: AttackGeometry | None, rol
         out["geometry"] = geo.to_json()
     if me.dodge is not None:
         out["dodge"] = {"face": me.dodge.face, "success": me.dodge.success,
-                        "agility": me.dodge.attribute.value}
+                        "agility": me.dodge.attribute.value, "rerolled_from": me.dodge.rerolled_from}
     return out
 
 

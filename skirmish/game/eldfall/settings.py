@@ -114,7 +114,8 @@ def parse_settings(raw: Any, table: Table, source: str = "<scenario>") -> GameSe
                                 f"[x0, y0, x1, y1] with x0 < x1 and y0 < y1, got {z!r}")
     reroll = whole("reroll", 0, 0)
     return GameSettings(rounds, first, vp_cap, vp, leaders, float(depth),
-                        {s: z if isinstance(z, str) else tuple(float(v) for v in z) for s, z in zones.items()},
+                        {s: z if isinstance(z, str) else (float(z[0]), float(z[1]), float(z[2]), float(z[3]))
+                         for s, z in zones.items()},
                         reroll)
 
 
