@@ -50,6 +50,14 @@ class Checked(EldfallGame):
                 self.violations.append(f"reaction by {decision.actor} of the Active side")
             if choice.kind != "none" and st.unit(decision.actor).ap < 1:
                 self.violations.append(f"reaction by {decision.actor} without AP")
+            if choice.kind == "attack":  # an Attack of Opportunity: LoS and reach at its path point
+                from skirmish.game.eldfall.sight import moved_to
+                ctx = decision.context or {}
+                mover = ctx["mover"]
+                t = moved_to(st.table, st.model(mover), ctx["path"][choice.at])
+                if not (t.line_of_sight(decision.actor, mover).visible
+                        and t.reach(decision.actor, mover, choice.weapon).in_reach):
+                    self.violations.append(f"reaction {decision.actor}->{mover} without LoS or reach at its point")
         if decision.kind == "action":
             mover = decision.actor
             if self._last_kind in SPECIAL_MOVES and choice.kind != "nothing":
