@@ -17,7 +17,7 @@ Activation Sequence (that move's facing came later and wins).
 ...         '"ap": 1, "movement": {"kind": "walk", "length": 3.0, "path": [[8.4173, 6, 0], [8.4173, 3, 0]], '
 ...         '"facing": 270}, "action": {"kind": "nothing", "target": null, "weapon": null}, "result": {}}')
 >>> r = replay(table, parse_log(line))
->>> r.state_at(0).models["brute"]
+>>> r.state_at(1).models["brute"]
 Placed('brute', (8.4173, 3.0, 0.0), facing 270°, Unharmed)
 """
 
@@ -107,7 +107,7 @@ class ActionRecord:
 class Step:
     """One line of the log: an activation, a reaction or a phase roll (``strategic``)."""
 
-    index: int  # 0-based step number
+    number: int  # 1-based: the log's n-th step line
     line: int  # 1-based line of the log
     round: int
     turn: int
@@ -129,7 +129,7 @@ class Step:
 
     def __repr__(self) -> str:
         what = self.action.kind if self.action else (self.roll[0] if self.roll else "")
-        return f"Step({self.index}, round {self.round} turn {self.turn}, {self.model} {self.role} {what})"
+        return f"Step({self.number}, round {self.round} turn {self.turn}, {self.model} {self.role} {what})"
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ class Placed:
 
 @dataclass(frozen=True)
 class ReplayState:
-    """Every model after step ``step`` (-1: the start, before any step)."""
+    """Every model after step ``step`` (0: the start, before any step)."""
 
     step: int
     models: Mapping[str, Placed]
@@ -258,7 +258,7 @@ class _Line:
         return tuple(out)
 
 
-def _step(src: str, lineno: int, index: int, obj: Mapping[str, Any]) -> Step:
+def _step(src: str, lineno: int, number: int, obj: Mapping[str, Any]) -> Step:
     ln = _Line(src, lineno, obj)
     role = ln.get("role", str)
     if role not in ROLES:
@@ -279,7 +279,7 @@ def _step(src: str, lineno: int, index: int, obj: Mapping[str, Any]) -> Step:
     seq = ln.get("sequence", int, optional=True)
     falls = tuple((int(f.get("face") or 0), bool(f.get("success")))
                   for f in ln.get("result.falls", list, optional=True, default=[]) if isinstance(f, dict))
-    return Step(index=index, line=lineno, round=ln.get("round", int), turn=ln.get("turn", int),
+    return Step(number=number, line=lineno, round=ln.get("round", int), turn=ln.get("turn", int),
                 active=ln.get("active", str), sequence=seq, model=ln.get("model", str), role=role,
                 ap=ln.get("ap", int), movement=None if role == "strategic" else ln.movement("movement"),
                 action=action, hits=ln.get("result.hits", int, optional=True, default=0),
@@ -312,7 +312,7 @@ def parse_log(text: str, source: str = "log") -> GameLog:
                               MappingProxyType(dict(ln.get("vp", dict))), ln.get("rounds", int),
                               MappingProxyType(dict(ln.get("states", dict))))
             continue
-        steps.append(_step(source, lineno, len(steps), obj))
+        steps.append(_step(source, lineno, len(steps) + 1, obj))
     if not steps:
         raise ReplayError(f"{source}: no activation, reaction or phase roll in the log; make one with "
                           f"`skirmish play FILE --seed 1 --json > game.jsonl`")
@@ -343,14 +343,14 @@ class Replay:
         self.log = log
         known = set(table.model_ids)
         start = {m.id: Placed(m.id, (m.x, m.y, m.z), m.facing % 360.0, _initial(m.states)) for m in table.models}
-        self._start = ReplayState(-1, MappingProxyType(start))
+        self._start = ReplayState(0, MappingProxyType(start))
         cur = dict(start)
         states: list[ReplayState] = []
         dodgers = _dodgers(log.steps)
         for s in log.steps:
             _check_ids(s, known, log.source, table)
             _apply(cur, s, dodgers.get(s.sequence, frozenset()), log.source)
-            states.append(ReplayState(s.index, MappingProxyType(dict(cur))))
+            states.append(ReplayState(s.number, MappingProxyType(dict(cur))))
         self._states = tuple(states)
 
     def __len__(self) -> int:
@@ -360,11 +360,12 @@ class Replay:
         return f"Replay({self.table.name or self.table.source!r}, {len(self)} steps)"
 
     def step(self, k: int) -> Step:
-        return self.log.steps[self._index(k)]
+        """Step ``k`` (1..len)."""
+        return self.log.steps[self._index(k, start=False)]
 
     def state_at(self, k: int) -> ReplayState:
-        """Every model after steps 0..k (k = -1: the start)."""
-        return self._start if k == -1 else self._states[self._index(k)]
+        """Every model after steps 1..k (k = 0: the start, as the scenario places them)."""
+        return self._start if self._index(k) < 0 else self._states[self._index(k)]
 
     def table_at(self, k: int) -> Table:
         """The scenario's table with every model where it is after step ``k``; the
@@ -385,16 +386,26 @@ class Replay:
             return (s,)
         return tuple(x for x in self.log.steps if x.sequence == s.sequence)
 
-    def _index(self, k: int) -> int:
+    def _index(self, k: int, *, start: bool = True) -> int:
         n = len(self.log.steps)
-        if not 0 <= k < n:
-            raise ReplayError(f"--step {k}: the log {self.log.source} has steps 0..{n - 1} (-1: the start)")
-        return k
+        if not (0 if start else 1) <= k <= n:
+            raise ReplayError(f"--step {k}: the log {self.log.source} has steps 1..{n}"
+                              + (" (0: the start)" if start else ""))
+        return k - 1
 
 
 def replay(table: Table, log: GameLog) -> Replay:
     """Apply ``log`` to ``table``; :class:`ReplayError` when it was not played there."""
     return Replay(table, log)
+
+
+def load_replay(table: Table, path: str, step: int | None = None) -> Replay:
+    """The game logged in the file ``path`` replayed on ``table`` (``--replay``); ``step``,
+    when given, is checked to be one of its steps (0: the start)."""
+    rp = replay(table, read_log(path))
+    if step is not None:
+        rp.state_at(step)  # a clear error for a step the log does not have
+    return rp
 
 
 def _initial(states: frozenset[str]) -> str:
@@ -465,4 +476,4 @@ def _apply(cur: dict[str, Placed], s: Step, dodgers: frozenset[str], source: str
 
 
 __all__ = ["ActionRecord", "Die", "ExchangeRecord", "GameLog", "Movement", "Outcome", "Placed", "Replay",
-           "ReplayError", "ReplayState", "Step", "parse_log", "read_log", "replay"]
+           "ReplayError", "ReplayState", "Step", "load_replay", "parse_log", "read_log", "replay"]
