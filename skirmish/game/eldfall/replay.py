@@ -240,20 +240,20 @@ class _Line:
             sub = _Line(self.source, self.line, e, f + ".")
             dice = tuple(Die(int(d.get("face") or 0), bool(d.get("hit")), bool(d.get("critical")))
                          for d in sub.get("dice", list, optional=True, default=[]) if isinstance(d, dict))
-            geo = e.get("geometry") if isinstance(e.get("geometry"), dict) else {}
+            geo: dict[str, Any] = e["geometry"] if isinstance(e.get("geometry"), dict) else {}
             wit = geo.get("witness")
             witness = None
             if isinstance(wit, list) and len(wit) == 2:
                 witness = (self.point(f"{f}.geometry.witness[0]", wit[0]), self.point(f"{f}.geometry.witness[1]", wit[1]))
-            cover = geo.get("cover")
             dodge = e.get("dodge")
             out.append(ExchangeRecord(
                 role=sub.get("role", str, optional=True, default="active"), target=sub.get("target", str),
                 exchange=sub.get("exchange", str, optional=True, default=""), dice=dice,
                 hits=sub.get("hits", int, optional=True, default=0), wounds=sub.get("wounds", int, optional=True,
                                                                                      default=0),
-                weapon=geo.get("weapon"), distance=geo.get("distance"),
-                cover=cover.get("level") if isinstance(cover, dict) else None, witness=witness,
+                weapon=sub.get("geometry.weapon", str, optional=True),
+                distance=sub.get("geometry.distance", (int, float), optional=True),
+                cover=sub.get("geometry.cover.level", str, optional=True), witness=witness,
                 dodge=(int(dodge.get("face") or 0), bool(dodge.get("success"))) if isinstance(dodge, dict) else None))
         return tuple(out)
 
