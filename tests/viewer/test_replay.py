@@ -314,3 +314,13 @@ def test_replay_session_keys_step_through_the_log(mill, mill_replay):
     assert sess.step == 0 and sess.table == mill
     assert not sess.dirty  # stepping is not an edit: quitting does not ask to save
     assert all(line in sess.help_lines() for line in REPLAY_HELP)
+
+
+def test_replay_modules_are_pure_and_do_not_import_pyglet():
+    import subprocess
+    import sys
+
+    code = ("import sys\nimport skirmish.game.eldfall.replay, skirmish.viewer.replay_view\n"
+            "assert 'pyglet' not in sys.modules, sorted(m for m in sys.modules if 'pyglet' in m)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
