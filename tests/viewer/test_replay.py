@@ -129,11 +129,13 @@ class _Recorded(EldfallGame):
         self._photo()
 
 
-@pytest.mark.parametrize("scenario,seed", [("mill-ambush.toml", 1), ("mill-ambush.toml", 5), ("first-steps.toml", 0)])
+@pytest.mark.parametrize("scenario,seed", [("mill-ambush.toml", 1), ("mill-ambush.toml", 5), ("mill-ambush.toml", 7),
+                                           ("first-steps.toml", 0)])
 def test_e_turn_facing_replay_stands_where_the_played_game_stood(scenario, seed):
     """The oracle is the game itself: after every Activation Sequence and phase roll,
     every model's position and facing in the replay is the played game's table, turns
-    after a Hit (E-TURN-FACING) and Dodge moves included."""
+    after a Hit (E-TURN-FACING) and Dodge moves included (seed 7 of mill-ambush has a
+    model Hit that then makes its Dodge move: the move's facing wins)."""
     table, settings_, script = load_game(str(SCENARIOS / scenario))
     game = _Recorded(table, settings_, parse_policy_specs("random", table.sides, "eldfall"), random.Random(seed),
                      seed=seed)
@@ -249,6 +251,9 @@ def test_cli_refuses_a_step_the_log_lacks_and_a_missing_log(capsys, tmp_path, lo
     err = cli_refused(capsys, "render", str(SCENARIOS / "mill-ambush.toml"), "--step", "3", "-o",
                       str(tmp_path / "x.png"))
     assert "--replay" in err
+    err = cli_refused(capsys, "render", str(SCENARIOS / "party-hard-maze.toml"), "--replay", str(log_file), "-o",
+                      str(tmp_path / "x.png"))
+    assert "--replay" in err and "continuous table" in err
 
 
 def test_a_log_on_another_scenario_is_refused(log_file):
