@@ -45,15 +45,15 @@ def path_line(mv: Movement, color: Color, *, width: float = 3.0, dash: float | N
 
 def _sight_line(table: Table, actor: str, e: ExchangeRecord | None, target: str, at: tuple[float, ...] | None
                 ) -> list[Prim]:
-    """The actor's line to its target: green along the logged LoS witness; else a grey
-    dashed line between the bases (or to the path point ``at``)."""
+    """The actor's line to its target: green along the logged LoS witness; else a dark
+    dashed line between the base centres (or to the path point ``at``)."""
     if e is not None and e.witness is not None:
         (ax, ay, _), (bx, by, _) = e.witness
         return [Line.seg((ax, ay), (bx, by), P.LOS_VISIBLE, 3.0), Dot(ax, ay, 4.5, P.LOS_VISIBLE),
                 Dot(bx, by, 4.5, P.LOS_VISIBLE)]
     a = table.model(actor)
     b = (at[0], at[1]) if at is not None else (table.model(target).x, table.model(target).y)
-    return [Line.seg((a.x, a.y), b, P.LOS_OUT_OF_ARC, 2.0, dash=6.0)]
+    return [Line.seg((a.x, a.y), b, P.with_alpha(P.WHITE, 200), 4.5), Line.seg((a.x, a.y), b, P.INK, 2.0, dash=6.0)]
 
 
 def step_scene(rp: Replay, k: int) -> Scene:
