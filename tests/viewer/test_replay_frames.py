@@ -13,40 +13,24 @@ import pyglet
 
 pyglet.options["headless"] = True  # before any window exists
 
-from skirmish.errors import SkirmishError  # noqa: E402
-from skirmish.game.eldfall.replay import parse_log, replay  # noqa: E402
-from skirmish.scenario.load import load  # noqa: E402
 from skirmish.viewer import palette as P  # noqa: E402
 from skirmish.viewer.png import decode_png  # noqa: E402
-from skirmish.viewer.render import RenderRequest, compose, open_window, render_composition  # noqa: E402
+from skirmish.viewer.render import RenderRequest, compose, render_composition  # noqa: E402
 from skirmish.viewer.replay_view import ReplaySession, step_extras  # noqa: E402
 
 from conftest import SCENARIOS, cli_run  # noqa: E402
-from test_replay import logged  # noqa: E402
-
-
-@pytest.fixture(scope="module", autouse=True)
-def egl():
-    try:
-        w = open_window(32, 32)
-    except SkirmishError as exc:
-        pytest.skip(f"headless OpenGL (EGL) is not available here: {exc}")
-    w.close()
+from test_replay import mill, mill_log_text, mill_replay  # noqa: E402,F401  (fixtures: the logged game)
+from test_viewer_frames import egl  # noqa: E402,F401  (skips the module without headless OpenGL)
 
 
 @pytest.fixture(scope="module")
-def mill():
-    return load(SCENARIOS / "mill-ambush.toml")
+def text(mill_log_text):
+    return mill_log_text
 
 
 @pytest.fixture(scope="module")
-def text():
-    return logged("mill-ambush.toml", "--seed", "1", "--policy", "random")
-
-
-@pytest.fixture(scope="module")
-def rp(mill, text):
-    return replay(mill, parse_log(text))
+def rp(mill_replay):
+    return mill_replay
 
 
 def clear_of_models(table, x: float, y: float, gap: float = 1.2) -> bool:
