@@ -251,6 +251,9 @@ def test_cli_refuses_a_step_the_log_lacks_and_a_missing_log(capsys, tmp_path, lo
     err = cli_refused(capsys, "render", str(SCENARIOS / "mill-ambush.toml"), "--step", "3", "-o",
                       str(tmp_path / "x.png"))
     assert "--replay" in err
+    assert "--replay" in cli_refused(capsys, "view", str(SCENARIOS / "mill-ambush.toml"), "--step", "3")
+    err = cli_refused(capsys, "view", str(SCENARIOS / "mill-ambush.toml"), "--replay", str(log_file), "--step", "-1")
+    assert "--step -1" in err
     err = cli_refused(capsys, "render", str(SCENARIOS / "party-hard-maze.toml"), "--replay", str(log_file), "-o",
                       str(tmp_path / "x.png"))
     assert "--replay" in err and "continuous table" in err
