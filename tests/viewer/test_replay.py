@@ -192,7 +192,7 @@ def _broken(text: str, how: str) -> tuple[str, str]:
         return _text(objs), f"line {line}: 'movement.path[1]' must be a point"
     if how == "bad-round":
         o["round"] = "one"
-        return _text(objs), f"line {line}: 'round' must be a number"
+        return _text(objs), f"line {line}: 'round' must be a whole number, got \"one\""
     if how == "bad-role":
         o["role"] = "spectator"
         return _text(objs), f"line {line}: 'role' is 'spectator'"

@@ -206,7 +206,9 @@ class _Line:
             cur = cur[part]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(cur, bool) and bool not in kinds or not isinstance(cur, kinds):
-            names = " or ".join("a number" if k in (int, float) else f"a {k.__name__}" for k in kinds)
+            words = {int: "a number" if float in kinds else "a whole number", dict: "an object", list: "a list",
+                     str: "a string", bool: "true or false"}
+            names = " or ".join(words.get(k, k.__name__) for k in kinds if k is not float)
             raise self.fail(f"'{path}'", f"must be {names}, got {json.dumps(cur)[:40]}")
         return cur
 
