@@ -104,3 +104,18 @@ def test_e_deploy_cli_logs_deployment(tmp_path, capsys):
     assert main(["play", str(p), "--policy", "random", "--seed", "2", "--json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert sum(e.get("role") == "deploy" for e in lines) == 6
+
+
+def test_e_deploy_a_logged_deployment_replays(tmp_path, capsys):
+    from skirmish.game.eldfall.replay import load_replay
+
+    p = tmp_path / "deploy.toml"
+    p.write_text(_text('[game]\nrounds = 1\n'), encoding="utf-8")
+    assert main(["play", str(p), "--policy", "random", "--seed", "3", "--json"]) == 0
+    log = tmp_path / "game.jsonl"
+    log.write_text(capsys.readouterr().out, encoding="utf-8")
+    deployed = {e["model"]: e["at"] for e in map(json.loads, log.read_text().splitlines()) if e.get("role") == "deploy"}
+    rp = load_replay(loads(p.read_text()), str(log))
+    start = rp.table_at(0)
+    assert {m.id: [m.x, m.y, m.z] for m in start.models} == deployed
+    rp.table_at(len(rp))  # every later step starts where the replay has its model

@@ -193,7 +193,8 @@ class EldfallGame:
             self.state = GameState.start(table, self.settings, first, sides)
             self.events.append({"round": 0, "turn": 0, "active": side, "sequence": None, "model": m.id,
                                 "role": "deploy", "ap": 0, "at": [x, y, z], "facing": round(placed.facing, 2),
-                                "zone": list(zone),
+                                "zone": list(zone), "movement": {"kind": "deploy", "length": 0.0, "path": [[x, y, z]],
+                                                                 "facing": round(placed.facing, 2)},
                                 "text": f"{m.id} ({side}) deploys at ({x:.2f}, {y:.2f}"
                                         f"{f', z {z:g}' if z else ''}) facing {placed.facing:.0f}°"})
         return dataclasses.replace(table, catalogue=dataclasses.replace(table.catalogue, reserve=()))

@@ -37,8 +37,9 @@ from .state import facing_toward
 
 Point3 = tuple[float, float, float]
 
-#: The roles of the log's step lines (``strategic``: a Recovery or Bleeding roll).
-ROLES = ("activation", "reaction", "strategic")
+#: The roles of the log's step lines (``strategic``: a Recovery or Bleeding roll;
+#: ``deploy``: a model without a position placed before round 1, E-DEPLOY).
+ROLES = ("activation", "reaction", "strategic", "deploy")
 #: The conditions a log names (``result.states``; the summary says ``Active`` for the first two).
 CONDITIONS = ("Unharmed", "Wounded", "Active", "Incapacitated", "Dead")
 #: How far (inches) a logged path may start from where the replay has the model.
@@ -273,7 +274,7 @@ def _step(src: str, lineno: int, number: int, obj: Mapping[str, Any]) -> Step:
     roll = None
     if role == "strategic":
         roll = (ln.get("roll.kind", str), ln.get("roll.face", int, optional=True), bool(ln.get("roll.success", bool)))
-    else:
+    elif role != "deploy":
         at = ln.get("action.at", list, optional=True)
         action = ActionRecord(ln.get("action.kind", str), ln.get("action.target", str, optional=True),
                               ln.get("action.weapon", str, optional=True),
@@ -341,6 +342,7 @@ class Replay:
     (every model known, every path starting where the model stands)."""
 
     def __init__(self, table: Table, log: GameLog):
+        table = _deployed(table, log)
         self.table = table
         self.log = log
         known = set(table.model_ids)
@@ -408,6 +410,24 @@ def load_replay(table: Table, path: str, step: int | None = None) -> Replay:
     if step is not None:
         rp.state_at(step)  # a clear error for a step the log does not have
     return rp
+
+
+def _deployed(table: Table, log: GameLog) -> Table:
+    """The table with its reserve models (no ``at`` in the scenario) where the log's
+    ``deploy`` steps placed them (E-DEPLOY); the replay starts after deployment."""
+    reserve = table.catalogue.reserve
+    if not reserve:
+        return table
+    at = {s.model: s.movement for s in log.steps if s.role == "deploy" and s.movement is not None}
+    missing = [m.id for m in reserve if m.id not in at]
+    if missing:
+        raise ReplayError(f"{log.source}: the scenario's models {', '.join(missing)} have no position and the log "
+                          "does not deploy them; replay the log on the scenario it was played on")
+    placed = tuple(dataclasses.replace(m, x=at[m.id].path[0][0], y=at[m.id].path[0][1], z=at[m.id].path[0][2],
+                                       facing=at[m.id].facing if at[m.id].facing is not None else m.facing)
+                   for m in reserve)
+    return dataclasses.replace(table, models=(*table.models, *placed),
+                               catalogue=dataclasses.replace(table.catalogue, reserve=()))
 
 
 def _initial(states: frozenset[str]) -> str:
