@@ -72,11 +72,17 @@ class Checked(EldfallGame):
 
     def apply_move(self, model_id: str, move: Move) -> Any:
         before = self.state.table
+        states = self.state.unit(model_id).states
+        if move.crouch == "start":  # the movement is made as the toggle leaves the model
+            states = states ^ {"Crouched"}
+            m = before.model(model_id)
+            before = before.with_model(dataclasses.replace(m, states=m.states ^ {"Crouched"}))
+        budget = self.budget(model_id, move.kind, states) if move.kind != "idle" else 0.0
         mr = super().apply_move(model_id, move)
         self._last_kind = mr.kind
         if mr.plan is not None:
-            again = before.check_move(model_id, list(mr.via), kind=PLANNER_KIND[mr.kind],
-                                      budget=self.budget(model_id, mr.kind), declared=True)
+            again = before.check_move(model_id, list(mr.via), kind=PLANNER_KIND[mr.kind], budget=budget,
+                                      declared=True)
             if not again.legal:
                 self.violations.append(f"{model_id} {mr.kind} fails the movement checker: {again.violations}")
         return mr
