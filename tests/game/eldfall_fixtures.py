@@ -29,3 +29,9 @@ def skirmish_text(game: str = "") -> str:
               + model("b1", "blue", (11, 4), 180) + model("b2", "blue", (11, 10), 180, '["bow"]'))
     scenery = '[[scenery]]\nid = "wall"\nrect = [6.5, 6, 7.5, 8]\nheight = 3\n'
     return f"format = 1\n{WEAPONS}\n{game}\n[table]\nsize = [14, 14]\n{scenery}\n{models}"
+
+
+def piece(pid: str, rect: tuple[float, float, float, float], height: float, walkable: bool = False) -> str:
+    """A ``[[scenery]]`` box (a walkable top to climb onto or jump from, or a wall)."""
+    return (f'[[scenery]]\nid = "{pid}"\nrect = [{", ".join(f"{v:g}" for v in rect)}]\nheight = {height:g}\n'
+            + ("walkable = true\n" if walkable else ""))

@@ -11,25 +11,11 @@ from skirmish.game.eldfall.choices import NOTHING
 from skirmish.game.eldfall.loop import PLANNER_KIND
 from skirmish.scenario.load import loads
 
-from eldfall_fixtures import WEAPONS, model
+from eldfall_fixtures import WEAPONS, model, piece
 from eldfall_policies import Driven
 
-ROOFS = '''[[scenery]]
-id = "roof-a"
-rect = [2, 2, 8, 10]
-height = 4
-walkable = true
-[[scenery]]
-id = "roof-b"
-rect = [11, 2, 17, 10]
-height = 4
-walkable = true
-[[scenery]]
-id = "crate"
-rect = [2, 14, 6, 18]
-height = 2.5
-walkable = true
-'''
+ROOFS = (piece("roof-a", (2, 2, 8, 10), 4, walkable=True) + piece("roof-b", (11, 2, 17, 10), 4, walkable=True)
+         + piece("crate", (2, 14, 6, 18), 2.5, walkable=True))
 
 
 def _table(models: str):

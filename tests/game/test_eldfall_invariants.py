@@ -12,27 +12,13 @@ import pytest
 from skirmish.game.eldfall.settings import load_game
 from skirmish.game.policy import load_policy
 
-from eldfall_fixtures import WEAPONS, model
+from eldfall_fixtures import WEAPONS, model, piece
 from test_eldfall_game import Checked
 
 SPELL = '\n[weapons.flare]\nkind = "spell"\nreach = "aura"\npw = 10\n'
 MAGE = "AGI = 7, SPD = 4, STA = 2, INT = 13, MEL = 8, ARM = 0, HP = 2"
-SCENERY = '''
-[[scenery]]
-id = "roof"
-rect = [4, 4, 9, 9]
-height = 3
-walkable = true
-[[scenery]]
-id = "loft"
-rect = [11, 4, 15, 9]
-height = 3
-walkable = true
-[[scenery]]
-id = "wall"
-rect = [8, 13, 12, 13.6]
-height = 2.5
-'''
+SCENERY = (piece("roof", (4, 4, 9, 9), 3, walkable=True) + piece("loft", (11, 4, 15, 9), 3, walkable=True)
+           + piece("wall", (8, 13, 12, 13.6), 2.5))
 
 
 def _text() -> str:
