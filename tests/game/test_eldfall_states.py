@@ -118,6 +118,19 @@ def test_e_state_engaged_only_idle_or_walk_straight_at_an_engager_and_only_melee
     g.plan("r1", Move("dodge", (5.0, 7.0, 0.0)))
 
 
+def test_e_state_engaged_walk_straight_at_an_engager_on_a_diagonal():
+    """b1 engages r1 from the north-east: a Walk heading at b1 is legal, one 10° off is not."""
+    d = (TOUCH + 0.5) / math.sqrt(2)
+    g = _game(model("r1", "red", (5, 5), 45, attrs=ATTRS) + model("b1", "blue", (5 + d, 5 + d), 225, attrs=ATTRS))
+    assert g.engaged_by("r1") == ("b1",)
+    g.plan("r1", Move("walk", (5.3, 5.3, 0.0)))
+    a = math.radians(55)
+    with pytest.raises(IllegalChoice, match="straight at one engager"):
+        g.plan("r1", Move("walk", (5 + 0.4 * math.cos(a), 5 + 0.4 * math.sin(a), 0.0)))
+    walks = [o for o in g.move_options("r1") if o.kind == "walk"]
+    assert walks and all(math.isclose(o.to[0] - 5, o.to[1] - 5, abs_tol=1e-6) for o in walks)
+
+
 def test_e_state_engaged_reactor_only_melee():
     g = _game(model("r1", "red", (5, 2), 90, attrs=ATTRS)
               + model("b1", "blue", (8, 5), 180, '["bow", "sword"]', attrs=ATTRS)

@@ -122,13 +122,10 @@ def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-def weapons_in_hand(state: GameState, model_id: str) -> tuple[Weapon, ...]:
-    """The weapons ``model_id`` may use now: its usable weapons, only melee ones while
-    Engaged (E-STATE-ENGAGED: only melee Attacks)."""
-    ws = usable_weapons(state.model(model_id))
-    if engagers(state, model_id):
-        ws = tuple(w for w in ws if not w.ranged)
-    return ws
+def weapons_in_hand(model: Model, engaged: bool) -> tuple[Weapon, ...]:
+    """The weapons ``model`` may use: its usable weapons, only melee ones while Engaged
+    (E-STATE-ENGAGED: only melee Attacks; a spell is used like a ranged weapon)."""
+    return tuple(w for w in usable_weapons(model) if not (engaged and w.ranged))
 
 
 def action_kind(weapon: Weapon) -> str:

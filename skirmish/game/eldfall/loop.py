@@ -553,9 +553,10 @@ class EldfallGame:
         rm = st.model(reactor)
         opts: list[Reaction] = [NO_REACTION]
         seen = False
-        hand = weapons_in_hand(st, reactor)  # E-STATE-ENGAGED: melee only
+        hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)))  # E-STATE-ENGAGED: melee only
+        blind = "Blinded" in st.unit(reactor).states  # E-STATE-OTHER: no LoS
         for i, t in enumerate(seq.tables):
-            if "Blinded" in st.unit(reactor).states or not self._sees(seq, i, reactor):
+            if blind or not self._sees(seq, i, reactor):
                 continue
             seen = True
             for w in hand:
@@ -616,8 +617,8 @@ class EldfallGame:
         opts: list[Action] = [NOTHING, Action("dodge")]
         enemies = [e for e in st.side_units(st.enemy_of(m.side)) if "Dead" not in e.states]
         live = [e.id for e in enemies if e.in_play]
-        engaged = bool(engagers(st, model_id))
-        hand = tuple(w for w in usable_weapons(m) if not (engaged and w.ranged))
+        engaged = bool(self.engaged_by(model_id))
+        hand = weapons_in_hand(m, engaged)
         if live and hand:
             blind = "Blinded" in st.unit(model_id).states
             sights = [False] * len(live) if blind else \
@@ -874,8 +875,7 @@ def _straight_at(path: tuple[tuple[float, float, float], ...], e: Any, degrees: 
     (x0, y0, _), (x1, y1, _) = path
     if math.hypot(x1 - x0, y1 - y0) < 1e-9:
         return True
-    turn = abs((math.degrees(math.atan2(y1 - y0, x1 - x0) - math.atan2(e.y - y0, e.x - x0) * 180 / math.pi)
-                + 180) % 360 - 180)
+    turn = abs((math.degrees(math.atan2(y1 - y0, x1 - x0) - math.atan2(e.y - y0, e.x - x0)) + 180) % 360 - 180)
     return turn <= degrees
 
 
