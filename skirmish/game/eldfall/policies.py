@@ -259,10 +259,7 @@ def game_table_at(game: Any, d: Decision[Any], r: Reaction) -> Table:
 
 
 def _walk_budget(game: Any, mid: str) -> float:
-    from ...rules.eldfall.movement import half_up
-    u = game.state.unit(mid)
-    spd = float(game.state.model(mid).attributes["SPD"])
-    return half_up(spd) if {"Slowed", "Crippled", "Crouched"} & u.states else spd
+    return float(game.budget(mid, "walk"))  # E-MOVE-KIND with the States (EldfallGame.budget)
 
 
 register_policy("eldfall", "random", RandomPolicy)
