@@ -26,7 +26,7 @@ from ...geometry.distance import cylinder_distance
 from ...geometry.solids import Cylinder
 from ...maps.table import CONTACT_TOLERANCE
 from .attacks import armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons
-from .choices import NO_REACTION, NOTHING, Action, IllegalChoice, Move, Reaction
+from .choices import NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction
 from .sight import moved_to, sight_along
 from .state import facing_toward
 
@@ -72,7 +72,8 @@ class GreedyPolicy:
         mid: str = d.actor or ""
         m = st.model(mid)
         enemies = [e.id for e in st.in_play(st.enemy_of(m.side))]
-        candidates: list[Move] = [o for o in d.options if o.kind != "run"]
+        # Special movement (Run, Climb, Jump) ends in Nothing (E-ACTION-COMBO): no exchange to score
+        candidates: list[Move] = [o for o in d.options if o.kind not in SPECIAL_MOVES]
         for e in enemies:  # the spots that reach the targets: base contact
             em = st.model(e)
             if any(not w.ranged for w in usable_weapons(m)) and math.hypot(em.x - m.x, em.y - m.y) <= \
