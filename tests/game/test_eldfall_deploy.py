@@ -119,3 +119,13 @@ def test_e_deploy_a_logged_deployment_replays(tmp_path, capsys):
     start = rp.table_at(0)
     assert {m.id: [m.x, m.y, m.z] for m in start.models} == deployed
     rp.table_at(len(rp))  # every later step starts where the replay has its model
+
+
+def test_e_deploy_games_report_same_for_any_workers(tmp_path, capsys):
+    p = tmp_path / "deploy.toml"
+    p.write_text(_text('[game]\nrounds = 1\n'), encoding="utf-8")
+    assert main(["play", str(p), "--policy", "random", "--seed", "4", "--games", "2", "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["play", str(p), "--policy", "random", "--seed", "4", "--games", "2", "--workers", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == one and set(one["survival"]) == {f"{s}{i}" for s in "rb"
+                                                                                  for i in range(3)}
