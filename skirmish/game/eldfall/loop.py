@@ -656,9 +656,10 @@ class EldfallGame:
         def roll(ex: Exchange, attacker: str, defender: str, geo: AttackGeometry, back: AttackGeometry | None
                  ) -> ExchangeLog:
             if self.settings.reroll:  # E-ROLL-REROLL: [game] reroll = k, up to k dice of each roll
-                ex = dataclasses.replace(ex, **{role: dataclasses.replace(sd, reroll_dice=self.settings.reroll)
-                                                for role, sd in (("active", ex.active), ("reactive", ex.reactive))
-                                                if sd.att is not None or sd.dodge is not None})
+                k = self.settings.reroll
+                rolls = [dataclasses.replace(sd, reroll_dice=k) if sd.att is not None or sd.dodge is not None else sd
+                         for sd in (ex.active, ex.reactive)]
+                ex = Exchange(rolls[0], rolls[1], ex.dice)
             log = resolve_exchange(ex, self.rng)
             rolled[defender] = rolled.get(defender, 0) + log.active.wounds_rolled
             rolled[attacker] = rolled.get(attacker, 0) + log.reactive.wounds_rolled

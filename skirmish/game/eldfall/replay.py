@@ -423,9 +423,11 @@ def _deployed(table: Table, log: GameLog) -> Table:
     if missing:
         raise ReplayError(f"{log.source}: the scenario's models {', '.join(missing)} have no position and the log "
                           "does not deploy them; replay the log on the scenario it was played on")
-    placed = tuple(dataclasses.replace(m, x=at[m.id].path[0][0], y=at[m.id].path[0][1], z=at[m.id].path[0][2],
-                                       facing=at[m.id].facing if at[m.id].facing is not None else m.facing)
-                   for m in reserve)
+    placed = []
+    for m in reserve:
+        mv = at[m.id]
+        placed.append(dataclasses.replace(m, x=mv.path[0][0], y=mv.path[0][1], z=mv.path[0][2],
+                                          facing=m.facing if mv.facing is None else mv.facing))
     return dataclasses.replace(table, models=(*table.models, *placed),
                                catalogue=dataclasses.replace(table.catalogue, reserve=()))
 
