@@ -48,3 +48,23 @@ def test_e_roll_reroll_setting_must_be_a_whole_number():
     assert parse_settings({"reroll": 3}, t).reroll == 3 and parse_settings(None, t).reroll == 0
     with pytest.raises(ScenarioError, match="reroll"):
         parse_settings({"reroll": -1}, t)
+
+
+def test_e_roll_reroll_with_rerolls_only_for_sides_that_roll_and_greedy_weighs_them():
+    from skirmish.game.eldfall.attacks import with_rerolls
+    from skirmish.game.policy import load_policy
+    from skirmish.rules.eldfall.exchange import Exchange, Side
+    from skirmish.rules.eldfall.odds import exchange_odds
+
+    ex = Exchange(Side(att=8, stk=2, pw=10), Side(arm=1, hp=2))
+    assert with_rerolls(ex, 0) is ex
+    got = with_rerolls(ex, 1)
+    assert got.active.reroll_dice == 1 and got.reactive.reroll_dice == 0
+    dodging = with_rerolls(Exchange(Side(att=8, pw=10), Side(arm=1, hp=2, dodge=6)), 2)
+    assert dodging.reactive.reroll_dice == 2
+    assert exchange_odds(got).active.expected_wounds > exchange_odds(ex).active.expected_wounds
+    t = loads(f"format = 1\n{WEAPONS}\n[table]\nsize = [24, 24]\n" + model("r1", "red", (5, 5), 0, attrs=WEAK)
+              + model("b1", "blue", (9, 5), 180, attrs=WEAK))
+    g = EldfallGame(t, parse_settings({"first": "red", "rounds": 1, "reroll": 1}, t),
+                    {s: load_policy("greedy", "eldfall") for s in ("red", "blue")}, random.Random(1))
+    assert g.play().summary["rounds"] == 1

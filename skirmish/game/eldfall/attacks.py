@@ -6,12 +6,13 @@ the exchange and its dice from :mod:`skirmish.rules.eldfall` (E-CONF, E-DODGE).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from ...maps.pieces import Model
 from ...maps.results import Cover, LineOfSight, Reach
 from ...maps.table import Table
-from ...rules.eldfall.exchange import Side
+from ...rules.eldfall.exchange import Exchange, Side
 from ...rules.eldfall.weapons import Weapon
 from .state import GameState, Unit, attributes_of
 
@@ -126,6 +127,16 @@ def weapons_in_hand(model: Model, engaged: bool) -> tuple[Weapon, ...]:
     """The weapons ``model`` may use: its usable weapons, only melee ones while Engaged
     (E-STATE-ENGAGED: only melee Attacks; a spell is used like a ranged weapon)."""
     return tuple(w for w in usable_weapons(model) if not (engaged and w.ranged))
+
+
+def with_rerolls(ex: Exchange, k: int) -> Exchange:
+    """The exchange with every side that rolls (an Attack or a Dodge) allowed to reroll up
+    to ``k`` dice (E-ROLL-REROLL, ``[game] reroll``); ``k`` = 0: unchanged."""
+    if not k:
+        return ex
+    a, r = (dataclasses.replace(sd, reroll_dice=k) if sd.att is not None or sd.dodge is not None else sd
+            for sd in (ex.active, ex.reactive))
+    return Exchange(a, r, ex.dice)
 
 
 def action_kind(weapon: Weapon) -> str:

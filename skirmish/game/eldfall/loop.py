@@ -34,7 +34,7 @@ from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
-                      usable_weapons, weapons_in_hand)
+                      usable_weapons, weapons_in_hand, with_rerolls)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
                       path_samples, sample_destinations)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
@@ -655,12 +655,7 @@ class EldfallGame:
 
         def roll(ex: Exchange, attacker: str, defender: str, geo: AttackGeometry, back: AttackGeometry | None
                  ) -> ExchangeLog:
-            if self.settings.reroll:  # E-ROLL-REROLL: [game] reroll = k, up to k dice of each roll
-                k = self.settings.reroll
-                rolls = [dataclasses.replace(sd, reroll_dice=k) if sd.att is not None or sd.dodge is not None else sd
-                         for sd in (ex.active, ex.reactive)]
-                ex = Exchange(rolls[0], rolls[1], ex.dice)
-            log = resolve_exchange(ex, self.rng)
+            log = resolve_exchange(with_rerolls(ex, self.settings.reroll), self.rng)  # E-ROLL-REROLL
             rolled[defender] = rolled.get(defender, 0) + log.active.wounds_rolled
             rolled[attacker] = rolled.get(attacker, 0) + log.reactive.wounds_rolled
             if log.active.hits:

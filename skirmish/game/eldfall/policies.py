@@ -25,7 +25,8 @@ from ...rules.eldfall.odds import exchange_odds
 from ...geometry.distance import cylinder_distance
 from ...geometry.solids import Cylinder
 from ...maps.table import CONTACT_TOLERANCE
-from .attacks import armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons
+from .attacks import (armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons,
+                      with_rerolls)
 from .choices import NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction
 from .sight import moved_to, sight_along
 from .state import facing_toward
@@ -162,7 +163,7 @@ class GreedyPolicy:
                                              modifiers=(racc,) if racc else (), pw=rw.pw,
                                              arm=armour_of(tm, tu), hp=tu.hp)
                                 break
-                    dealt, taken = _expected(Exchange(active, reply))
+                    dealt, taken = _expected(with_rerolls(Exchange(active, reply), game.settings.reroll))
                     score = float(dealt - taken)
                     if best is None or score > best:
                         best, face = score, facing_toward(e[0], e[1], tm.x, tm.y, m.facing)
@@ -194,7 +195,8 @@ class GreedyPolicy:
                 reactive = attacking_side(tm, tu, back, reactive=True)
             else:
                 reactive = defending_side(tm, tu)
-            dealt, taken = _expected(Exchange(attacking_side(m, u, geo, reactive=False), reactive))
+            dealt, taken = _expected(with_rerolls(Exchange(attacking_side(m, u, geo, reactive=False), reactive),
+                                                   game.settings.reroll))
             score = float(dealt - taken)
             if score > best_score:
                 best, best_score = a, score
@@ -219,8 +221,8 @@ class GreedyPolicy:
                 p = path[o.at]
                 table = moved_to(st.table, mm, p)
                 geo = attack_geometry(table, d.actor or "", mover, rm.weapon(o.weapon), with_cover=self.cover)
-                return float(_expected(Exchange(attacking_side(rm, ru, geo, reactive=True),
-                                                defending_side(mm, mu)))[0])
+                return float(_expected(with_rerolls(Exchange(attacking_side(rm, ru, geo, reactive=True),
+                                                             defending_side(mm, mu)), game.settings.reroll))[0])
             # judge the nearest points of each weapon (a few evaluations, not every point)
             by_weapon: dict[str, list[Reaction]] = {}
             for o in attacks:
