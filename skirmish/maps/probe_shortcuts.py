@@ -1,0 +1,285 @@
+"""Cheap tests that settle most probe sight lines before the exact search (E-LOS).
+
+:func:`skirmish.maps.probes.probe_visibility` asks thousands of (probe point, model)
+pairs at once, and most of them are easy: an open line, or a building squarely in the
+way. Two tests run over all the pairs together, as array operations; only the pairs
+neither settles go to the exact search (:func:`skirmish.geometry.los.line_of_sight_batch`),
+whose costly multi-solid steps are kept for the hard ones.
+
+* **Sampled witnesses.** Nine plan segments per pair (between points across the two
+  discs, parallel and crossed), each at two height lines (the hitboxes' tops, then their
+  bottoms), checked against every candidate solid the way the search checks its own
+  witnesses: the ε-grown convex pieces and circles, touching allowed. A clear segment is
+  a witness, so the pair is visible.
+* **Cover.** The solids *tall* for the pair stand on the table (or on solids down to it)
+  and rise above both hitboxes, so every segment that enters one is blocked. Take the
+  corridor (the convex hull of the two regions, drawn round them) and cut out the tall
+  solids, each ε-grown and then shrunk by :data:`SHRINK`. When no connected part of
+  what is left touches both regions, every segment from one region to the other enters
+  a tall solid deeper than the search's contact margin: a certificate (stage "separator",
+  the tall solids as blockers).
+
+Both are sound with respect to the search: a witness here is one the search accepts,
+and a pair certified here has no segment the search could accept. So an answer differs
+from ``Table.line_of_sight`` only where the search gives up (stage "undecided") or
+draws a certificate inside its ε band of doubt, and there the witness found here is a
+proof.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from ..geometry.los import ETA, Obstacles, Segment3, _crossing, _project, _Rows, segment_is_clear
+
+#: How far each tall solid is shrunk before the cover test (inches): far above the
+#: search's contact margin ETA and GEOS rounding, far below any tolerance ε.
+SHRINK = 1e-6
+#: Offsets (fractions of the radius) across each disc where the sampled segments end.
+OFFSETS = (0.0, 0.5, -0.5, 0.95, -0.95)
+#: Sides of the polygons drawn round the discs for the corridor.
+CORRIDOR_SIDES = 32
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """Sight lines to settle: from a source disc ``S`` to a target disc ``T``, each
+    (cx, cy, r), over heights ``zS``/``zT`` (z0, z1). For a front arc (E-ARC) both regions
+    are cut to the half-plane ``H`` n·x ≥ c0 (the source's front, its line through the
+    source's centre; (0, 0, -inf) for none), as in the search. ``own``: the obstacle owners
+    the two regions are (-1 for none), which never block."""
+
+    S: np.ndarray
+    T: np.ndarray
+    H: np.ndarray
+    zS: np.ndarray
+    zT: np.ndarray
+    own: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.S)
+
+    def take(self, idx: np.ndarray) -> Pairs:
+        return Pairs(self.S[idx], self.T[idx], self.H[idx], self.zS[idx], self.zT[idx], self.own[idx])
+
+    def reversed(self) -> Pairs:
+        """Target to source (only for pairs without a half-plane)."""
+        none = np.zeros_like(self.H)
+        none[:, 2] = -np.inf
+        return Pairs(self.T, self.S, none, self.zT, self.zS, self.own[:, ::-1])
+
+
+def candidates(obs: Obstacles, pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
+    """(pair, owner) index arrays: the owners whose footprint comes near the pair's
+    corridor and whose heights meet the heights a segment can take (one STRtree query
+    for all pairs). Sorted by pair."""
+    S, T = pairs.S, pairs.T
+    rad = np.maximum(S[:, 2], T[:, 2]) + 1e-6
+    boxes = shapely.box(np.minimum(S[:, 0], T[:, 0]) - rad, np.minimum(S[:, 1], T[:, 1]) - rad,
+                        np.maximum(S[:, 0], T[:, 0]) + rad, np.maximum(S[:, 1], T[:, 1]) + rad)
+    if not obs.n_owners or not len(S):
+        return np.zeros(0, int), np.zeros(0, int)
+    pi, oi = obs.tree.query(boxes)
+    # keep owners whose bounding circle meets the capsule round the centre line
+    a, d = S[pi, :2], T[pi, :2] - S[pi, :2]
+    c = obs.owner_bound[oi]
+    t = np.clip(np.einsum("ij,ij->i", c[:, :2] - a, d) / np.maximum(np.einsum("ij,ij->i", d, d), 1e-300), 0, 1)
+    near = np.hypot(*(a + d * t[:, None] - c[:, :2]).T) <= c[:, 2] + rad[pi]
+    lo = np.minimum(pairs.zS[:, 0], pairs.zT[:, 0])[pi]
+    hi = np.maximum(pairs.zS[:, 1], pairs.zT[:, 1])[pi]
+    keep = near & (obs.owner_z1[oi] > lo) & (obs.owner_z0[oi] < hi) & (oi != pairs.own[pi, 0]) & \
+        (oi != pairs.own[pi, 1])
+    pi, oi = pi[keep], oi[keep]
+    order = np.argsort(pi, kind="stable")
+    return pi[order], oi[order]
+
+
+def restrict(pi: np.ndarray, oi: np.ndarray, idx: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates of pairs ``idx`` (of ``n``), renumbered 0..len(idx)-1."""
+    new = np.full(n, -1)
+    new[idx] = np.arange(len(idx))
+    k = new[pi]
+    keep = k >= 0
+    return k[keep], oi[keep]
+
+
+# -- sampled witnesses ------------------------------------------------------------------------
+
+def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> list[Segment3 | None]:
+    """Per pair, a witness among the sampled segments (see the module), or None.
+
+    ``obs`` is the ε-grown obstacle set; ``pi``/``oi`` the pairs' candidates."""
+    n = len(pairs)
+    if not n:
+        return []
+    S, T, H = pairs.S, pairs.T, pairs.H
+    u = T[:, :2] - S[:, :2]
+    L = np.hypot(u[:, 0], u[:, 1])
+    u = np.where(L[:, None] > 1e-12, u / np.maximum(L, 1e-300)[:, None], [1.0, 0.0])
+    nrm = np.stack([-u[:, 1], u[:, 0]], 1)
+    combos = [(f, f) for f in OFFSETS] + [(f, -f) for f in OFFSETS if f]
+    ps, qs = [], []
+    cut = np.where(np.isfinite(H[:, 2:3]), H, [0.0, 0.0, -1e18])
+    for f, g in combos:  # the nearest points of the regions (a front arc cuts both)
+        ps.append(_project(S[:, :2] + f * S[:, 2:3] * nrm, S, cut))
+        qs.append(_project(T[:, :2] + g * T[:, 2:3] * nrm, T, cut))
+    C = len(combos)
+    P, Q = np.concatenate(ps), np.concatenate(qs)  # segment c * n + k
+    # rows: every segment against every candidate piece of its pair
+    npc = obs.owner_npieces[oi]
+    r_pair = np.repeat(pi, npc)
+    r_piece = np.repeat(obs.owner_pieces_start[oi], npc) + (np.arange(npc.sum()) - np.repeat(np.cumsum(npc) - npc,
+                                                                                             npc))
+    rows = _Rows(np.concatenate([r_pair + c * n for c in range(C)]), np.tile(r_piece, C), np.tile(obs.piece_owner[r_piece], C))
+    t0, t1 = _crossing(P, Q, rows, obs, ETA)
+    crossed = t1 - t0 > 1e-12
+    b = rows.bundle[crossed]
+    ta, tb = t0[crossed], t1[crossed]
+    own = rows.owner[crossed]
+    z0, z1, sealed = obs.owner_z0[own], obs.owner_z1[own], obs.owner_sealed[own]
+    need = z0 - np.where(sealed, ETA, 0.0)
+    out: list[Segment3 | None] = [None] * n
+    zs, zt = np.tile(pairs.zS, (C, 1)), np.tile(pairs.zT, (C, 1))
+    seams = _touches_a_seam(P, Q, rows, obs)
+    for level in (1, 0):  # the tops, then the bottoms
+        hu, hv = zs[b, level], zt[b, level]
+        ha, hb = (1 - ta) * hu + ta * hv, (1 - tb) * hu + tb * hv
+        over = (ha >= z1 - 1e-12) & (hb >= z1 - 1e-12)
+        under = (ha <= need) & (hb <= need)
+        blocked = np.bincount(b[~over & ~under], minlength=C * n) > 0
+        clear = np.flatnonzero(~blocked)
+        first = np.full(n, C * n)
+        np.minimum.at(first, clear % n, clear)  # the first clear segment of each pair
+        for k in np.flatnonzero(first < C * n):
+            if out[k] is not None:
+                continue
+            j = int(first[k])
+            seg: Segment3 = ((float(P[j, 0]), float(P[j, 1]), float(zs[j, level])),
+                             (float(Q[j, 0]), float(Q[j, 1]), float(zt[j, level])))
+            # convex pieces and circles are exact; a line along the seam between two pieces
+            # of one footprint needs the whole footprint (as in the search)
+            if not seams[j] or segment_is_clear(obs, seg, exclude=tuple(int(o) for o in pairs.own[k] if o >= 0)):
+                out[k] = seg
+    return out
+
+
+def _touches_a_seam(P: np.ndarray, Q: np.ndarray, rows: _Rows, obs: Obstacles) -> np.ndarray:
+    """Segments that touch a piece of a multi-piece footprint without entering it."""
+    out = np.zeros(len(P), bool)
+    multi = obs.owner_npieces[rows.owner] > 1
+    if multi.any():
+        sub = _Rows(rows.bundle[multi], rows.piece[multi], rows.owner[multi])
+        a0, a1 = _crossing(P, Q, sub, obs, ETA)
+        b0, b1 = _crossing(P, Q, sub, obs, -ETA)
+        out[sub.bundle[(b1 - b0 >= 0) & ~(a1 - a0 > 1e-12)]] = True
+    return out
+
+
+# -- cover ------------------------------------------------------------------------------------
+
+_SHRUNK: weakref.WeakKeyDictionary[Obstacles, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+def _shrunk(obs: Obstacles) -> np.ndarray:
+    """Every owner's footprint shrunk by :data:`SHRINK` (cached per obstacle set)."""
+    g = _SHRUNK.get(obs)
+    if g is None:
+        g = _SHRUNK[obs] = shapely.buffer(np.array(obs.owner_geom, object), -SHRINK)
+    return g
+
+
+def _round(D: np.ndarray) -> np.ndarray:
+    """Polygons drawn round the discs (every disc inside its polygon)."""
+    k = CORRIDOR_SIDES
+    ang = np.arange(k) * (2 * math.pi / k)
+    R = D[:, 2:3] / math.cos(math.pi / k) * (1 + 1e-9) + 1e-9
+    ring = np.stack([D[:, 0:1] + R * np.cos(ang), D[:, 1:2] + R * np.sin(ang)], -1)
+    return shapely.polygons(ring)
+
+
+def _regions(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
+    """Polygons holding the source and the target region (cut to the front half-plane)."""
+    src, dst = _round(pairs.S), _round(pairs.T)
+    cut = np.flatnonzero(np.isfinite(pairs.H[:, 2]))
+    if len(cut):
+        S, H = pairs.S[cut], pairs.H[cut]
+        n, c = H[:, :2], S[:, :2]
+        T = pairs.T[cut]
+        big = np.hypot(*(T[:, :2] - c).T)[:, None] + S[:, 2:3] + T[:, 2:3] + 1.0
+        along = np.stack([-n[:, 1], n[:, 0]], 1)
+        # the half-plane, as a square in front of the line through the centre
+        quad = np.stack([c + big * along, c + big * along + 2 * big * n, c - big * along + 2 * big * n,
+                         c - big * along], 1)
+        front = shapely.polygons(quad)
+        src[cut] = shapely.intersection(src[cut], front)
+        dst[cut] = shapely.intersection(dst[cut], front)
+    return src, dst
+
+
+def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> list[tuple[int, ...] | None]:
+    """Per pair, the tall owners of a cover certificate (see the module), or None when
+    the test proves nothing. ``obs`` is the ε-grown obstacle set."""
+    n = len(pairs)
+    out: list[tuple[int, ...] | None] = [None] * n
+    top = np.maximum(pairs.zS[:, 1], pairs.zT[:, 1])[pi]
+    bottom = np.minimum(pairs.zS[:, 0], pairs.zT[:, 0])[pi]
+    tall = (obs.owner_z1[oi] > top + 1e-9) & (obs.owner_z0[oi] - np.where(obs.owner_sealed[oi], ETA, 0.0)
+                                                < bottom - 1e-12)
+    pi, oi = pi[tall], oi[tall]
+    live = np.unique(pi)
+    if not len(live):
+        return out
+    sub = pairs.take(live)
+    pk, ok_ = restrict(pi, oi, live, n)
+    src, dst = _regions(sub)
+    hull = shapely.convex_hull(shapely.union(src, dst))
+    shrunk = _shrunk(obs)
+    meets = shapely.intersects(hull[pk], shrunk[ok_])
+    pk, ok_ = pk[meets], ok_[meets]
+    count = np.bincount(pk, minlength=len(live))
+    width = int(count.max(initial=0))
+    if not width:
+        return out
+    grid = np.full((len(live), width), None, object)
+    slot = np.arange(len(pk)) - np.repeat(np.cumsum(count) - count, count)
+    grid[pk, slot] = shrunk[ok_]
+    has = count > 0
+    walls = shapely.union_all(grid[has], axis=1)
+    idx = np.flatnonzero(has)
+    free = shapely.difference(hull[idx], walls)
+    parts, which = shapely.get_parts(free, return_index=True)
+    at_src = shapely.intersects(parts, src[idx][which])
+    at_dst = shapely.intersects(parts, dst[idx][which])
+    joined = np.zeros(len(idx), bool)
+    joined[which[at_src & at_dst]] = True
+    # parts may touch at a point: a sight line could pass there, so join touching parts
+    many = np.bincount(which, minlength=len(idx)) > 1
+    for w in np.flatnonzero(many & ~joined):
+        mine = np.flatnonzero(which == w)
+        joined[w] = _touching_parts_join(parts[mine], at_src[mine], at_dst[mine])
+    for w in np.flatnonzero(~joined):
+        k = int(idx[w])
+        out[int(live[k])] = tuple(sorted({int(o) for o in ok_[pk == k]}))
+    return out
+
+
+def _touching_parts_join(parts: np.ndarray, at_src: np.ndarray, at_dst: np.ndarray) -> bool:
+    """Whether the parts, joined where they touch, give one group touching both regions."""
+    group = list(range(len(parts)))
+
+    def find(a: int) -> int:
+        while group[a] != a:
+            group[a] = group[group[a]]
+            a = group[a]
+        return a
+
+    ii, jj = np.triu_indices(len(parts), 1)
+    for a, b in zip(ii[shapely.intersects(parts[ii], parts[jj])], jj[shapely.intersects(parts[ii], parts[jj])]):
+        group[find(int(a))] = find(int(b))
+    roots_src = {find(a) for a in np.flatnonzero(at_src)}
+    return any(find(b) in roots_src for b in np.flatnonzero(at_dst))
