@@ -42,8 +42,10 @@ from ..geometry.los import ETA, Obstacles, Segment3, _crossing, _project, _Rows,
 SHRINK = 1e-6
 #: Offsets (fractions of the radius) across each disc where the sampled segments end.
 OFFSETS = (0.0, 0.5, -0.5, 0.95, -0.95)
+#: The cover test's cuts: the whole corridor, then each disc in 2 strips, then in 3.
+COVER_STRIPS = (1, 2)
 #: Sides of the polygons drawn round the discs for the corridor.
-CORRIDOR_SIDES = 32
+CORRIDOR_SIDES = 16
 
 
 @dataclass(frozen=True)
@@ -221,9 +223,14 @@ def _regions(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
     return src, dst
 
 
-def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> list[tuple[int, ...] | None]:
+def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray,
+            strips: tuple[int, ...] = COVER_STRIPS) -> list[tuple[int, ...] | None]:
     """Per pair, the tall owners of a cover certificate (see the module), or None when
-    the test proves nothing. ``obs`` is the ε-grown obstacle set."""
+    the test proves nothing. ``obs`` is the ε-grown obstacle set.
+
+    A pair the whole corridor does not settle is cut into bundles: each disc into
+    ``k`` strips along the line between the centres (for each ``k`` of ``strips`` in
+    turn); the pair is blocked when every bundle's own corridor is."""
     n = len(pairs)
     out: list[tuple[int, ...] | None] = [None] * n
     top = np.maximum(pairs.zS[:, 1], pairs.zT[:, 1])[pi]
@@ -237,20 +244,77 @@ def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> lis
     sub = pairs.take(live)
     pk, ok_ = restrict(pi, oi, live, n)
     src, dst = _regions(sub)
+    todo = np.arange(len(live))
+    for k in strips:
+        if not len(todo):
+            break
+        s_parts, t_parts = _strips(sub.take(todo), src[todo], k), _strips(sub.take(todo), dst[todo], k, target=True)
+        # bundles: every strip of the source with every strip of the target
+        bundle_pair = np.repeat(np.arange(len(todo)), k * k)
+        bs = s_parts[np.repeat(np.arange(len(todo)) * k, k * k) + np.tile(np.repeat(np.arange(k), k), len(todo))]
+        bt = t_parts[np.repeat(np.arange(len(todo)) * k, k * k) + np.tile(np.tile(np.arange(k), k), len(todo))]
+        cp, co = restrict(pk, ok_, todo, len(live))
+        # the candidates of each bundle: its pair's
+        cnt = np.bincount(cp, minlength=len(todo))
+        start = np.cumsum(cnt) - cnt
+        reps = cnt[bundle_pair]
+        b_of = np.repeat(np.arange(len(bundle_pair)), reps)
+        o_of = co[np.repeat(start[bundle_pair], reps) + np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)]
+        open_ = ~shapely.is_empty(bs) & ~shapely.is_empty(bt)
+        blocked = np.ones(len(bundle_pair), bool)
+        ob = np.flatnonzero(open_)
+        if len(ob):
+            bb, oo = restrict(b_of, o_of, ob, len(bundle_pair))
+            blocked[ob] = _corridor_blocked(obs, bs[ob], bt[ob], bb, oo)
+        done = np.bincount(bundle_pair, weights=~blocked, minlength=len(todo)) == 0
+        for w in np.flatnonzero(done):
+            kk = int(todo[w])
+            out[int(live[kk])] = tuple(sorted({int(o) for o in co[start[w]:start[w] + cnt[w]]}))
+        todo = todo[~done]
+    return out
+
+
+def _strips(pairs: Pairs, regions: np.ndarray, k: int, target: bool = False) -> np.ndarray:
+    """Each region cut into ``k`` strips along the line between the pair's centres,
+    (len * k,) polygons (some may be empty)."""
+    if k == 1:
+        return regions
+    S, T = pairs.S, pairs.T
+    D = T if target else S
+    u = T[:, :2] - S[:, :2]
+    L = np.maximum(np.hypot(u[:, 0], u[:, 1]), 1e-300)
+    u = u / L[:, None]
+    nrm = np.stack([-u[:, 1], u[:, 0]], 1)
+    big = 2 * D[:, 2:3] + 1.0
+    cuts = np.linspace(-1.0, 1.0, k + 1) * 1.1  # strip edges, in radii across the line
+    cuts[0], cuts[-1] = -big.max() * 10, big.max() * 10
+    out = []
+    for a in range(k):
+        lo = D[:, :2] + (cuts[a] * D[:, 2:3] if 0 < a else cuts[a]) * nrm
+        hi = D[:, :2] + (cuts[a + 1] * D[:, 2:3] if a + 1 < k else cuts[a + 1]) * nrm
+        quad = np.stack([lo - big * u, lo + big * u, hi + big * u, hi - big * u], 1)
+        out.append(shapely.intersection(regions, shapely.polygons(quad)))
+    return np.stack(out, 1).reshape(-1)
+
+
+def _corridor_blocked(obs: Obstacles, src: np.ndarray, dst: np.ndarray, pk: np.ndarray, ok_: np.ndarray) -> np.ndarray:
+    """Per bundle (regions ``src`` → ``dst``, tall candidates ``pk``/``ok_``): no part of
+    its corridor outside the shrunk tall solids touches both regions."""
+    n = len(src)
     hull = shapely.convex_hull(shapely.union(src, dst))
     shrunk = _shrunk(obs)
     meets = shapely.intersects(hull[pk], shrunk[ok_])
     pk, ok_ = pk[meets], ok_[meets]
-    count = np.bincount(pk, minlength=len(live))
+    count = np.bincount(pk, minlength=n)
+    blocked = np.zeros(n, bool)
     width = int(count.max(initial=0))
     if not width:
-        return out
-    grid = np.full((len(live), width), None, object)
+        return blocked
+    grid = np.full((n, width), None, object)
     slot = np.arange(len(pk)) - np.repeat(np.cumsum(count) - count, count)
     grid[pk, slot] = shrunk[ok_]
-    has = count > 0
-    walls = shapely.union_all(grid[has], axis=1)
-    idx = np.flatnonzero(has)
+    idx = np.flatnonzero(count > 0)
+    walls = shapely.union_all(grid[idx], axis=1)
     free = shapely.difference(hull[idx], walls)
     parts, which = shapely.get_parts(free, return_index=True)
     at_src = shapely.intersects(parts, src[idx][which])
@@ -258,14 +322,19 @@ def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> lis
     joined = np.zeros(len(idx), bool)
     joined[which[at_src & at_dst]] = True
     # parts may touch at a point: a sight line could pass there, so join touching parts
-    many = np.bincount(which, minlength=len(idx)) > 1
-    for w in np.flatnonzero(many & ~joined):
-        mine = np.flatnonzero(which == w)
-        joined[w] = _touching_parts_join(parts[mine], at_src[mine], at_dst[mine])
-    for w in np.flatnonzero(~joined):
-        k = int(idx[w])
-        out[int(live[k])] = tuple(sorted({int(o) for o in ok_[pk == k]}))
-    return out
+    many = np.flatnonzero((np.bincount(which, minlength=len(idx)) > 1) & ~joined)
+    if len(many):
+        first = np.searchsorted(which, many)
+        size = np.bincount(which, minlength=len(idx))[many]
+        a, b = zip(*[(f + i, f + j) for f, m in zip(first.tolist(), size.tolist())
+                     for i, j in zip(*np.triu_indices(m, 1))])
+        a_, b_ = np.array(a), np.array(b)
+        touch = shapely.intersects(parts[a_], parts[b_])
+        for w in np.unique(which[a_[touch]]):
+            mine = np.flatnonzero(which == w)
+            joined[w] = _touching_parts_join(parts[mine], at_src[mine], at_dst[mine])
+    blocked[idx[~joined]] = True
+    return blocked
 
 
 def _touching_parts_join(parts: np.ndarray, at_src: np.ndarray, at_dst: np.ndarray) -> bool:
