@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import shapely
 
-from ..geometry.los import ETA, Obstacles, Segment3, _crossing, _project, _Rows, segment_is_clear
+from ..geometry.los import ETA, Obstacles, Segment3, Viewer, _crossing, _project, _Rows, segment_is_clear
 
 #: How far each tall solid is shrunk before the cover test (inches): far above the
 #: search's contact margin ETA and GEOS rounding, far below any tolerance ε.
@@ -63,17 +64,24 @@ class Pairs:
     zT: np.ndarray
     own: np.ndarray
 
+    @classmethod
+    def between(cls, sources: Sequence[Viewer], targets: Sequence[Viewer],
+                facings: Sequence[tuple[float, float] | None]) -> Pairs:
+        """The pairs ``line_of_sight_batch(obs, sources, targets, facings)`` asks about."""
+        n = len(sources)
+        S = np.array([(v.x, v.y, v.r) for v in sources], float).reshape(n, 3)
+        H = np.array([(0.0, 0.0, -np.inf) if f is None else (f[0], f[1], f[0] * v.x + f[1] * v.y)
+                      for v, f in zip(sources, facings)], float).reshape(n, 3)
+        return cls(S, np.array([(v.x, v.y, v.r) for v in targets], float).reshape(n, 3), H,
+                   np.array([(v.z, v.z + v.h) for v in sources], float).reshape(n, 2),
+                   np.array([(v.z, v.z + v.h) for v in targets], float).reshape(n, 2),
+                   np.array([(a.owner, b.owner) for a, b in zip(sources, targets)], int).reshape(n, 2))
+
     def __len__(self) -> int:
         return len(self.S)
 
     def take(self, idx: np.ndarray) -> Pairs:
         return Pairs(self.S[idx], self.T[idx], self.H[idx], self.zS[idx], self.zT[idx], self.own[idx])
-
-    def reversed(self) -> Pairs:
-        """Target to source (only for pairs without a half-plane)."""
-        none = np.zeros_like(self.H)
-        none[:, 2] = -np.inf
-        return Pairs(self.T, self.S, none, self.zT, self.zS, self.own[:, ::-1])
 
 
 def candidates(obs: Obstacles, pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
@@ -113,7 +121,8 @@ def restrict(pi: np.ndarray, oi: np.ndarray, idx: np.ndarray, n: int) -> tuple[n
 # -- sampled witnesses ------------------------------------------------------------------------
 
 def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> list[Segment3 | None]:
-    """Per pair, a witness among the sampled segments (see the module), or None.
+    """Per pair, a witness among the sampled segments (see the module), or None (always
+    for a target wholly behind the source's front).
 
     ``obs`` is the ε-grown obstacle set; ``pi``/``oi`` the pairs' candidates."""
     n = len(pairs)
@@ -131,6 +140,7 @@ def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarr
         ps.append(_project(S[:, :2] + f * S[:, 2:3] * nrm, S, cut))
         qs.append(_project(T[:, :2] + g * T[:, 2:3] * nrm, T, cut))
     C = len(combos)
+    reach = np.einsum("ij,ij->i", cut[:, :2], T[:, :2]) + T[:, 2] - cut[:, 2] >= -1e-12  # E-ARC: a target
     P, Q = np.concatenate(ps), np.concatenate(qs)  # segment c * n + k
     # rows: every segment against every candidate piece of its pair
     npc = obs.owner_npieces[oi]
@@ -157,7 +167,7 @@ def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarr
         clear = np.flatnonzero(~blocked)
         first = np.full(n, C * n)
         np.minimum.at(first, clear % n, clear)  # the first clear segment of each pair
-        for k in np.flatnonzero(first < C * n):
+        for k in np.flatnonzero((first < C * n) & reach):
             if out[k] is not None:
                 continue
             j = int(first[k])
@@ -348,7 +358,8 @@ def _touching_parts_join(parts: np.ndarray, at_src: np.ndarray, at_dst: np.ndarr
         return a
 
     ii, jj = np.triu_indices(len(parts), 1)
-    for a, b in zip(ii[shapely.intersects(parts[ii], parts[jj])], jj[shapely.intersects(parts[ii], parts[jj])]):
-        group[find(int(a))] = find(int(b))
-    roots_src = {find(a) for a in np.flatnonzero(at_src)}
-    return any(find(b) in roots_src for b in np.flatnonzero(at_dst))
+    touch = shapely.intersects(parts[ii], parts[jj])
+    for a, b in zip(ii[touch].tolist(), jj[touch].tolist()):
+        group[find(a)] = find(b)
+    roots_src = {find(a) for a in np.flatnonzero(at_src).tolist()}
+    return any(find(b) in roots_src for b in np.flatnonzero(at_dst).tolist())
