@@ -235,24 +235,24 @@ def _regions(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
 
 def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray,
             strips: tuple[int, ...] = COVER_STRIPS) -> list[tuple[int, ...] | None]:
-    """Per pair, the tall owners of a cover certificate (see the module), or None when
-    the test proves nothing. ``obs`` is the ε-grown obstacle set.
+    """Per pair, the owners of a cover certificate (see the module), or None when the
+    test proves nothing. ``obs`` is the ε-grown obstacle set.
 
     A pair the whole corridor does not settle is cut into bundles: each disc into
     ``k`` strips along the line between the centres (for each ``k`` of ``strips`` in
     turn); the pair is blocked when every bundle's own corridor is."""
     n = len(pairs)
     out: list[tuple[int, ...] | None] = [None] * n
-    top = np.maximum(pairs.zS[:, 1], pairs.zT[:, 1])[pi]
-    bottom = np.minimum(pairs.zS[:, 0], pairs.zT[:, 0])[pi]
-    tall = (obs.owner_z1[oi] > top + 1e-9) & (obs.owner_z0[oi] - np.where(obs.owner_sealed[oi], ETA, 0.0)
-                                                < bottom - 1e-12)
-    pi, oi = pi[tall], oi[tall]
+    walls = _walls(obs, pairs, pi, oi)
+    keep = ~shapely.is_empty(walls)
+    pi, oi, walls = pi[keep], oi[keep], walls[keep]
     live = np.unique(pi)
     if not len(live):
         return out
     sub = pairs.take(live)
-    pk, ok_ = restrict(pi, oi, live, n)
+    new = np.full(n, -1)
+    new[live] = np.arange(len(live))
+    pk = new[pi]  # the rows stay sorted by pair
     src, dst = _regions(sub)
     todo = np.arange(len(live))
     for k in strips:
@@ -263,25 +263,87 @@ def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray,
         bundle_pair = np.repeat(np.arange(len(todo)), k * k)
         bs = s_parts[np.repeat(np.arange(len(todo)) * k, k * k) + np.tile(np.repeat(np.arange(k), k), len(todo))]
         bt = t_parts[np.repeat(np.arange(len(todo)) * k, k * k) + np.tile(np.tile(np.arange(k), k), len(todo))]
-        cp, co = restrict(pk, ok_, todo, len(live))
-        # the candidates of each bundle: its pair's
+        at = np.full(len(live), -1)
+        at[todo] = np.arange(len(todo))
+        mine = np.flatnonzero(at[pk] >= 0)
+        cp = at[pk[mine]]
+        # the walls of each bundle: its pair's
         cnt = np.bincount(cp, minlength=len(todo))
         start = np.cumsum(cnt) - cnt
         reps = cnt[bundle_pair]
         b_of = np.repeat(np.arange(len(bundle_pair)), reps)
-        o_of = co[np.repeat(start[bundle_pair], reps) + np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps)]
-        open_ = ~shapely.is_empty(bs) & ~shapely.is_empty(bt)
+        w_of = mine[np.repeat(start[bundle_pair], reps) + np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps,
+                                                                                         reps)]
         blocked = np.ones(len(bundle_pair), bool)
-        ob = np.flatnonzero(open_)
+        ob = np.flatnonzero(~shapely.is_empty(bs) & ~shapely.is_empty(bt))
         if len(ob):
-            bb, oo = restrict(b_of, o_of, ob, len(bundle_pair))
-            blocked[ob] = _corridor_blocked(obs, bs[ob], bt[ob], bb, oo)
+            new_b = np.full(len(bundle_pair), -1)
+            new_b[ob] = np.arange(len(ob))
+            sel = new_b[b_of] >= 0
+            blocked[ob] = _corridor_blocked(bs[ob], bt[ob], new_b[b_of[sel]], walls[w_of[sel]])
         done = np.bincount(bundle_pair, weights=~blocked, minlength=len(todo)) == 0
         for w in np.flatnonzero(done):
-            kk = int(todo[w])
-            out[int(live[kk])] = tuple(sorted({int(o) for o in co[start[w]:start[w] + cnt[w]]}))
+            rows = mine[start[w]:start[w] + cnt[w]]
+            out[int(live[todo[w]])] = tuple(sorted({int(o) for o in oi[rows]}))
         todo = todo[~done]
     return out
+
+
+def _walls(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> np.ndarray:
+    """Per candidate (pair ``pi``, owner ``oi``): the part of the owner's footprint (grown,
+    then shrunk by :data:`SHRINK`) where every segment of the pair that passes is within
+    its blocking heights; empty where there is none.
+
+    Along the axis from the source's centre to the target's, a segment through a point at
+    abscissa s has its parameter t between bounds that grow with s (its ends lie on the
+    discs), so its height there lies between the bottoms' and the tops' lines taken at
+    those bounds. A solid that rises above both tops and reaches below both bottoms blocks
+    every segment that enters it; a lower one blocks those that enter it where the tops'
+    line has sunk below its top (near the lower model), a floating one where the bottoms'
+    line has risen over its base: a slab of abscissae."""
+    S, T = pairs.S[pi], pairs.T[pi]
+    u = T[:, :2] - S[:, :2]
+    L = np.hypot(u[:, 0], u[:, 1])
+    u = u / np.maximum(L, 1e-300)[:, None]
+    rS, rT = S[:, 2], T[:, 2]
+    near_w, far_w = L + rT - rS, L - rT + rS  # t ≥ (s - rS) / near_w,  t ≤ (s + rS) / far_w
+    apart = (rS < L - rT - 1e-9)  # the discs do not overlap along the axis
+    z1 = obs.owner_z1[oi] - 1e-9
+    need = obs.owner_z0[oi] - np.where(obs.owner_sealed[oi], ETA, 0.0) + 1e-12
+    (bS, tS), (bT, tT) = pairs.zS[pi].T, pairs.zT[pi].T
+    inf = np.inf
+
+    def below(h0: np.ndarray, h1: np.ndarray, level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The abscissae where the line h0 → h1, at every t a segment may take, stays < level."""
+        d = h1 - h0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            up = (level - h0) / d * far_w - rS  # rising: below for s < up
+            down = (level - h0) / d * near_w + rS  # sinking: below for s > down
+        lo = np.where(d > 0, -inf, np.where(d < 0, down, -inf))
+        hi = np.where(d > 0, up, inf)
+        everywhere = np.maximum(h0, h1) < level
+        nowhere = np.minimum(h0, h1) >= level
+        partial = ~everywhere & ~nowhere & apart
+        return np.where(everywhere, -inf, np.where(partial, lo, inf)), np.where(everywhere, inf,
+                                                                                 np.where(partial, hi, -inf))
+
+    lo1, hi1 = below(tS, tT, z1)
+    lo2, hi2 = below(-bS, -bT, -need)  # the bottoms' line stays above the base
+    lo, hi = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
+    lo, hi = lo + SHRINK, hi - SHRINK
+    shrunk = _shrunk(obs)[oi]
+    walls = np.full(len(oi), shapely.Polygon(), object)
+    whole = (hi > lo) & ~np.isfinite(lo) & ~np.isfinite(hi)
+    walls[whole] = shrunk[whole]
+    cut = np.flatnonzero((hi > lo) & (np.isfinite(lo) | np.isfinite(hi)))
+    if len(cut):
+        c, d = S[cut, :2], u[cut]
+        side = np.stack([-d[:, 1], d[:, 0]], 1) * (L[cut] + rS[cut] + rT[cut] + 1.0)[:, None]
+        a = np.maximum(lo[cut], -rS[cut] - 1.0)[:, None]
+        b = np.minimum(hi[cut], L[cut] + rT[cut] + 1.0)[:, None]
+        slab = shapely.polygons(np.stack([c + a * d - side, c + b * d - side, c + b * d + side, c + a * d + side], 1))
+        walls[cut] = shapely.intersection(shrunk[cut], slab)
+    return walls
 
 
 def _strips(pairs: Pairs, regions: np.ndarray, k: int, target: bool = False) -> np.ndarray:
@@ -307,25 +369,26 @@ def _strips(pairs: Pairs, regions: np.ndarray, k: int, target: bool = False) -> 
     return np.stack(out, 1).reshape(-1)
 
 
-def _corridor_blocked(obs: Obstacles, src: np.ndarray, dst: np.ndarray, pk: np.ndarray, ok_: np.ndarray) -> np.ndarray:
-    """Per bundle (regions ``src`` → ``dst``, tall candidates ``pk``/``ok_``): no part of
-    its corridor outside the shrunk tall solids touches both regions."""
+def _corridor_blocked(src: np.ndarray, dst: np.ndarray, pk: np.ndarray, walls: np.ndarray) -> np.ndarray:
+    """Per bundle (regions ``src`` → ``dst``; rows ``pk`` its blocking ``walls``): no
+    part of its corridor outside the walls touches both regions."""
     n = len(src)
     hull = shapely.convex_hull(shapely.union(src, dst))
-    shrunk = _shrunk(obs)
-    meets = shapely.intersects(hull[pk], shrunk[ok_])
-    pk, ok_ = pk[meets], ok_[meets]
+    meets = shapely.intersects(hull[pk], walls)
+    pk, walls = pk[meets], walls[meets]
     count = np.bincount(pk, minlength=n)
     blocked = np.zeros(n, bool)
     width = int(count.max(initial=0))
     if not width:
         return blocked
     grid = np.full((n, width), None, object)
+    order = np.argsort(pk, kind="stable")
+    pk, walls = pk[order], walls[order]
     slot = np.arange(len(pk)) - np.repeat(np.cumsum(count) - count, count)
-    grid[pk, slot] = shrunk[ok_]
+    grid[pk, slot] = walls
     idx = np.flatnonzero(count > 0)
-    walls = shapely.union_all(grid[idx], axis=1)
-    free = shapely.difference(hull[idx], walls)
+    cover = shapely.union_all(grid[idx], axis=1)
+    free = shapely.difference(hull[idx], cover)
     parts, which = shapely.get_parts(free, return_index=True)
     at_src = shapely.intersects(parts, src[idx][which])
     at_dst = shapely.intersects(parts, dst[idx][which])
