@@ -28,6 +28,7 @@ proof.
 
 from __future__ import annotations
 
+import functools
 import math
 import weakref
 from collections.abc import Sequence
@@ -120,7 +121,8 @@ def restrict(pi: np.ndarray, oi: np.ndarray, idx: np.ndarray, n: int) -> tuple[n
 
 # -- sampled witnesses ------------------------------------------------------------------------
 
-def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> list[Segment3 | None]:
+def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray,
+                      offsets: tuple[float, ...] = OFFSETS) -> list[Segment3 | None]:
     """Per pair, a witness among the sampled segments (see the module), or None (always
     for a target wholly behind the source's front).
 
@@ -133,7 +135,7 @@ def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarr
     L = np.hypot(u[:, 0], u[:, 1])
     u = np.where(L[:, None] > 1e-12, u / np.maximum(L, 1e-300)[:, None], [1.0, 0.0])
     nrm = np.stack([-u[:, 1], u[:, 0]], 1)
-    combos = [(f, f) for f in OFFSETS] + [(f, -f) for f in OFFSETS if f]
+    combos = [(f, f) for f in offsets] + [(f, -f) for f in offsets if f]
     ps, qs = [], []
     cut = np.where(np.isfinite(H[:, 2:3]), H, [0.0, 0.0, -1e18])
     for f, g in combos:  # the nearest points of the regions (a front arc cuts both)
@@ -194,14 +196,20 @@ def _touches_a_seam(P: np.ndarray, Q: np.ndarray, rows: _Rows, obs: Obstacles) -
 
 # -- cover ------------------------------------------------------------------------------------
 
-_SHRUNK: weakref.WeakKeyDictionary[Obstacles, np.ndarray] = weakref.WeakKeyDictionary()
+_CORES: weakref.WeakKeyDictionary[Obstacles, np.ndarray] = weakref.WeakKeyDictionary()
 
 
-def _shrunk(obs: Obstacles) -> np.ndarray:
-    """Every owner's footprint shrunk by :data:`SHRINK` (cached per obstacle set)."""
-    g = _SHRUNK.get(obs)
+def solid_cores(grown: Obstacles, base: Obstacles | None = None) -> np.ndarray:
+    """Per owner of the ε-grown set ``grown``, a polygon inside its footprint by more than
+    the search's contact margin: the scene's own footprint (``base``, ε inside: few
+    vertices) where ε is well above :data:`SHRINK`, else the grown footprint shrunk by
+    :data:`SHRINK` (also for the stacks the growing adds). Cached per grown set."""
+    g = _CORES.get(grown)
     if g is None:
-        g = _SHRUNK[obs] = shapely.buffer(np.array(obs.owner_geom, object), -SHRINK)
+        g = shapely.buffer(np.array(grown.owner_geom, object), -SHRINK)
+        if base is not None and grown.grown_by > 10 * SHRINK and base.n_owners <= grown.n_owners:
+            g[:base.n_owners] = base.owner_geom
+        _CORES[grown] = g
     return g
 
 
@@ -233,17 +241,18 @@ def _regions(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
     return src, dst
 
 
-def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray,
+def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray, *, base: Obstacles | None = None,
             strips: tuple[int, ...] = COVER_STRIPS) -> list[tuple[int, ...] | None]:
     """Per pair, the owners of a cover certificate (see the module), or None when the
-    test proves nothing. ``obs`` is the ε-grown obstacle set.
+    test proves nothing. ``obs`` is the ε-grown obstacle set, ``base`` the scene's own
+    (when given, its footprints serve as the solids' cores: :func:`solid_cores`).
 
     A pair the whole corridor does not settle is cut into bundles: each disc into
     ``k`` strips along the line between the centres (for each ``k`` of ``strips`` in
     turn); the pair is blocked when every bundle's own corridor is."""
     n = len(pairs)
     out: list[tuple[int, ...] | None] = [None] * n
-    walls = _walls(obs, pairs, pi, oi)
+    walls = _walls(obs, pairs, pi, oi, base)
     keep = ~shapely.is_empty(walls)
     pi, oi, walls = pi[keep], oi[keep], walls[keep]
     live = np.unique(pi)
@@ -289,9 +298,9 @@ def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray,
     return out
 
 
-def _walls(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> np.ndarray:
-    """Per candidate (pair ``pi``, owner ``oi``): the part of the owner's footprint (grown,
-    then shrunk by :data:`SHRINK`) where every segment of the pair that passes is within
+def _walls(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray, base: Obstacles | None) -> np.ndarray:
+    """Per candidate (pair ``pi``, owner ``oi``): the part of the owner's core
+    (:func:`solid_cores`) where every segment of the pair that passes is within
     its blocking heights; empty where there is none.
 
     Along the axis from the source's centre to the target's, a segment through a point at
@@ -331,7 +340,7 @@ def _walls(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray) -> np.n
     lo2, hi2 = below(-bS, -bT, -need)  # the bottoms' line stays above the base
     lo, hi = np.maximum(lo1, lo2), np.minimum(hi1, hi2)
     lo, hi = lo + SHRINK, hi - SHRINK
-    shrunk = _shrunk(obs)[oi]
+    shrunk = solid_cores(obs, base)[oi]
     walls = np.full(len(oi), shapely.Polygon(), object)
     whole = (hi > lo) & ~np.isfinite(lo) & ~np.isfinite(hi)
     walls[whole] = shrunk[whole]
@@ -399,15 +408,20 @@ def _corridor_blocked(src: np.ndarray, dst: np.ndarray, pk: np.ndarray, walls: n
     if len(many):
         first = np.searchsorted(which, many)
         size = np.bincount(which, minlength=len(idx))[many]
-        a, b = zip(*[(f + i, f + j) for f, m in zip(first.tolist(), size.tolist())
-                     for i, j in zip(*np.triu_indices(m, 1))])
-        a_, b_ = np.array(a), np.array(b)
+        a_ = np.concatenate([f + _triu(m)[0] for f, m in zip(first.tolist(), size.tolist())])
+        b_ = np.concatenate([f + _triu(m)[1] for f, m in zip(first.tolist(), size.tolist())])
         touch = shapely.intersects(parts[a_], parts[b_])
         for w in np.unique(which[a_[touch]]):
             mine = np.flatnonzero(which == w)
             joined[w] = _touching_parts_join(parts[mine], at_src[mine], at_dst[mine])
     blocked[idx[~joined]] = True
     return blocked
+
+
+@functools.cache
+def _triu(m: int) -> tuple[np.ndarray, np.ndarray]:
+    a, b = np.triu_indices(m, 1)
+    return a, b
 
 
 def _touching_parts_join(parts: np.ndarray, at_src: np.ndarray, at_dst: np.ndarray) -> bool:
