@@ -44,8 +44,6 @@ from ..geometry.los import ETA, Obstacles, Segment3, Viewer, _crossing, _project
 SHRINK = 1e-6
 #: Offsets (fractions of the radius) across each disc where the sampled segments end.
 OFFSETS = (0.0, 0.5, -0.5, 0.95, -0.95)
-#: The cover test's cuts: the whole corridor, then each disc in 2 strips, then in 3.
-COVER_STRIPS = (1, 2)
 #: Sides of the polygons drawn round the discs for the corridor.
 CORRIDOR_SIDES = 16
 
@@ -241,15 +239,11 @@ def _regions(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
     return src, dst
 
 
-def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray, *, base: Obstacles | None = None,
-            strips: tuple[int, ...] = COVER_STRIPS) -> list[tuple[int, ...] | None]:
+def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray, *,
+            base: Obstacles | None = None) -> list[tuple[int, ...] | None]:
     """Per pair, the owners of a cover certificate (see the module), or None when the
     test proves nothing. ``obs`` is the ε-grown obstacle set, ``base`` the scene's own
-    (when given, its footprints serve as the solids' cores: :func:`solid_cores`).
-
-    A pair the whole corridor does not settle is cut into bundles: each disc into
-    ``k`` strips along the line between the centres (for each ``k`` of ``strips`` in
-    turn); the pair is blocked when every bundle's own corridor is."""
+    (when given, its footprints serve as the solids' cores: :func:`solid_cores`)."""
     n = len(pairs)
     out: list[tuple[int, ...] | None] = [None] * n
     walls = _walls(obs, pairs, pi, oi, base)
@@ -258,43 +252,16 @@ def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray, *, bas
     live = np.unique(pi)
     if not len(live):
         return out
-    sub = pairs.take(live)
     new = np.full(n, -1)
     new[live] = np.arange(len(live))
-    pk = new[pi]  # the rows stay sorted by pair
-    src, dst = _regions(sub)
-    todo = np.arange(len(live))
-    for k in strips:
-        if not len(todo):
-            break
-        s_parts, t_parts = _strips(sub.take(todo), src[todo], k), _strips(sub.take(todo), dst[todo], k, target=True)
-        # bundles: every strip of the source with every strip of the target
-        bundle_pair = np.repeat(np.arange(len(todo)), k * k)
-        bs = s_parts[np.repeat(np.arange(len(todo)) * k, k * k) + np.tile(np.repeat(np.arange(k), k), len(todo))]
-        bt = t_parts[np.repeat(np.arange(len(todo)) * k, k * k) + np.tile(np.tile(np.arange(k), k), len(todo))]
-        at = np.full(len(live), -1)
-        at[todo] = np.arange(len(todo))
-        mine = np.flatnonzero(at[pk] >= 0)
-        cp = at[pk[mine]]
-        # the walls of each bundle: its pair's
-        cnt = np.bincount(cp, minlength=len(todo))
-        start = np.cumsum(cnt) - cnt
-        reps = cnt[bundle_pair]
-        b_of = np.repeat(np.arange(len(bundle_pair)), reps)
-        w_of = mine[np.repeat(start[bundle_pair], reps) + np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps,
-                                                                                         reps)]
-        blocked = np.ones(len(bundle_pair), bool)
-        ob = np.flatnonzero(~shapely.is_empty(bs) & ~shapely.is_empty(bt))
-        if len(ob):
-            new_b = np.full(len(bundle_pair), -1)
-            new_b[ob] = np.arange(len(ob))
-            sel = new_b[b_of] >= 0
-            blocked[ob] = _corridor_blocked(bs[ob], bt[ob], new_b[b_of[sel]], walls[w_of[sel]])
-        done = np.bincount(bundle_pair, weights=~blocked, minlength=len(todo)) == 0
-        for w in np.flatnonzero(done):
-            rows = mine[start[w]:start[w] + cnt[w]]
-            out[int(live[todo[w]])] = tuple(sorted({int(o) for o in oi[rows]}))
-        todo = todo[~done]
+    pk = new[pi]  # still sorted by pair
+    src, dst = _regions(pairs.take(live))
+    blocked, used = _corridor_blocked(src, dst, pk, walls)
+    count = np.bincount(pk, minlength=len(live))
+    start = np.cumsum(count) - count
+    for w in np.flatnonzero(blocked).tolist():
+        rows = slice(start[w], start[w] + count[w])
+        out[int(live[w])] = tuple(sorted(set(oi[rows][used[rows]].tolist())))
     return out
 
 
@@ -355,32 +322,11 @@ def _walls(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray, base: O
     return walls
 
 
-def _strips(pairs: Pairs, regions: np.ndarray, k: int, target: bool = False) -> np.ndarray:
-    """Each region cut into ``k`` strips along the line between the pair's centres,
-    (len * k,) polygons (some may be empty)."""
-    if k == 1:
-        return regions
-    S, T = pairs.S, pairs.T
-    D = T if target else S
-    u = T[:, :2] - S[:, :2]
-    L = np.maximum(np.hypot(u[:, 0], u[:, 1]), 1e-300)
-    u = u / L[:, None]
-    nrm = np.stack([-u[:, 1], u[:, 0]], 1)
-    big = 2 * D[:, 2:3] + 1.0
-    cuts = np.linspace(-1.0, 1.0, k + 1) * 1.1  # strip edges, in radii across the line
-    cuts[0], cuts[-1] = -big.max() * 10, big.max() * 10
-    out = []
-    for a in range(k):
-        lo = D[:, :2] + (cuts[a] * D[:, 2:3] if 0 < a else cuts[a]) * nrm
-        hi = D[:, :2] + (cuts[a + 1] * D[:, 2:3] if a + 1 < k else cuts[a + 1]) * nrm
-        quad = np.stack([lo - big * u, lo + big * u, hi + big * u, hi - big * u], 1)
-        out.append(shapely.intersection(regions, shapely.polygons(quad)))
-    return np.stack(out, 1).reshape(-1)
-
-
-def _corridor_blocked(src: np.ndarray, dst: np.ndarray, pk: np.ndarray, walls: np.ndarray) -> np.ndarray:
-    """Per bundle (regions ``src`` → ``dst``; rows ``pk`` its blocking ``walls``): no
-    part of its corridor outside the walls touches both regions."""
+def _corridor_blocked(src: np.ndarray, dst: np.ndarray, pk: np.ndarray,
+                      walls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair of regions ``src`` → ``dst`` (rows ``pk``, sorted, its blocking ``walls``):
+    whether no part of its corridor outside the walls touches both regions; and per row,
+    whether the wall meets the corridor."""
     n = len(src)
     hull = shapely.convex_hull(shapely.union(src, dst))
     meets = shapely.intersects(hull[pk], walls)
@@ -389,10 +335,8 @@ def _corridor_blocked(src: np.ndarray, dst: np.ndarray, pk: np.ndarray, walls: n
     blocked = np.zeros(n, bool)
     width = int(count.max(initial=0))
     if not width:
-        return blocked
+        return blocked, meets
     grid = np.full((n, width), None, object)
-    order = np.argsort(pk, kind="stable")
-    pk, walls = pk[order], walls[order]
     slot = np.arange(len(pk)) - np.repeat(np.cumsum(count) - count, count)
     grid[pk, slot] = walls
     idx = np.flatnonzero(count > 0)
@@ -415,7 +359,7 @@ def _corridor_blocked(src: np.ndarray, dst: np.ndarray, pk: np.ndarray, walls: n
             mine = np.flatnonzero(which == w)
             joined[w] = _touching_parts_join(parts[mine], at_src[mine], at_dst[mine])
     blocked[idx[~joined]] = True
-    return blocked
+    return blocked, meets
 
 
 @functools.cache
