@@ -255,14 +255,50 @@ def covered(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray, *,
     new = np.full(n, -1)
     new[live] = np.arange(len(live))
     pk = new[pi]  # still sorted by pair
-    src, dst = _regions(pairs.take(live))
-    blocked, used = _corridor_blocked(src, dst, pk, walls)
+    sub = pairs.take(live)
+    cuts = _cuts_across(sub, pk, walls)
+    blocked = np.bincount(pk[cuts], minlength=len(live)) > 0
+    used = cuts.copy()
+    rest = np.flatnonzero(~blocked)
+    if len(rest):  # the general test: the corridor minus every wall
+        at = np.full(len(live), -1)
+        at[rest] = np.arange(len(rest))
+        rows = np.flatnonzero(at[pk] >= 0)
+        src, dst = _regions(sub.take(rest))
+        b, u = _corridor_blocked(src, dst, at[pk[rows]], walls[rows])
+        blocked[rest] = b
+        used[rows] = u
     count = np.bincount(pk, minlength=len(live))
     start = np.cumsum(count) - count
     for w in np.flatnonzero(blocked).tolist():
-        rows = slice(start[w], start[w] + count[w])
-        out[int(live[w])] = tuple(sorted(set(oi[rows][used[rows]].tolist())))
+        mine = slice(start[w], start[w] + count[w])
+        out[int(live[w])] = tuple(sorted(set(oi[mine][used[mine]].tolist())))
     return out
+
+
+def _cuts_across(pairs: Pairs, pk: np.ndarray, walls: np.ndarray) -> np.ndarray:
+    """Per wall row: one connected wall cuts the corridor alone. It meets both outer
+    tangents of the two discs (grown to hold the polygons the regions are drawn in) and
+    neither disc: a path inside it joins the two sides of the convex corridor and parts
+    the end holding one disc from the end holding the other."""
+    k = CORRIDOR_SIDES
+    grow = 1 / math.cos(math.pi / k) * (1 + 1e-9)
+    S, T = pairs.S[pk], pairs.T[pk]
+    rS, rT = S[:, 2] * grow + 2e-9, T[:, 2] * grow + 2e-9
+    d = T[:, :2] - S[:, :2]
+    L = np.hypot(d[:, 0], d[:, 1])
+    ok = L > np.abs(rS - rT) + 1e-9
+    u = d / np.maximum(L, 1e-300)[:, None]
+    perp = np.stack([-u[:, 1], u[:, 0]], 1)
+    s = np.where(ok, (rS - rT) / np.maximum(L, 1e-300), 0.0)
+    c = np.sqrt(np.maximum(1 - s * s, 0.0))
+    sides = []
+    for sign in (1.0, -1.0):
+        n = s[:, None] * u + sign * c[:, None] * perp  # outward normal of the tangent
+        sides.append(shapely.linestrings(np.stack([S[:, :2] + rS[:, None] * n, T[:, :2] + rT[:, None] * n], 1)))
+    whole = shapely.get_type_id(walls) == 3  # one Polygon: connected
+    meets_disc = shapely.dwithin(walls, shapely.points(S[:, :2]), rS) | shapely.dwithin(walls, shapely.points(T[:, :2]), rT)
+    return ok & whole & ~meets_disc & shapely.intersects(walls, sides[0]) & shapely.intersects(walls, sides[1])
 
 
 def _walls(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray, base: Obstacles | None) -> np.ndarray:
