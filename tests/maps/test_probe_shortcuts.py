@@ -95,14 +95,17 @@ def test_E_LOS_shortcuts_are_sound_any_table(seed):
 
 
 def test_E_LOS_cover_needs_the_solids_to_close_the_corridor():
-    """One tall wall across the corridor: certified, the wall its blocker. A gap in it
-    wide enough for a sight line: not certified, and a witness through the gap. A wall
-    lower than the models: not a cover."""
+    """One tall wall across the corridor, or two that overlap: certified, the walls its
+    blockers. A gap wide enough for a sight line: not certified, and a witness through
+    the gap. Two staggered walls no straight line passes: left to the exact search (the
+    corridor stays connected round the stagger). A wall lower than the models: no cover."""
     def wall(i, rect, height=3):
         return f'[[scenery]]\nid = "wall-{i}"\nrect = {rect}\nheight = {height}\n'
 
     a, b = Viewer(4, 12, 0.63, 0, 1.77, -1), Viewer(20, 12, 0.63, 0, 1.77, -1)
     for scenery, blocked in ((wall(0, [11, 2, 12, 22]), True),
+                             (wall(0, [11, 2, 12, 12.2]) + wall(1, [11.5, 11.8, 12.5, 22]), True),  # together
+                             (wall(0, [11, 2, 12, 12.2]) + wall(1, [14, 11.8, 15, 22]), False),  # staggered
                              (wall(0, [11, 2, 12, 11.5]) + wall(1, [11, 12.5, 12, 22]), False),
                              (wall(0, [11, 2, 12, 22], 1), False)):
         g = loads(table_text(scenery=scenery)).los_obstacles.grown(DEFAULT_TOLERANCE)
@@ -110,6 +113,7 @@ def test_E_LOS_cover_needs_the_solids_to_close_the_corridor():
         pi, oi = candidates(g, pairs)
         cov = covered(g, pairs, pi, oi)
         wit = sampled_witnesses(g, pairs, pi, oi)
-        assert (cov[0] is not None) == blocked and (wit[0] is not None) == (not blocked), scenery
+        assert (cov[0] is not None) == blocked, scenery
+        assert (wit[0] is not None) == (not blocked and "14, 11.8" not in scenery), scenery
         if blocked:
-            assert [g.names[o] for o in cov[0]] == ["wall-0"]
+            assert [g.names[o] for o in cov[0]] == ["wall-0", "wall-1"][:scenery.count("[[scenery]]")]
