@@ -1,18 +1,18 @@
 """Visibility from many probe points at once (E-LOS, E-ARC, E-LOS-MOVE).
 
 A *probe* is a model of a given size placed in turn at each of many plan points.
-:func:`probe_visibility` answers, for every probe point and every placed model,
-in one vectorised line-of-sight search:
+:func:`probe_visibility` answers, for every probe point and every placed model, in
+one call:
 
 * ``seen_by[i, j]``: model ``j`` sees the probe at point ``i`` from its front arc,
   as placed (E-LOS, E-ARC);
 * ``sees[i, j]``: the probe at point ``i`` sees model ``j`` with 360° vision
   (E-LOS-MOVE: a model may turn).
 
-Each answer is exactly the one ``Table.line_of_sight`` gives on the table with the
-probe model added at that point, and carries the same evidence (a witness segment,
-or the blockers of a certificate), built on demand by :meth:`ProbeVisibility.seen_by_evidence`
-and :meth:`ProbeVisibility.sees_evidence`.
+Each answer is the one ``Table.line_of_sight`` gives on the table with the probe
+model added at that point (see below for the pairs that search leaves undecided), and
+carries its evidence (a witness segment, or the blockers of a certificate), built on
+demand by :meth:`ProbeVisibility.seen_by_evidence` and :meth:`ProbeVisibility.sees_evidence`.
 
 Where a probe stands: on the highest walkable surface whose footprint contains the
 point (a walkable roof, else the table). A point is *standable* when the probe's base
@@ -20,9 +20,15 @@ lies wholly on that surface and its hitbox overlaps no scenery solid and no mode
 (touching is fine); elsewhere both answers are False.
 
 The work is shared: the table's obstacles (one STRtree, one placement of the solids)
-are built once and every (probe, model) pair is solved in one batch. The probe itself
-is never an obstacle for its own sight lines (E-LOS: the two models themselves do not
-block), so it needs no placement of its own.
+are built once, the candidate solids of all pairs come from one query, and the cheap
+tests of :mod:`.probe_shortcuts` (sampled witnesses, the cover certificate) settle most
+pairs together as array operations; the exact search
+(:func:`~skirmish.geometry.los.line_of_sight_batch`) gets the rest in one batch per
+direction. The probe itself is never an obstacle for its own sight lines (E-LOS: the
+two models themselves do not block), so it needs no placement of its own.
+
+Each answer is ``Table.line_of_sight``'s wherever that search is certified; where it
+gives up (stage "undecided") a cheap test may still settle the pair, with its proof.
 """
 
 from __future__ import annotations
@@ -276,7 +282,7 @@ def _solve(obs: Obstacles, table: Table, probe: Model, pts: np.ndarray, z: np.nd
         if front[k] is None and a is not None and not a.visible:
             front[k] = a
     cover(front, arc, undecided(front))
-    witnesses(OFFSETS)
+    witnesses(tuple(f for f in OFFSETS if f not in FIRST_OFFSETS))
     # the exact search for what is left
     viewer = [Viewer(float(x), float(y), r, float(zz), h, -1) for (x, y), zz in zip(pts, z)]
     them = [_viewer(o, int(c)) for o, c in zip(others, cols)]
