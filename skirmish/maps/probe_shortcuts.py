@@ -6,18 +6,21 @@ way. Two tests run over all the pairs together, as array operations; only the pa
 neither settles go to the exact search (:func:`skirmish.geometry.los.line_of_sight_batch`),
 whose costly multi-solid steps are kept for the hard ones.
 
-* **Sampled witnesses.** Nine plan segments per pair (between points across the two
-  discs, parallel and crossed), each at two height lines (the hitboxes' tops, then their
-  bottoms), checked against every candidate solid the way the search checks its own
-  witnesses: the ε-grown convex pieces and circles, touching allowed. A clear segment is
-  a witness, so the pair is visible.
-* **Cover.** The solids *tall* for the pair stand on the table (or on solids down to it)
-  and rise above both hitboxes, so every segment that enters one is blocked. Take the
-  corridor (the convex hull of the two regions, drawn round them) and cut out the tall
-  solids, each ε-grown and then shrunk by :data:`SHRINK`. When no connected part of
-  what is left touches both regions, every segment from one region to the other enters
-  a tall solid deeper than the search's contact margin: a certificate (stage "separator",
-  the tall solids as blockers).
+* **Sampled witnesses.** Plan segments between points across the two discs (the
+  centres; then parallel and crossed lines: :data:`CENTRE`, :data:`ACROSS`), each at two
+  height lines (the hitboxes' tops, then their bottoms), checked against every candidate
+  solid the way the search checks its own witnesses: the ε-grown convex pieces and
+  circles, touching allowed. A clear segment is a witness, so the pair is visible.
+* **Cover.** Each candidate solid blocks every segment that enters it within a slab of
+  the corridor (the convex hull of the two regions, drawn round them): all of it for a
+  solid that stands on the table and rises above both hitboxes, the part near the lower
+  model for a lower one, the part where every segment passes over its base for a floating
+  one (:func:`_walls`). Cut these *walls* (the solids' cores,
+  strictly inside the ε-grown solids) out of the corridor. When no connected part of
+  what is left touches both regions, every segment from one region to the other enters a
+  solid deeper than the search's contact margin: a certificate (stage "separator", the
+  walls' solids as blockers). One wall that meets both sides of the corridor and neither
+  region settles it without the polygon difference (:func:`_cuts_across`).
 
 Both are sound with respect to the search: a witness here is one the search accepts,
 and a pair certified here has no segment the search could accept. So an answer differs
@@ -43,7 +46,13 @@ from ..geometry.los import ETA, Obstacles, Segment3, Viewer, _crossing, _project
 #: search's contact margin ETA and GEOS rounding, far below any tolerance ε.
 SHRINK = 1e-6
 #: Offsets (fractions of the radius) across each disc where the sampled segments end.
-OFFSETS = (0.0, 0.5, -0.5, 0.95, -0.95)
+_ACROSS = (0.5, -0.5, 0.95, -0.95)
+#: Where the sampled segments end, as offsets across the source's and the target's discs
+#: (fractions of the radius, perpendicular to the line between the centres), in rounds:
+#: the centres, then parallel and crossed lines. (A denser grid of ends finds few more
+#: witnesses than it costs on dense-ruins.)
+CENTRE = ((0.0, 0.0),)
+ACROSS = tuple((f, f) for f in _ACROSS) + tuple((f, -f) for f in _ACROSS)
 #: Sides of the polygons drawn round the discs for the corridor.
 CORRIDOR_SIDES = 16
 
@@ -120,7 +129,7 @@ def restrict(pi: np.ndarray, oi: np.ndarray, idx: np.ndarray, n: int) -> tuple[n
 # -- sampled witnesses ------------------------------------------------------------------------
 
 def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarray,
-                      offsets: tuple[float, ...] = OFFSETS) -> list[Segment3 | None]:
+                      ends: Sequence[tuple[float, float]] = CENTRE + ACROSS) -> list[Segment3 | None]:
     """Per pair, a witness among the sampled segments (see the module), or None (always
     for a target wholly behind the source's front).
 
@@ -133,7 +142,7 @@ def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarr
     L = np.hypot(u[:, 0], u[:, 1])
     u = np.where(L[:, None] > 1e-12, u / np.maximum(L, 1e-300)[:, None], [1.0, 0.0])
     nrm = np.stack([-u[:, 1], u[:, 0]], 1)
-    combos = [(f, f) for f in offsets] + [(f, -f) for f in offsets if f]
+    combos = list(ends)
     ps, qs = [], []
     cut = np.where(np.isfinite(H[:, 2:3]), H, [0.0, 0.0, -1e18])
     for f, g in combos:  # the nearest points of the regions (a front arc cuts both)

@@ -43,14 +43,12 @@ from ..errors import SkirmishError
 from ..geometry.los import DEFAULT_TOLERANCE, LosAnswer, Obstacles, Viewer, line_of_sight_batch
 from ..rules.eldfall.sizes import SIZES
 from .pieces import Model
-from .probe_shortcuts import OFFSETS, Pairs, candidates, covered, restrict, sampled_witnesses
+from .probe_shortcuts import ACROSS, CENTRE, Pairs, candidates, covered, restrict, sampled_witnesses
 from .results import LineOfSight
 from .table import CONTACT_TOLERANCE, Table
 
 #: The id the probe model carries in evidence and in the oracle table.
 PROBE_ID = "probe"
-#: The sampled witnesses tried before the cover test (the rest after it).
-FIRST_OFFSETS = (0.0,)
 #: Heights closer than this count as one level (a solid under the surface, or overhead).
 Z_TOL = 1e-3
 
@@ -248,11 +246,12 @@ def _solve(obs: Obstacles, table: Table, probe: Model, pts: np.ndarray, z: np.nd
     pi, oi = candidates(grown, around)
     names = grown.members or tuple((o,) for o in range(grown.n_owners))
 
-    def settle(store: list[LosAnswer | None], pairs: Pairs, todo: np.ndarray, offsets: tuple[float, ...]) -> None:
+    def settle(store: list[LosAnswer | None], pairs: Pairs, todo: np.ndarray,
+               ends: tuple[tuple[float, float], ...]) -> None:
         if not len(todo):
             return
         sp, so = restrict(pi, oi, todo, n * m)
-        for k, seg in zip(todo.tolist(), sampled_witnesses(grown, pairs.take(todo), sp, so, offsets)):
+        for k, seg in zip(todo.tolist(), sampled_witnesses(grown, pairs.take(todo), sp, so, ends)):
             if seg is not None:
                 store[k] = LosAnswer(True, "witness", witness=seg)
 
@@ -269,20 +268,20 @@ def _solve(obs: Obstacles, table: Table, probe: Model, pts: np.ndarray, z: np.nd
 
     # a sight line from j's front arc, reversed, is one from the probe to j (and a pair the
     # probe's 360° view cannot see, j's front arc cannot either)
-    def witnesses(offsets: tuple[float, ...]) -> None:
-        settle(front, arc, undecided(front), offsets)
+    def witnesses(ends: tuple[tuple[float, float], ...]) -> None:
+        settle(front, arc, undecided(front), ends)
         for k, a in enumerate(front):
             if a is not None and a.visible and back[k] is None:
                 back[k] = _reversed(a)
-        settle(back, around, undecided(back), offsets)
+        settle(back, around, undecided(back), ends)
 
-    witnesses(FIRST_OFFSETS)
+    witnesses(CENTRE)  # the centre lines first: most open pairs
     cover(back, around, undecided(back))
     for k, a in enumerate(back):
         if front[k] is None and a is not None and not a.visible:
             front[k] = a
     cover(front, arc, undecided(front))
-    witnesses(tuple(f for f in OFFSETS if f not in FIRST_OFFSETS))
+    witnesses(ACROSS)  # more segments for the pairs still open
     # the exact search for what is left
     viewer = [Viewer(float(x), float(y), r, float(zz), h, -1) for (x, y), zz in zip(pts, z)]
     them = [_viewer(o, int(c)) for o, c in zip(others, cols)]
