@@ -14,7 +14,7 @@ whose costly multi-solid steps are kept for the hard ones.
 * **Cover.** Each candidate solid blocks every segment that enters it within a slab of
   the corridor (the convex hull of the two regions, drawn round them): all of it for a
   solid that stands on the table and rises above both hitboxes, the part near the lower
-  model for a lower one, the part where every segment passes over its base for a floating
+  model for a lower one, the part where every segment passes between its base and top for a floating
   one (:func:`_walls`). Cut these *walls* (the solids' cores,
   strictly inside the ε-grown solids) out of the corridor. When no connected part of
   what is left touches both regions, every segment from one region to the other enters a
@@ -40,7 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from ..geometry.los import ETA, Obstacles, Segment3, Viewer, _crossing, _project, _Rows, segment_is_clear
+from ..geometry.los import (ETA, Obstacles, Segment3, Viewer, _crossing, _project, _Rows, _touches_a_seam,
+                            segment_is_clear)
 
 #: How far each tall solid is shrunk before the cover test (inches): far above the
 #: search's contact margin ETA and GEOS rounding, far below any tolerance ε.
@@ -156,7 +157,8 @@ def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarr
     r_pair = np.repeat(pi, npc)
     r_piece = np.repeat(obs.owner_pieces_start[oi], npc) + (np.arange(npc.sum()) - np.repeat(np.cumsum(npc) - npc,
                                                                                              npc))
-    rows = _Rows(np.concatenate([r_pair + c * n for c in range(C)]), np.tile(r_piece, C), np.tile(obs.piece_owner[r_piece], C))
+    rows = _Rows(np.concatenate([r_pair + c * n for c in range(C)]), np.tile(r_piece, C),
+                 np.tile(obs.piece_owner[r_piece], C))
     t0, t1 = _crossing(P, Q, rows, obs, ETA)
     crossed = t1 - t0 > 1e-12
     b = rows.bundle[crossed]
@@ -166,7 +168,7 @@ def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarr
     need = z0 - np.where(sealed, ETA, 0.0)
     out: list[Segment3 | None] = [None] * n
     zs, zt = np.tile(pairs.zS, (C, 1)), np.tile(pairs.zT, (C, 1))
-    seams = _touches_a_seam(P, Q, rows, obs)
+    seams = _touches_a_seam(rows, C * n, P, Q, obs)
     for level in (1, 0):  # the tops, then the bottoms
         hu, hv = zs[b, level], zt[b, level]
         ha, hb = (1 - ta) * hu + ta * hv, (1 - tb) * hu + tb * hv
@@ -186,18 +188,6 @@ def sampled_witnesses(obs: Obstacles, pairs: Pairs, pi: np.ndarray, oi: np.ndarr
             # of one footprint needs the whole footprint (as in the search)
             if not seams[j] or segment_is_clear(obs, seg, exclude=tuple(int(o) for o in pairs.own[k] if o >= 0)):
                 out[k] = seg
-    return out
-
-
-def _touches_a_seam(P: np.ndarray, Q: np.ndarray, rows: _Rows, obs: Obstacles) -> np.ndarray:
-    """Segments that touch a piece of a multi-piece footprint without entering it."""
-    out = np.zeros(len(P), bool)
-    multi = obs.owner_npieces[rows.owner] > 1
-    if multi.any():
-        sub = _Rows(rows.bundle[multi], rows.piece[multi], rows.owner[multi])
-        a0, a1 = _crossing(P, Q, sub, obs, ETA)
-        b0, b1 = _crossing(P, Q, sub, obs, -ETA)
-        out[sub.bundle[(b1 - b0 >= 0) & ~(a1 - a0 > 1e-12)]] = True
     return out
 
 
@@ -306,7 +296,8 @@ def _cuts_across(pairs: Pairs, pk: np.ndarray, walls: np.ndarray) -> np.ndarray:
         n = s[:, None] * u + sign * c[:, None] * perp  # outward normal of the tangent
         sides.append(shapely.linestrings(np.stack([S[:, :2] + rS[:, None] * n, T[:, :2] + rT[:, None] * n], 1)))
     whole = shapely.get_type_id(walls) == 3  # one Polygon: connected
-    meets_disc = shapely.dwithin(walls, shapely.points(S[:, :2]), rS) | shapely.dwithin(walls, shapely.points(T[:, :2]), rT)
+    meets_disc = (shapely.dwithin(walls, shapely.points(S[:, :2]), rS)
+                  | shapely.dwithin(walls, shapely.points(T[:, :2]), rT))
     return ok & whole & ~meets_disc & shapely.intersects(walls, sides[0]) & shapely.intersects(walls, sides[1])
 
 
