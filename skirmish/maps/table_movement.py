@@ -1389,6 +1389,22 @@ class TableMovement:
                 f"no legal path takes {mv.model.id} into base contact with {target}"), notes
         return self._mv_route(mv, net, best), "", notes
 
+    def end_costs(self, model_id: str, xy: np.ndarray, *, falls: bool = True
+                  ) -> list[list[tuple[float, float]]]:
+        """For each plan point of ``xy`` ((n, 2)), the surfaces where ``model_id``'s base
+        may end there, as ``(z, cost)``: the cost of the cheapest path there (as
+        :meth:`plan_move` finds it; ``inf`` when none). A quick filter before planning:
+        the planned path's own checks (falls, contacts) still decide legality."""
+        mv = self._mv_mover(model_id)
+        net = mv.net(falls)
+        Q = np.asarray(xy, float).reshape(-1, 2)
+        out: list[list[tuple[float, float]]] = [[] for _ in range(len(Q))]
+        for k in net.levels:
+            for i in np.flatnonzero(mv.space(k).end.point_free(Q, tol=1e-7)).tolist():
+                best = self._mv_best_connection(mv, net, [k], Q[i])
+                out[i].append((mv.surfaces[k].z, math.inf if best is None else float(best[0])))
+        return out
+
     # -- the movement range ------------------------------------------------------------------
     def movement_range(self, model_id: str, *, kind: MoveKind | str = "walk", budget: float | None = None,
                        mode: Mode | str | None = None, declared: bool = False, falls: bool = True) -> MoveRange:

@@ -33,8 +33,8 @@ from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
 from .attacks import AttackGeometry, attack_geometry, attacking_side, defending_side, usable_weapons
-from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, path_samples,
-                      sample_destinations)
+from .choices import NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, path_samples
+from .sampling import sample_ends
 from .settings import GameSettings
 from .sight import Sight, moved_to, sight_along
 from .state import OUT, GameState, Unit, facing_toward
@@ -294,9 +294,7 @@ class EldfallGame:
             return {"west": p[0], "east": t.width - p[0], "south": p[1], "north": t.depth - p[1]}[edge]
 
         kind = "walk" if "Crouched" in st.unit(model_id).states else "run"
-        ends = [p for p in sample_destinations(t, model_id, "walk", self.policy_rng, 8,
-                                               budget=self.budget(model_id, kind))
-                if self._legal(model_id, Move(kind, p))]  # type: ignore[arg-type]
+        ends = [mv.to for mv in self._sample_moves(model_id, kind, 8, face=False) if mv.to is not None]
         if not ends:
             return Move("idle")
         best = min(ends, key=gap)
@@ -313,12 +311,17 @@ class EldfallGame:
         if "Immobilized" in st.unit(model_id).states:
             kinds = ()
         for kind in kinds:
-            for p in sample_destinations(st.table, model_id, "walk", self.policy_rng, SAMPLES[kind],
-                                         budget=self.budget(model_id, kind)):
-                mv = Move(kind, p, self._face_nearest(model_id, p[:2]))  # type: ignore[arg-type]
-                if self._legal(model_id, mv):
-                    opts.append(mv)
+            opts += self._sample_moves(model_id, kind, SAMPLES[kind])
         return tuple(opts)
+
+    def _sample_moves(self, model_id: str, kind: str, n: int, *, face: bool = True) -> list[Move]:
+        """Up to ``n`` legal moves of ``kind`` to ends drawn uniformly from where the model
+        can end (:func:`.sampling.sample_ends`), facing the nearest enemy (or unset)."""
+        def accept(p: tuple[float, float, float]) -> Move | None:
+            mv = Move(kind, p, self._face_nearest(model_id, p[:2]) if face else None)  # type: ignore[arg-type]
+            return mv if self._legal(model_id, mv) else None
+
+        return sample_ends(self.state.table, model_id, self.policy_rng, n, self.budget(model_id, kind), accept)
 
     def _legal(self, model_id: str, move: Move) -> bool:
         try:
@@ -604,13 +607,7 @@ class EldfallGame:
         self._log_sequence(seq, action, logs, falls, changed | {m for m, n in rolled.items() if n > 0}, dodge_moves)
 
     def dodge_move_options(self, model_id: str) -> tuple[Move, ...]:
-        opts = [Move("idle")]
-        for p in sample_destinations(self.state.table, model_id, "walk", self.policy_rng, SAMPLES["dodge"],
-                                     budget=self.budget(model_id, "dodge")):
-            mv = Move("dodge", p, self._face_nearest(model_id, p[:2]))
-            if self._legal(model_id, mv):
-                opts.append(mv)
-        return tuple(opts)
+        return (Move("idle"), *self._sample_moves(model_id, "dodge", SAMPLES["dodge"]))
 
     def _apply_wounds(self, rolled: Mapping[str, int]) -> None:
         """E-WOUND for every model at once: Wounds capped by HP; 0 HP is marked for
