@@ -1389,20 +1389,25 @@ class TableMovement:
                 f"no legal path takes {mv.model.id} into base contact with {target}"), notes
         return self._mv_route(mv, net, best), "", notes
 
-    def end_costs(self, model_id: str, xy: np.ndarray, *, falls: bool = True
-                  ) -> list[list[tuple[float, float]]]:
+    def end_bounds(self, model_id: str, xy: np.ndarray, *, falls: bool = True) -> list[list[tuple[float, float]]]:
         """For each plan point of ``xy`` ((n, 2)), the surfaces where ``model_id``'s base
-        may end there, as ``(z, cost)``: the cost of the cheapest path there (as
-        :meth:`plan_move` finds it; ``inf`` when none). A quick filter before planning:
-        the planned path's own checks (falls, contacts) still decide legality."""
+        may end there, as ``(z, bound)``: ``bound`` is a lower bound of the Movement cost of
+        any path there (a shortest path reaches it straight from some node of the
+        movement net). A quick filter before :meth:`plan_move`, vectorised over the points."""
         mv = self._mv_mover(model_id)
         net = mv.net(falls)
         Q = np.asarray(xy, float).reshape(-1, 2)
         out: list[list[tuple[float, float]]] = [[] for _ in range(len(Q))]
+        fin = np.flatnonzero(np.isfinite(net.dist))
+        if not len(Q) or not len(fin):
+            return out
+        nxy = net.xy[fin]
+        bound = (net.dist[fin][None, :] + np.hypot(Q[:, None, 0] - nxy[None, :, 0],
+                                                   Q[:, None, 1] - nxy[None, :, 1])).min(axis=1)
         for k in net.levels:
+            z = mv.surfaces[k].z
             for i in np.flatnonzero(mv.space(k).end.point_free(Q, tol=1e-7)).tolist():
-                best = self._mv_best_connection(mv, net, [k], Q[i])
-                out[i].append((mv.surfaces[k].z, math.inf if best is None else float(best[0])))
+                out[i].append((z, float(bound[i])))
         return out
 
     # -- the movement range ------------------------------------------------------------------

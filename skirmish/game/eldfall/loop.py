@@ -249,7 +249,7 @@ class EldfallGame:
         if morale is not None and not morale["success"]:  # E-MORALE: Run toward its own table edge
             move = self._flight(model_id)
         else:
-            move = self.ask(side, Decision("move", model_id, self.move_options(model_id), open=True))
+            move = self.ask(side, self._move_decision(model_id, "move"))
         mr = self.apply_move(model_id, move)
         seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples))
         if morale is not None:
@@ -304,24 +304,53 @@ class EldfallGame:
     def move_options(self, model_id: str) -> tuple[Move, ...]:
         """A sample of legal moves: idle (facing the nearest enemy), walks and runs to
         points drawn from the movement range and walks into contact with enemies."""
-        st = self.state
-        m = st.model(model_id)
-        opts: list[Move] = [Move("idle", None, self._face_nearest(model_id, (m.x, m.y)))]
-        kinds: tuple[str, ...] = ("walk",) if "Crouched" in st.unit(model_id).states else ("walk", "run")
-        if "Immobilized" in st.unit(model_id).states:
-            kinds = ()
+        idle, kinds = self._move_kinds(model_id)
+        opts: list[Move] = [idle]
         for kind in kinds:
             opts += self._sample_moves(model_id, kind, SAMPLES[kind])
         return tuple(opts)
 
-    def _sample_moves(self, model_id: str, kind: str, n: int, *, face: bool = True) -> list[Move]:
+    def _move_kinds(self, model_id: str) -> tuple[Move, tuple[str, ...]]:
+        st = self.state
+        m = st.model(model_id)
+        kinds: tuple[str, ...] = ("walk",) if "Crouched" in st.unit(model_id).states else ("walk", "run")
+        if "Immobilized" in st.unit(model_id).states:
+            kinds = ()
+        return Move("idle", None, self._face_nearest(model_id, (m.x, m.y))), kinds
+
+    def _move_decision(self, model_id: str, kind: str) -> Decision[Move]:
+        """The ``move`` or ``dodge-move`` decision. A policy with ``lazy = True`` gets the
+        option *slots* instead of the samples: the idle move and one ``Move(kind)`` per
+        sample the kind would get (:data:`SAMPLES`), with ``context["resolve"](slot, rng)``
+        drawing a legal move of the slot's kind (None when it finds none): the same
+        options, drawn only when chosen."""
+        side = self.state.unit(model_id).side
+        if kind == "move":
+            idle, kinds = self._move_kinds(model_id)
+        else:
+            idle, kinds = Move("idle"), ("dodge",)
+        if not getattr(self.policies[side], "lazy", False):
+            opts = self.move_options(model_id) if kind == "move" else self.dodge_move_options(model_id)
+            return Decision(kind, model_id, opts, open=True)
+
+        def resolve(slot: Move, rng: random.Random) -> Move | None:
+            if slot.kind == "idle":
+                return slot
+            got = self._sample_moves(model_id, slot.kind, 1, rng=rng)
+            return got[0] if got else None
+
+        slots = (idle, *(Move(k) for k in kinds for _ in range(SAMPLES[k])))  # type: ignore[arg-type]
+        return Decision(kind, model_id, slots, open=True, context={"resolve": resolve})
+
+    def _sample_moves(self, model_id: str, kind: str, n: int, *, face: bool = True,
+                      rng: random.Random | None = None) -> list[Move]:
         """Up to ``n`` legal moves of ``kind`` to ends drawn uniformly from where the model
         can end (:func:`.sampling.sample_ends`), facing the nearest enemy (or unset)."""
         def accept(p: tuple[float, float, float]) -> Move | None:
             mv = Move(kind, p, self._face_nearest(model_id, p[:2]) if face else None)  # type: ignore[arg-type]
             return mv if self._legal(model_id, mv) else None
 
-        return sample_ends(self.state.table, model_id, self.policy_rng, n, self.budget(model_id, kind), accept)
+        return sample_ends(self.state.table, model_id, rng or self.policy_rng, n, self.budget(model_id, kind), accept)
 
     def _legal(self, model_id: str, move: Move) -> bool:
         try:
@@ -479,15 +508,16 @@ class EldfallGame:
         m = st.model(model_id)
         opts: list[Action] = [NOTHING, Action("dodge")]
         enemies = [e for e in st.side_units(st.enemy_of(m.side)) if "Dead" not in e.states]
-        live = [e.id for e in enemies if e.in_play]
+        weapons = usable_weapons(m)
+        # reach first (a distance), LoS only for the enemies some weapon reaches
+        reach = {e.id: [w for w in weapons if st.table.reach(model_id, e.id, w).in_reach]
+                 for e in enemies if e.in_play}
+        live = [eid for eid, ws in reach.items() if ws]
         if live:
             sights = st.table.line_of_sight_pairs([(model_id, e) for e in live])
             for eid, s in zip(live, sights):
-                if not s.visible:
-                    continue
-                for w in usable_weapons(m):
-                    if st.table.reach(model_id, eid, w).in_reach:
-                        opts.append(Action("attack", eid, w.name))
+                if s.visible:
+                    opts += [Action("attack", eid, w.name) for w in reach[eid]]
         for e in enemies:
             if not e.in_play and st.table.distance(model_id, e.id) <= CONTACT_TOLERANCE:
                 opts.append(Action("death-blow", e.id))
@@ -588,8 +618,7 @@ class EldfallGame:
             if not self.state.unit(d).in_play or "Immobilized" in self.state.unit(d).states:
                 continue
             side = self.state.unit(d).side
-            opts = self.dodge_move_options(d)
-            mv = self.ask(side, Decision("dodge-move", d, opts, open=True))
+            mv = self.ask(side, self._move_decision(d, "dodge-move"))
             if mv.kind == "idle":
                 continue
             if mv.kind != "dodge":

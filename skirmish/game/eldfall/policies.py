@@ -259,7 +259,31 @@ def _walk_budget(game: Any, mid: str) -> float:
     return half_up(spd) if {"Slowed", "Crippled", "Crouched"} & u.states else spd
 
 
-register_policy("eldfall", "random", RandomPolicy)
+class LazyRandomPolicy:
+    """``random`` for Eldfall: a uniformly random option of every decision. Where the game
+    offers option slots to be drawn only when chosen (``lazy``; the move and dodge-move
+    decisions, ``context["resolve"]``), a slot is chosen uniformly, then resolved; a slot
+    that resolves to nothing is dropped with every slot like it and the choice redrawn
+    among the rest (so the choice is uniform over the slots that have a legal move)."""
+
+    name = "random"
+    lazy = True
+
+    def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
+        resolve = (decision.context or {}).get("resolve")
+        if resolve is None:
+            return RandomPolicy().choose(game, decision, rng)
+        pool = list(decision.options)
+        while pool:
+            slot = pool[rng.randrange(len(pool))]
+            got = resolve(slot, rng)
+            if got is not None:
+                return got
+            pool = [o for o in pool if o != slot]
+        raise IllegalChoice(decision.actor, f"{decision.kind}: no option resolves to a legal choice")
+
+
+register_policy("eldfall", "random", LazyRandomPolicy)
 register_policy("eldfall", "greedy", GreedyPolicy)
 
 

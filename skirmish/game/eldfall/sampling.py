@@ -2,8 +2,9 @@
 
 A point is drawn uniformly from the disc of the Movement budget round the model (no
 end further away can be reached: a path is never shorter than the straight line),
-kept when the model's base may end there on some surface within the budget
-(:meth:`~skirmish.maps.table.Table.end_costs`, one batch per draw), and accepted when
+kept when the model's base may end there on some surface, perhaps within the budget
+(a lower bound of the cost from
+:meth:`~skirmish.maps.table.Table.end_bounds`, one batch per draw), and accepted when
 the game's own check of the whole move passes (``accept``). Rejecting and redrawing
 keeps the kept points uniform by plan area over the legal ends; where a base may end on
 two surfaces at one plan point (under and on a bridge) one of them is drawn evenly.
@@ -49,7 +50,7 @@ def sample_ends(table: Table, model_id: str, rng: random.Random, n: int, budget:
                 pts.append((round(x, 4), round(y, 4)))
         if not pts:
             continue
-        for (x, y), ends in zip(pts, table.end_costs(model_id, np.array(pts))):
+        for (x, y), ends in zip(pts, table.end_bounds(model_id, np.array(pts))):
             ok = [z for z, cost in ends if cost <= budget + 1e-9]
             if not ok:
                 continue
