@@ -466,7 +466,7 @@ class EldfallGame:
         """LoS from ``reactor``'s front arc to the mover at path point ``i``, solved for
         every Reactive model at once per point (cached in the sequence)."""
         if seq.sight is None:
-            ids = [u.id for u in self.state.in_play(self.state.reactive)]
+            ids = [u.id for u in self.state.in_play(self.state.reactive) if u.ap >= 1]  # only they may react
             seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids)
             seq.tables = list(seq.sight.tables)
         sight = seq.sight
