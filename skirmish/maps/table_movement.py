@@ -220,6 +220,26 @@ class _Net:
     falls: bool = True
 
 
+#: Movement nets already built, shared by every table whose movement is the same: the
+#: same scenery (identity), size and mode, and every model at the same place with the
+#: same base, hitbox height and side (facings and other States do not change a path).
+#: The mover's attributes (SPD, by identity) are in the key too. Bounded, oldest first.
+_MOVERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], _Mover]] = {}
+_MOVERS_SIZE = 64
+
+
+#: Surfaces per scenery (identity), table width and depth.
+_SURFACES: dict[tuple[Any, ...], tuple[Any, tuple[Surface, ...]]] = {}
+
+
+def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    m = t.model(model_id)
+    refs = (t.scenery, m.attributes)
+    key = (model_id, id(t.scenery), id(m.attributes), t.width, t.depth, t.mode,
+           tuple((o.id, o.side, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in t.models))
+    return key, refs
+
+
 class _Mover:
     def __init__(self, table: Any, model: Model):
         self.table = table
@@ -622,6 +642,10 @@ class TableMovement:
     def surfaces(self) -> tuple[Surface, ...]:
         """The surfaces models stand on: the table (index 0), then the walkable tops by height."""
         t: Any = self
+        key = (id(t.scenery), t.width, t.depth)
+        hit = _SURFACES.get(key)
+        if hit is not None and hit[0] is t.scenery:
+            return hit[1]
         out = [Surface(0, 0.0, shapely.box(0.0, 0.0, t.width, t.depth), (), True)]
         groups: dict[float, list[Scenery]] = {}
         for s in t.scenery:
@@ -631,6 +655,9 @@ class TableMovement:
             pieces = groups[z]
             support = shapely.union_all([s.solid.footprint for s in pieces])
             out.append(Surface(len(out), z, support, tuple(s.id for s in pieces)))
+        if len(_SURFACES) >= 64:
+            del _SURFACES[next(iter(_SURFACES))]
+        _SURFACES[key] = (t.scenery, tuple(out))
         return tuple(out)
 
     def surface_under(self, model_id: str) -> Surface:
@@ -659,7 +686,16 @@ class TableMovement:
         mv = self._mv_movers.get(model_id)
         if mv is None:
             t: Any = self
-            mv = self._mv_movers[model_id] = _Mover(self, t.model(model_id))
+            key, refs = _mover_key(t, model_id)
+            hit = _MOVERS.get(key)
+            if hit is not None and all(a is b for a, b in zip(hit[0], refs)):
+                mv = hit[1]
+            else:
+                mv = _Mover(self, t.model(model_id))
+                if len(_MOVERS) >= _MOVERS_SIZE:
+                    del _MOVERS[next(iter(_MOVERS))]
+                _MOVERS[key] = (refs, mv)
+            self._mv_movers[model_id] = mv
         return mv
 
     # -- budgets and modes --------------------------------------------------------------------
