@@ -17,6 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
+import numpy as np
+
 from ...errors import SkirmishError
 from ...game.policy import Decision, RandomPolicy, register_policy
 from ...maps.table import Table
@@ -125,8 +127,21 @@ class GreedyPolicy:
         pts = [e for e in ends if e is not None]
         if not pts or not enemies:
             return [(None if e is None else -1.0, None) for e in ends]
-        pv = sight_along(st.table, m, pts, enemies, both=True)
-        assert pv.sees is not None
+        weapons = usable_weapons(m)
+        boxes = [st.model(eid).hitbox for eid in enemies]
+        dist = np.array([[cylinder_distance(Cylinder(e[0], e[1], e[2], m.radius, m.hitbox_height), b) for b in boxes]
+                         for e in pts]).reshape(len(pts), len(enemies))
+        # sight only where some weapon reaches (the rest is never looked at)
+        reach = np.array([[any(w.band_for(d, CONTACT_TOLERANCE) is not None for w in weapons) for d in row]
+                          for row in dist], bool).reshape(dist.shape)
+        rows, cols = np.flatnonzero(reach.any(1)), np.flatnonzero(reach.any(0))
+        sees = np.zeros(dist.shape, bool)
+        seen_by = np.zeros(dist.shape, bool)
+        if len(rows):
+            pv = sight_along(st.table, m, [pts[i] for i in rows], [enemies[j] for j in cols], both=True)
+            assert pv.sees is not None
+            sees[np.ix_(rows, cols)] = pv.sees
+            seen_by[np.ix_(rows, cols)] = pv.seen_by
         out: list[tuple[float | None, float | None]] = []
         i = -1
         for e in ends:
@@ -134,17 +149,16 @@ class GreedyPolicy:
                 out.append((None, None))
                 continue
             i += 1
-            here = Cylinder(e[0], e[1], e[2], m.radius, m.hitbox_height)
             best: float | None = None
             face: float | None = None
             near = math.inf
-            for j, eid in enumerate(pv.others):
+            for j, eid in enumerate(enemies):
                 tm, tu = st.model(eid), st.unit(eid)
-                d = cylinder_distance(here, tm.hitbox)
+                d = float(dist[i, j])
                 near = min(near, d)
-                if not pv.sees[i, j]:
+                if not sees[i, j]:
                     continue
-                for w in usable_weapons(m):
+                for w in weapons:
                     band = w.band_for(d, CONTACT_TOLERANCE)
                     if band is None:
                         continue
@@ -152,7 +166,7 @@ class GreedyPolicy:
                     active = Side(att=int(m.attributes[w.attribute]), modifiers=(acc,) if acc else (), pw=w.pw,
                                   stk=strike_of(m, u, w), arm=armour_of(m, u), hp=u.hp)
                     reply = defending_side(tm, tu)
-                    if tu.ap >= 1 and pv.seen_by[i, j]:
+                    if tu.ap >= 1 and seen_by[i, j]:
                         for rw in usable_weapons(tm):
                             rb = rw.band_for(d, CONTACT_TOLERANCE)
                             if rb is not None:
