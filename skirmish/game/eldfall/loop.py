@@ -323,7 +323,10 @@ class EldfallGame:
         option *slots* instead of the samples: the idle move and one ``Move(kind)`` per
         sample the kind would get (:data:`SAMPLES`), with ``context["resolve"](slot, rng)``
         drawing a legal move of the slot's kind (None when it finds none): the same
-        options, drawn only when chosen."""
+        options, drawn only when chosen. ``context["draw"](kind, n, rng)`` gives up to
+        ``n`` candidate moves of a kind whose ends pass the quick filter but are not yet
+        checked, and ``context["legal"](move)`` checks one (a policy weighing many
+        candidates checks only those it would pick)."""
         side = self.state.unit(model_id).side
         if kind == "move":
             idle, kinds = self._move_kinds(model_id)
@@ -339,16 +342,21 @@ class EldfallGame:
             got = self._sample_moves(model_id, slot.kind, 1, rng=rng)
             return got[0] if got else None
 
+        def draw(k: str, n: int, rng: random.Random) -> list[Move]:
+            return self._sample_moves(model_id, k, n, rng=rng, check=False)
+
         slots = (idle, *(Move(k) for k in kinds for _ in range(SAMPLES[k])))  # type: ignore[arg-type]
-        return Decision(kind, model_id, slots, open=True, context={"resolve": resolve})
+        return Decision(kind, model_id, slots, open=True, context={
+            "resolve": resolve, "draw": draw, "legal": lambda mv: self._legal(model_id, mv)})
 
     def _sample_moves(self, model_id: str, kind: str, n: int, *, face: bool = True,
-                      rng: random.Random | None = None) -> list[Move]:
+                      rng: random.Random | None = None, check: bool = True) -> list[Move]:
         """Up to ``n`` legal moves of ``kind`` to ends drawn uniformly from where the model
-        can end (:func:`.sampling.sample_ends`), facing the nearest enemy (or unset)."""
+        can end (:func:`.sampling.sample_ends`), facing the nearest enemy (or unset).
+        ``check=False``: the ends pass the quick filter only (not yet planned)."""
         def accept(p: tuple[float, float, float]) -> Move | None:
             mv = Move(kind, p, self._face_nearest(model_id, p[:2]) if face else None)  # type: ignore[arg-type]
-            return mv if self._legal(model_id, mv) else None
+            return mv if not check or self._legal(model_id, mv) else None
 
         return sample_ends(self.state.table, model_id, rng or self.policy_rng, n, self.budget(model_id, kind), accept)
 

@@ -44,6 +44,8 @@ class GreedyPolicy:
     """One-step greedy: the best expected Wounds dealt minus taken, from exact odds."""
 
     name = "greedy"
+    #: takes the move decisions' lazy form (candidates drawn unchecked, checked best first)
+    lazy = True
     #: judge Cover (E-COVER) for every candidate; off, Cover is judged only for the chosen Action
     cover = False
 
@@ -74,7 +76,10 @@ class GreedyPolicy:
         mid: str = d.actor or ""
         m = st.model(mid)
         enemies = [e.id for e in st.in_play(st.enemy_of(m.side))]
-        candidates: list[Move] = [o for o in d.options if o.kind != "run"]
+        ctx = d.context or {}
+        lazy = "draw" in ctx  # candidates drawn unchecked; only the ones it would pick are checked
+        options = _drawn(d, rng) if lazy else list(d.options)
+        candidates: list[Move] = [o for o in options if o.kind != "run"]
         for e in enemies:  # the spots that reach the targets: base contact
             em = st.model(e)
             if any(not w.ranged for w in usable_weapons(m)) and math.hypot(em.x - m.x, em.y - m.y) <= \
@@ -87,25 +92,32 @@ class GreedyPolicy:
                     end = plan.points[-1]
                     candidates.append(Move("walk", (end[0], end[1], end[2]), facing_toward(end[0], end[1], em.x,
                                                                                             em.y, m.facing)))
-        best, best_score = None, -math.inf
-        scored = self._score_destinations(game, mid, candidates, enemies)
-        for c, (score, face) in zip(candidates, scored):
-            if score is None:
-                continue
-            if score > best_score:
-                best, best_score = (dataclasses.replace(c, face=face) if face is not None else c), score
-        if best is not None and best_score > -1.0:
-            return best
-        runs = [o for o in d.options if o.kind == "run"]
-        if runs:  # nothing to attack: close in on the nearest enemy
-            def after(o: Move) -> float:
-                return min(math.hypot(st.model(e).x - o.to[0], st.model(e).y - o.to[1]) for e in enemies) \
-                    if enemies and o.to else 0.0
-            return min(runs, key=after)
-        return best if best is not None else d.options[0]
+        scored = self._score_destinations(game, mid, candidates, enemies, planned=not lazy)
+        ranked = sorted(((score, -k, dataclasses.replace(c, face=face) if face is not None else c)
+                         for k, (c, (score, face)) in enumerate(zip(candidates, scored)) if score is not None),
+                        key=lambda t: (t[0], t[1]), reverse=True)  # best first; the earliest of equals
+        legal = ctx["legal"] if lazy else (lambda mv: True)
+        for score, _, c in ranked:
+            if score <= -1.0:
+                break
+            if legal(c):
+                return c
+        runs = [o for o in options if o.kind == "run"]
 
-    def _score_destinations(self, game: Any, mid: str, moves: list[Move], enemies: list[str]
-                            ) -> list[tuple[float | None, float | None]]:
+        def after(o: Move) -> float:
+            return min(math.hypot(st.model(e).x - o.to[0], st.model(e).y - o.to[1]) for e in enemies) \
+                if enemies and o.to else 0.0
+        # nothing to attack: close in on the nearest enemy
+        for o in sorted(runs, key=after):
+            if legal(o):
+                return o
+        for _, _, c in ranked:
+            if legal(c):
+                return c
+        return d.options[0]
+
+    def _score_destinations(self, game: Any, mid: str, moves: list[Move], enemies: list[str], *,
+                            planned: bool = True) -> list[tuple[float | None, float | None]]:
         """Per candidate move: the best expected Wounds dealt minus taken from its end
         (-1 - 0.01 × distance to the nearest enemy when nothing is in reach; None when
         the move is illegal) and the facing toward the best target. Sight from every
@@ -117,6 +129,9 @@ class GreedyPolicy:
         for c in moves:
             if c.kind == "idle":
                 ends.append((m.x, m.y, m.z))
+                continue
+            if not planned and c.to is not None:  # checked later, when it would be picked
+                ends.append((float(c.to[0]), float(c.to[1]), float(c.to[2])))
                 continue
             try:
                 mr = game.plan(mid, c)
@@ -249,12 +264,32 @@ class GreedyPolicy:
         if not enemies:
             return d.options[0]
         m = st.model(d.actor)
+        ctx = d.context or {}
+        options = _drawn(d, rng) if "draw" in ctx else list(d.options)
+        legal = ctx.get("legal", lambda mv: True)
 
         def gap(o: Move) -> float:
             x, y = (o.to[0], o.to[1]) if o.to else (m.x, m.y)
             return min(math.hypot(e.x - x, e.y - y) for e in enemies)
 
-        return max(d.options, key=gap)
+        # the widest gap first, the earliest of equals (as max() picks)
+        for o in sorted(options, key=lambda o: -gap(o)):
+            if legal(o):
+                return o
+        return d.options[0]
+
+
+def _drawn(d: Decision[Any], rng: random.Random) -> list[Move]:
+    """A lazy move decision's candidates: its idle option and, per kind, as many drawn
+    (unchecked) moves as the decision has slots of that kind."""
+    counts: dict[str, int] = {}
+    for o in d.options:
+        if o.kind != "idle":
+            counts[o.kind] = counts.get(o.kind, 0) + 1
+    out = [o for o in d.options if o.kind == "idle"]
+    for kind, n in counts.items():
+        out += (d.context or {})["draw"](kind, n, rng)
+    return out
 
 
 def game_table_at(game: Any, d: Decision[Any], r: Reaction) -> Table:
