@@ -241,17 +241,27 @@ class Table(TableMovement, TableTemplates, Map):
         (``tolerance``) from every other solid, ``b``'s own far side included: each point is
         taken ε outside ``b``'s surface and gets an exact LoS query from ``a``. A point on a
         cap flush with a blocker's top is not seen. The basis for cover (E-COVER)."""
+        seen, weights = self._visible_samples(a, b, arc=arc, samples=samples, tolerance=tolerance)
+        return float(seen @ weights / weights.sum())
+
+    def _visible_samples(self, a: str, b: str, *, arc: LosArc = "front", samples: int = 16,
+                         tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`visible_fraction`'s samples: which ones ``a`` sees (only those in the mask
+        ``only`` are solved, the rest are False) and their area weights."""
         ma, mb = self.model(a), self.model(b)
         if a == b:
             raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models")
         pts, weights = surface_samples(mb.hitbox, samples, offset=tolerance)
+        ask = np.arange(len(pts)) if only is None else np.flatnonzero(only)
         src = self._viewer(a)
-        targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts]
+        targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts[ask]]
         facing = ma.facing_vector if arc == "front" else None
         raw = line_of_sight_batch(self.los_obstacles, [src] * len(targets), targets, [facing] * len(targets),
                                   tolerance=tolerance)
-        seen = np.array([r.visible for r in raw], float)
-        return float(seen @ weights / weights.sum())
+        seen = np.zeros(len(pts), float)
+        seen[ask] = [r.visible for r in raw]
+        return seen, weights
 
     def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE,
                           progress: Callable[[int], None] | None = None) -> list[LineOfSight]:
@@ -306,7 +316,8 @@ class Table(TableMovement, TableTemplates, Map):
         crouched = "Crouched" in mt.states
         if size_rank(mt.size) > size_rank("L"):
             return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
-        seen = self.visible_fraction(attacker, target)
+        mask, weights = self._visible_samples(attacker, target)
+        seen = float(mask @ weights / weights.sum())
         best: Cover | None = None
         for s in self.scenery:
             if not s.blocks_los or s.top <= mt.z + BASE_THICKNESS:
@@ -316,7 +327,9 @@ class Table(TableMovement, TableTemplates, Map):
             if not 0 < seen < 1:
                 continue
             without = replace(self, scenery=tuple(o for o in self.scenery if o.id != s.id))
-            if without.visible_fraction(attacker, target) <= seen + 1e-9:
+            # a sample seen past every solid is seen past fewer: only the hidden ones are asked again
+            more, _ = without._visible_samples(attacker, target, only=mask == 0)
+            if float((mask + more) @ weights / weights.sum()) <= seen + 1e-9:
                 continue
             rect = s.solid.footprint.minimum_rotated_rectangle
             xy = np.asarray(rect.exterior.coords)
