@@ -41,6 +41,10 @@ LOS_BATCH = 1024
 CONTACT_TOLERANCE = 1e-3
 
 
+#: Cover answers by everything they depend on (see :meth:`Table.cover`); bounded.
+_COVERS: dict[tuple[Any, ...], tuple[tuple[Scenery, ...], Cover]] = {}
+
+
 @register_map
 @dataclass(frozen=True, repr=False)
 class Table(TableMovement, TableTemplates, Map):
@@ -313,6 +317,20 @@ class Table(TableMovement, TableTemplates, Map):
         wider than its base; Light (−2) otherwise. A Crouched target has at least Light.
         """
         ma, mt = self.model(attacker), self.model(target)
+        # the same solids, attacker's facing and target: the same answer (kept for the session)
+        key = (id(self.scenery), attacker, ma.facing, target, mt.size, frozenset(mt.states),
+               tuple((o.id, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in self.models))
+        hit = _COVERS.get(key)
+        if hit is not None and hit[0] is self.scenery:
+            return hit[1]
+        got = self._cover(ma, mt)
+        if len(_COVERS) >= 1024:
+            del _COVERS[next(iter(_COVERS))]
+        _COVERS[key] = (self.scenery, got)
+        return got
+
+    def _cover(self, ma: Model, mt: Model) -> Cover:
+        attacker, target = ma.id, mt.id
         crouched = "Crouched" in mt.states
         if size_rank(mt.size) > size_rank("L"):
             return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
