@@ -223,7 +223,7 @@ class _Net:
 #: Movement nets already built, shared by every table whose movement is the same: the
 #: same scenery (identity), size and mode, and every model at the same place with the
 #: same base, hitbox height and side (facings and other States do not change a path).
-#: The mover's attributes (SPD, by identity) are in the key too. Bounded, oldest first.
+#: The mover's Speed (SPD: its fall rolls) is in the key too. Bounded, oldest first.
 _MOVERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], _Mover]] = {}
 _MOVERS_SIZE = 64
 
@@ -234,10 +234,9 @@ _SURFACES: dict[tuple[Any, ...], tuple[Any, tuple[Surface, ...]]] = {}
 
 def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     m = t.model(model_id)
-    refs = (t.scenery, m.attributes)
-    key = (model_id, id(t.scenery), id(m.attributes), t.width, t.depth, t.mode,
+    key = (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode,
            tuple((o.id, o.side, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in t.models))
-    return key, refs
+    return key, (t.scenery,)
 
 
 class _Mover:
@@ -657,8 +656,8 @@ class TableMovement:
             out.append(Surface(len(out), z, support, tuple(s.id for s in pieces)))
         if len(_SURFACES) >= 64:
             del _SURFACES[next(iter(_SURFACES))]
-        _SURFACES[key] = (t.scenery, tuple(out))
-        return tuple(out)
+        _SURFACES[key] = (t.scenery, surfaces := tuple(out))
+        return surfaces
 
     def surface_under(self, model_id: str) -> Surface:
         """The surface a model stands on (its ``z`` and the walkable top under its centre)."""
