@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import shapely
@@ -227,11 +227,21 @@ def grow_convex(poly: Polygon, eps: float) -> Polygon:
 #: (the scenery of a game, the models that did not move): key -> (refs, rows). Keys of
 #: polygon owners hold the identity of their parts (checked); round owners are keyed by
 #: their exact circle and footprint. Bounded, oldest dropped first.
-_ROWS: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[object, ...]]] = {}
+_ROWS: dict[tuple[object, ...], tuple[tuple[object, ...], _OwnerRows]] = {}
 _ROWS_SIZE = 8192
 
 
-def _cache_put(store: dict, key: tuple[object, ...], value: tuple[tuple[object, ...], object],
+class _OwnerRows(NamedTuple):
+    verts: list[np.ndarray]
+    halfplanes: list[np.ndarray]
+    round: list[bool]
+    axes: list[tuple[float, float, float, float]]
+    circles: list[tuple[float, float, float]]
+    axis: tuple[float, float, float, float]
+    bound: np.ndarray
+
+
+def _cache_put(store: dict[Any, Any], key: tuple[object, ...], value: tuple[tuple[object, ...], Any],
                size: int = _ROWS_SIZE) -> None:
     if len(store) >= size:
         del store[next(iter(store))]
@@ -239,7 +249,7 @@ def _cache_put(store: dict, key: tuple[object, ...], value: tuple[tuple[object, 
 
 
 def _owner_rows(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ...], geom: Polygon
-                ) -> tuple[object, ...]:
+                ) -> _OwnerRows:
     """One owner's piece rows (verts, halfplanes, round flag, axis, circle per piece) and
     its own axis and bounding circle: the same values for the same solid, computed once."""
     if circle is not None:
@@ -273,7 +283,7 @@ def _owner_rows(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ..
             xy = np.asarray(p.exterior.coords)
             mid = xy.mean(0)
             circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
-    rows = (verts, pieces, round_p, axes_p, circles_p, _axis(geom), _bounding_circles([geom])[0])
+    rows = _OwnerRows(verts, pieces, round_p, axes_p, circles_p, _axis(geom), _bounding_circles([geom])[0])
     _cache_put(_ROWS, key, ((geom, ps), rows))
     return rows
 
@@ -291,15 +301,15 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
     owner_axes: list[tuple[float, float, float, float]] = []
     bounds: list[np.ndarray] = []
     for idx, (circle, ps, geom) in enumerate(zip(circles, parts, geoms)):
-        v, h, rp, ap, cp, axis, bound = _owner_rows(circle, ps, geom)  # type: ignore[misc]
-        verts += v
-        pieces += h
-        round_p += rp
-        axes_p += ap
-        circles_p += cp
-        owners += [idx] * len(v)
-        owner_axes.append(axis)
-        bounds.append(bound)
+        rows = _owner_rows(circle, ps, geom)
+        verts += rows.verts
+        pieces += rows.halfplanes
+        round_p += rows.round
+        axes_p += rows.axes
+        circles_p += rows.circles
+        owners += [idx] * len(rows.verts)
+        owner_axes.append(rows.axis)
+        bounds.append(rows.bound)
     eff = np.where(grounded, 0.0, z0a)
     kmax = max((len(h) for h in pieces), default=1) or 1
     hp = np.zeros((len(pieces), kmax, 3))

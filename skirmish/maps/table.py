@@ -288,23 +288,31 @@ class Table(TableMovement, TableTemplates, Map):
         for a, b in pairs:
             if a == b:
                 raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models")
-        src = [self._viewer(a) for a, _ in pairs]
-        dst = [self._viewer(b) for _, b in pairs]
-        facings = [self.model(a).facing_vector if arc == "front" else None for a, _ in pairs]
+        # answers already given on this (immutable) table are reused; a call that reports
+        # progress (a long batch) solves every pair afresh
+        memo = self._los_memo if progress is None else {}
+        todo = list(pairs) if progress is not None else \
+            [p for p in dict.fromkeys((a, b) for a, b in pairs) if (a, b, arc, tolerance) not in memo]
+        src = [self._viewer(a) for a, _ in todo]
+        dst = [self._viewer(b) for _, b in todo]
+        facings = [self.model(a).facing_vector if arc == "front" else None for a, _ in todo]
         raw = []
-        for k in range(0, len(pairs), LOS_BATCH):  # bounded memory; the rows of a batch stay in cache
+        for k in range(0, len(todo), LOS_BATCH):  # bounded memory; the rows of a batch stay in cache
             raw += line_of_sight_batch(self.los_obstacles, src[k:k + LOS_BATCH], dst[k:k + LOS_BATCH],
                                        facings[k:k + LOS_BATCH], tolerance=tolerance)
             if progress is not None:
                 progress(len(raw))
-        names = self.los_obstacles.names
-        out = []
-        for (a, b), r in zip(pairs, raw):
+        names = self.los_obstacles.names if todo else ()
+        for (a, b), r in zip(todo, raw):
             reason: Literal["clear", "out_of_arc", "blocked"] = \
                 "clear" if r.visible else ("out_of_arc" if r.out_of_arc else "blocked")
-            out.append(LineOfSight(a, b, r.visible, reason, r.witness, tuple(names[o] for o in r.blockers),
-                                   tolerance, arc, r.stage))
-        return out
+            memo[(a, b, arc, tolerance)] = LineOfSight(a, b, r.visible, reason, r.witness,
+                                                       tuple(names[o] for o in r.blockers), tolerance, arc, r.stage)
+        return [memo[(a, b, arc, tolerance)] for a, b in pairs]
+
+    @cached_property
+    def _los_memo(self) -> dict[tuple[str, str, str, float], LineOfSight]:
+        return {}
 
     # -- E-COVER -----------------------------------------------------------------
     def cover(self, attacker: str, target: str) -> Cover:

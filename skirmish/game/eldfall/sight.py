@@ -1,11 +1,16 @@
 """Sight between one model, placed in turn at several points, and other models.
 
 The game asks this for the points of a mover's path (who can react, E-REACTION) and
-for a policy's candidate destinations. Every point is solved in one batch by
+for a policy's candidate destinations. With ``both`` (a policy's candidates: sight
+both ways), every point is solved in one batch by
 ``skirmish.maps.probes.probe_visibility`` (the table's obstacles built once, the mover
-taken off). A point where the probe would not stand as the path has it (mid-climb, in
+taken off); a point where the probe would not stand as the path has it (mid-climb, in
 the air, or at another height than the surface under it) is solved alone on the table
 with the model moved there (``Table.line_of_sight_pairs``): the same answer, slower.
+Without (the reactions: only the others' front arcs looking at the mover), the sight
+lines of every point go in one batch on the table without the mover, ending on its
+hitbox at each point (its own solid never blocks a line that ends on it, so this is
+the one-table answer wherever the point is).
 """
 
 from __future__ import annotations
