@@ -5,7 +5,9 @@ with 25 scenery pieces and 5 models a side.
 Targets (issue 13): one greedy-vs-greedy game ≤ 3 s median; random vs random ≥ 20
 games/s on one core. Each line gives the median wall time per game, the median CPU
 time (``time.process_time``: the machine is shared, so wall time is noisy), games per
-second of CPU, and the median activations per game.
+second of CPU, the median activations per game and the CPU per activation (the
+games of two versions may differ: a policy that draws its samples differently plays
+other moves from the same seed).
 
 The baseline is another checkout of the code (``--against DIR``, e.g. main exported
 with ``git archive main | tar -x -C /tmp/main``): the same games are played there in a
@@ -87,12 +89,16 @@ def main() -> None:
     for case in ([args.only] if args.only else ["random", "greedy"]):
         r = run(case, args.games, args.seed)
         target = "target ≥ 20 games/s" if case == "random" else "target ≤ 3 s"
+        per = r["cpu"] / max(r["activations"], 1)
         line = (f"{CASES[case] + ', 5 a side, 25 pieces':<40} median {fmt(r['wall'])} wall, {fmt(r['cpu'])} CPU "
-                f"per game ({1 / r['cpu']:.2f} games/s of CPU; {target}; {r['activations']:.0f} activations)")
+                f"per game ({1 / r['cpu']:.2f} games/s of CPU; {target}; {r['activations']:.0f} activations, "
+                f"{fmt(per).strip()} CPU each)")
         if args.against:
             b = run_elsewhere(args.against, case, args.games, args.seed)
-            line += f"\n{'':<40} baseline {fmt(b['cpu'])} CPU ({b['activations']:.0f} activations)   " \
-                    f"ratio x{b['cpu'] / r['cpu']:,.1f}"
+            bper = b["cpu"] / max(b["activations"], 1)
+            line += (f"\n{'':<40} baseline {fmt(b['cpu'])} CPU ({b['activations']:.0f} activations, "
+                     f"{fmt(bper).strip()} CPU each)   ratio x{b['cpu'] / r['cpu']:,.1f} per game, "
+                     f"x{bper / per:,.1f} per activation")
         print(line, flush=True)
 
 

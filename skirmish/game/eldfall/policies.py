@@ -80,12 +80,14 @@ class GreedyPolicy:
         lazy = "draw" in ctx  # candidates drawn unchecked; only the ones it would pick are checked
         options = _drawn(d, rng) if lazy else list(d.options)
         candidates: list[Move] = [o for o in options if o.kind != "run"]
+        budget = _walk_budget(game, mid)
         for e in enemies:  # the spots that reach the targets: base contact
             em = st.model(e)
-            if any(not w.ranged for w in usable_weapons(m)) and math.hypot(em.x - m.x, em.y - m.y) <= \
-                    2 * float(m.attributes["SPD"]) + 2:
+            # a walk into contact is never shorter than the gap between the bases
+            if any(not w.ranged for w in usable_weapons(m)) and \
+                    math.hypot(em.x - m.x, em.y - m.y) - m.radius - em.radius <= budget + 1e-6:
                 try:
-                    plan = st.table.plan_move(mid, e, kind="walk", budget=_walk_budget(game, mid), declared=True)
+                    plan = st.table.plan_move(mid, e, kind="walk", budget=budget, declared=True)
                 except SkirmishError:
                     continue
                 if plan.legal:
