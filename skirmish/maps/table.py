@@ -249,15 +249,26 @@ class Table(TableMovement, TableTemplates, Map):
         return float(seen @ weights / weights.sum())
 
     def _visible_samples(self, a: str, b: str, *, arc: LosArc = "front", samples: int = 16,
-                         tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None
-                         ) -> tuple[np.ndarray, np.ndarray]:
+                         tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None,
+                         prune: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`visible_fraction`'s samples: which ones ``a`` sees (only those in the mask
-        ``only`` are solved, the rest are False) and their area weights."""
+        ``only`` are solved, the rest are False) and their area weights.
+
+        ``prune``: a sample on ``b``'s far side is hidden by ``b`` itself, and is not
+        solved: every point of ``a``'s hitbox lies strictly behind the plane tangent to
+        ``b`` (grown by ε) there, so every sight line to it enters ``b``."""
         ma, mb = self.model(a), self.model(b)
         if a == b:
             raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models")
-        pts, weights = surface_samples(mb.hitbox, samples, offset=tolerance)
-        ask = np.arange(len(pts)) if only is None else np.flatnonzero(only)
+        hb, ha = mb.hitbox, ma.hitbox
+        pts, weights = surface_samples(hb, samples, offset=tolerance)
+        want = np.ones(len(pts), bool) if only is None else np.asarray(only, bool).copy()
+        if prune:
+            top = pts[:, 2] > hb.top
+            n = (pts[:, :2] - (hb.x, hb.y)) / (hb.radius + tolerance)
+            behind = (ha.x - hb.x) * n[:, 0] + (ha.y - hb.y) * n[:, 1] + ha.radius < hb.radius + tolerance - 1e-9
+            want &= ~np.where(top, ha.top < hb.top + tolerance - 1e-9, behind)
+        ask = np.flatnonzero(want)
         src = self._viewer(a)
         targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts[ask]]
         facing = ma.facing_vector if arc == "front" else None

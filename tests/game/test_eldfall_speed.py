@@ -124,3 +124,21 @@ def test_surfaces_shared_by_tables_with_the_same_scenery(mill):
     assert other.surfaces is mill.surfaces
     assert _fresh(mill).surfaces == mill.surfaces
     assert table_movement._SURFACES
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_e_cover_samples_on_the_far_side_are_hidden_as_the_full_search_finds(seed):
+    """The samples skipped as hidden by the target itself are exactly ones the full LoS
+    search finds hidden; the visible fraction is unchanged (E-COVER's evidence)."""
+    t = random_table(random.Random(seed), models=8, scenery=20)
+    rng = random.Random(seed)
+    for _ in range(4):
+        a, b = rng.sample(t.model_ids, 2)
+        for arc in ("front", "all"):
+            full, w = t._visible_samples(a, b, arc=arc, prune=False)
+            fast, _ = t._visible_samples(a, b, arc=arc)
+            assert np.array_equal(full, fast), (a, b, arc)
+    m = t.models[0]
+    high = t.with_model(dataclasses.replace(m, z=0.0, height=40.0))  # sees the other tops
+    b = t.models[1].id
+    assert np.array_equal(high._visible_samples(m.id, b, prune=False)[0], high._visible_samples(m.id, b)[0])
