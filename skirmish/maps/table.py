@@ -303,7 +303,7 @@ class Table(TableMovement, TableTemplates, Map):
         # progress (a long batch) solves every pair afresh
         memo = self._los_memo if progress is None else {}
         todo = list(pairs) if progress is not None else \
-            [p for p in dict.fromkeys((a, b) for a, b in pairs) if (a, b, arc, tolerance) not in memo]
+            [(a, b) for a, b in dict.fromkeys((a, b) for a, b in pairs) if (a, b, arc, tolerance) not in memo]
         src = [self._viewer(a) for a, _ in todo]
         dst = [self._viewer(b) for _, b in todo]
         facings = [self.model(a).facing_vector if arc == "front" else None for a, _ in todo]

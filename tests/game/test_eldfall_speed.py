@@ -142,3 +142,14 @@ def test_e_cover_samples_on_the_far_side_are_hidden_as_the_full_search_finds(see
     high = t.with_model(dataclasses.replace(m, z=0.0, height=40.0))  # sees the other tops
     b = t.models[1].id
     assert np.array_equal(high._visible_samples(m.id, b, prune=False)[0], high._visible_samples(m.id, b)[0])
+
+
+def test_e_los_answers_kept_per_table_mix_with_new_pairs(mill):
+    """A call that mixes pairs already answered on the table with new ones answers them
+    all, as a fresh table does."""
+    ids = mill.model_ids
+    first = mill.line_of_sight_pairs([(ids[0], o) for o in ids[1:]])
+    mixed = [(ids[1], ids[2]), (ids[0], ids[3]), (ids[2], ids[1])]
+    got = mill.line_of_sight_pairs(mixed)
+    assert got == _fresh(mill).line_of_sight_pairs(mixed)
+    assert got[1] is first[2]  # kept
