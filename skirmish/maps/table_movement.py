@@ -189,8 +189,20 @@ def _phase(c: tuple[float, float], towards: tuple[float, float]) -> float:
 def _obstacle(s: Scenery, r: float, towards: tuple[float, float]) -> P.PlanObstacle:
     if s.solid.circle is not None:
         return P.PlanObstacle(s.id, r, circle=s.solid.circle, phase=_phase(s.solid.circle[:2], towards))
+    hit = _OBSTACLES.get((id(s), r))
+    if hit is not None and hit[0] is s:
+        return hit[1]  # the same piece and clearance: its capsules and grown pieces are kept on it
     pieces = tuple(np.asarray(p.exterior.coords)[:-1] for p in s.solid.convex_pieces)
-    return P.PlanObstacle(s.id, r, polygon=s.solid.footprint, pieces=pieces)
+    o = P.PlanObstacle(s.id, r, polygon=s.solid.footprint, pieces=pieces)
+    if len(_OBSTACLES) >= 4096:
+        del _OBSTACLES[next(iter(_OBSTACLES))]
+    _OBSTACLES[(id(s), r)] = (s, o)
+    return o
+
+
+#: A polygon piece's plan obstacle per clearance (a round one is turned toward the mover,
+#: so it is made afresh): key (id(piece), clearance) -> (piece, obstacle).
+_OBSTACLES: dict[tuple[int, float], tuple[Scenery, P.PlanObstacle]] = {}
 
 
 # ---------------------------------------------------------------------------------------
