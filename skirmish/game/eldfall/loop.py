@@ -33,8 +33,8 @@ from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
 from .attacks import AttackGeometry, attack_geometry, attacking_side, defending_side, usable_weapons
-from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, path_samples,
-                      sample_destinations)
+from .choices import NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, path_samples
+from .sampling import sample_ends
 from .settings import GameSettings
 from .sight import Sight, moved_to, sight_along
 from .state import OUT, GameState, Unit, facing_toward
@@ -249,7 +249,7 @@ class EldfallGame:
         if morale is not None and not morale["success"]:  # E-MORALE: Run toward its own table edge
             move = self._flight(model_id)
         else:
-            move = self.ask(side, Decision("move", model_id, self.move_options(model_id), open=True))
+            move = self.ask(side, self._move_decision(model_id, "move"))
         mr = self.apply_move(model_id, move)
         seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples))
         if morale is not None:
@@ -294,9 +294,7 @@ class EldfallGame:
             return {"west": p[0], "east": t.width - p[0], "south": p[1], "north": t.depth - p[1]}[edge]
 
         kind = "walk" if "Crouched" in st.unit(model_id).states else "run"
-        ends = [p for p in sample_destinations(t, model_id, "walk", self.policy_rng, 8,
-                                               budget=self.budget(model_id, kind))
-                if self._legal(model_id, Move(kind, p))]  # type: ignore[arg-type]
+        ends = [mv.to for mv in self._sample_moves(model_id, kind, 8, face=False) if mv.to is not None]
         if not ends:
             return Move("idle")
         best = min(ends, key=gap)
@@ -306,19 +304,61 @@ class EldfallGame:
     def move_options(self, model_id: str) -> tuple[Move, ...]:
         """A sample of legal moves: idle (facing the nearest enemy), walks and runs to
         points drawn from the movement range and walks into contact with enemies."""
+        idle, kinds = self._move_kinds(model_id)
+        opts: list[Move] = [idle]
+        for kind in kinds:
+            opts += self._sample_moves(model_id, kind, SAMPLES[kind])
+        return tuple(opts)
+
+    def _move_kinds(self, model_id: str) -> tuple[Move, tuple[str, ...]]:
         st = self.state
         m = st.model(model_id)
-        opts: list[Move] = [Move("idle", None, self._face_nearest(model_id, (m.x, m.y)))]
         kinds: tuple[str, ...] = ("walk",) if "Crouched" in st.unit(model_id).states else ("walk", "run")
         if "Immobilized" in st.unit(model_id).states:
             kinds = ()
-        for kind in kinds:
-            for p in sample_destinations(st.table, model_id, "walk", self.policy_rng, SAMPLES[kind],
-                                         budget=self.budget(model_id, kind)):
-                mv = Move(kind, p, self._face_nearest(model_id, p[:2]))  # type: ignore[arg-type]
-                if self._legal(model_id, mv):
-                    opts.append(mv)
-        return tuple(opts)
+        return Move("idle", None, self._face_nearest(model_id, (m.x, m.y))), kinds
+
+    def _move_decision(self, model_id: str, kind: str) -> Decision[Move]:
+        """The ``move`` or ``dodge-move`` decision. A policy with ``lazy = True`` gets the
+        option *slots* instead of the samples: the idle move and one ``Move(kind)`` per
+        sample the kind would get (:data:`SAMPLES`), with ``context["resolve"](slot, rng)``
+        drawing a legal move of the slot's kind (None when it finds none): the same
+        options, drawn only when chosen. ``context["draw"](kind, n, rng)`` gives up to
+        ``n`` candidate moves of a kind whose ends pass the quick filter but are not yet
+        checked, and ``context["legal"](move)`` checks one (a policy weighing many
+        candidates checks only those it would pick)."""
+        side = self.state.unit(model_id).side
+        if kind == "move":
+            idle, kinds = self._move_kinds(model_id)
+        else:
+            idle, kinds = Move("idle"), ("dodge",)
+        if not getattr(self.policies[side], "lazy", False):
+            opts = self.move_options(model_id) if kind == "move" else self.dodge_move_options(model_id)
+            return Decision(kind, model_id, opts, open=True)
+
+        def resolve(slot: Move, rng: random.Random) -> Move | None:
+            if slot.kind == "idle":
+                return slot
+            got = self._sample_moves(model_id, slot.kind, 1, rng=rng)
+            return got[0] if got else None
+
+        def draw(k: str, n: int, rng: random.Random) -> list[Move]:
+            return self._sample_moves(model_id, k, n, rng=rng, check=False)
+
+        slots = (idle, *(Move(k) for k in kinds for _ in range(SAMPLES[k])))  # type: ignore[arg-type]
+        return Decision(kind, model_id, slots, open=True, context={
+            "resolve": resolve, "draw": draw, "legal": lambda mv: self._legal(model_id, mv)})
+
+    def _sample_moves(self, model_id: str, kind: str, n: int, *, face: bool = True,
+                      rng: random.Random | None = None, check: bool = True) -> list[Move]:
+        """Up to ``n`` legal moves of ``kind`` to ends drawn uniformly from where the model
+        can end (:func:`.sampling.sample_ends`), facing the nearest enemy (or unset).
+        ``check=False``: the ends pass the quick filter only (not yet planned)."""
+        def accept(p: tuple[float, float, float]) -> Move | None:
+            mv = Move(kind, p, self._face_nearest(model_id, p[:2]) if face else None)  # type: ignore[arg-type]
+            return mv if not check or self._legal(model_id, mv) else None
+
+        return sample_ends(self.state.table, model_id, rng or self.policy_rng, n, self.budget(model_id, kind), accept)
 
     def _legal(self, model_id: str, move: Move) -> bool:
         try:
@@ -434,7 +474,7 @@ class EldfallGame:
         """LoS from ``reactor``'s front arc to the mover at path point ``i``, solved for
         every Reactive model at once per point (cached in the sequence)."""
         if seq.sight is None:
-            ids = [u.id for u in self.state.in_play(self.state.reactive)]
+            ids = [u.id for u in self.state.in_play(self.state.reactive) if u.ap >= 1]  # only they may react
             seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids)
             seq.tables = list(seq.sight.tables)
         sight = seq.sight
@@ -476,15 +516,16 @@ class EldfallGame:
         m = st.model(model_id)
         opts: list[Action] = [NOTHING, Action("dodge")]
         enemies = [e for e in st.side_units(st.enemy_of(m.side)) if "Dead" not in e.states]
-        live = [e.id for e in enemies if e.in_play]
+        weapons = usable_weapons(m)
+        # reach first (a distance), LoS only for the enemies some weapon reaches
+        reach = {e.id: [w for w in weapons if st.table.reach(model_id, e.id, w).in_reach]
+                 for e in enemies if e.in_play}
+        live = [eid for eid, ws in reach.items() if ws]
         if live:
             sights = st.table.line_of_sight_pairs([(model_id, e) for e in live])
             for eid, s in zip(live, sights):
-                if not s.visible:
-                    continue
-                for w in usable_weapons(m):
-                    if st.table.reach(model_id, eid, w).in_reach:
-                        opts.append(Action("attack", eid, w.name))
+                if s.visible:
+                    opts += [Action("attack", eid, w.name) for w in reach[eid]]
         for e in enemies:
             if not e.in_play and st.table.distance(model_id, e.id) <= CONTACT_TOLERANCE:
                 opts.append(Action("death-blow", e.id))
@@ -585,8 +626,7 @@ class EldfallGame:
             if not self.state.unit(d).in_play or "Immobilized" in self.state.unit(d).states:
                 continue
             side = self.state.unit(d).side
-            opts = self.dodge_move_options(d)
-            mv = self.ask(side, Decision("dodge-move", d, opts, open=True))
+            mv = self.ask(side, self._move_decision(d, "dodge-move"))
             if mv.kind == "idle":
                 continue
             if mv.kind != "dodge":
@@ -604,13 +644,7 @@ class EldfallGame:
         self._log_sequence(seq, action, logs, falls, changed | {m for m, n in rolled.items() if n > 0}, dodge_moves)
 
     def dodge_move_options(self, model_id: str) -> tuple[Move, ...]:
-        opts = [Move("idle")]
-        for p in sample_destinations(self.state.table, model_id, "walk", self.policy_rng, SAMPLES["dodge"],
-                                     budget=self.budget(model_id, "dodge")):
-            mv = Move("dodge", p, self._face_nearest(model_id, p[:2]))
-            if self._legal(model_id, mv):
-                opts.append(mv)
-        return tuple(opts)
+        return (Move("idle"), *self._sample_moves(model_id, "dodge", SAMPLES["dodge"]))
 
     def _apply_wounds(self, rolled: Mapping[str, int]) -> None:
         """E-WOUND for every model at once: Wounds capped by HP; 0 HP is marked for
