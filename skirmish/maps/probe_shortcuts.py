@@ -43,10 +43,10 @@ import shapely
 from ..geometry.los import (ETA, Obstacles, Segment3, Viewer, _crossing, _project, _Rows, _touches_a_seam,
                             segment_is_clear)
 
-#: How far each tall solid is shrunk before the cover test (inches): far above the
-#: search's contact margin ETA and GEOS rounding, far below any tolerance ε.
+#: The least depth (inches) of a solid's core inside its ε-grown solid, and the margin a
+#: wall's slab keeps: far above the search's contact margin ETA and GEOS rounding, far
+#: below any tolerance ε.
 SHRINK = 1e-6
-#: Offsets (fractions of the radius) across each disc where the sampled segments end.
 _ACROSS = (0.5, -0.5, 0.95, -0.95)
 #: Where the sampled segments end, as offsets across the source's and the target's discs
 #: (fractions of the radius, perpendicular to the line between the centres), in rounds:
