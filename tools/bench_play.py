@@ -3,28 +3,42 @@
 with 25 scenery pieces and 5 models a side.
 
 Targets (issue 13): one greedy-vs-greedy game ≤ 3 s median; random vs random ≥ 20
-games/s on one core. The baseline is the same game with Cover judged for every
-candidate the greedy policy weighs (``GreedyPolicy.cover = True``), the naive way.
+games/s on one core. Each line gives the median wall time per game, the median CPU
+time (``time.process_time``: the machine is shared, so wall time is noisy), games per
+second of CPU, the median activations per game and the CPU per activation (the
+games of two versions may differ: a policy that draws its samples differently plays
+other moves from the same seed).
 
-    python tools/bench_play.py [--games 3] [--seed 1]
+The baseline is another checkout of the code (``--against DIR``, e.g. main exported
+with ``git archive main | tar -x -C /tmp/main``): the same games are played there in a
+subprocess in the same run, and the ratio of CPU medians is printed.
+
+    python tools/bench_play.py [--games 3] [--seed 1] [--against /tmp/main]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# ``--root DIR`` (the baseline's subprocess) imports skirmish from another checkout
+_root = sys.argv[sys.argv.index("--root") + 1] if "--root" in sys.argv else str(ROOT)
+sys.path.insert(0, _root)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _bench import fmt  # noqa: E402
 from skirmish.game.eldfall import parse_settings, play_game, with_builtin_power  # noqa: E402
-from skirmish.game.eldfall.policies import GreedyPolicy  # noqa: E402
-from skirmish.game.policy import RandomPolicy  # noqa: E402
+from skirmish.game.policy import load_policy  # noqa: E402
 from skirmish.scenario.generate import random_table  # noqa: E402
+
+CASES = {"random": "random vs random", "greedy": "greedy vs greedy"}
 
 
 def bench_table(seed: int):
@@ -33,38 +47,59 @@ def bench_table(seed: int):
     return with_builtin_power(random_table(random.Random(seed), models=10, scenery=25))
 
 
-def timed(table, policies, seed: int) -> tuple[float, int]:
-    t0 = time.perf_counter()
+def timed(table, policies, seed: int) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, activations) of one game."""
+    t0, c0 = time.perf_counter(), time.process_time()
     rec = play_game(table, parse_settings(None, table), policies, random.Random(seed), seed=seed)
-    return time.perf_counter() - t0, sum(e["role"] == "activation" for e in rec.events)
+    return (time.perf_counter() - t0, time.process_time() - c0,
+            sum(e["role"] == "activation" for e in rec.events))
 
 
-def median(xs: list[float]) -> float:
-    xs = sorted(xs)
-    return xs[len(xs) // 2]
+def run(case: str, games: int, seed: int) -> dict[str, float]:
+    """Medians of ``games`` games of ``case`` (seeds seed, seed + 1, ...) on the bench table."""
+    table = bench_table(seed)
+    runs = []
+    for i in range(games):
+        pol = {s: load_policy(case, "eldfall") for s in table.sides}
+        runs.append(timed(table, pol, seed + i))
+    return {"wall": statistics.median(r[0] for r in runs), "cpu": statistics.median(r[1] for r in runs),
+            "activations": statistics.median(r[2] for r in runs)}
+
+
+def run_elsewhere(root: str, case: str, games: int, seed: int) -> dict[str, float]:
+    """The same medians measured on the code at ``root`` (another checkout)."""
+    root = str(Path(root).resolve())
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--raw", case, "--games", str(games),
+                          "--seed", str(seed), "--root", root], cwd=root, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--baseline", action="store_true", help="also time greedy with Cover for every candidate")
+    ap.add_argument("--only", choices=sorted(CASES), help="one case only")
+    ap.add_argument("--against", metavar="DIR", help="a checkout to compare with (e.g. main), timed in the same run")
+    ap.add_argument("--raw", choices=sorted(CASES), help=argparse.SUPPRESS)
+    ap.add_argument("--root", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    table = bench_table(args.seed)
-    rnd = [timed(table, {"red": RandomPolicy(), "blue": RandomPolicy()}, args.seed + i) for i in range(args.games)]
-    t_r = median([t for t, _ in rnd])
-    print(f"{'random vs random, 5 a side, 25 pieces':<44} median {fmt(t_r)} per game  "
-          f"({1 / t_r:.2f} games/s; target ≥ 20; {median([n for _, n in rnd]):.0f} activations)")
-    greedy = [timed(table, {"red": GreedyPolicy(), "blue": GreedyPolicy()}, args.seed + i) for i in range(args.games)]
-    t_g = median([t for t, _ in greedy])
-    line = (f"{'greedy vs greedy, 5 a side, 25 pieces':<44} median {fmt(t_g)} per game  (target ≤ 3 s; "
-            f"{median([n for _, n in greedy]):.0f} activations)")
-    if args.baseline:
-        slow = GreedyPolicy()
-        slow.cover = True
-        t_b = median([timed(table, {"red": slow, "blue": slow}, args.seed + i)[0] for i in range(args.games)])
-        line += f"   cover-every-candidate {fmt(t_b)}   ratio x{t_b / t_g:,.1f}"
-    print(line)
+    if args.raw:  # one case as JSON, for --against
+        print(json.dumps(run(args.raw, args.games, args.seed)))
+        return
+    for case in ([args.only] if args.only else ["random", "greedy"]):
+        r = run(case, args.games, args.seed)
+        target = "target ≥ 20 games/s" if case == "random" else "target ≤ 3 s"
+        per = r["cpu"] / max(r["activations"], 1)
+        line = (f"{CASES[case] + ', 5 a side, 25 pieces':<40} median {fmt(r['wall'])} wall, {fmt(r['cpu'])} CPU "
+                f"per game ({1 / r['cpu']:.2f} games/s of CPU; {target}; {r['activations']:.0f} activations, "
+                f"{fmt(per).strip()} CPU each)")
+        if args.against:
+            b = run_elsewhere(args.against, case, args.games, args.seed)
+            bper = b["cpu"] / max(b["activations"], 1)
+            line += (f"\n{'':<40} baseline {fmt(b['cpu'])} CPU ({b['activations']:.0f} activations, "
+                     f"{fmt(bper).strip()} CPU each)   ratio x{b['cpu'] / r['cpu']:,.1f} per game, "
+                     f"x{bper / per:,.1f} per activation")
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

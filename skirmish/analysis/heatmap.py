@@ -32,7 +32,7 @@ from ..rules.eldfall.sizes import SIZES
 from ..scale import Backend, run_jobs
 
 #: Rows of cells per job: fixed, so the split never depends on the workers.
-ROWS_PER_JOB = 2
+ROWS_PER_JOB = 4
 #: No more cells than this (a 0.1" step on a 6' x 4' table).
 MAX_CELLS = 500_000
 

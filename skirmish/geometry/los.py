@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import shapely
@@ -223,6 +223,71 @@ def grow_convex(poly: Polygon, eps: float) -> Polygon:
     return Polygon(out)
 
 
+#: Per-owner rows of :func:`_assemble`, reused by every scene that holds the same solid
+#: (the scenery of a game, the models that did not move): key -> (refs, rows). Keys of
+#: polygon owners hold the identity of their parts (checked); round owners are keyed by
+#: their exact circle and footprint. Bounded, oldest dropped first.
+_ROWS: dict[tuple[object, ...], tuple[tuple[object, ...], _OwnerRows]] = {}
+_ROWS_SIZE = 8192
+
+
+class _OwnerRows(NamedTuple):
+    verts: list[np.ndarray]
+    halfplanes: list[np.ndarray]
+    round: list[bool]
+    axes: list[tuple[float, float, float, float]]
+    circles: list[tuple[float, float, float]]
+    axis: tuple[float, float, float, float]
+    bound: np.ndarray
+
+
+def _cache_put(store: dict[Any, Any], key: tuple[object, ...], value: tuple[tuple[object, ...], Any],
+               size: int = _ROWS_SIZE) -> None:
+    if len(store) >= size:
+        del store[next(iter(store))]
+    store[key] = value
+
+
+def _owner_rows(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ...], geom: Polygon
+                ) -> _OwnerRows:
+    """One owner's piece rows (verts, halfplanes, round flag, axis, circle per piece) and
+    its own axis and bounding circle: the same values for the same solid, computed once."""
+    if circle is not None:
+        key: tuple[object, ...] = ("c", circle[0], circle[1], circle[2], len(geom.exterior.coords))
+        hit = _ROWS.get(key)
+        if hit is not None and shapely.equals_exact(hit[0][0], geom, 0.0):
+            return hit[1]
+    else:
+        key = ("p", id(ps), id(geom))
+        hit = _ROWS.get(key)
+        if hit is not None and hit[0][0] is geom and hit[0][1] is ps:
+            return hit[1]
+    verts: list[np.ndarray] = []
+    pieces: list[np.ndarray] = []
+    round_p: list[bool] = []
+    axes_p: list[tuple[float, float, float, float]] = []
+    circles_p: list[tuple[float, float, float]] = []
+    if circle is not None:
+        ang = np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)
+        verts.append(np.stack([circle[0] + circle[2] * np.cos(ang), circle[1] + circle[2] * np.sin(ang)], 1))
+        pieces.append(np.zeros((0, 3)))
+        round_p.append(True)
+        axes_p.append((circle[0], circle[1], 1.0, 0.0))
+        circles_p.append(circle)
+    else:
+        for p in ps:
+            verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
+            pieces.append(halfplanes_of(p))
+            round_p.append(False)
+            axes_p.append(_axis(p))
+            xy = np.asarray(p.exterior.coords)
+            mid = xy.mean(0)
+            circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
+    rows = _OwnerRows(verts, pieces, round_p, axes_p, circles_p, _axis(geom), _bounding_circles([geom])[0])
+    _cache_put(_ROWS, key, ((geom, ps), rows))
+    return rows
+
+
 def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded: np.ndarray, sealed: np.ndarray,
               geoms: tuple[Polygon, ...], circles: tuple[tuple[float, float, float] | None, ...],
               parts: tuple[tuple[Polygon, ...], ...], grown_by: float) -> Obstacles:
@@ -233,25 +298,18 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
     round_p: list[bool] = []
     axes_p: list[tuple[float, float, float, float]] = []
     verts: list[np.ndarray] = []
-    for idx, (circle, ps) in enumerate(zip(circles, parts)):
-        if circle is not None:
-            ang = np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)
-            verts.append(np.stack([circle[0] + circle[2] * np.cos(ang), circle[1] + circle[2] * np.sin(ang)], 1))
-            pieces.append(np.zeros((0, 3)))
-            owners.append(idx)
-            round_p.append(True)
-            axes_p.append((circle[0], circle[1], 1.0, 0.0))
-            circles_p.append(circle)
-            continue
-        for p in ps:
-            verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
-            pieces.append(halfplanes_of(p))
-            owners.append(idx)
-            round_p.append(False)
-            axes_p.append(_axis(p))
-            xy = np.asarray(p.exterior.coords)
-            mid = xy.mean(0)
-            circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
+    owner_axes: list[tuple[float, float, float, float]] = []
+    bounds: list[np.ndarray] = []
+    for idx, (circle, ps, geom) in enumerate(zip(circles, parts, geoms)):
+        rows = _owner_rows(circle, ps, geom)
+        verts += rows.verts
+        pieces += rows.halfplanes
+        round_p += rows.round
+        axes_p += rows.axes
+        circles_p += rows.circles
+        owners += [idx] * len(rows.verts)
+        owner_axes.append(rows.axis)
+        bounds.append(rows.bound)
     eff = np.where(grounded, 0.0, z0a)
     kmax = max((len(h) for h in pieces), default=1) or 1
     hp = np.zeros((len(pieces), kmax, 3))
@@ -266,21 +324,21 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
     for k, v in enumerate(verts):
         pv[k, : len(v)] = v
         pv[k, len(v):] = v[-1]
-    axes = np.array([_axis(g) for g in geoms], float).reshape(-1, 4)
+    axes = np.array(owner_axes, float).reshape(-1, 4)
     circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
     return Obstacles(names, eff, z1a, sealed, geoms, circ, axes,
                      npieces, owners_a, hp, shapely.STRtree(geoms), start,
                      np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
-                     np.array(axes_p, float).reshape(-1, 4), _bounding_circles(geoms), pv,
+                     np.array(axes_p, float).reshape(-1, 4), np.array(bounds, float).reshape(-1, 3), pv,
                      _source=(z0a, grounded, circles, parts), grown_by=grown_by)
 
 
 def _grow(obs: Obstacles, eps: float) -> Obstacles:
     z0a, grounded, circles, parts = obs._source
     gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
-    gp = tuple(tuple(grow_convex(p, eps) for p in ps) for ps in parts)
-    gg = tuple((ps[0] if len(ps) == 1 else shapely.union_all(ps)) if c is None
-               else shapely.Point(c[0], c[1]).buffer(c[2], quad_segs=QUAD_SEGS) for ps, c in zip(gp, gc))
+    grown = [_grown_owner(ps, c, eps) for ps, c in zip(parts, gc)]
+    gp = tuple(g[0] for g in grown)
+    gg = tuple(g[1] for g in grown)
     z0g = np.where(grounded, 0.0, z0a - eps)
     z1g = obs.owner_z1 + eps
     stacks = _stacks(gp, z0g, z1g)
@@ -303,6 +361,25 @@ def _grow(obs: Obstacles, eps: float) -> Obstacles:
                   tuple(geoms), tuple(circs), tuple(prts), obs.grown_by + eps)
     object.__setattr__(g, "members", tuple(members))
     return g
+
+
+#: Grown parts and footprint per owner and ε (the same solid grown again is the same
+#: objects, so :func:`_owner_rows` finds it): key -> (refs, (parts, footprint)).
+_GROWN: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[tuple[Polygon, ...], Polygon]]] = {}
+
+
+def _grown_owner(ps: tuple[Polygon, ...], gc: tuple[float, float, float] | None, eps: float
+                 ) -> tuple[tuple[Polygon, ...], Polygon]:
+    if gc is not None:
+        return (), shapely.Point(gc[0], gc[1]).buffer(gc[2], quad_segs=QUAD_SEGS)
+    key = (id(ps), eps)
+    hit = _GROWN.get(key)
+    if hit is not None and hit[0][0] is ps:
+        return hit[1]
+    gp = tuple(grow_convex(p, eps) for p in ps)
+    out = (gp, gp[0] if len(gp) == 1 else shapely.union_all(gp))
+    _cache_put(_GROWN, key, ((ps,), out))
+    return out
 
 
 def _stacks(parts: Sequence[tuple[Polygon, ...]], z0: np.ndarray, z1: np.ndarray) -> list[tuple[int, int, Polygon]]:

@@ -1,18 +1,18 @@
 """Visibility from many probe points at once (E-LOS, E-ARC, E-LOS-MOVE).
 
 A *probe* is a model of a given size placed in turn at each of many plan points.
-:func:`probe_visibility` answers, for every probe point and every placed model,
-in one vectorised line-of-sight search:
+:func:`probe_visibility` answers, for every probe point and every placed model, in
+one call:
 
 * ``seen_by[i, j]``: model ``j`` sees the probe at point ``i`` from its front arc,
   as placed (E-LOS, E-ARC);
 * ``sees[i, j]``: the probe at point ``i`` sees model ``j`` with 360° vision
   (E-LOS-MOVE: a model may turn).
 
-Each answer is exactly the one ``Table.line_of_sight`` gives on the table with the
-probe model added at that point, and carries the same evidence (a witness segment,
-or the blockers of a certificate), built on demand by :meth:`ProbeVisibility.seen_by_evidence`
-and :meth:`ProbeVisibility.sees_evidence`.
+Each answer is the one ``Table.line_of_sight`` gives on the table with the probe
+model added at that point (see below for the pairs that search leaves undecided), and
+carries its evidence (a witness segment, or the blockers of a certificate), built on
+demand by :meth:`ProbeVisibility.seen_by_evidence` and :meth:`ProbeVisibility.sees_evidence`.
 
 Where a probe stands: on the highest walkable surface whose footprint contains the
 point (a walkable roof, else the table). A point is *standable* when the probe's base
@@ -20,9 +20,15 @@ lies wholly on that surface and its hitbox overlaps no scenery solid and no mode
 (touching is fine); elsewhere both answers are False.
 
 The work is shared: the table's obstacles (one STRtree, one placement of the solids)
-are built once and every (probe, model) pair is solved in one batch. The probe itself
-is never an obstacle for its own sight lines (E-LOS: the two models themselves do not
-block), so it needs no placement of its own.
+are built once, the candidate solids of all pairs come from one query, and the cheap
+tests of :mod:`.probe_shortcuts` (sampled witnesses, the cover certificate) settle most
+pairs together as array operations; the exact search
+(:func:`~skirmish.geometry.los.line_of_sight_batch`) gets the rest in one batch per
+direction. The probe itself is never an obstacle for its own sight lines (E-LOS: the
+two models themselves do not block), so it needs no placement of its own.
+
+Each answer is ``Table.line_of_sight``'s wherever that search is certified; where it
+gives up (stage "undecided") a cheap test may still settle the pair, with its proof.
 """
 
 from __future__ import annotations
@@ -34,9 +40,10 @@ import numpy as np
 import shapely
 
 from ..errors import SkirmishError
-from ..geometry.los import DEFAULT_TOLERANCE, LosAnswer, Viewer, line_of_sight_batch
+from ..geometry.los import DEFAULT_TOLERANCE, LosAnswer, Obstacles, Viewer, line_of_sight_batch
 from ..rules.eldfall.sizes import SIZES
 from .pieces import Model
+from .probe_shortcuts import ACROSS, CENTRE, Pairs, candidates, covered, restrict, sampled_witnesses
 from .results import LineOfSight
 from .table import CONTACT_TOLERANCE, Table
 
@@ -194,26 +201,10 @@ def probe_visibility(table: Table, points: np.ndarray | Any, size: str | Model, 
     obs = table.los_obstacles
     rows = np.flatnonzero(ok)
     if len(rows) and m:
+        front, back = _solve(obs, table, probe, pts[rows], z[rows], cols, tolerance)
         ii = np.repeat(rows, m)
         jj = np.tile(np.arange(m), len(rows))
-        r, h = probe.radius, probe.hitbox_height
-        probes = [Viewer(float(pts[i, 0]), float(pts[i, 1]), r, float(z[i]), h, -1) for i in rows]
-        others = [_viewer(table.models[c], int(c)) for c in cols]
-        facing = [table.models[c].facing_vector for c in cols]
-        pk = np.repeat(np.arange(len(rows)), m).tolist()
-        jl = jj.tolist()
-        keys = list(zip(ii.tolist(), jl))
-        # model j's front arc sees the probe (E-ARC)
-        front = line_of_sight_batch(obs, [others[j] for j in jl], [probes[k] for k in pk],
-                                    [facing[j] for j in jl], tolerance=tolerance)
-        # the probe's 360° view (E-LOS-MOVE): a sight line from j's front arc, reversed, is one
-        # from the probe's hitbox to j's, so only the pairs j does not see need a search
-        todo = [k for k, a in enumerate(front) if not a.visible]
-        around = line_of_sight_batch(obs, [probes[pk[k]] for k in todo], [others[jl[k]] for k in todo],
-                                     [None] * len(todo), tolerance=tolerance)
-        back: list[LosAnswer] = [_reversed(a) for a in front]
-        for k, a in zip(todo, around):
-            back[k] = a
+        keys = list(zip(ii.tolist(), jj.tolist()))
         seen_by[ii, jj] = [a.visible for a in front]
         sees[ii, jj] = [a.visible for a in back]
         seen_raw = dict(zip(keys, front))
@@ -222,6 +213,89 @@ def probe_visibility(table: Table, points: np.ndarray | Any, size: str | Model, 
         arr.setflags(write=False)
     return ProbeVisibility(table, probe, pts, z, ids, ok, seen_by, sees, tolerance, reason, blocker,
                            seen_raw, sees_raw, obs.names)
+
+
+def _solve(obs: Obstacles, table: Table, probe: Model, pts: np.ndarray, z: np.ndarray, cols: np.ndarray,
+           tolerance: float) -> tuple[list[LosAnswer], list[LosAnswer]]:
+    """The answers for every (point, model) pair, point-major: model j's front arc to the
+    probe, and the probe's 360° view of model j. The cheap tests of
+    :mod:`.probe_shortcuts` first, over all pairs; the exact search for the rest."""
+    n, m = len(pts), len(cols)
+    grown = obs.grown(tolerance)
+    r, h = probe.radius, probe.hitbox_height
+    others = [table.models[c] for c in cols]
+    enemy = np.array([(o.hitbox.x, o.hitbox.y, o.hitbox.radius, o.hitbox.z, o.hitbox.top) for o in others],
+                     float).reshape(m, 5)
+    facing = np.array([o.facing_vector for o in others], float).reshape(m, 2)
+    pk, jk = np.repeat(np.arange(n), m), np.tile(np.arange(m), n)  # pair k = point pk, model jk
+    D = np.column_stack([pts, np.full(n, r)])[pk]
+    zD = np.column_stack([z, z + h])[pk]
+    E, zE = enemy[jk, :3], enemy[jk, 3:]
+    none = np.zeros((n * m, 3))
+    none[:, 2] = -np.inf
+    own = np.column_stack([np.full(n * m, -1), cols[jk]])
+    around = Pairs(D, E, none, zD, zE, own)  # the probe's 360° view (E-LOS-MOVE)
+    f = facing[jk]
+    arc = Pairs(E, D, np.column_stack([f, np.einsum("ij,ij->i", f, E[:, :2])]), zE, zD, own[:, ::-1])  # E-ARC
+    front: list[LosAnswer | None] = [None] * (n * m)
+    back: list[LosAnswer | None] = [None] * (n * m)
+    # E-ARC: the probe must reach into the model's front half-plane
+    out = np.einsum("ij,ij->i", arc.H[:, :2], D[:, :2]) + D[:, 2] - arc.H[:, 2] < -1e-12
+    for k in np.flatnonzero(out).tolist():
+        front[k] = LosAnswer(False, "arc", out_of_arc=True)
+    pi, oi = candidates(grown, around)
+    names = grown.members or tuple((o,) for o in range(grown.n_owners))
+
+    def settle(store: list[LosAnswer | None], pairs: Pairs, todo: np.ndarray,
+               ends: tuple[tuple[float, float], ...]) -> None:
+        if not len(todo):
+            return
+        sp, so = restrict(pi, oi, todo, n * m)
+        for k, seg in zip(todo.tolist(), sampled_witnesses(grown, pairs.take(todo), sp, so, ends)):
+            if seg is not None:
+                store[k] = LosAnswer(True, "witness", witness=seg)
+
+    def cover(store: list[LosAnswer | None], pairs: Pairs, todo: np.ndarray) -> None:
+        if not len(todo):
+            return
+        sp, so = restrict(pi, oi, todo, n * m)
+        for k, used in zip(todo.tolist(), covered(grown, pairs.take(todo), sp, so, base=obs)):
+            if used is not None:
+                store[k] = LosAnswer(False, "separator", blockers=tuple(sorted({b for o in used for b in names[o]})))
+
+    def undecided(store: list[LosAnswer | None]) -> np.ndarray:
+        return np.array([k for k, a in enumerate(store) if a is None], int)
+
+    # a sight line from j's front arc, reversed, is one from the probe to j (and a pair the
+    # probe's 360° view cannot see, j's front arc cannot either)
+    def witnesses(ends: tuple[tuple[float, float], ...]) -> None:
+        settle(front, arc, undecided(front), ends)
+        for k, a in enumerate(front):
+            if a is not None and a.visible and back[k] is None:
+                back[k] = _reversed(a)
+        settle(back, around, undecided(back), ends)
+
+    witnesses(CENTRE)  # the centre lines first: most open pairs
+    cover(back, around, undecided(back))
+    for k, a in enumerate(back):
+        if front[k] is None and a is not None and not a.visible:
+            front[k] = a
+    cover(front, arc, undecided(front))
+    witnesses(ACROSS)  # more segments for the pairs still open
+    # the exact search for what is left
+    viewer = [Viewer(float(x), float(y), r, float(zz), h, -1) for (x, y), zz in zip(pts, z)]
+    them = [_viewer(o, int(c)) for o, c in zip(others, cols)]
+    todo = undecided(front).tolist()
+    for k, a in zip(todo, line_of_sight_batch(obs, [them[jk[k]] for k in todo], [viewer[pk[k]] for k in todo],
+                                              [others[jk[k]].facing_vector for k in todo], tolerance=tolerance)):
+        front[k] = a
+        if a.visible and back[k] is None:
+            back[k] = _reversed(a)
+    todo = undecided(back).tolist()
+    for k, a in zip(todo, line_of_sight_batch(obs, [viewer[pk[k]] for k in todo], [them[jk[k]] for k in todo],
+                                              [None] * len(todo), tolerance=tolerance)):
+        back[k] = a
+    return [a for a in front if a is not None], [a for a in back if a is not None]
 
 
 def _reversed(a: LosAnswer) -> LosAnswer:

@@ -41,6 +41,10 @@ LOS_BATCH = 1024
 CONTACT_TOLERANCE = 1e-3
 
 
+#: Cover answers by everything they depend on (see :meth:`Table.cover`); bounded.
+_COVERS: dict[tuple[Any, ...], tuple[tuple[Scenery, ...], Cover]] = {}
+
+
 @register_map
 @dataclass(frozen=True, repr=False)
 class Table(TableMovement, TableTemplates, Map):
@@ -242,17 +246,38 @@ class Table(TableMovement, TableTemplates, Map):
         (``tolerance``) from every other solid, ``b``'s own far side included: each point is
         taken ε outside ``b``'s surface and gets an exact LoS query from ``a``. A point on a
         cap flush with a blocker's top is not seen. The basis for cover (E-COVER)."""
+        seen, weights = self._visible_samples(a, b, arc=arc, samples=samples, tolerance=tolerance)
+        return float(seen @ weights / weights.sum())
+
+    def _visible_samples(self, a: str, b: str, *, arc: LosArc = "front", samples: int = 16,
+                         tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None,
+                         prune: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`visible_fraction`'s samples: which ones ``a`` sees (only those in the mask
+        ``only`` are solved, the rest are False) and their area weights.
+
+        ``prune``: a sample on ``b``'s far side is hidden by ``b`` itself, and is not
+        solved: every point of ``a``'s hitbox lies strictly behind the plane tangent to
+        ``b`` (grown by ε) there, so every sight line to it enters ``b``."""
         ma, mb = self.model(a), self.model(b)
         if a == b:
             raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models")
-        pts, weights = surface_samples(mb.hitbox, samples, offset=tolerance)
+        hb, ha = mb.hitbox, ma.hitbox
+        pts, weights = surface_samples(hb, samples, offset=tolerance)
+        want = np.ones(len(pts), bool) if only is None else np.asarray(only, bool).copy()
+        if prune:
+            top = pts[:, 2] > hb.top
+            n = (pts[:, :2] - (hb.x, hb.y)) / (hb.radius + tolerance)
+            behind = (ha.x - hb.x) * n[:, 0] + (ha.y - hb.y) * n[:, 1] + ha.radius < hb.radius + tolerance - 1e-9
+            want &= ~np.where(top, ha.top < hb.top + tolerance - 1e-9, behind)
+        ask = np.flatnonzero(want)
         src = self._viewer(a)
-        targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts]
+        targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts[ask]]
         facing = ma.facing_vector if arc == "front" else None
         raw = line_of_sight_batch(self.los_obstacles, [src] * len(targets), targets, [facing] * len(targets),
                                   tolerance=tolerance)
-        seen = np.array([r.visible for r in raw], float)
-        return float(seen @ weights / weights.sum())
+        seen = np.zeros(len(pts), float)
+        seen[ask] = [r.visible for r in raw]
+        return seen, weights
 
     def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE,
                           progress: Callable[[int], None] | None = None) -> list[LineOfSight]:
@@ -275,23 +300,31 @@ class Table(TableMovement, TableTemplates, Map):
         for a, b in pairs:
             if a == b:
                 raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models")
-        src = [self._viewer(a) for a, _ in pairs]
-        dst = [self._viewer(b) for _, b in pairs]
-        facings = [self.model(a).facing_vector if arc == "front" else None for a, _ in pairs]
+        # answers already given on this (immutable) table are reused; a call that reports
+        # progress (a long batch) solves every pair afresh
+        memo = self._los_memo if progress is None else {}
+        todo = list(pairs) if progress is not None else \
+            [(a, b) for a, b in dict.fromkeys((a, b) for a, b in pairs) if (a, b, arc, tolerance) not in memo]
+        src = [self._viewer(a) for a, _ in todo]
+        dst = [self._viewer(b) for _, b in todo]
+        facings = [self.model(a).facing_vector if arc == "front" else None for a, _ in todo]
         raw = []
-        for k in range(0, len(pairs), LOS_BATCH):  # bounded memory; the rows of a batch stay in cache
+        for k in range(0, len(todo), LOS_BATCH):  # bounded memory; the rows of a batch stay in cache
             raw += line_of_sight_batch(self.los_obstacles, src[k:k + LOS_BATCH], dst[k:k + LOS_BATCH],
                                        facings[k:k + LOS_BATCH], tolerance=tolerance)
             if progress is not None:
                 progress(len(raw))
-        names = self.los_obstacles.names
-        out = []
-        for (a, b), r in zip(pairs, raw):
+        names = self.los_obstacles.names if todo else ()
+        for (a, b), r in zip(todo, raw):
             reason: Literal["clear", "out_of_arc", "blocked"] = \
                 "clear" if r.visible else ("out_of_arc" if r.out_of_arc else "blocked")
-            out.append(LineOfSight(a, b, r.visible, reason, r.witness, tuple(names[o] for o in r.blockers),
-                                   tolerance, arc, r.stage))
-        return out
+            memo[(a, b, arc, tolerance)] = LineOfSight(a, b, r.visible, reason, r.witness,
+                                                       tuple(names[o] for o in r.blockers), tolerance, arc, r.stage)
+        return [memo[(a, b, arc, tolerance)] for a, b in pairs]
+
+    @cached_property
+    def _los_memo(self) -> dict[tuple[str, str, str, float], LineOfSight]:
+        return {}
 
     # -- E-COVER -----------------------------------------------------------------
     def cover(self, attacker: str, target: str) -> Cover:
@@ -304,10 +337,25 @@ class Table(TableMovement, TableTemplates, Map):
         wider than its base; Light (−2) otherwise. A Crouched target has at least Light.
         """
         ma, mt = self.model(attacker), self.model(target)
+        # the same solids, attacker's facing and target: the same answer (kept for the session)
+        key = (id(self.scenery), attacker, ma.facing, target, mt.size, frozenset(mt.states),
+               tuple((o.id, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in self.models))
+        hit = _COVERS.get(key)
+        if hit is not None and hit[0] is self.scenery:
+            return hit[1]
+        got = self._cover(ma, mt)
+        if len(_COVERS) >= 1024:
+            del _COVERS[next(iter(_COVERS))]
+        _COVERS[key] = (self.scenery, got)
+        return got
+
+    def _cover(self, ma: Model, mt: Model) -> Cover:
+        attacker, target = ma.id, mt.id
         crouched = "Crouched" in mt.states
         if size_rank(mt.size) > size_rank("L"):
             return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
-        seen = self.visible_fraction(attacker, target)
+        mask, weights = self._visible_samples(attacker, target)
+        seen = float(mask @ weights / weights.sum())
         best: Cover | None = None
         for s in self.scenery:
             if not s.blocks_los or s.top <= mt.z + BASE_THICKNESS:
@@ -317,7 +365,9 @@ class Table(TableMovement, TableTemplates, Map):
             if not 0 < seen < 1:
                 continue
             without = replace(self, scenery=tuple(o for o in self.scenery if o.id != s.id))
-            if without.visible_fraction(attacker, target) <= seen + 1e-9:
+            # a sample seen past every solid is seen past fewer: only the hidden ones are asked again
+            more, _ = without._visible_samples(attacker, target, only=mask == 0)
+            if float((mask + more) @ weights / weights.sum()) <= seen + 1e-9:
                 continue
             rect = s.solid.footprint.minimum_rotated_rectangle
             xy = np.asarray(rect.exterior.coords)

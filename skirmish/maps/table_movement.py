@@ -190,8 +190,20 @@ def _phase(c: tuple[float, float], towards: tuple[float, float]) -> float:
 def _obstacle(s: Scenery, r: float, towards: tuple[float, float]) -> P.PlanObstacle:
     if s.solid.circle is not None:
         return P.PlanObstacle(s.id, r, circle=s.solid.circle, phase=_phase(s.solid.circle[:2], towards))
+    hit = _OBSTACLES.get((id(s), r))
+    if hit is not None and hit[0] is s:
+        return hit[1]  # the same piece and clearance: its capsules and grown pieces are kept on it
     pieces = tuple(np.asarray(p.exterior.coords)[:-1] for p in s.solid.convex_pieces)
-    return P.PlanObstacle(s.id, r, polygon=s.solid.footprint, pieces=pieces)
+    o = P.PlanObstacle(s.id, r, polygon=s.solid.footprint, pieces=pieces)
+    if len(_OBSTACLES) >= 4096:
+        del _OBSTACLES[next(iter(_OBSTACLES))]
+    _OBSTACLES[(id(s), r)] = (s, o)
+    return o
+
+
+#: A polygon piece's plan obstacle per clearance (a round one is turned toward the mover,
+#: so it is made afresh): key (id(piece), clearance) -> (piece, obstacle).
+_OBSTACLES: dict[tuple[int, float], tuple[Scenery, P.PlanObstacle]] = {}
 
 
 # ---------------------------------------------------------------------------------------
@@ -219,6 +231,25 @@ class _Net:
     dist: np.ndarray
     pred: np.ndarray  # predecessor edge
     falls: bool = True
+
+
+#: Movement nets already built, shared by every table whose movement is the same: the
+#: same scenery (identity), size and mode, and every model at the same place with the
+#: same base, hitbox height and side (facings and other States do not change a path).
+#: The mover's Speed (SPD: its fall rolls) is in the key too. Bounded, oldest first.
+_MOVERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], _Mover]] = {}
+_MOVERS_SIZE = 64
+
+
+#: Surfaces per scenery (identity), table width and depth.
+_SURFACES: dict[tuple[Any, ...], tuple[Any, tuple[Surface, ...]]] = {}
+
+
+def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    m = t.model(model_id)
+    key = (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode,
+           tuple((o.id, o.side, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in t.models))
+    return key, (t.scenery,)
 
 
 class _Mover:
@@ -623,6 +654,10 @@ class TableMovement:
     def surfaces(self) -> tuple[Surface, ...]:
         """The surfaces models stand on: the table (index 0), then the walkable tops by height."""
         t: Any = self
+        key = (id(t.scenery), t.width, t.depth)
+        hit = _SURFACES.get(key)
+        if hit is not None and hit[0] is t.scenery:
+            return hit[1]
         out = [Surface(0, 0.0, shapely.box(0.0, 0.0, t.width, t.depth), (), True)]
         groups: dict[float, list[Scenery]] = {}
         for s in t.scenery:
@@ -632,7 +667,10 @@ class TableMovement:
             pieces = groups[z]
             support = shapely.union_all([s.solid.footprint for s in pieces])
             out.append(Surface(len(out), z, support, tuple(s.id for s in pieces)))
-        return tuple(out)
+        if len(_SURFACES) >= 64:
+            del _SURFACES[next(iter(_SURFACES))]
+        _SURFACES[key] = (t.scenery, surfaces := tuple(out))
+        return surfaces
 
     def surface_under(self, model_id: str) -> Surface:
         """The surface a model stands on (its ``z`` and the walkable top under its centre)."""
@@ -660,7 +698,16 @@ class TableMovement:
         mv = self._mv_movers.get(model_id)
         if mv is None:
             t: Any = self
-            mv = self._mv_movers[model_id] = _Mover(self, t.model(model_id))
+            key, refs = _mover_key(t, model_id)
+            hit = _MOVERS.get(key)
+            if hit is not None and all(a is b for a, b in zip(hit[0], refs)):
+                mv = hit[1]
+            else:
+                mv = _Mover(self, t.model(model_id))
+                if len(_MOVERS) >= _MOVERS_SIZE:
+                    del _MOVERS[next(iter(_MOVERS))]
+                _MOVERS[key] = (refs, mv)
+            self._mv_movers[model_id] = mv
         return mv
 
     # -- budgets and modes --------------------------------------------------------------------
@@ -1389,6 +1436,27 @@ class TableMovement:
             return [(mv.start[0], mv.start[1], mv.home)], (
                 f"no legal path takes {mv.model.id} into base contact with {target}"), notes
         return self._mv_route(mv, net, best), "", notes
+
+    def end_bounds(self, model_id: str, xy: np.ndarray, *, falls: bool = True) -> list[list[tuple[float, float]]]:
+        """For each plan point of ``xy`` ((n, 2)), the surfaces where ``model_id``'s base
+        may end there, as ``(z, bound)``: ``bound`` is a lower bound of the Movement cost of
+        any path there (a shortest path reaches it straight from some node of the
+        movement net). A quick filter before :meth:`plan_move`, vectorised over the points."""
+        mv = self._mv_mover(model_id)
+        net = mv.net(falls)
+        Q = np.asarray(xy, float).reshape(-1, 2)
+        out: list[list[tuple[float, float]]] = [[] for _ in range(len(Q))]
+        fin = np.flatnonzero(np.isfinite(net.dist))
+        if not len(Q) or not len(fin):
+            return out
+        nxy = net.xy[fin]
+        bound = (net.dist[fin][None, :] + np.hypot(Q[:, None, 0] - nxy[None, :, 0],
+                                                   Q[:, None, 1] - nxy[None, :, 1])).min(axis=1)
+        for k in net.levels:
+            z = mv.surfaces[k].z
+            for i in np.flatnonzero(mv.space(k).end.point_free(Q, tol=1e-7)).tolist():
+                out[i].append((z, float(bound[i])))
+        return out
 
     # -- the movement range ------------------------------------------------------------------
     def movement_range(self, model_id: str, *, kind: MoveKind | str = "walk", budget: float | None = None,

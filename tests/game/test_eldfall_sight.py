@@ -73,3 +73,20 @@ def test_e_setup_generated_table_needs_power_and_with_builtin_power_gives_it():
     assert with_builtin_power(declared, {"sword": 99, "short-bow": 99}).models == declared.models
     with pytest.raises(ScenarioError, match="not a built-in weapon"):
         with_builtin_power(t, {"longbow": 11})
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_e_los_e_arc_seen_by_alone_matches_one_table_per_point(seed):
+    """The reactions' sight (front arcs only, no 360° search) on the table without the
+    mover equals the answer on the table with the mover moved to each point, in the
+    air and overlapping scenery included."""
+    table = load(SCENARIOS / "mill-ambush.toml")
+    rng = random.Random(seed)
+    m = rng.choice(table.models)
+    others = [o.id for o in table.models if o.side != m.side]
+    pts = [(rng.uniform(0.5, table.width - 0.5), rng.uniform(0.5, table.depth - 0.5), 0.0) for _ in range(12)]
+    pts += [(m.x, m.y, m.z), (pts[0][0], pts[0][1], 2.5)]
+    s = sight_along(table, m, pts, others)
+    assert s.sees is None and s.others == tuple(others)
+    for i, p in enumerate(pts):
+        assert list(s.seen_by[i]) == _oracle(table, m, p, others)[0], (m.id, p)

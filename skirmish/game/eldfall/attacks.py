@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Literal
 
 from ...maps.pieces import Model
 from ...maps.results import Cover, LineOfSight, Reach
@@ -139,6 +140,6 @@ def with_rerolls(ex: Exchange, k: int) -> Exchange:
     return Exchange(a, r, ex.dice)
 
 
-def action_kind(weapon: Weapon) -> str:
+def action_kind(weapon: Weapon) -> Literal["attack", "cast"]:
     """``"cast"`` for a spell (E-AURA-CAST), else ``"attack"``."""
     return "cast" if weapon.spell else "attack"

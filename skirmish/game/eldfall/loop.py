@@ -36,14 +36,15 @@ from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
                       usable_weapons, weapons_in_hand, with_rerolls)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
-                      path_samples, sample_destinations)
+                      path_samples)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
+from .sampling import sample_ends
 from .settings import GameSettings, all_models, all_sides
 from .sight import Sight, moved_to, sight_along
 from .state import OUT, GameState, Unit, attributes_of, facing_toward
 
 #: How many end points a move decision offers per movement kind (the decision is open).
-SAMPLES = {"walk": 4, "run": 3, "dodge": 3, "jump": 2, "deploy": 6}
+SAMPLES = {"walk": 4, "run": 3, "dodge": 3, "climb": 1, "jump": 2, "deploy": 6}
 #: The movement planner's kind for each game movement (a Run and a Dodge move are walks with their budget).
 PLANNER_KIND = {"walk": "walk", "run": "walk", "dodge": "walk", "climb": "climb", "jump": "jump"}
 
@@ -319,7 +320,7 @@ class EldfallGame:
         if morale is not None and not morale["success"]:  # E-MORALE: Run toward its own table edge
             move = self._flight(model_id)
         else:
-            move = self.ask(side, Decision("move", model_id, self.move_options(model_id), open=True))
+            move = self.ask(side, self._move_decision(model_id, "move"))
         mr = self.apply_move(model_id, move)
         seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples))
         if morale is not None:
@@ -364,9 +365,7 @@ class EldfallGame:
             return {"west": p[0], "east": t.width - p[0], "south": p[1], "north": t.depth - p[1]}[edge]
 
         kind = "walk" if "Crouched" in st.unit(model_id).states else "run"
-        ends = [p for p in sample_destinations(t, model_id, "walk", self.policy_rng, 8,
-                                               budget=self.budget(model_id, kind))
-                if self._legal(model_id, Move(kind, p))]  # type: ignore[arg-type]
+        ends = [mv.to for mv in self._sample_moves(model_id, kind, 8, face=False) if mv.to is not None]
         if not ends:
             return Move("idle")
         best = min(ends, key=gap)
@@ -376,20 +375,30 @@ class EldfallGame:
     def move_options(self, model_id: str) -> tuple[Move, ...]:
         """A sample of legal moves: idle (facing the nearest enemy; also toggling
         Crouched), walks and runs to points drawn from the movement range (a Crouched
-        model stands up to Run), climbs and jumps (E-MOVE-CLIMB, E-MOVE-JUMP). An Engaged
-        model only Idles or Walks straight into contact with an engager (E-STATE-ENGAGED)."""
+        model stands up at the start of a Run, Climb or Jump), climbs and jumps
+        (E-MOVE-CLIMB, E-MOVE-JUMP). An Engaged model only Idles or Walks straight into
+        contact with an engager (E-STATE-ENGAGED)."""
+        fixed, kinds = self._move_kinds(model_id)
+        opts: list[Move] = list(fixed)
+        for kind in kinds:
+            opts += self._sample_moves(model_id, kind, SAMPLES[kind])
+        return tuple(opts)
+
+    def _move_kinds(self, model_id: str) -> tuple[tuple[Move, ...], tuple[str, ...]]:
+        """The moves always offered (idle, idle toggling Crouched, an Engaged model's walks
+        at its engagers) and the kinds whose ends are sampled."""
         st = self.state
         m = st.model(model_id)
         u = st.unit(model_id)
         face = self._face_nearest(model_id, (m.x, m.y))
-        opts: list[Move] = [Move("idle", None, face), Move("idle", None, face, crouch="end")]
+        fixed: list[Move] = [Move("idle", None, face), Move("idle", None, face, crouch="end")]
         if "Immobilized" in u.states:
-            return tuple(opts)
+            return tuple(fixed), ()
         foes = self.engaged_by(model_id)
-        for e in foes:
+        for e in foes:  # E-STATE-ENGAGED: straight at it, to base contact (or as far as the Walk goes)
             if st.table.distance(model_id, e) <= CONTACT_TOLERANCE:
                 continue
-            em = st.model(e)  # straight at it, to base contact (or as far as the Walk goes)
+            em = st.model(e)
             d = math.hypot(em.x - m.x, em.y - m.y)
             step = min(d - m.radius - em.radius - 1e-4, self.budget(model_id, "walk"))
             if step <= 1e-6:
@@ -397,26 +406,70 @@ class EldfallGame:
             end = (m.x + (em.x - m.x) * step / d, m.y + (em.y - m.y) * step / d, m.z)
             mv = Move("walk", end, facing_toward(end[0], end[1], em.x, em.y, m.facing))
             if self._legal(model_id, mv):
-                opts.append(mv)
+                fixed.append(mv)
         if foes:
-            return tuple(opts)
-        crouched = "Crouched" in u.states
-        for kind in ("walk", "run"):
-            stand = crouched and kind == "run"  # E-STATE-CROUCHED: only Walk; stand up at the start to Run
-            for p in sample_destinations(st.table, model_id, "walk", self.policy_rng, SAMPLES[kind],
-                                         budget=self.budget(model_id, kind, u.states - {"Crouched"} if stand else None)):
-                mv = Move(kind, p, self._face_nearest(model_id, p[:2]), "start" if stand else None)  # type: ignore
-                if self._legal(model_id, mv):
-                    opts.append(mv)
-        if not crouched:  # E-MOVE-CLIMB, E-MOVE-JUMP: Special movement, as a Run
-            climbs, jumps = climb_jump_aims(st.table, model_id, self.budget(model_id, "jump"), self.policy_rng,
-                                            SAMPLES["jump"])
-            for kind, aims in (("climb", climbs), ("jump", jumps)):
-                for p in aims:
-                    mv = Move(kind, p)  # type: ignore[arg-type]
-                    if self._legal(model_id, mv):
-                        opts.append(mv)
-        return tuple(opts)
+            return tuple(fixed), ()
+        return tuple(fixed), ("walk", "run", "climb", "jump")
+
+    def _move_decision(self, model_id: str, kind: str) -> Decision[Move]:
+        """The ``move`` or ``dodge-move`` decision. A policy with ``lazy = True`` gets the
+        option *slots* instead of the samples: the moves always offered and one
+        ``Move(kind)`` per sample the kind would get (:data:`SAMPLES`), with
+        ``context["resolve"](slot, rng)`` drawing a legal move of the slot's kind (None
+        when it finds none): the same options, drawn only when chosen.
+        ``context["draw"](kind, n, rng)`` gives up to ``n`` candidate moves of a kind whose
+        ends pass the quick filter but are not yet checked, and ``context["legal"](move)``
+        checks one (a policy weighing many candidates checks only those it would pick)."""
+        side = self.state.unit(model_id).side
+        if kind == "move":
+            fixed, kinds = self._move_kinds(model_id)
+        else:
+            fixed, kinds = (Move("idle"), Move("idle", crouch="end")), ("dodge",)
+        if not getattr(self.policies[side], "lazy", False):
+            opts = self.move_options(model_id) if kind == "move" else self.dodge_move_options(model_id)
+            return Decision(kind, model_id, opts, open=True)
+
+        def resolve(slot: Move, rng: random.Random) -> Move | None:
+            if slot.to is not None or slot.kind == "idle":
+                return slot
+            got = self._sample_moves(model_id, slot.kind, 1, rng=rng)
+            return got[0] if got else None
+
+        def draw(k: str, n: int, rng: random.Random) -> list[Move]:
+            return self._sample_moves(model_id, k, n, rng=rng, check=False)
+
+        slots = (*fixed, *(Move(k) for k in kinds for _ in range(SAMPLES[k])))  # type: ignore[arg-type]
+        return Decision(kind, model_id, slots, open=True, context={
+            "resolve": resolve, "draw": draw, "legal": lambda mv: self._legal(model_id, mv)})
+
+    def _sample_moves(self, model_id: str, kind: str, n: int, *, face: bool = True,
+                      rng: random.Random | None = None, check: bool = True) -> list[Move]:
+        """Up to ``n`` legal moves of ``kind`` to ends drawn uniformly from where the model
+        can end (:func:`.sampling.sample_ends`), facing the nearest enemy (or unset); a
+        Climb or Jump to the aims of :func:`.choices.climb_jump_aims`. A Crouched model
+        stands up at the start of Special movement (E-STATE-CROUCHED: only Walk).
+        ``check=False``: the ends pass the quick filter only (not yet planned)."""
+        states = self.state.unit(model_id).states
+        stand = kind in SPECIAL_MOVES and "Crouched" in states
+        toggle = "start" if stand else None
+        budget = self.budget(model_id, kind, states - {"Crouched"} if stand else None)
+        rng = rng or self.policy_rng
+        if kind in ("climb", "jump"):
+            climbs, jumps = climb_jump_aims(self.state.table, model_id, budget, rng, SAMPLES["jump"])
+            out = []
+            for p in climbs if kind == "climb" else jumps:
+                mv = Move(kind, p, None, toggle)  # type: ignore[arg-type]
+                if not check or self._legal(model_id, mv):
+                    out.append(mv)
+                    if len(out) == n:
+                        break
+            return out
+
+        def accept(p: tuple[float, float, float]) -> Move | None:
+            mv = Move(kind, p, self._face_nearest(model_id, p[:2]) if face else None, toggle)  # type: ignore[arg-type]
+            return mv if not check or self._legal(model_id, mv) else None
+
+        return sample_ends(self.state.table, model_id, rng, n, budget, accept)
 
     def _legal(self, model_id: str, move: Move) -> bool:
         try:
@@ -572,7 +625,7 @@ class EldfallGame:
         """LoS from ``reactor``'s front arc to the mover at path point ``i``, solved for
         every Reactive model at once per point (cached in the sequence)."""
         if seq.sight is None:
-            ids = [u.id for u in self.state.in_play(self.state.reactive)]
+            ids = [u.id for u in self.state.in_play(self.state.reactive) if u.ap >= 1]  # only they may react
             seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids)
             seq.tables = list(seq.sight.tables)
         sight = seq.sight
@@ -616,17 +669,18 @@ class EldfallGame:
         m = st.model(model_id)
         opts: list[Action] = [NOTHING, Action("dodge")]
         enemies = [e for e in st.side_units(st.enemy_of(m.side)) if "Dead" not in e.states]
-        live = [e.id for e in enemies if e.in_play]
         engaged = bool(self.engaged_by(model_id))
         hand = weapons_in_hand(m, engaged)
-        if live and hand:
+        # reach first (a distance), LoS only for the enemies some weapon reaches
+        reach = {e.id: [w for w in hand if st.table.reach(model_id, e.id, w).in_reach]
+                 for e in enemies if e.in_play}
+        live = [eid for eid, ws in reach.items() if ws]
+        if live:
             blind = "Blinded" in st.unit(model_id).states
             sights = [False] * len(live) if blind else \
                 [s.visible for s in st.table.line_of_sight_pairs([(model_id, e) for e in live])]
             for eid, seen in zip(live, sights):
-                for w in hand:
-                    if (seen or w.aura) and st.table.reach(model_id, eid, w).in_reach:
-                        opts.append(Action(action_kind(w), eid, w.name))  # type: ignore[arg-type]
+                opts += [Action(action_kind(w), eid, w.name) for w in reach[eid] if seen or w.aura]
         for e in enemies:
             if engaged:
                 break
@@ -735,8 +789,7 @@ class EldfallGame:
             if not self.state.unit(d).in_play or "Immobilized" in self.state.unit(d).states:
                 continue
             side = self.state.unit(d).side
-            opts = self.dodge_move_options(d)
-            mv = self.ask(side, Decision("dodge-move", d, opts, open=True))
+            mv = self.ask(side, self._move_decision(d, "dodge-move"))
             if mv.kind == "idle":
                 if mv.crouch:  # E-ACTION-DODGE: it may toggle Crouched
                     self.apply_move(d, mv)
@@ -769,13 +822,7 @@ class EldfallGame:
         self.state = self.state.with_unit(dataclasses.replace(u, equipped=w.name))
 
     def dodge_move_options(self, model_id: str) -> tuple[Move, ...]:
-        opts = [Move("idle"), Move("idle", crouch="end")]
-        for p in sample_destinations(self.state.table, model_id, "walk", self.policy_rng, SAMPLES["dodge"],
-                                     budget=self.budget(model_id, "dodge")):
-            mv = Move("dodge", p, self._face_nearest(model_id, p[:2]))
-            if self._legal(model_id, mv):
-                opts.append(mv)
-        return tuple(opts)
+        return (Move("idle"), Move("idle", crouch="end"), *self._sample_moves(model_id, "dodge", SAMPLES["dodge"]))
 
     def _apply_wounds(self, rolled: Mapping[str, int]) -> None:
         """E-WOUND for every model at once: Wounds capped by HP; 0 HP is marked for

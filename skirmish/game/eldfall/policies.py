@@ -17,6 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
+import numpy as np
+
 from ...errors import SkirmishError
 from ...game.policy import Decision, RandomPolicy, register_policy
 from ...maps.table import Table
@@ -43,6 +45,8 @@ class GreedyPolicy:
     """One-step greedy: the best expected Wounds dealt minus taken, from exact odds."""
 
     name = "greedy"
+    #: takes the move decisions' lazy form (candidates drawn unchecked, checked best first)
+    lazy = True
     #: judge Cover (E-COVER) for every candidate; off, Cover is judged only for the chosen Action
     cover = False
 
@@ -73,39 +77,51 @@ class GreedyPolicy:
         mid: str = d.actor or ""
         m = st.model(mid)
         enemies = [e.id for e in st.in_play(st.enemy_of(m.side))]
+        ctx = d.context or {}
+        lazy = "draw" in ctx  # candidates drawn unchecked; only the ones it would pick are checked
+        options = _drawn(d, rng) if lazy else list(d.options)
         # Special movement (Run, Climb, Jump) ends in Nothing (E-ACTION-COMBO): no exchange to score
-        candidates: list[Move] = [o for o in d.options if o.kind not in SPECIAL_MOVES]
+        candidates: list[Move] = [o for o in options if o.kind not in SPECIAL_MOVES]
+        budget = _walk_budget(game, mid)
         for e in enemies:  # the spots that reach the targets: base contact
             em = st.model(e)
-            if any(not w.ranged for w in usable_weapons(m)) and math.hypot(em.x - m.x, em.y - m.y) <= \
-                    2 * float(m.attributes["SPD"]) + 2:
+            # a walk into contact is never shorter than the gap between the bases
+            if any(not w.ranged for w in usable_weapons(m)) and \
+                    math.hypot(em.x - m.x, em.y - m.y) - m.radius - em.radius <= budget + 1e-6:
                 try:
-                    plan = st.table.plan_move(mid, e, kind="walk", budget=_walk_budget(game, mid), declared=True)
+                    plan = st.table.plan_move(mid, e, kind="walk", budget=budget, declared=True)
                 except SkirmishError:
                     continue
                 if plan.legal:
                     end = plan.points[-1]
                     candidates.append(Move("walk", (end[0], end[1], end[2]), facing_toward(end[0], end[1], em.x,
                                                                                             em.y, m.facing)))
-        best, best_score = None, -math.inf
-        scored = self._score_destinations(game, mid, candidates, enemies)
-        for c, (score, face) in zip(candidates, scored):
-            if score is None:
-                continue
-            if score > best_score:
-                best, best_score = (dataclasses.replace(c, face=face) if face is not None else c), score
-        if best is not None and best_score > -1.0:
-            return best
-        runs = [o for o in d.options if o.kind == "run"]
-        if runs:  # nothing to attack: close in on the nearest enemy
-            def after(o: Move) -> float:
-                return min(math.hypot(st.model(e).x - o.to[0], st.model(e).y - o.to[1]) for e in enemies) \
-                    if enemies and o.to else 0.0
-            return min(runs, key=after)
-        return best if best is not None else d.options[0]
+        scored = self._score_destinations(game, mid, candidates, enemies, planned=not lazy)
+        ranked = sorted(((score, -k, dataclasses.replace(c, face=face) if face is not None else c)
+                         for k, (c, (score, face)) in enumerate(zip(candidates, scored)) if score is not None),
+                        key=lambda t: (t[0], t[1]), reverse=True)  # best first; the earliest of equals
+        legal = ctx["legal"] if lazy else (lambda mv: True)
+        for score, _, c in ranked:
+            if score <= -1.0:
+                break
+            if legal(c):
+                return c
+        runs = [o for o in options if o.kind == "run"]
 
-    def _score_destinations(self, game: Any, mid: str, moves: list[Move], enemies: list[str]
-                            ) -> list[tuple[float | None, float | None]]:
+        def after(o: Move) -> float:
+            return min(math.hypot(st.model(e).x - o.to[0], st.model(e).y - o.to[1]) for e in enemies) \
+                if enemies and o.to else 0.0
+        # nothing to attack: close in on the nearest enemy
+        for o in sorted(runs, key=after):
+            if legal(o):
+                return o
+        for _, _, c in ranked:
+            if legal(c):
+                return c
+        return d.options[0]
+
+    def _score_destinations(self, game: Any, mid: str, moves: list[Move], enemies: list[str], *,
+                            planned: bool = True) -> list[tuple[float | None, float | None]]:
         """Per candidate move: the best expected Wounds dealt minus taken from its end
         (-1 - 0.01 × distance to the nearest enemy when nothing is in reach; None when
         the move is illegal) and the facing toward the best target. Sight from every
@@ -118,6 +134,9 @@ class GreedyPolicy:
             if c.kind == "idle":
                 ends.append((m.x, m.y, m.z))
                 continue
+            if not planned and c.to is not None:  # checked later, when it would be picked
+                ends.append((float(c.to[0]), float(c.to[1]), float(c.to[2])))
+                continue
             try:
                 mr = game.plan(mid, c)
             except IllegalChoice:
@@ -127,8 +146,21 @@ class GreedyPolicy:
         pts = [e for e in ends if e is not None]
         if not pts or not enemies:
             return [(None if e is None else -1.0, None) for e in ends]
-        pv = sight_along(st.table, m, pts, enemies, both=True)
-        assert pv.sees is not None
+        weapons = usable_weapons(m)
+        boxes = [st.model(eid).hitbox for eid in enemies]
+        dist = np.array([[cylinder_distance(Cylinder(e[0], e[1], e[2], m.radius, m.hitbox_height), b) for b in boxes]
+                         for e in pts]).reshape(len(pts), len(enemies))
+        # sight only where some weapon reaches (the rest is never looked at)
+        reach = np.array([[any(w.band_for(d, CONTACT_TOLERANCE) is not None for w in weapons) for d in row]
+                          for row in dist], bool).reshape(dist.shape)
+        rows, cols = np.flatnonzero(reach.any(1)), np.flatnonzero(reach.any(0))
+        sees = np.zeros(dist.shape, bool)
+        seen_by = np.zeros(dist.shape, bool)
+        if len(rows):
+            pv = sight_along(st.table, m, [pts[i] for i in rows], [enemies[j] for j in cols], both=True)
+            assert pv.sees is not None
+            sees[np.ix_(rows, cols)] = pv.sees
+            seen_by[np.ix_(rows, cols)] = pv.seen_by
         out: list[tuple[float | None, float | None]] = []
         i = -1
         for e in ends:
@@ -136,17 +168,16 @@ class GreedyPolicy:
                 out.append((None, None))
                 continue
             i += 1
-            here = Cylinder(e[0], e[1], e[2], m.radius, m.hitbox_height)
             best: float | None = None
             face: float | None = None
             near = math.inf
-            for j, eid in enumerate(pv.others):
+            for j, eid in enumerate(enemies):
                 tm, tu = st.model(eid), st.unit(eid)
-                d = cylinder_distance(here, tm.hitbox)
+                d = float(dist[i, j])
                 near = min(near, d)
-                if not pv.sees[i, j]:
+                if not sees[i, j]:
                     continue
-                for w in usable_weapons(m):
+                for w in weapons:
                     band = w.band_for(d, CONTACT_TOLERANCE, m.awareness)
                     if band is None:
                         continue
@@ -154,7 +185,7 @@ class GreedyPolicy:
                     active = Side(att=int(m.attributes[w.attribute]), modifiers=(acc,) if acc else (), pw=w.pw,
                                   stk=strike_of(m, u, w), arm=armour_of(m, u), hp=u.hp)
                     reply = defending_side(tm, tu)
-                    if tu.ap >= 1 and pv.seen_by[i, j]:
+                    if tu.ap >= 1 and seen_by[i, j]:
                         for rw in usable_weapons(tm):
                             rb = rw.band_for(d, CONTACT_TOLERANCE, tm.awareness)
                             if rb is not None:
@@ -244,12 +275,33 @@ class GreedyPolicy:
         if not enemies:
             return d.options[0]
         m = st.model(d.actor)
+        ctx = d.context or {}
+        options = _drawn(d, rng) if "draw" in ctx else list(d.options)
+        legal = ctx.get("legal", lambda mv: True)
 
         def gap(o: Move) -> float:
             x, y = (o.to[0], o.to[1]) if o.to else (m.x, m.y)
             return min(math.hypot(e.x - x, e.y - y) for e in enemies)
 
-        return max(d.options, key=gap)
+        # the widest gap first, the earliest of equals (as max() picks)
+        for o in sorted(options, key=lambda o: -gap(o)):
+            if legal(o):
+                return o
+        return d.options[0]
+
+
+def _drawn(d: Decision[Any], rng: random.Random) -> list[Move]:
+    """A lazy move decision's candidates: its concrete options (idle, an Engaged model's
+    walks) and, per kind, as many drawn (unchecked) moves as the decision has slots of
+    that kind (a slot is a Move without a destination)."""
+    counts: dict[str, int] = {}
+    for o in d.options:
+        if o.kind != "idle" and o.to is None:
+            counts[o.kind] = counts.get(o.kind, 0) + 1
+    out = [o for o in d.options if o.kind == "idle" or o.to is not None]
+    for kind, n in counts.items():
+        out += (d.context or {})["draw"](kind, n, rng)
+    return out
 
 
 def game_table_at(game: Any, d: Decision[Any], r: Reaction) -> Table:
@@ -265,7 +317,31 @@ def _walk_budget(game: Any, mid: str) -> float:
     return float(game.budget(mid, "walk"))  # E-MOVE-KIND with the States (EldfallGame.budget)
 
 
-register_policy("eldfall", "random", RandomPolicy)
+class LazyRandomPolicy:
+    """``random`` for Eldfall: a uniformly random option of every decision. Where the game
+    offers option slots to be drawn only when chosen (``lazy``; the move and dodge-move
+    decisions, ``context["resolve"]``), a slot is chosen uniformly, then resolved; a slot
+    that resolves to nothing is dropped with every slot like it and the choice redrawn
+    among the rest (so the choice is uniform over the slots that have a legal move)."""
+
+    name = "random"
+    lazy = True
+
+    def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
+        resolve = (decision.context or {}).get("resolve")
+        if resolve is None:
+            return RandomPolicy().choose(game, decision, rng)
+        pool = list(decision.options)
+        while pool:
+            slot = pool[rng.randrange(len(pool))]
+            got = resolve(slot, rng)
+            if got is not None:
+                return got
+            pool = [o for o in pool if o != slot]
+        raise IllegalChoice(decision.actor, f"{decision.kind}: no option resolves to a legal choice")
+
+
+register_policy("eldfall", "random", LazyRandomPolicy)
 register_policy("eldfall", "greedy", GreedyPolicy)
 
 

@@ -1,11 +1,16 @@
 """Sight between one model, placed in turn at several points, and other models.
 
 The game asks this for the points of a mover's path (who can react, E-REACTION) and
-for a policy's candidate destinations. Every point is solved in one batch by
+for a policy's candidate destinations. With ``both`` (a policy's candidates: sight
+both ways), every point is solved in one batch by
 ``skirmish.maps.probes.probe_visibility`` (the table's obstacles built once, the mover
-taken off). A point where the probe would not stand as the path has it (mid-climb, in
+taken off); a point where the probe would not stand as the path has it (mid-climb, in
 the air, or at another height than the surface under it) is solved alone on the table
 with the model moved there (``Table.line_of_sight_pairs``): the same answer, slower.
+Without (the reactions: only the others' front arcs looking at the mover), the sight
+lines of every point go in one batch on the table without the mover, ending on its
+hitbox at each point (its own solid never blocks a line that ends on it, so this is
+the one-table answer wherever the point is).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ...geometry.los import Viewer, line_of_sight_batch
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table
@@ -83,6 +89,8 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     tables = tuple(moved_to(table, model, p) for p in points)
     if not (n and k):
         return Sight(ids, seen_by, sees, tables)
+    if not both:
+        return Sight(ids, _seen_by(without(table, model.id), table.model(model.id), points, ids), None, tables)
     pts = np.array([(p[0], p[1]) for p in points], float)
     pv = probe_visibility(without(table, model.id), pts, table.model(model.id), models=ids)
     z = np.array([p[2] for p in points], float)
@@ -96,3 +104,21 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
         if sees is not None:
             sees[i] = [s.visible for s in t.line_of_sight_pairs([(model.id, o) for o in ids], arc="all")]
     return Sight(ids, seen_by, sees, tables)
+
+
+def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: tuple[str, ...]) -> np.ndarray:
+    """``seen_by`` alone: each of ``ids`` looks from its front arc at ``model``'s hitbox
+    standing at each point, on ``rest`` (the table without the model), in one batch.
+    The model's own solid is never an obstacle to a sight line that ends on it, so this
+    is the answer on the table with the model moved there, wherever the point is."""
+    idx = {mid: k for k, mid in enumerate(rest.model_ids)}
+    r, h = model.radius, model.hitbox_height
+    targets = [Viewer(float(p[0]), float(p[1]), r, float(p[2]), h, -1) for p in points]
+    others = [rest.models[idx[o]] for o in ids]
+    views = [Viewer(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others]
+    n, k = len(targets), len(ids)
+    src = [views[j] for _ in range(n) for j in range(k)]
+    dst = [targets[i] for i in range(n) for _ in range(k)]
+    facing = [others[j].facing_vector for _ in range(n) for j in range(k)]
+    got = line_of_sight_batch(rest.los_obstacles, src, dst, facing)
+    return np.array([a.visible for a in got], bool).reshape(n, k)

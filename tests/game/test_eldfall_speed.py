@@ -1,0 +1,155 @@
+"""The game's shortcuts against the slow, obviously-correct way: move ends drawn
+without the movement range polygon (E-MOVE-KIND), the lower bound that filters them,
+the lazy ``random`` policy's uniform choice, and the caches shared between tables
+(movement nets, LoS obstacles, Cover: E-COVER) answering as a fresh table does."""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+import shapely
+
+from skirmish.game.eldfall.policies import LazyRandomPolicy
+from skirmish.game.eldfall.sampling import sample_ends
+from skirmish.game.policy import Decision
+from skirmish.geometry import los
+from skirmish.maps import table as table_mod
+from skirmish.maps import table_movement
+from skirmish.scenario.generate import random_table
+from skirmish.scenario.load import load
+
+from conftest import SCENARIOS
+
+
+def _fresh(table):
+    """An equal table sharing no cached object with ``table`` (scenery copied)."""
+    return dataclasses.replace(table, scenery=tuple(dataclasses.replace(s) for s in table.scenery))
+
+
+@pytest.fixture(scope="module")
+def mill():
+    return load(SCENARIOS / "mill-ambush.toml")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_e_move_kind_sampled_ends_are_legal_and_inside_the_movement_range(mill, seed):
+    rng = random.Random(seed)
+    m = rng.choice(mill.models)
+    budget = float(m.attributes["SPD"])
+
+    def accept(p):
+        plan = mill.plan_move(m.id, p, kind="walk", budget=budget, declared=True)
+        return p if plan.legal else None
+
+    ends = sample_ends(mill, m.id, rng, 6, budget, accept)
+    assert ends, "an open table has somewhere to walk"
+    parts = mill.movement_range_parts(m.id, kind="walk", budget=budget)
+    for p in ends:
+        assert np.hypot(p[0] - m.x, p[1] - m.y) <= budget + 1e-9
+        near = min(float(shapely.distance(g, shapely.Point(p[0], p[1]))) for s, g in parts if abs(s.z - p[2]) < 1e-6)
+        assert near < 0.02, (p, near)  # the range polygon is conservative within 0.01 in
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_e_move_kind_end_bounds_never_exceed_the_planned_cost(mill, seed):
+    rng = random.Random(seed)
+    m = rng.choice(mill.models)
+    pts = np.array([(m.x + rng.uniform(-8, 8), m.y + rng.uniform(-8, 8)) for _ in range(25)])
+    pts = np.clip(pts, 0.6, min(mill.width, mill.depth) - 0.6)
+    for q, ends in zip(pts, mill.end_bounds(m.id, pts)):
+        zs = {round(z, 6) for z, _ in ends}
+        for z, bound in ends:
+            plan = mill.plan_move(m.id, (q[0], q[1], z), kind="walk", budget=1e9, declared=True)
+            if plan.legal:
+                assert bound <= plan.cost + 1e-9
+        plan = mill.plan_move(m.id, (q[0], q[1]), kind="walk", budget=1e9, declared=True)
+        if plan.legal and np.hypot(*(np.array(plan.points[-1][:2]) - q)) < 1e-9:
+            assert round(plan.points[-1][2], 6) in zs  # a reachable end is never filtered out
+
+
+def test_random_lazy_choice_is_uniform_over_the_slots_that_resolve():
+    slots = ("idle", "a", "a", "b", "b", "b", "dead")
+    d = Decision("move", "m", slots, open=True, context={"resolve": lambda s, rng: None if s == "dead" else s})
+    rng = random.Random(7)
+    got = collections.Counter(LazyRandomPolicy().choose(None, d, rng) for _ in range(6000))
+    assert "dead" not in got
+    for s, k in (("idle", 1), ("a", 2), ("b", 3)):
+        assert got[s] / 6000 == pytest.approx(k / 6, abs=0.025)
+
+
+def test_movement_nets_are_shared_when_only_facings_change_and_answer_as_fresh(mill):
+    m = mill.models[0]
+    turned = mill.with_model(dataclasses.replace(m, facing=(m.facing + 90) % 360))
+    to = (m.x + 3.0, m.y + 1.0)
+    a = mill.plan_move(m.id, to, kind="walk", declared=True)
+    assert turned._mv_mover(m.id) is mill._mv_mover(m.id)
+    moved = mill.with_model(dataclasses.replace(m, x=m.x + 0.5))
+    assert moved._mv_mover(m.id) is not mill._mv_mover(m.id)
+    fresh = _fresh(turned)
+    assert fresh._mv_mover(m.id) is not mill._mv_mover(m.id)
+    b = fresh.plan_move(m.id, to, kind="walk", declared=True)
+    assert (a.points, a.legal, a.cost) == (b.points, b.legal, b.cost)
+
+
+def test_e_los_obstacles_from_cached_rows_answer_as_a_fresh_build():
+    t = random_table(random.Random(3), models=6, scenery=12)
+    warm = t.line_of_sight_all()
+    los._ROWS.clear()
+    los._GROWN.clear()
+    cold = _fresh(t).line_of_sight_all()
+    assert [(s.visible, s.blockers) for s in warm] == [(s.visible, s.blockers) for s in cold]
+    obs_a, obs_b = t.los_obstacles, _fresh(t).los_obstacles
+    for f in ("owner_axis", "owner_bound", "piece_verts", "halfplanes", "piece_circle"):
+        assert np.array_equal(getattr(obs_a, f), getattr(obs_b, f)), f
+
+
+def test_e_cover_kept_answers_equal_a_fresh_table():
+    t = random_table(random.Random(5), models=6, scenery=20)
+    a, b = t.models[0].id, t.models[-1].id
+    first = t.cover(a, b)
+    assert t.cover(a, b) is first  # asked again: kept
+    table_mod._COVERS.clear()
+    assert _fresh(t).cover(a, b) == first
+    turned = t.with_model(dataclasses.replace(t.models[0], facing=(t.models[0].facing + 180) % 360))
+    assert turned.cover(a, b) == _fresh(turned).cover(a, b)
+
+
+def test_surfaces_shared_by_tables_with_the_same_scenery(mill):
+    m = mill.models[0]
+    other = mill.with_model(dataclasses.replace(m, x=m.x + 0.25))
+    assert other.surfaces is mill.surfaces
+    assert _fresh(mill).surfaces == mill.surfaces
+    assert table_movement._SURFACES
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_e_cover_samples_on_the_far_side_are_hidden_as_the_full_search_finds(seed):
+    """The samples skipped as hidden by the target itself are exactly ones the full LoS
+    search finds hidden; the visible fraction is unchanged (E-COVER's evidence)."""
+    t = random_table(random.Random(seed), models=8, scenery=20)
+    rng = random.Random(seed)
+    for _ in range(4):
+        a, b = rng.sample(t.model_ids, 2)
+        for arc in ("front", "all"):
+            full, w = t._visible_samples(a, b, arc=arc, prune=False)
+            fast, _ = t._visible_samples(a, b, arc=arc)
+            assert np.array_equal(full, fast), (a, b, arc)
+    m = t.models[0]
+    high = t.with_model(dataclasses.replace(m, z=0.0, height=40.0))  # sees the other tops
+    b = t.models[1].id
+    assert np.array_equal(high._visible_samples(m.id, b, prune=False)[0], high._visible_samples(m.id, b)[0])
+
+
+def test_e_los_answers_kept_per_table_mix_with_new_pairs(mill):
+    """A call that mixes pairs already answered on the table with new ones answers them
+    all, as a fresh table does."""
+    ids = mill.model_ids
+    first = mill.line_of_sight_pairs([(ids[0], o) for o in ids[1:]])
+    mixed = [(ids[1], ids[2]), (ids[0], ids[3]), (ids[2], ids[1])]
+    got = mill.line_of_sight_pairs(mixed)
+    assert got == _fresh(mill).line_of_sight_pairs(mixed)
+    assert got[1] is first[2]  # kept
