@@ -97,29 +97,6 @@ NOTHING = Action("nothing")
 NO_REACTION = Reaction("none")
 
 
-def sample_destinations(table: Table, model_id: str, kind: str, rng: random.Random, n: int,
-                        budget: float | None = None) -> list[tuple[float, float, float]]:
-    """Up to ``n`` end points drawn uniformly (by area) from the movement range of
-    ``model_id`` (walk or run; ``budget`` overrides the distance)."""
-    if n <= 0:
-        return []
-    parts = table.movement_range_parts(model_id, kind=kind, budget=budget)
-    pieces = [(s.z, g) for s, g in parts if not g.is_empty and g.area > 1e-6]
-    if not pieces:
-        return []
-    areas = [g.area for _, g in pieces]
-    out: list[tuple[float, float, float]] = []
-    tries = 0
-    while len(out) < n and tries < 30 * n:
-        tries += 1
-        z, g = pieces[rng.choices(range(len(pieces)), areas)[0]] if len(pieces) > 1 else pieces[0]
-        x0, y0, x1, y1 = g.bounds
-        x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
-        if shapely.contains_xy(g, x, y):
-            out.append((round(x, 4), round(y, 4), z))
-    return out
-
-
 def path_samples(points: tuple[tuple[float, ...], ...], step: float = 2.0, most: int = 6
                  ) -> tuple[tuple[float, float, float], ...]:
     """Points of a path at which reactions are judged: every vertex, and points every
