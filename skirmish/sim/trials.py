@@ -7,6 +7,8 @@ processes shared the work.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -124,24 +126,27 @@ def _run_range(sim: Simulator, seed: int, start: int, stop: int) -> _Partial:
 
 @dataclass(frozen=True)
 class _Chunk:
-    """Trials ``start``..``stop`` of a run: all a worker needs (any backend pickles it)."""
+    """Trials ``start``..``stop`` of a run: all a worker needs (any backend pickles it).
+    ``run`` names the table and script by content, so a worker that unpickles a fresh
+    copy per chunk still finds the simulator (and the table's warm caches) it built."""
 
     table: Table
     script: Script
     seed: int
     start: int
     stop: int
+    run: str
 
 
-#: The last simulator built, per process: consecutive chunks of one run share it.
-_SIM: tuple[Table, Script, Simulator] | None = None
+#: The last simulator built, per process, by run: consecutive chunks of one run share it.
+_SIM: tuple[str, Simulator] | None = None
 
 
 def _work(job: _Chunk) -> _Partial:
     global _SIM
-    if _SIM is None or _SIM[0] is not job.table or _SIM[1] is not job.script:
-        _SIM = (job.table, job.script, Simulator(job.table, job.script))
-    return _run_range(_SIM[2], job.seed, job.start, job.stop)
+    if _SIM is None or _SIM[0] != job.run:
+        _SIM = (job.run, Simulator(job.table, job.script))
+    return _run_range(_SIM[1], job.seed, job.start, job.stop)
 
 
 def run_trials(table: Table, script: Script, trials: int, *, seed: int = 0, workers: int = 1,
@@ -155,7 +160,8 @@ def run_trials(table: Table, script: Script, trials: int, *, seed: int = 0, work
     if workers < 1:
         raise SkirmishError(f"workers must be 1 or more, got {workers}")
     Simulator(table, script).validate()
-    jobs = [_Chunk(table, script, seed, s, min(trials, s + CHUNK)) for s in range(0, trials, CHUNK)]
+    run = hashlib.blake2b(pickle.dumps((table, script)), digest_size=16).hexdigest()
+    jobs = [_Chunk(table, script, seed, s, min(trials, s + CHUNK), run) for s in range(0, trials, CHUNK)]
 
     def chunks_done(k: int) -> None:
         if progress:
