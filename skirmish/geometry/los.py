@@ -684,31 +684,11 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         # witness candidates for the bundles not proven blocked
         open_ = np.flatnonzero(~blocked)
         if len(open_):
-            sub = _subset(rows, open_)
-            m = len(open_)
             # candidates: the centre segment, then segments between the patches' matching corners
             cp = [p[open_]] + [_project(vP[open_, c], D_P[open_], H[open_]) for c in range(CORNER_CANDIDATES)]
             cq = [q[open_]] + [_project(vQ[open_, c], D_Q[open_], H[open_]) for c in range(CORNER_CANDIDATES)]
-            nc = len(cp)
-            rows_c = _Rows(np.concatenate([sub.bundle + c * m for c in range(nc)]), np.tile(sub.piece, nc),
-                           np.tile(sub.owner, nc))
-            pc, qc = np.concatenate(cp), np.concatenate(cq)
-            okc, heights, culprit = _witness_heights(rows_c, nc * m, pc, qc, obs, np.tile(zP[open_], (nc, 1)),
-                                                     np.tile(zQ[open_], (nc, 1)))
-            seams = _touches_a_seam(rows_c, nc * m, pc, qc, obs)
-            ok = okc[:m]
-            wit: dict[int, tuple] = {}
-            for jj in np.flatnonzero(okc):
-                j = int(jj)
-                k = j % m
-                i = int(bp[open_[k]])
-                if results[i] is None and i not in wit:
-                    u, v = heights[j]
-                    seg = ((float(pc[j, 0]), float(pc[j, 1]), float(u)), (float(qc[j, 0]), float(qc[j, 1]), float(v)))
-                    # convex pieces and circles are exact; only a line running along the seam
-                    # between two pieces of one footprint needs the whole-footprint check
-                    if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
-                        wit[i] = seg
+            okc, culprit, wit = _try_witnesses(open_, cp, cq, rows, obs, zP, zQ, bp, results, sources, targets)
+            ok = okc[: len(open_)]
             for i, seg in wit.items():
                 results[i] = LosAnswer(True, "witness", witness=seg, bundles=int(examined[i]))
             for kk in np.flatnonzero(~ok):
@@ -719,6 +699,17 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                     stage_of[i].add("subdivision")
         done_pair = np.array([results[i] is not None for i in bp], bool)
         split = ~blocked & ~done_pair & ~small
+        # before the chain test (the costly step), a denser grid of witness candidates:
+        # every patch corner and the centre on each side
+        first = np.flatnonzero(split & (examined[bp] >= CHAIN_AFTER) & (chained[bp] == 0))
+        if len(first):
+            gp = [_project(vP[first, c], D_P[first], H[first]) for c in range(vP.shape[1])] + [p[first]]
+            gq = [_project(vQ[first, c], D_Q[first], H[first]) for c in range(vQ.shape[1])] + [q[first]]
+            cp = [a for a in gp for _ in gq]
+            cq = [b for _ in gp for b in gq]
+            _, _, wit = _try_witnesses(first, cp, cq, rows, obs, zP, zQ, bp, results, sources, targets)
+            for i, seg in wit.items():
+                results[i] = LosAnswer(True, "witness", witness=seg, bundles=int(examined[i]))
         for kk in np.flatnonzero(split):
             k = int(kk)
             i = int(bp[k])
@@ -755,6 +746,37 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                    replace(r, blockers=tuple(sorted({m for o in r.blockers for m in obs.members[o]})))
                    for r in results]
     return [r for r in results if r is not None]
+
+
+def _try_witnesses(sel: np.ndarray, cp: list[np.ndarray], cq: list[np.ndarray], rows: _Rows, obs: Obstacles,
+                   zP: np.ndarray, zQ: np.ndarray, bp: np.ndarray, results: list[LosAnswer | None],
+                   sources: Sequence[Viewer], targets: Sequence[Viewer]
+                   ) -> tuple[np.ndarray, list[list[int]], dict[int, Segment3]]:
+    """Try the candidate plan segments ``cp[c][k] → cq[c][k]`` for the bundles ``sel[k]``
+    (each with the best end heights, :func:`_witness_heights`). Returns whether each
+    candidate clears (candidate-major), the culprits of those that do not, and a witness
+    per pair still open."""
+    sub = _subset(rows, sel)
+    m = len(sel)
+    nc = len(cp)
+    rows_c = _Rows(np.concatenate([sub.bundle + c * m for c in range(nc)]), np.tile(sub.piece, nc),
+                   np.tile(sub.owner, nc))
+    pc, qc = np.concatenate(cp), np.concatenate(cq)
+    okc, heights, culprit = _witness_heights(rows_c, nc * m, pc, qc, obs, np.tile(zP[sel], (nc, 1)),
+                                             np.tile(zQ[sel], (nc, 1)))
+    seams = _touches_a_seam(rows_c, nc * m, pc, qc, obs)
+    wit: dict[int, Segment3] = {}
+    for jj in np.flatnonzero(okc):
+        j = int(jj)
+        i = int(bp[sel[j % m]])
+        if results[i] is None and i not in wit:
+            u, v = heights[j]
+            seg: Segment3 = ((float(pc[j, 0]), float(pc[j, 1]), float(u)), (float(qc[j, 0]), float(qc[j, 1]), float(v)))
+            # convex pieces and circles are exact; only a line running along the seam
+            # between two pieces of one footprint needs the whole-footprint check
+            if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
+                wit[i] = seg
+    return okc, culprit, wit
 
 
 def _chain(k: int, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen: float) -> Chain:
@@ -1007,13 +1029,34 @@ def _touches_a_seam(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obst
     return out
 
 
+class _Culprits:
+    """The obstacles that block each candidate segment (by candidate index), gathered
+    in one pass: ``[k]`` gives the sorted owners of candidate k."""
+
+    def __init__(self) -> None:
+        self._key = np.zeros((0, 2), int)
+        self._extra: dict[int, list[int]] = {}
+
+    def set_many(self, seg: np.ndarray, owner: np.ndarray) -> None:
+        self._key = np.unique(np.stack([seg, owner], 1), axis=0) if len(seg) else np.zeros((0, 2), int)
+
+    def __setitem__(self, k: int, owners: list[int]) -> None:
+        self._extra[k] = owners
+
+    def __getitem__(self, k: int) -> list[int]:
+        if k in self._extra:
+            return self._extra[k]
+        lo, hi = np.searchsorted(self._key[:, 0], [k, k + 1])
+        return [int(o) for o in self._key[lo:hi, 1]]
+
+
 def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obstacles,
                      zP: np.ndarray, zQ: np.ndarray):
     """For each plan segment p→q (rows index them), end heights (u, v) that clear
     every obstacle, if any. Returns (ok mask, heights (n, 2), culprits per segment)."""
     heights = np.zeros((n, 2))
     ok = np.ones(n, bool)
-    culprits: list[list[int]] = [[] for _ in range(n)]
+    culprits = _Culprits()
     mid = np.stack([zP.mean(1), zQ.mean(1)], 1)
     top = np.stack([zP[:, 1], zQ[:, 1]], 1)
     heights[:] = mid
@@ -1041,8 +1084,7 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
     bad[b[hard]] = True
     amb = np.zeros(n, bool)
     amb[b[ambiguous]] = True
-    for k in np.flatnonzero(bad):
-        culprits[k] = sorted({int(o) for o in rows.owner[r][(b == k) & hard]})
+    culprits.set_many(b[hard], rows.owner[r][hard])
     ok = ~bad
     # all constraints "over": lift from mid-height towards the tops just enough, then halfway more
     simple = ok & ~amb
@@ -1058,8 +1100,10 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
         lam = np.where(lam > 0, lam + (1 - lam) / 2, 0.0)
         heights[simple] = (mid + lam[:, None] * (top - mid))[simple]
     # some obstacle may be passed under: solve the small 2D problem exactly
+    order = np.argsort(b, kind="stable")
+    starts = np.searchsorted(b[order], np.arange(n + 1))
     for k in np.flatnonzero(ok & amb):
-        sel = b == k
+        sel = order[starts[k]:starts[k + 1]]
         h = _heights_lp(ta[sel], tb[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
         if h is None:
             ok[k] = False

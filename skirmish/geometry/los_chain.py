@@ -24,6 +24,7 @@ blocked bundle, never the reverse; the search then splits the bundle as before.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,24 +39,39 @@ def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarra
     """Clip convex polygons (rows, V, 2; padded by repeating vertices) to n·x >= c0.
     Returns (rows, V + 1, 2); an empty result is all-NaN."""
     rows, V, _ = verts.shape
-    side = np.einsum("rvj,rj->rv", verts, n) - c0[:, None]
-    nxt = np.roll(verts, -1, axis=1)
-    sn = np.roll(side, -1, axis=1)
+    side = verts[..., 0] * n[:, 0:1] + verts[..., 1] * n[:, 1:2] - c0[:, None]
+    nx = _next_index(V)
+    nxt = verts[:, nx]
+    sn = side[:, nx]
     inside = side >= 0
-    cross = (side >= 0) != (sn >= 0)
+    cross = inside != (sn >= 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = side / (side - sn)
         hit = verts + (nxt - verts) * t[..., None]
-    cand = np.stack([np.where(inside[..., None], verts, np.nan), np.where(cross[..., None], hit, np.nan)], 2)
+    cand = np.empty((rows, V, 2, 2))
+    cand[:, :, 0] = np.where(inside[..., None], verts, np.nan)
+    cand[:, :, 1] = np.where(cross[..., None], hit, np.nan)
     cand = cand.reshape(rows, 2 * V, 2)
-    valid = ~np.isnan(cand[..., 0])
-    order = np.argsort(~valid, axis=1, kind="stable")
-    cand = np.take_along_axis(cand, order[..., None], axis=1)
-    count = valid.sum(1)
-    first = cand[:, :1, :]
-    idx = np.arange(2 * V)[None, :]
-    cand = np.where((idx < count[:, None])[..., None], cand, first)
-    return cand[:, : V + 1]
+    valid = np.stack([inside, cross], 2).reshape(rows, 2 * V)
+    # compact the valid candidates to the front (stable), pad with the first one
+    pos = np.cumsum(valid, 1) - 1
+    count = pos[:, -1] + 1
+    out = np.full((rows, V + 1, 2), np.nan)
+    r, j = np.nonzero(valid & (pos <= V))
+    out[r, pos[r, j]] = cand[r, j]
+    pad = np.arange(V + 1)[None, :] >= count[:, None]
+    out = np.where(pad[..., None], out[:, :1], out)
+    return out
+
+
+_NEXT: dict[int, np.ndarray] = {}
+
+
+def _next_index(V: int) -> np.ndarray:
+    got = _NEXT.get(V)
+    if got is None:
+        got = _NEXT[V] = np.r_[1:V, 0]
+    return got
 
 
 @dataclass(frozen=True)
@@ -130,13 +146,10 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     # where a segment can cross K: within K and the corridor conv(P ∪ Q) that holds every
     # segment; this x-range shrinks to the crossing as the bundle does (the height escapes
     # below are taken at its ends)
-    kc = k
-    for nrm, c0 in _hull_halfplanes(np.vstack([fP, fQ])):
-        kc = clip_polygons(kc, np.tile(nrm, (R, 1)), np.full(R, c0 - widen - SLACK))
-    hit = ~np.isnan(kc[:, 0, 0])
+    hull = _hull_halfplanes(np.vstack([fP, fQ]))
+    hull[:, 2] -= widen + SLACK
+    kx0, kx1, hit = _xrange_within(k, hull)
     live &= hit
-    kx0 = np.where(live, np.nanmin(np.where(live[:, None], kc[..., 0], 0.0), 1), 0.0)
-    kx1 = np.where(live, np.nanmax(np.where(live[:, None], kc[..., 0], 0.0), 1), 0.0)
     xP0, xQ1 = float(fP[:, 0].min()), float(fQ[:, 0].max())
     # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
     num_lo, num_hi = zQ[0] - zP[1], zQ[1] - zP[0]
@@ -294,8 +307,9 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     return Chain(False, line=line)
 
 
-def _hull_halfplanes(pts: np.ndarray) -> list[tuple[np.ndarray, float]]:
-    """The convex hull of ``pts`` (N, 2) as half-planes n·x >= c (monotone chain)."""
+def _hull_halfplanes(pts: np.ndarray) -> np.ndarray:
+    """The convex hull of ``pts`` (N, 2) as half-planes n·x >= c: rows (nx, ny, c), in
+    counter-clockwise order (monotone chain)."""
     order = sorted(map(tuple, pts.tolist()))
 
     def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -308,15 +322,57 @@ def _hull_halfplanes(pts: np.ndarray) -> list[tuple[np.ndarray, float]]:
         return h
 
     lower, upper = half(order), half(order[::-1])
-    hull = lower[:-1] + upper[:-1]  # counter-clockwise
-    out = []
-    for a, b in zip(hull, hull[1:] + hull[:1]):
-        nrm = np.array([-(b[1] - a[1]), b[0] - a[0]])  # inward (left) normal
-        ln = float(np.hypot(*nrm))
-        if ln > 1e-15:
-            nrm = nrm / ln
-            out.append((nrm, float(nrm @ np.array(a))))
-    return out
+    hull = np.array(lower[:-1] + upper[:-1])  # counter-clockwise
+    e = np.roll(hull, -1, 0) - hull
+    nrm = np.stack([-e[:, 1], e[:, 0]], 1)  # inward (left) normals
+    ln = np.hypot(nrm[:, 0], nrm[:, 1])
+    keep = ln > 1e-15
+    nrm, a = nrm[keep] / ln[keep, None], hull[keep]
+    return np.column_stack([nrm, np.einsum("ij,ij->i", nrm, a)])
+
+
+def _xrange_within(k: np.ndarray, hp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[r]`` (V, 2; counter-clockwise, padded by repetition, all-NaN
+    when empty): the x-range of its intersection with the convex polygon {n·x >= c} (rows
+    ``hp`` (E, 3) in counter-clockwise order), and whether they meet. The intersection's
+    vertices are vertices of either polygon inside the other, or crossings of a K edge with
+    a hull line inside the hull; all are taken at once (a hair outside counts: the range
+    may only grow)."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _xrange_within_(k, hp)
+
+
+def _xrange_within_(k: np.ndarray, hp: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    tol = 1e-12
+    R, V, _ = k.shape
+    n, c = hp[:, :2], hp[:, 2]
+    side = k[..., 0, None] * n[:, 0] + k[..., 1, None] * n[:, 1] - c  # (R, V, E)
+    xs = [np.where(np.all(side >= -tol, 2), k[..., 0], np.nan)]
+    # K edges crossing a hull line, inside the other hull lines
+    nx = _next_index(V)
+    sn = side[:, nx]
+    a, b = k[:, :, None, :], k[:, nx, None, :]
+    t = side / (side - sn)
+    pt = a + (b - a) * t[..., None]  # (R, V, E, 2)
+    crossing = (side >= 0) != (sn >= 0)
+    ps = pt[..., 0, None] * n[:, 0] + pt[..., 1, None] * n[:, 1] - c  # (R, V, E, E)
+    ok = crossing & np.all(ps >= -tol * 10, 3)
+    xs.append(np.where(ok, pt[..., 0], np.nan).reshape(R, -1))
+    # hull vertices inside K (left of every K edge)
+    i, j = np.arange(len(hp)), np.r_[1:len(hp), 0]
+    det = n[i, 0] * n[j, 1] - n[i, 1] * n[j, 0]
+    hv = np.stack([(c[i] * n[j, 1] - n[i, 1] * c[j]) / det, (n[i, 0] * c[j] - c[i] * n[j, 0]) / det], 1)
+    hv = hv[np.abs(det) > 1e-15]
+    e = b[:, :, 0] - a[:, :, 0]  # (R, V, 2)
+    w = hv[None, None, :, :] - a  # (R, V, H, 2)
+    cr = e[..., 0, None] * w[..., 1] - e[..., 1, None] * w[..., 0]
+    inside = np.all(cr >= -tol, 1) & ~np.isnan(k[:, :1, 0])  # (R, H)
+    xs.append(np.where(inside, hv[None, :, 0], np.nan))
+    allx = np.concatenate([x.reshape(R, -1) for x in xs], 1)
+    hit = ~np.all(np.isnan(allx), 1)
+    lo, hi = np.nanmin(allx, 1), np.nanmax(allx, 1)
+    return np.where(hit, lo, 0.0), np.where(hit, hi, 0.0), hit
 
 
 def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
@@ -338,12 +394,13 @@ def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
 
 
 def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
-                       samples: int = 9, refine: int = 10) -> list[np.ndarray]:
+                       samples: int = 9, rounds: int = 3, per_round: int = 15) -> list[np.ndarray]:
     """Per convex polygon ``kv[i]`` (W, 2), abscissae in [xa_i, xb_i] where every line
     y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it: the interior
-    samples that pass, and the two ends of that run pushed outwards by bisection (the set
-    is an interval: the band's upper edge is convex, the chord's top concave, and so on;
-    every abscissa returned is checked)."""
+    samples that pass, and the two ends of that run pushed outwards (the set is an
+    interval: the band's upper edge is convex, the chord's top concave, and so on), each
+    round sampling ``per_round`` points between the last passing and the first failing
+    abscissa (16³ = 4096 steps in all). Every abscissa returned is checked."""
     f = np.linspace(0.0, 1.0, samples)
     xs = xa[:, None] + (xb - xa)[:, None] * f[None, :]  # (m, S)
     ok = _inside_at(kv, xs, V)
@@ -356,11 +413,18 @@ def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.nda
     # both ends at once: column 0 the first passing sample, column 1 the last
     x_in = np.stack([xs[r, first], xs[r, last]], 1)
     x_out = np.stack([xs[r, first - 1], xs[r, last + 1]], 1)
-    for _ in range(refine):
-        mid = (x_in + x_out) / 2
-        good = _inside_at(kv, mid, V)
-        x_in = np.where(good, mid, x_in)
-        x_out = np.where(good, x_out, mid)
+    g = np.arange(1, per_round + 1) / (per_round + 1)  # from the outside in
+    for _ in range(rounds):
+        pts = x_out[..., None] + (x_in - x_out)[..., None] * g  # (m, 2, k)
+        good = _inside_at(kv, pts.reshape(m, -1), V).reshape(m, 2, per_round)
+        # the passing samples form the run next to x_in: the outermost one is the new x_in
+        anyg = good.any(2)
+        j = good.argmax(2)
+        rr = np.arange(m)[:, None]
+        side = np.arange(2)[None, :]
+        new_in = np.where(anyg, pts[rr, side, j], x_in)
+        new_out = np.where(anyg, np.where(j > 0, pts[rr, side, np.maximum(j - 1, 0)], x_out), pts[..., -1])
+        x_in, x_out = new_in, new_out
     ends = (x_in[:, 0], x_in[:, 1])
     return [np.concatenate([xs[i][ok[i]], [ends[0][i], ends[1][i]]]) if anyok[i] else xs[i][ok[i]]
             for i in range(m)]
@@ -393,7 +457,10 @@ def _feasible_each(A: np.ndarray, extra: list[np.ndarray]) -> np.ndarray:
     """For each block of rows in ``extra`` (up to 3 rows each), whether ``A`` with it is
     feasible: one vectorised vertex enumeration for all of them."""
     k = 3
-    B = np.stack([np.vstack([r] + [r[-1:]] * (k - len(r))) for r in extra])  # (N, k, 3), padded by repetition
+    B = np.empty((len(extra), k, 3))
+    for e, r in enumerate(extra):  # padded by repetition
+        B[e, : len(r)] = r
+        B[e, len(r):] = r[-1]
     M = np.concatenate([np.broadcast_to(A, (len(extra),) + A.shape), B], 1)  # (N, m, 3)
     i, j = _pairs(M.shape[1])
     a0, a1, c = M[..., 0], M[..., 1], M[..., 2]
