@@ -28,6 +28,8 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
+import shapely.geometry
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -134,7 +136,8 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
         rf = D[2] * f + SLACK
         rows += [np.array([1.0, c[0], c[1] + rf]), np.array([-1.0, -c[0], -c[1] + rf])]
     base = np.array(rows)
-    if feasible_point(base) is None:
+    Vp = _vertices(base)
+    if not len(Vp):
         return Chain(False)  # (numerically empty: leave it to the search)
     # the solids, clipped to the slab
     R = len(z0)
@@ -171,7 +174,7 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
     zlo, zhi = min(zP[0], zQ[0]), max(zP[1], zQ[1])
     zbase = np.vstack([zbase, [[1.0, x1, zhi + SLACK], [-1.0, -x1, -zlo + SLACK],
                                [1.0, x2, zhi + SLACK], [-1.0, -x2, -zlo + SLACK]]])
-    Vp, Vz = _vertices(base), _vertices(zbase)
+    Vz = _vertices(zbase)
     if not len(Vp) or not len(Vz):
         return Chain(False)
     idx = np.flatnonzero(live)
@@ -309,25 +312,16 @@ def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, z
 
 def _hull_halfplanes(pts: np.ndarray) -> np.ndarray:
     """The convex hull of ``pts`` (N, 2) as half-planes n·x >= c: rows (nx, ny, c), in
-    counter-clockwise order (monotone chain)."""
-    order = sorted(map(tuple, pts.tolist()))
-
-    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        h: list[tuple[float, float]] = []
-        for p in seq:
-            while len(h) >= 2 and ((h[-1][0] - h[-2][0]) * (p[1] - h[-2][1])
-                                   - (h[-1][1] - h[-2][1]) * (p[0] - h[-2][0])) <= 0:
-                h.pop()
-            h.append(p)
-        return h
-
-    lower, upper = half(order), half(order[::-1])
-    hull = np.array(lower[:-1] + upper[:-1])  # counter-clockwise
-    e = np.roll(hull, -1, 0) - hull
-    nrm = np.stack([-e[:, 1], e[:, 0]], 1)  # inward (left) normals
+    counter-clockwise order."""
+    hull = shapely.convex_hull(shapely.multipoints(pts))
+    if hull.geom_type != "Polygon":
+        return np.zeros((0, 3))
+    ring = np.asarray(shapely.get_coordinates(shapely.geometry.polygon.orient(hull, 1.0).exterior))
+    a, e = ring[:-1], ring[1:] - ring[:-1]
+    nrm = np.stack([-e[:, 1], e[:, 0]], 1)  # inward (left) normals of a counter-clockwise ring
     ln = np.hypot(nrm[:, 0], nrm[:, 1])
     keep = ln > 1e-15
-    nrm, a = nrm[keep] / ln[keep, None], hull[keep]
+    nrm, a = nrm[keep] / ln[keep, None], a[keep]
     return np.column_stack([nrm, np.einsum("ij,ij->i", nrm, a)])
 
 
