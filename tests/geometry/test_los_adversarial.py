@@ -169,3 +169,20 @@ def test_E_LOS_probe_on_random_table_is_settled_within_the_bound(monkeypatch):
     cert = np.asarray(pv.certified)
     assert calls[0] <= MAX_CHAIN_TESTS_PER_PAIR * cert.size * 2  # both directions at most
     assert cert.all(), np.argwhere(~cert)
+
+
+@pytest.mark.slow
+def test_E_LOS_ground_model_past_a_model_on_a_roof_to_a_roof_is_certified(monkeypatch):
+    """dense_table 48x48 with 100 models, blue-21 -> blue-12: a Small model on the ground,
+    a model on a 3" roof halfway, the target on a 6" roof. Every line that clears the
+    nearer roof is too low for the far roof's edge; the chain test needs ~150 tests to
+    prove it (it reached the old bound of 100 and answered undecided)."""
+    from skirmish.geometry.los import MAX_CHAIN_TESTS_PER_PAIR
+
+    t = dense_table(random.Random(100), width=48, depth=48, models=100, pieces=40)
+    calls = _count_chain_tests(monkeypatch)
+    r = t.line_of_sight("blue-21", "blue-12")
+    assert calls[0] <= MAX_CHAIN_TESTS_PER_PAIR
+    assert r.certified and not r.visible and r.reason == "blocked", r
+    for seg in oracle.sample_segments(t, r.frm, r.to, random.Random(100), 200):
+        assert oracle.clearance_blockers(t, seg, {r.frm, r.to}, 2 * EPS), seg
