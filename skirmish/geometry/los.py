@@ -1108,7 +1108,7 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
         h = _heights_lp(ta[sel], tb[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
         if h is None:
             ok[k] = False
-            culprits[k] = sorted({int(o) for o in rows.owner[r][sel]})
+            culprits[int(k)] = sorted({int(o) for o in rows.owner[r][sel]})
         else:
             heights[k] = h
     return ok, heights, culprits

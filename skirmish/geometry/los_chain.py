@@ -50,10 +50,10 @@ def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarra
     with np.errstate(divide="ignore", invalid="ignore"):
         t = side / (side - sn)
         hit = verts + (nxt - verts) * t[..., None]
-    cand = np.empty((rows, V, 2, 2))
-    cand[:, :, 0] = np.where(inside[..., None], verts, np.nan)
-    cand[:, :, 1] = np.where(cross[..., None], hit, np.nan)
-    cand = cand.reshape(rows, 2 * V, 2)
+    both = np.empty((rows, V, 2, 2))
+    both[:, :, 0] = np.where(inside[..., None], verts, np.nan)
+    both[:, :, 1] = np.where(cross[..., None], hit, np.nan)
+    cand = both.reshape(rows, 2 * V, 2)
     valid = np.stack([inside, cross], 2).reshape(rows, 2 * V)
     # compact the valid candidates to the front (stable), pad with the first one
     pos = np.cumsum(valid, 1) - 1
