@@ -48,7 +48,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from .los_chain import Chain, chain_blocks, clip_polygons, feasible_point
+from .los_chain import Chain, chain_blocks_many, clip_polygons, feasible_point
 from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_of
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
@@ -711,6 +711,16 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
             _, _, wit = _try_witnesses(first, cp, cq, rows, obs, zP, zQ, bp, results, sources, targets)
             for i, seg in wit.items():
                 results[i] = LosAnswer(True, "witness", witness=seg, bundles=int(examined[i]))
+        # the chain tests of this round, all at once: every open bundle whose pair is within
+        # the work bound (some may go unused when a sibling bundle finds a witness first)
+        todo: list[int] = []
+        budget = chained.copy()
+        for kk in np.flatnonzero(split):
+            i = int(bp[kk])
+            if results[i] is None and examined[i] >= CHAIN_AFTER and budget[i] < MAX_CHAIN_TESTS_PER_PAIR:
+                budget[i] += 1
+                todo.append(int(kk))
+        chains = dict(zip(todo, _chains(np.array(todo, int), rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)))
         for kk in np.flatnonzero(split):
             k = int(kk)
             i = int(bp[k])
@@ -725,7 +735,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                 split[k] = False
                 continue
             chained[i] += 1
-            ch = _chain(k, rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
+            ch = chains[k]
             if ch.line is not None and not (ch.blocked and not ch.thin):
                 found = _line_witness(ch.line, i, pairs, obs, _excluded(sources[i], targets[i]))
                 if found is not None:
@@ -780,12 +790,19 @@ def _try_witnesses(sel: np.ndarray, cp: list[np.ndarray], cq: list[np.ndarray], 
     return okc, culprit, wit
 
 
-def _chain(k: int, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen: float) -> Chain:
-    """The chain test (:mod:`.los_chain`) on bundle ``k`` with its tall candidate pieces."""
-    piece = rows.piece[rows.bundle == k]
+def _chains(ks: np.ndarray, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen: float) -> list[Chain]:
+    """The chain test (:mod:`.los_chain`) on the bundles ``ks`` (increasing), each with its
+    candidate pieces, in one call."""
+    if not len(ks):
+        return []
+    local = np.full(len(vP), -1)
+    local[ks] = np.arange(len(ks))
+    rb = local[rows.bundle]
+    sel = rb >= 0  # (rows are sorted by bundle)
+    piece = rows.piece[sel]
     owner = obs.piece_owner[piece]
-    return chain_blocks(vP[k], vQ[k], D_P[k], D_Q[k], zP[k], zQ[k], obs.piece_verts[piece], obs.owner_z0[owner],
-                        obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
+    return chain_blocks_many(vP[ks], vQ[ks], D_P[ks], D_Q[ks], zP[ks], zQ[ks], rb[sel], obs.piece_verts[piece],
+                             obs.owner_z0[owner], obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
 
 
 def _chord(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> list[np.ndarray]:

@@ -114,13 +114,13 @@ def _count_chain_tests(monkeypatch) -> list[int]:
     import skirmish.geometry.los as los
 
     calls = [0]
-    inner = los._chain
+    inner = los._chains
 
-    def counted(*a, **k):
-        calls[0] += 1
-        return inner(*a, **k)
+    def counted(ks, *a, **k):
+        calls[0] += len(ks)
+        return inner(ks, *a, **k)
 
-    monkeypatch.setattr(los, "_chain", counted)
+    monkeypatch.setattr(los, "_chains", counted)
     return calls
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from skirmish.geometry.los_chain import _hull_halfplanes, _xrange_within, clip_polygons
+from skirmish.geometry.los_chain import _hull_halfplanes_many, _xrange_within, clip_polygons
 
 
 def _convex(rng: np.random.Generator, rows: int, verts: int) -> np.ndarray:
@@ -45,7 +45,8 @@ def test_corridor_x_range_is_the_bounds_of_shapelys_intersection(seed, verts):
     rng = np.random.default_rng(seed)
     k = clip_polygons(_convex(rng, 4, verts), np.tile([1.0, 0.0], (4, 1)), np.full(4, -0.5))
     pts = rng.normal(size=(8, 2)) * 1.2
-    lo, hi, hit = _xrange_within(k, _hull_halfplanes(pts))
+    hp, count = _hull_halfplanes_many(pts[None])
+    lo, hi, hit = _xrange_within(k, np.repeat(hp, 4, 0), np.repeat(count, 4))
     hull = shapely.MultiPoint(pts).convex_hull
     for r in range(4):
         if np.isnan(k[r, 0, 0]):
