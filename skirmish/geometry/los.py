@@ -721,6 +721,10 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                 budget[i] += 1
                 todo.append(int(kk))
         chains = dict(zip(todo, _chains(np.array(todo, int), rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)))
+        # the escaping lines they found, tried as witnesses together
+        tried = [k for k in todo if chains[k].line is not None and not (chains[k].blocked and not chains[k].thin)]
+        on_line = dict(zip(tried, _line_witnesses([(chains[k].line, int(bp[k])) for k in tried],
+                                                  pairs, obs, sources, targets)))
         for kk in np.flatnonzero(split):
             k = int(kk)
             i = int(bp[k])
@@ -737,7 +741,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
             chained[i] += 1
             ch = chains[k]
             if ch.line is not None and not (ch.blocked and not ch.thin):
-                found = _line_witness(ch.line, i, pairs, obs, _excluded(sources[i], targets[i]))
+                found = on_line[k]
                 if found is not None:
                     results[i] = LosAnswer(True, "witness", witness=found, bundles=int(examined[i]))
                     split[k] = False
@@ -830,30 +834,43 @@ def _chord(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> list[n
     return [o + u * (lo + f * (hi - lo)) for f in (0.5, 0.02, 0.98)]
 
 
-def _line_witness(line: tuple[np.ndarray, np.ndarray], i: int, pairs: _Pairs, obs: Obstacles,
-                  exclude: tuple[int, ...]) -> Segment3 | None:
-    """A witness on the escaping line the chain test found for pair ``i``, if its heights clear."""
-    o, u = line
-    ps, qs = _chord(o, u, pairs.P[i], pairs.H[i]), _chord(o, u, pairs.Q[i], pairs.H[i])
-    if not ps or not qs:
-        return None
-    # the ends where the line meets the two regions: middles first, then the far and near
-    # ends (a longer or shorter segment on the same line may clear other heights)
-    P = np.array([a for a in ps for _ in qs])
-    Q = np.array([b for _ in ps for b in qs])
-    n = len(P)
-    one = _rows(np.array([i]), pairs, obs)
-    m = len(one.bundle)
-    rows = _Rows(np.repeat(np.arange(n), m), np.tile(one.piece, n), np.tile(one.owner, n))
-    ok, heights, _ = _witness_heights(rows, n, P, Q, obs, np.repeat(pairs.zP[i:i + 1], n, 0),
-                                      np.repeat(pairs.zQ[i:i + 1], n, 0))
+def _line_witnesses(items: list[tuple[tuple[np.ndarray, np.ndarray], int]], pairs: _Pairs, obs: Obstacles,
+                    sources: Sequence[Viewer], targets: Sequence[Viewer]) -> list[Segment3 | None]:
+    """For each (escaping line the chain test found, pair ``i``): a witness on that line,
+    if its heights clear; all items in one vectorised pass. The ends tried are where the
+    line meets the two regions: middles first, then the far and near ends (a longer or
+    shorter segment on the same line may clear other heights)."""
+    P_: list[np.ndarray] = []
+    Q_: list[np.ndarray] = []
+    seg_pair: list[int] = []
+    span: list[tuple[int, int]] = []
+    for (o, u), i in items:
+        ps, qs = _chord(o, u, pairs.P[i], pairs.H[i]), _chord(o, u, pairs.Q[i], pairs.H[i])
+        lo = len(seg_pair)
+        if ps and qs:
+            P_ += [a for a in ps for _ in qs]
+            Q_ += [b for _ in ps for b in qs]
+            seg_pair += [i] * (len(ps) * len(qs))
+        span.append((lo, len(seg_pair)))
+    out: list[Segment3 | None] = [None] * len(items)
+    if not seg_pair:
+        return out
+    sp = np.array(seg_pair, int)
+    P, Q = np.array(P_), np.array(Q_)
+    n = len(sp)
+    rows = _rows(sp, pairs, obs)  # each segment with its pair's candidate pieces
+    ok, heights, _ = _witness_heights(rows, n, P, Q, obs, pairs.zP[sp], pairs.zQ[sp])
     seams = _touches_a_seam(rows, n, P, Q, obs)
-    for j in np.flatnonzero(ok):
-        (u0, v0) = heights[j]
-        seg: Segment3 = ((float(P[j, 0]), float(P[j, 1]), float(u0)), (float(Q[j, 0]), float(Q[j, 1]), float(v0)))
-        if not seams[j] or segment_is_clear(obs, seg, exclude=exclude):
-            return seg
-    return None
+    for t, ((_, i), (lo, hi)) in enumerate(zip(items, span)):
+        for j in range(lo, hi):
+            if not ok[j]:
+                continue
+            (u0, v0) = heights[j]
+            seg: Segment3 = ((float(P[j, 0]), float(P[j, 1]), float(u0)), (float(Q[j, 0]), float(Q[j, 1]), float(v0)))
+            if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
+                out[t] = seg
+                break
+    return out
 
 
 def _excluded(s: Viewer, t: Viewer) -> tuple[int, ...]:

@@ -194,7 +194,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
         rf = D[:, 2] * f + SLACK
         base_rows += [(one, c[:, 0], c[:, 1] + rf), (-one, -c[:, 0], -c[:, 1] + rf)]
     base = np.stack([np.stack(r, -1) for r in base_rows], 1)  # (B, 8, 3)
-    Vp_all = _vertices_many(base)
+    Vp_all = _compact(_vertices_many(base))
     ok &= ~np.all(np.isnan(Vp_all[..., 0]), 1)  # (numerically empty: leave it to the search)
     # the solids, clipped to the slab
     R = len(z0)
@@ -434,6 +434,14 @@ def _hull_halfplanes_many_(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sel = np.take_along_axis(order, pos, 1)
     rows = np.concatenate([nrm, c[..., None]], -1)
     return np.take_along_axis(rows, sel[..., None], 1), count
+
+
+def _compact(V: np.ndarray) -> np.ndarray:
+    """(B, K, 2) rows with NaN gaps: the non-NaN rows first, trimmed to the longest."""
+    keep = ~np.isnan(V[..., 0])
+    order = np.argsort(~keep, 1, kind="stable")
+    width = max(int(keep.sum(1).max(initial=0)), 1)
+    return np.take_along_axis(V, order[:, :width, None], 1)
 
 
 def _vertices_many(A: np.ndarray) -> np.ndarray:
