@@ -722,9 +722,10 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                 todo.append(int(kk))
         chains = dict(zip(todo, _chains(np.array(todo, int), rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)))
         # the escaping lines they found, tried as witnesses together
-        tried = [k for k in todo if chains[k].line is not None and not (chains[k].blocked and not chains[k].thin)]
-        on_line = dict(zip(tried, _line_witnesses([(chains[k].line, int(bp[k])) for k in tried],
-                                                  pairs, obs, sources, targets)))
+        lines = [(k, ln) for k in todo if (ln := chains[k].line) is not None
+                 and not (chains[k].blocked and not chains[k].thin)]
+        on_line = dict(zip([k for k, _ in lines], _line_witnesses([(ln, int(bp[k])) for k, ln in lines],
+                                                                  pairs, obs, sources, targets)))
         for kk in np.flatnonzero(split):
             k = int(kk)
             i = int(bp[k])
