@@ -58,3 +58,39 @@ def test_corridor_x_range_is_the_bounds_of_shapelys_intersection(seed, verts):
         elif inter.area > 1e-12:
             x0, _, x1, _ = inter.bounds
             assert hit[r] and abs(lo[r] - x0) < 1e-9 and abs(hi[r] - x1) < 1e-9
+
+
+def test_E_LOS_chain_tests_in_one_batch_agree_with_one_by_one(monkeypatch):
+    """The chain tests of a dense table, run in one batch, give the same answers (proof,
+    solids used, thin, escaping line) as one bundle at a time."""
+    import random
+
+    import skirmish.geometry.los as los
+    from skirmish.geometry import los_chain
+    from skirmish.scenario.adversarial import dense_table
+
+    seen: list[tuple] = []
+    inner = los.chain_blocks_many
+
+    def record(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen):
+        for b in range(len(P)):
+            m = rb == b
+            seen.append((P[b], Q[b], DP[b], DQ[b], zP[b], zQ[b], verts[m], z0[m], z1[m], sealed[m], eta, widen))
+        return inner(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen)
+
+    monkeypatch.setattr(los, "chain_blocks_many", record)
+    dense_table(random.Random(1)).line_of_sight_all()
+    assert len(seen) >= 3
+    W = max(s[6].shape[1] for s in seen)
+    stack = [np.stack([s[f] for s in seen]) for f in range(6)]
+    rb = np.concatenate([np.full(len(s[7]), b) for b, s in enumerate(seen)])
+    verts = np.concatenate([np.concatenate([s[6], np.repeat(s[6][:, -1:], W - s[6].shape[1], 1)], 1) for s in seen])
+    cols = [np.concatenate([s[f] for s in seen]) for f in (7, 8, 9)]
+    batch = los_chain.chain_blocks_many(*stack, rb, verts, *cols, seen[0][10], seen[0][11])
+    for s, got in zip(seen, batch):
+        one = los_chain.chain_blocks(*s)
+        assert (got.blocked, got.thin) == (one.blocked, one.thin)
+        assert (got.used is None) == (one.used is None) and (got.used is None or np.array_equal(got.used, one.used))
+        assert (got.line is None) == (one.line is None)
+        if got.line is not None and one.line is not None:
+            assert np.allclose(got.line[0], one.line[0]) and np.allclose(got.line[1], one.line[1])
