@@ -767,7 +767,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
 def _try_witnesses(sel: np.ndarray, cp: list[np.ndarray], cq: list[np.ndarray], rows: _Rows, obs: Obstacles,
                    zP: np.ndarray, zQ: np.ndarray, bp: np.ndarray, results: list[LosAnswer | None],
                    sources: Sequence[Viewer], targets: Sequence[Viewer]
-                   ) -> tuple[np.ndarray, list[list[int]], dict[int, Segment3]]:
+                   ) -> tuple[np.ndarray, _Culprits, dict[int, Segment3]]:
     """Try the candidate plan segments ``cp[c][k] → cq[c][k]`` for the bundles ``sel[k]``
     (each with the best end heights, :func:`_witness_heights`). Returns whether each
     candidate clears (candidate-major), the culprits of those that do not, and a witness
@@ -1087,7 +1087,7 @@ class _Culprits:
 
 
 def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obstacles,
-                     zP: np.ndarray, zQ: np.ndarray):
+                     zP: np.ndarray, zQ: np.ndarray) -> tuple[np.ndarray, np.ndarray, _Culprits]:
     """For each plan segment p→q (rows index them), end heights (u, v) that clear
     every obstacle, if any. Returns (ok mask, heights (n, 2), culprits per segment)."""
     heights = np.zeros((n, 2))
