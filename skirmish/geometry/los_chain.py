@@ -28,8 +28,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
-import shapely.geometry
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
