@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from ..rules.eldfall.templates import TEMPLATES
-from ._scenario import add_scenario_args, load_table
+from ..viewer.overlays import Extras
+from ._scenario import add_scenario_args, load_table, require_table
 
 
 def register(sub: Any) -> None:
@@ -27,6 +28,10 @@ def register(sub: Any) -> None:
                    help="the template's main target: a circle is centred on it, a spray points at it from the "
                    "--from model; the models it hits are ringed, with why others are spared in the legend")
     p.add_argument("--range", dest="range_of", metavar="A", help="where A can end a movement")
+    p.add_argument("--replay", metavar="LOG", help="a game logged by `skirmish play FILE --json`: draw the table "
+                   "after --step K, with that step's path, LoS and dice")
+    p.add_argument("--step", type=int, metavar="K", help="with --replay: the step to draw, 1..N (0: the start; "
+                   "default: the last)")
     p.add_argument("--size", type=int, default=1200, metavar="PX",
                    help="pixels along the table's longer side, 200..8192 (default 1200); the legend and profiles are added")
     p.set_defaults(func=run)
@@ -40,10 +45,20 @@ def run(args: argparse.Namespace) -> int:
     if not args.output.lower().endswith(".png"):
         raise SkirmishError(f"-o {args.output}: the picture is a PNG; name it something.png")
     table = load_table(args)
+    layers: tuple[Extras, ...] = ()
+    if args.replay:
+        from ..game.eldfall.replay import load_replay
+        from ..viewer.replay_view import step_extras
+
+        rp = load_replay(require_table(table, "--replay (a logged game of Eldfall)"), args.replay, args.step)
+        k = len(rp) if args.step is None else args.step
+        table, layers = rp.table_at(k), (step_extras(rp, k),)
+    elif args.step is not None:
+        raise SkirmishError("--step K draws a step of a logged game: give the log with --replay LOG")
     from ..viewer.render import RenderRequest, render_png  # lazy: pyglet only when drawing
 
     req = RenderRequest(los=tuple((a, b) for a, b in args.los), frm=args.frm, template=args.template,
-                        template_on=args.template_on, range_of=args.range_of, size=args.size)
+                        template_on=args.template_on, range_of=args.range_of, size=args.size, layers=layers)
     res = render_png(table, args.output, req)
     print(f"wrote {res.path} ({res.width}x{res.height} px) in {res.seconds:.2f} s")
     return 0

@@ -5,9 +5,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import SkirmishError
 from ..maps.base import Map
+
+if TYPE_CHECKING:
+    from ..game.eldfall.replay import Replay
+    from .grid_view import GridSession
 
 NO_DISPLAY_HINT = "use `skirmish render FILE -o table.png` for a picture without a display"
 #: Window sizes the viewer accepts, in pixels (each side).
@@ -32,13 +37,21 @@ def check_window_size(width: int, height: int) -> None:
             raise SkirmishError(f"--{name} {v}: a window side is {MIN_WINDOW}..{MAX_WINDOW} pixels")
 
 
-def view(table: Map, *, save_path: str | Path | None = None, width: int = 1280, height: int = 900) -> None:
-    """Open a window on ``table`` and run until it is closed (:class:`SkirmishError` when
-    there is no display, or pyglet cannot open a window)."""
-    from .session import make_session
+def view(table: Map, *, save_path: str | Path | None = None, width: int = 1280, height: int = 900,
+         replay: Replay | None = None, step: int = 0) -> None:
+    """Open a window on ``table`` (or, with ``replay``, on that logged game from ``step``)
+    and run until it is closed (:class:`SkirmishError` when there is no display, or
+    pyglet cannot open a window)."""
+    from .session import Session, make_session
 
     check_window_size(width, height)
-    session = make_session(table, save_path=save_path)
+    session: Session | GridSession
+    if replay is not None:
+        from .replay_view import ReplaySession
+
+        session = ReplaySession(replay, save_path=save_path, step=step)
+    else:
+        session = make_session(table, save_path=save_path)
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise SkirmishError(f"no display to open a window on (DISPLAY is not set); {NO_DISPLAY_HINT}")
     try:

@@ -24,7 +24,8 @@ STATUS_HEIGHT = 24
 #: 8 bits a channel (some drivers offer 16-bit colour first).
 RGBA8 = {"red_size": 8, "green_size": 8, "blue_size": 8, "alpha_size": 8}
 KEY_NAMES = {key.H: "h", key.S: "s", key.M: "m", key.T: "t", key.C: "c", key.R: "r", key.A: "a", key.P: "p",
-             key.L: "l", key.Q: "q", key.E: "e", key.D: "d", key.X: "x", key.TAB: "tab", key.ESCAPE: "escape"}
+             key.L: "l", key.Q: "q", key.E: "e", key.D: "d", key.X: "x", key.TAB: "tab", key.ESCAPE: "escape",
+             key.RIGHT: "right", key.LEFT: "left", key.HOME: "home", key.END: "end"}  # the last four: replay mode
 
 
 class ViewerWindow(pyglet.window.Window):
