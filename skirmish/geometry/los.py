@@ -123,16 +123,29 @@ class Obstacles:
         return g
 
 
-def _axis(poly: Polygon) -> tuple[float, float, float, float]:
-    c = poly.centroid
-    rect = poly.minimum_rotated_rectangle
-    if rect.geom_type != "Polygon":
-        return (c.x, c.y, 1.0, 0.0)
-    pts = np.asarray(rect.exterior.coords)[:4]
-    e1, e2 = pts[1] - pts[0], pts[2] - pts[1]
-    e = e1 if np.hypot(*e1) >= np.hypot(*e2) else e2
-    n = float(np.hypot(*e)) or 1.0
-    return (c.x, c.y, float(e[0] / n), float(e[1] / n))
+def _axes(polys: Sequence[Polygon]) -> np.ndarray:
+    """Per polygon, (ox, oy, ux, uy): its centroid and the unit direction of the longer side
+    of its minimum rotated rectangle ((1, 0) when that is degenerate); one vectorised pass."""
+    out = np.zeros((len(polys), 4))
+    out[:, 2] = 1.0
+    if not len(polys):
+        return out
+    arr = np.empty(len(polys), object)
+    arr[:] = list(polys)
+    out[:, :2] = shapely.get_coordinates(shapely.centroid(arr))
+    rect = shapely.oriented_envelope(arr)
+    ok = np.flatnonzero(shapely.get_type_id(rect) == 3)
+    if len(ok):
+        xy, at = shapely.get_coordinates(shapely.get_exterior_ring(rect[ok]), return_index=True)
+        first = np.searchsorted(at, np.arange(len(ok)))
+        pts = xy[first[:, None] + np.arange(3)[None, :]]  # (k, 3, 2) the first three corners
+        e1, e2 = pts[:, 1] - pts[:, 0], pts[:, 2] - pts[:, 1]
+        l1, l2 = np.hypot(e1[:, 0], e1[:, 1]), np.hypot(e2[:, 0], e2[:, 1])
+        e = np.where((l1 >= l2)[:, None], e1, e2)
+        ln = np.hypot(e[:, 0], e[:, 1])
+        ln = np.where(ln > 0, ln, 1.0)
+        out[ok, 2:] = e / ln[:, None]
+    return out
 
 
 def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
@@ -249,7 +262,7 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
             pieces.append(halfplanes_of(p))
             owners.append(idx)
             round_p.append(False)
-            axes_p.append(_axis(p))
+            axes_p.append((math.nan,) * 4)  # (filled below, all pieces at once)
             xy = np.asarray(p.exterior.coords)
             mid = xy.mean(0)
             circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
@@ -267,12 +280,16 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
     for k, v in enumerate(verts):
         pv[k, : len(v)] = v
         pv[k, len(v):] = v[-1]
-    axes = np.array([_axis(g) for g in geoms], float).reshape(-1, 4)
+    axes = _axes(geoms)
+    axes_pa = np.array(axes_p, float).reshape(-1, 4)
+    poly_p = np.flatnonzero(~np.array(round_p, bool))
+    flat_parts = [p for c, ps in zip(circles, parts) if c is None for p in ps]
+    axes_pa[poly_p] = _axes(flat_parts)
     circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
     return Obstacles(names, eff, z1a, sealed, geoms, circ, axes,
                      npieces, owners_a, hp, shapely.STRtree(geoms), start,
                      np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
-                     np.array(axes_p, float).reshape(-1, 4), _bounding_circles(geoms), pv,
+                     axes_pa, _bounding_circles(geoms), pv,
                      _source=(z0a, grounded, circles, parts), grown_by=grown_by)
 
 
