@@ -169,9 +169,12 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     geoms: list[Polygon] = []
     circles: list[tuple[float, float, float] | None] = []
     parts: list[tuple[Polygon, ...]] = []
+    cyl = [s for _, s in solids if isinstance(s, Cylinder)]
+    drawn = iter(shapely.buffer(shapely.points([(c.x, c.y) for c in cyl]), [c.radius for c in cyl],
+                                quad_segs=QUAD_SEGS) if cyl else [])  # (Cylinder.footprint, all at once)
     for name, s in solids:
         if isinstance(s, Cylinder):
-            circle, geom, lo, hi = (s.x, s.y, s.radius), s.footprint(), s.z, s.top
+            circle, geom, lo, hi = (s.x, s.y, s.radius), next(drawn), s.z, s.top
         elif s.circle is not None:
             circle, geom, lo, hi = s.circle, s.footprint, s.z0, s.z1
         else:
@@ -280,7 +283,10 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
     for k, v in enumerate(verts):
         pv[k, : len(v)] = v
         pv[k, len(v):] = v[-1]
-    axes = _axes(geoms)
+    axes = np.zeros((n, 4))
+    rnd_o = np.array([c is not None for c in circles], bool)
+    axes[rnd_o] = [(c[0], c[1], 1.0, 0.0) for c in circles if c is not None]  # (a disc has no long side)
+    axes[~rnd_o] = _axes([g for g, c in zip(geoms, circles) if c is None])
     axes_pa = np.array(axes_p, float).reshape(-1, 4)
     poly_p = np.flatnonzero(~np.array(round_p, bool))
     flat_parts = [p for c, ps in zip(circles, parts) if c is None for p in ps]
@@ -297,8 +303,11 @@ def _grow(obs: Obstacles, eps: float) -> Obstacles:
     z0a, grounded, circles, parts = obs._source
     gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
     gp = tuple(tuple(grow_convex(p, eps) for p in ps) for ps in parts)
-    gg = tuple((ps[0] if len(ps) == 1 else shapely.union_all(ps)) if c is None
-               else shapely.Point(c[0], c[1]).buffer(c[2], quad_segs=QUAD_SEGS) for ps, c in zip(gp, gc))
+    discs = [c for c in gc if c is not None]
+    drawn = iter(shapely.buffer(shapely.points([(c[0], c[1]) for c in discs]), [c[2] for c in discs],
+                                quad_segs=QUAD_SEGS) if discs else [])  # (every disc in one call)
+    gg = tuple((ps[0] if len(ps) == 1 else shapely.union_all(ps)) if c is None else next(drawn)
+               for ps, c in zip(gp, gc))
     z0g = np.where(grounded, 0.0, z0a - eps)
     z1g = obs.owner_z1 + eps
     stacks = _stacks(gp, z0g, z1g)
