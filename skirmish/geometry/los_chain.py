@@ -259,7 +259,10 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
         below = np.concatenate([-ones3, -hi_v[..., 0:1], -hi_v[..., 1:2] - wd + SLACK], -1)
         free[wd] = implied_all(above) | implied_all(below)
     rowok = live & ok[rb]
-    need = np.flatnonzero(rowok & ~(free[widen] & free[0.0]))
+    # (only a solid that a line may pass over or under needs them: one that rises above
+    # both ends and reaches below both is escaped in plan or not at all)
+    can_pass = (zt < zhi[rb] + 1e-9) | (zbot > zlo[rb] - 1e-9)
+    need = np.flatnonzero(rowok & ~(free[widen] & free[0.0]) & can_pass)
     inside_of: dict[int, np.ndarray] = {}
     if len(need):
         for j, xs in zip(need, _inside_everywhere(k[need], kx0[need], kx1[need], Vr[need])):
