@@ -1096,11 +1096,12 @@ class _Culprits:
     in one pass: ``[k]`` gives the sorted owners of candidate k."""
 
     def __init__(self) -> None:
+        self._pairs: np.ndarray | None = None
         self._key = np.zeros((0, 2), int)
         self._extra: dict[int, list[int]] = {}
 
     def set_many(self, seg: np.ndarray, owner: np.ndarray) -> None:
-        self._key = np.unique(np.stack([seg, owner], 1), axis=0) if len(seg) else np.zeros((0, 2), int)
+        self._pairs = np.stack([seg, owner], 1)  # (sorted on first use: most are never asked for)
 
     def __setitem__(self, k: int, owners: list[int]) -> None:
         self._extra[k] = owners
@@ -1108,6 +1109,9 @@ class _Culprits:
     def __getitem__(self, k: int) -> list[int]:
         if k in self._extra:
             return self._extra[k]
+        if self._pairs is not None:
+            self._key = np.unique(self._pairs, axis=0) if len(self._pairs) else self._key
+            self._pairs = None
         lo, hi = np.searchsorted(self._key[:, 0], [k, k + 1])
         return [int(o) for o in self._key[lo:hi, 1]]
 
