@@ -285,7 +285,8 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
         pv[k, len(v):] = v[-1]
     axes = np.zeros((n, 4))
     rnd_o = np.array([c is not None for c in circles], bool)
-    axes[rnd_o] = [(c[0], c[1], 1.0, 0.0) for c in circles if c is not None]  # (a disc has no long side)
+    axes[rnd_o] = np.array([(c[0], c[1], 1.0, 0.0) for c in circles if c is not None], float).reshape(-1, 4)
+    # (a disc has no long side)
     axes[~rnd_o] = _axes([g for g, c in zip(geoms, circles) if c is None])
     axes_pa = np.array(axes_p, float).reshape(-1, 4)
     poly_p = np.flatnonzero(~np.array(round_p, bool))

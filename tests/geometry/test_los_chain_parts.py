@@ -94,3 +94,16 @@ def test_E_LOS_chain_tests_in_one_batch_agree_with_one_by_one(monkeypatch):
         assert (got.line is None) == (one.line is None)
         if got.line is not None and one.line is not None:
             assert np.allclose(got.line[0], one.line[0]) and np.allclose(got.line[1], one.line[1])
+
+
+def test_obstacles_of_only_polygons_or_only_discs_build():
+    """A table with no round solid (or no polygon) still builds its obstacle arrays."""
+    from shapely.geometry import box
+
+    from skirmish.geometry.los import build_obstacles
+    from skirmish.geometry.solids import Cylinder, Prism
+
+    walls = build_obstacles([("w", Prism(box(0, 0, 1, 3), 0.0, 2.0))]).grown(0.004)
+    assert walls.owner_axis.shape == (1, 4) and abs(walls.owner_axis[0, 3]) == 1.0  # the long side runs along y
+    discs = build_obstacles([("m", Cylinder(0.0, 0.0, 0.0, 0.5, 1.0))]).grown(0.004)
+    assert discs.owner_axis.tolist() == [[0.0, 0.0, 1.0, 0.0]]
