@@ -157,6 +157,8 @@ def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarr
 
 def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen: float,
              starts: np.ndarray) -> list[_Bundle | None]:
+    """The vectorised part of :func:`chain_blocks_many`: per bundle its :class:`_Bundle`,
+    or None where the test cannot apply (P not wholly before Q, an empty base region)."""
     B = len(P)
     cP, cQ = P.mean(1), Q.mean(1)
     d = cQ - cP
