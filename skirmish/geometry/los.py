@@ -568,14 +568,17 @@ def _rows(bundle_pair: np.ndarray, pairs: _Pairs, obs: Obstacles) -> _Rows:
 def _crossing(p: np.ndarray, q: np.ndarray, rows: _Rows, obs: Obstacles, margin: float):
     """Open parameter interval where the plan segment p→q is inside each row's piece
     (shrunk by ``margin``). Round owners use their true circle."""
-    hp = obs.halfplanes[rows.piece]
-    a, b = hp[..., :2], hp[..., 2]
     pp, dd = p[rows.bundle], (q - p)[rows.bundle]
-    num = b - margin - np.einsum("rkj,rj->rk", a, pp)
-    den = np.einsum("rkj,rj->rk", a, dd)
-    t0, t1 = _clip(num, den)
     circ = obs.owner_circle[rows.owner]
     round_ = ~np.isnan(circ[:, 0])
+    t0, t1 = np.zeros(len(pp)), np.zeros(len(pp))
+    poly = np.flatnonzero(~round_)  # (a round piece's half-planes are only padding)
+    if len(poly):
+        hp = obs.halfplanes[rows.piece[poly]]
+        a, b = hp[..., :2], hp[..., 2]
+        num = b - margin - np.einsum("rkj,rj->rk", a, pp[poly])
+        den = np.einsum("rkj,rj->rk", a, dd[poly])
+        t0[poly], t1[poly] = _clip(num, den)
     if round_.any():
         c, R = circ[round_, :2], circ[round_, 2] - margin
         p0, d0 = pp[round_], dd[round_]
