@@ -208,7 +208,9 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     # below are taken at its ends)
     hull, nhull = _hull_halfplanes_many(np.concatenate([fP, fQ], 1))
     hull[..., 2] -= widen + SLACK
-    kx0, kx1, hit = _xrange_within(k, hull[rb], nhull[rb])
+    kx0, kx1, hit = np.zeros(R), np.zeros(R), np.zeros(R, bool)
+    for g, kg in _by_width(k):  # (walls apart from the many-sided discs: smaller arrays)
+        kx0[g], kx1[g], hit[g] = _xrange_within(kg, hull[rb[g]], nhull[rb[g]])
     live &= hit
     xP0, xQ1 = fP[:, :, 0].min(1), fQ[:, :, 0].max(1)
     # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
@@ -267,8 +269,9 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     need = np.flatnonzero(rowok & ~(free[widen] & free[0.0]) & can_pass)
     inside_of: dict[int, np.ndarray] = {}
     if len(need):
-        for j, xs in zip(need, _inside_everywhere(k[need], kx0[need], kx1[need], Vr[need])):
-            inside_of[int(j)] = xs
+        for g, kg in _by_width(k[need]):
+            for j, xs in zip(need[g], _inside_everywhere(kg, kx0[need[g]], kx1[need[g]], Vr[need[g]])):
+                inside_of[int(j)] = xs
     out: list[_Bundle | None] = []
     empty = np.zeros(0)
     for b in range(B):
@@ -437,6 +440,24 @@ def _hull_halfplanes_many_(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sel = np.take_along_axis(order, pos, 1)
     rows = np.concatenate([nrm, c[..., None]], -1)
     return np.take_along_axis(rows, sel[..., None], 1), count
+
+
+#: Polygons with at most this many distinct leading vertices are handled trimmed to it.
+_NARROW = 12
+
+
+def _by_width(k: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Rows of ``k`` (R, W, 2; padded by repeating the first vertex after the last real
+    one) in two groups: (rows, polygons) for the narrow ones trimmed to ``_NARROW``
+    columns (the same polygons), and the rest whole."""
+    if k.shape[1] <= _NARROW:
+        return [(np.arange(len(k)), k)]
+    tail = np.all((k[:, _NARROW:] == k[:, :1]) | np.isnan(k[:, _NARROW:]), (1, 2))
+    out = []
+    for sel, width in ((np.flatnonzero(tail), _NARROW), (np.flatnonzero(~tail), k.shape[1])):
+        if len(sel):
+            out.append((sel, k[sel, :width]))
+    return out
 
 
 def _compact(V: np.ndarray) -> np.ndarray:
