@@ -48,19 +48,20 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
-from .los_chain import Chain, chain_blocks, clip_polygons, feasible_point
+from .los_chain import Chain, chain_blocks_many, clip_polygons, feasible_point
 from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_of
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
 ETA = 1e-9
 #: Default certificate tolerance: 0.1 mm.
 DEFAULT_TOLERANCE = 0.1 / 25.4
-#: Chain tests (the costly step, ~5-20 ms each) one pair may run before the search
+#: Chain tests (the costly step, ~1-5 ms each) one pair may run before the search
 #: gives up and answers ``certified: false`` with stage "undecided": the bound on the
-#: work per pair (see docs/rules.md, "Termination").
-MAX_CHAIN_TESTS_PER_PAIR = 100
+#: work per pair (see docs/rules.md, "Termination"). Crowded 48" tables (100-200
+#: models) have pairs that need up to ~250.
+MAX_CHAIN_TESTS_PER_PAIR = 300
 #: Bundles one pair may examine (a safety net: a bundle is cut in four
-#: only after a chain test on it, so a pair examines at most 1 + 4 × 100).
+#: only after a chain test on it, so a pair examines at most 1 + 4 × 300).
 MAX_BUNDLES_PER_PAIR = 2_000
 #: Bundles a pair examines before the chain test joins in (the cheap tests settle most
 #: pairs in the first few).
@@ -122,16 +123,29 @@ class Obstacles:
         return g
 
 
-def _axis(poly: Polygon) -> tuple[float, float, float, float]:
-    c = poly.centroid
-    rect = poly.minimum_rotated_rectangle
-    if rect.geom_type != "Polygon":
-        return (c.x, c.y, 1.0, 0.0)
-    pts = np.asarray(rect.exterior.coords)[:4]
-    e1, e2 = pts[1] - pts[0], pts[2] - pts[1]
-    e = e1 if np.hypot(*e1) >= np.hypot(*e2) else e2
-    n = float(np.hypot(*e)) or 1.0
-    return (c.x, c.y, float(e[0] / n), float(e[1] / n))
+def _axes(polys: Sequence[Polygon]) -> np.ndarray:
+    """Per polygon, (ox, oy, ux, uy): its centroid and the unit direction of the longer side
+    of its minimum rotated rectangle ((1, 0) when that is degenerate); one vectorised pass."""
+    out = np.zeros((len(polys), 4))
+    out[:, 2] = 1.0
+    if not len(polys):
+        return out
+    arr = np.empty(len(polys), object)
+    arr[:] = list(polys)
+    out[:, :2] = shapely.get_coordinates(shapely.centroid(arr))
+    rect = shapely.oriented_envelope(arr)
+    ok = np.flatnonzero(shapely.get_type_id(rect) == 3)
+    if len(ok):
+        xy, at = shapely.get_coordinates(shapely.get_exterior_ring(rect[ok]), return_index=True)
+        first = np.searchsorted(at, np.arange(len(ok)))
+        pts = xy[first[:, None] + np.arange(3)[None, :]]  # (k, 3, 2) the first three corners
+        e1, e2 = pts[:, 1] - pts[:, 0], pts[:, 2] - pts[:, 1]
+        l1, l2 = np.hypot(e1[:, 0], e1[:, 1]), np.hypot(e2[:, 0], e2[:, 1])
+        e = np.where((l1 >= l2)[:, None], e1, e2)
+        ln = np.hypot(e[:, 0], e[:, 1])
+        ln = np.where(ln > 0, ln, 1.0)
+        out[ok, 2:] = e / ln[:, None]
+    return out
 
 
 def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
@@ -155,9 +169,12 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     geoms: list[Polygon] = []
     circles: list[tuple[float, float, float] | None] = []
     parts: list[tuple[Polygon, ...]] = []
+    cyl = [s for _, s in solids if isinstance(s, Cylinder)]
+    drawn = iter(shapely.buffer(shapely.points([(c.x, c.y) for c in cyl]), [c.radius for c in cyl],
+                                quad_segs=QUAD_SEGS) if cyl else [])  # (Cylinder.footprint, all at once)
     for name, s in solids:
         if isinstance(s, Cylinder):
-            circle, geom, lo, hi = (s.x, s.y, s.radius), s.footprint(), s.z, s.top
+            circle, geom, lo, hi = (s.x, s.y, s.radius), next(drawn), s.z, s.top
         elif s.circle is not None:
             circle, geom, lo, hi = s.circle, s.footprint, s.z0, s.z1
         else:
@@ -279,11 +296,12 @@ def _owner_rows(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ..
             verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
             pieces.append(halfplanes_of(p))
             round_p.append(False)
-            axes_p.append(_axis(p))
+            axes_p.append(tuple(_axes([p])[0]))  # type: ignore[arg-type]
             xy = np.asarray(p.exterior.coords)
             mid = xy.mean(0)
             circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
-    rows = _OwnerRows(verts, pieces, round_p, axes_p, circles_p, _axis(geom), _bounding_circles([geom])[0])
+    axis = (circle[0], circle[1], 1.0, 0.0) if circle is not None else tuple(_axes([geom])[0])  # (a disc has no long side)
+    rows = _OwnerRows(verts, pieces, round_p, axes_p, circles_p, axis, _bounding_circles([geom])[0])  # type: ignore[arg-type]
     _cache_put(_ROWS, key, ((geom, ps), rows))
     return rows
 
@@ -617,14 +635,17 @@ def _rows(bundle_pair: np.ndarray, pairs: _Pairs, obs: Obstacles) -> _Rows:
 def _crossing(p: np.ndarray, q: np.ndarray, rows: _Rows, obs: Obstacles, margin: float):
     """Open parameter interval where the plan segment p→q is inside each row's piece
     (shrunk by ``margin``). Round owners use their true circle."""
-    hp = obs.halfplanes[rows.piece]
-    a, b = hp[..., :2], hp[..., 2]
     pp, dd = p[rows.bundle], (q - p)[rows.bundle]
-    num = b - margin - np.einsum("rkj,rj->rk", a, pp)
-    den = np.einsum("rkj,rj->rk", a, dd)
-    t0, t1 = _clip(num, den)
     circ = obs.owner_circle[rows.owner]
     round_ = ~np.isnan(circ[:, 0])
+    t0, t1 = np.zeros(len(pp)), np.zeros(len(pp))
+    poly = np.flatnonzero(~round_)  # (a round piece's half-planes are only padding)
+    if len(poly):
+        hp = obs.halfplanes[rows.piece[poly]]
+        a, b = hp[..., :2], hp[..., 2]
+        num = b - margin - np.einsum("rkj,rj->rk", a, pp[poly])
+        den = np.einsum("rkj,rj->rk", a, dd[poly])
+        t0[poly], t1[poly] = _clip(num, den)
     if round_.any():
         c, R = circ[round_, :2], circ[round_, 2] - margin
         p0, d0 = pp[round_], dd[round_]
@@ -761,31 +782,11 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         # witness candidates for the bundles not proven blocked
         open_ = np.flatnonzero(~blocked)
         if len(open_):
-            sub = _subset(rows, open_)
-            m = len(open_)
             # candidates: the centre segment, then segments between the patches' matching corners
             cp = [p[open_]] + [_project(vP[open_, c], D_P[open_], H[open_]) for c in range(CORNER_CANDIDATES)]
             cq = [q[open_]] + [_project(vQ[open_, c], D_Q[open_], H[open_]) for c in range(CORNER_CANDIDATES)]
-            nc = len(cp)
-            rows_c = _Rows(np.concatenate([sub.bundle + c * m for c in range(nc)]), np.tile(sub.piece, nc),
-                           np.tile(sub.owner, nc))
-            pc, qc = np.concatenate(cp), np.concatenate(cq)
-            okc, heights, culprit = _witness_heights(rows_c, nc * m, pc, qc, obs, np.tile(zP[open_], (nc, 1)),
-                                                     np.tile(zQ[open_], (nc, 1)))
-            seams = _touches_a_seam(rows_c, nc * m, pc, qc, obs)
-            ok = okc[:m]
-            wit: dict[int, tuple] = {}
-            for jj in np.flatnonzero(okc):
-                j = int(jj)
-                k = j % m
-                i = int(bp[open_[k]])
-                if results[i] is None and i not in wit:
-                    u, v = heights[j]
-                    seg = ((float(pc[j, 0]), float(pc[j, 1]), float(u)), (float(qc[j, 0]), float(qc[j, 1]), float(v)))
-                    # convex pieces and circles are exact; only a line running along the seam
-                    # between two pieces of one footprint needs the whole-footprint check
-                    if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
-                        wit[i] = seg
+            okc, culprit, wit = _try_witnesses(open_, cp, cq, rows, obs, zP, zQ, bp, results, sources, targets)
+            ok = okc[: len(open_)]
             for i, seg in wit.items():
                 results[i] = LosAnswer(True, "witness", witness=seg, bundles=int(examined[i]))
             for kk in np.flatnonzero(~ok):
@@ -796,6 +797,32 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                     stage_of[i].add("subdivision")
         done_pair = np.array([results[i] is not None for i in bp], bool)
         split = ~blocked & ~done_pair & ~small
+        # before the chain test (the costly step), a denser grid of witness candidates:
+        # every patch corner and the centre on each side
+        first = np.flatnonzero(split & (examined[bp] >= CHAIN_AFTER) & (chained[bp] == 0))
+        if len(first):
+            gp = [_project(vP[first, c], D_P[first], H[first]) for c in range(vP.shape[1])] + [p[first]]
+            gq = [_project(vQ[first, c], D_Q[first], H[first]) for c in range(vQ.shape[1])] + [q[first]]
+            cp = [a for a in gp for _ in gq]
+            cq = [b for _ in gp for b in gq]
+            _, _, wit = _try_witnesses(first, cp, cq, rows, obs, zP, zQ, bp, results, sources, targets)
+            for i, seg in wit.items():
+                results[i] = LosAnswer(True, "witness", witness=seg, bundles=int(examined[i]))
+        # the chain tests of this round, all at once: every open bundle whose pair is within
+        # the work bound (some may go unused when a sibling bundle finds a witness first)
+        todo: list[int] = []
+        budget = chained.copy()
+        for kk in np.flatnonzero(split):
+            i = int(bp[kk])
+            if results[i] is None and examined[i] >= CHAIN_AFTER and budget[i] < MAX_CHAIN_TESTS_PER_PAIR:
+                budget[i] += 1
+                todo.append(int(kk))
+        chains = dict(zip(todo, _chains(np.array(todo, int), rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)))
+        # the escaping lines they found, tried as witnesses together
+        lines = [(k, ln) for k in todo if (ln := chains[k].line) is not None
+                 and not (chains[k].blocked and not chains[k].thin)]
+        on_line = dict(zip([k for k, _ in lines], _line_witnesses([(ln, int(bp[k])) for k, ln in lines],
+                                                                  pairs, obs, sources, targets)))
         for kk in np.flatnonzero(split):
             k = int(kk)
             i = int(bp[k])
@@ -810,9 +837,9 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                 split[k] = False
                 continue
             chained[i] += 1
-            ch = _chain(k, rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)
+            ch = chains[k]
             if ch.line is not None and not (ch.blocked and not ch.thin):
-                found = _line_witness(ch.line, i, pairs, obs, _excluded(sources[i], targets[i]))
+                found = on_line[k]
                 if found is not None:
                     results[i] = LosAnswer(True, "witness", witness=found, bundles=int(examined[i]))
                     split[k] = False
@@ -834,12 +861,50 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     return [r for r in results if r is not None]
 
 
-def _chain(k: int, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen: float) -> Chain:
-    """The chain test (:mod:`.los_chain`) on bundle ``k`` with its tall candidate pieces."""
-    piece = rows.piece[rows.bundle == k]
+def _try_witnesses(sel: np.ndarray, cp: list[np.ndarray], cq: list[np.ndarray], rows: _Rows, obs: Obstacles,
+                   zP: np.ndarray, zQ: np.ndarray, bp: np.ndarray, results: list[LosAnswer | None],
+                   sources: Sequence[Viewer], targets: Sequence[Viewer]
+                   ) -> tuple[np.ndarray, _Culprits, dict[int, Segment3]]:
+    """Try the candidate plan segments ``cp[c][k] → cq[c][k]`` for the bundles ``sel[k]``
+    (each with the best end heights, :func:`_witness_heights`). Returns whether each
+    candidate clears (candidate-major), the culprits of those that do not, and a witness
+    per pair still open."""
+    sub = _subset(rows, sel)
+    m = len(sel)
+    nc = len(cp)
+    rows_c = _Rows(np.concatenate([sub.bundle + c * m for c in range(nc)]), np.tile(sub.piece, nc),
+                   np.tile(sub.owner, nc))
+    pc, qc = np.concatenate(cp), np.concatenate(cq)
+    okc, heights, culprit = _witness_heights(rows_c, nc * m, pc, qc, obs, np.tile(zP[sel], (nc, 1)),
+                                             np.tile(zQ[sel], (nc, 1)))
+    seams = _touches_a_seam(rows_c, nc * m, pc, qc, obs)
+    wit: dict[int, Segment3] = {}
+    for jj in np.flatnonzero(okc):
+        j = int(jj)
+        i = int(bp[sel[j % m]])
+        if results[i] is None and i not in wit:
+            u, v = heights[j]
+            seg: Segment3 = ((float(pc[j, 0]), float(pc[j, 1]), float(u)), (float(qc[j, 0]), float(qc[j, 1]), float(v)))
+            # convex pieces and circles are exact; only a line running along the seam
+            # between two pieces of one footprint needs the whole-footprint check
+            if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
+                wit[i] = seg
+    return okc, culprit, wit
+
+
+def _chains(ks: np.ndarray, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen: float) -> list[Chain]:
+    """The chain test (:mod:`.los_chain`) on the bundles ``ks`` (increasing), each with its
+    candidate pieces, in one call."""
+    if not len(ks):
+        return []
+    local = np.full(len(vP), -1)
+    local[ks] = np.arange(len(ks))
+    rb = local[rows.bundle]
+    sel = rb >= 0  # (rows are sorted by bundle)
+    piece = rows.piece[sel]
     owner = obs.piece_owner[piece]
-    return chain_blocks(vP[k], vQ[k], D_P[k], D_Q[k], zP[k], zQ[k], obs.piece_verts[piece], obs.owner_z0[owner],
-                        obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
+    return chain_blocks_many(vP[ks], vQ[ks], D_P[ks], D_Q[ks], zP[ks], zQ[ks], rb[sel], obs.piece_verts[piece],
+                             obs.owner_z0[owner], obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
 
 
 def _chord(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> list[np.ndarray]:
@@ -867,30 +932,43 @@ def _chord(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> list[n
     return [o + u * (lo + f * (hi - lo)) for f in (0.5, 0.02, 0.98)]
 
 
-def _line_witness(line: tuple[np.ndarray, np.ndarray], i: int, pairs: _Pairs, obs: Obstacles,
-                  exclude: tuple[int, ...]) -> Segment3 | None:
-    """A witness on the escaping line the chain test found for pair ``i``, if its heights clear."""
-    o, u = line
-    ps, qs = _chord(o, u, pairs.P[i], pairs.H[i]), _chord(o, u, pairs.Q[i], pairs.H[i])
-    if not ps or not qs:
-        return None
-    # the ends where the line meets the two regions: middles first, then the far and near
-    # ends (a longer or shorter segment on the same line may clear other heights)
-    P = np.array([a for a in ps for _ in qs])
-    Q = np.array([b for _ in ps for b in qs])
-    n = len(P)
-    one = _rows(np.array([i]), pairs, obs)
-    m = len(one.bundle)
-    rows = _Rows(np.repeat(np.arange(n), m), np.tile(one.piece, n), np.tile(one.owner, n))
-    ok, heights, _ = _witness_heights(rows, n, P, Q, obs, np.repeat(pairs.zP[i:i + 1], n, 0),
-                                      np.repeat(pairs.zQ[i:i + 1], n, 0))
+def _line_witnesses(items: list[tuple[tuple[np.ndarray, np.ndarray], int]], pairs: _Pairs, obs: Obstacles,
+                    sources: Sequence[Viewer], targets: Sequence[Viewer]) -> list[Segment3 | None]:
+    """For each (escaping line the chain test found, pair ``i``): a witness on that line,
+    if its heights clear; all items in one vectorised pass. The ends tried are where the
+    line meets the two regions: middles first, then the far and near ends (a longer or
+    shorter segment on the same line may clear other heights)."""
+    P_: list[np.ndarray] = []
+    Q_: list[np.ndarray] = []
+    seg_pair: list[int] = []
+    span: list[tuple[int, int]] = []
+    for (o, u), i in items:
+        ps, qs = _chord(o, u, pairs.P[i], pairs.H[i]), _chord(o, u, pairs.Q[i], pairs.H[i])
+        lo = len(seg_pair)
+        if ps and qs:
+            P_ += [a for a in ps for _ in qs]
+            Q_ += [b for _ in ps for b in qs]
+            seg_pair += [i] * (len(ps) * len(qs))
+        span.append((lo, len(seg_pair)))
+    out: list[Segment3 | None] = [None] * len(items)
+    if not seg_pair:
+        return out
+    sp = np.array(seg_pair, int)
+    P, Q = np.array(P_), np.array(Q_)
+    n = len(sp)
+    rows = _rows(sp, pairs, obs)  # each segment with its pair's candidate pieces
+    ok, heights, _ = _witness_heights(rows, n, P, Q, obs, pairs.zP[sp], pairs.zQ[sp])
     seams = _touches_a_seam(rows, n, P, Q, obs)
-    for j in np.flatnonzero(ok):
-        (u0, v0) = heights[j]
-        seg: Segment3 = ((float(P[j, 0]), float(P[j, 1]), float(u0)), (float(Q[j, 0]), float(Q[j, 1]), float(v0)))
-        if not seams[j] or segment_is_clear(obs, seg, exclude=exclude):
-            return seg
-    return None
+    for t, ((_, i), (lo, hi)) in enumerate(zip(items, span)):
+        for j in range(lo, hi):
+            if not ok[j]:
+                continue
+            (u0, v0) = heights[j]
+            seg: Segment3 = ((float(P[j, 0]), float(P[j, 1]), float(u0)), (float(Q[j, 0]), float(Q[j, 1]), float(v0)))
+            if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
+                out[t] = seg
+                break
+    return out
 
 
 def _excluded(s: Viewer, t: Viewer) -> tuple[int, ...]:
@@ -1084,13 +1162,38 @@ def _touches_a_seam(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obst
     return out
 
 
+class _Culprits:
+    """The obstacles that block each candidate segment (by candidate index), gathered
+    in one pass: ``[k]`` gives the sorted owners of candidate k."""
+
+    def __init__(self) -> None:
+        self._pairs: np.ndarray | None = None
+        self._key = np.zeros((0, 2), int)
+        self._extra: dict[int, list[int]] = {}
+
+    def set_many(self, seg: np.ndarray, owner: np.ndarray) -> None:
+        self._pairs = np.stack([seg, owner], 1)  # (sorted on first use: most are never asked for)
+
+    def __setitem__(self, k: int, owners: list[int]) -> None:
+        self._extra[k] = owners
+
+    def __getitem__(self, k: int) -> list[int]:
+        if k in self._extra:
+            return self._extra[k]
+        if self._pairs is not None:
+            self._key = np.unique(self._pairs, axis=0) if len(self._pairs) else self._key
+            self._pairs = None
+        lo, hi = np.searchsorted(self._key[:, 0], [k, k + 1])
+        return [int(o) for o in self._key[lo:hi, 1]]
+
+
 def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obstacles,
-                     zP: np.ndarray, zQ: np.ndarray):
+                     zP: np.ndarray, zQ: np.ndarray) -> tuple[np.ndarray, np.ndarray, _Culprits]:
     """For each plan segment p→q (rows index them), end heights (u, v) that clear
     every obstacle, if any. Returns (ok mask, heights (n, 2), culprits per segment)."""
     heights = np.zeros((n, 2))
     ok = np.ones(n, bool)
-    culprits: list[list[int]] = [[] for _ in range(n)]
+    culprits = _Culprits()
     mid = np.stack([zP.mean(1), zQ.mean(1)], 1)
     top = np.stack([zP[:, 1], zQ[:, 1]], 1)
     heights[:] = mid
@@ -1118,8 +1221,7 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
     bad[b[hard]] = True
     amb = np.zeros(n, bool)
     amb[b[ambiguous]] = True
-    for k in np.flatnonzero(bad):
-        culprits[k] = sorted({int(o) for o in rows.owner[r][(b == k) & hard]})
+    culprits.set_many(b[hard], rows.owner[r][hard])
     ok = ~bad
     # all constraints "over": lift from mid-height towards the tops just enough, then halfway more
     simple = ok & ~amb
@@ -1135,12 +1237,14 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
         lam = np.where(lam > 0, lam + (1 - lam) / 2, 0.0)
         heights[simple] = (mid + lam[:, None] * (top - mid))[simple]
     # some obstacle may be passed under: solve the small 2D problem exactly
+    order = np.argsort(b, kind="stable")
+    starts = np.searchsorted(b[order], np.arange(n + 1))
     for k in np.flatnonzero(ok & amb):
-        sel = b == k
+        sel = order[starts[k]:starts[k + 1]]
         h = _heights_lp(ta[sel], tb[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
         if h is None:
             ok[k] = False
-            culprits[k] = sorted({int(o) for o in rows.owner[r][sel]})
+            culprits[int(k)] = sorted({int(o) for o in rows.owner[r][sel]})
         else:
             heights[k] = h
     return ok, heights, culprits

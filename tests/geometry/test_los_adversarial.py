@@ -114,13 +114,13 @@ def _count_chain_tests(monkeypatch) -> list[int]:
     import skirmish.geometry.los as los
 
     calls = [0]
-    inner = los._chain
+    inner = los._chains
 
-    def counted(*a, **k):
-        calls[0] += 1
-        return inner(*a, **k)
+    def counted(ks, *a, **k):
+        calls[0] += len(ks)
+        return inner(ks, *a, **k)
 
-    monkeypatch.setattr(los, "_chain", counted)
+    monkeypatch.setattr(los, "_chains", counted)
     return calls
 
 
@@ -129,14 +129,19 @@ def test_E_LOS_small_model_looking_up_at_a_roof_past_two_bridges_is_settled(monk
     a 6" roof past two bridge decks used to run 60,000 bundles (~4 minutes) and end
     undecided (the chain test's height escapes were too loose). Now: a certificate, checked
     against sampled sight lines, within the work bound."""
+    _blocked_within_the_bound(monkeypatch, dense_table(random.Random(5)), "red-1", "blue-5", seed=5)
+
+
+def _blocked_within_the_bound(monkeypatch, t, a: str, b: str, seed: int) -> None:
+    """``a`` -> ``b`` is certified blocked within the work bound, and the oracle's sampled
+    sight lines all come within 2ε of a solid."""
     from skirmish.geometry.los import MAX_CHAIN_TESTS_PER_PAIR
 
-    t = dense_table(random.Random(5))
     calls = _count_chain_tests(monkeypatch)
-    r = t.line_of_sight("red-1", "blue-5")
+    r = t.line_of_sight(a, b)
     assert calls[0] <= MAX_CHAIN_TESTS_PER_PAIR
     assert r.certified and not r.visible and r.reason == "blocked", r
-    for seg in oracle.sample_segments(t, r.frm, r.to, random.Random(5), 200):
+    for seg in oracle.sample_segments(t, r.frm, r.to, random.Random(seed), 200):
         assert oracle.clearance_blockers(t, seg, {r.frm, r.to}, 2 * EPS), seg
 
 
@@ -169,3 +174,13 @@ def test_E_LOS_probe_on_random_table_is_settled_within_the_bound(monkeypatch):
     cert = np.asarray(pv.certified)
     assert calls[0] <= MAX_CHAIN_TESTS_PER_PAIR * cert.size * 2  # both directions at most
     assert cert.all(), np.argwhere(~cert)
+
+
+@pytest.mark.slow
+def test_E_LOS_ground_model_past_a_model_on_a_roof_to_a_roof_is_certified(monkeypatch):
+    """dense_table 48x48 with 100 models, blue-21 -> blue-12: a Small model on the ground,
+    a model on a 3" roof halfway, the target on a 6" roof. Every line that clears the
+    nearer roof is too low for the far roof's edge; the chain test needs ~150 tests to
+    prove it (it reached the old bound of 100 and answered undecided)."""
+    t = dense_table(random.Random(100), width=48, depth=48, models=100, pieces=40)
+    _blocked_within_the_bound(monkeypatch, t, "blue-21", "blue-12", seed=100)
