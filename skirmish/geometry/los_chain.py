@@ -627,43 +627,26 @@ def _vertices(A: np.ndarray) -> np.ndarray:
 
 def _feasible_each(A: np.ndarray, extra: list[np.ndarray]) -> np.ndarray:
     """For each block of rows in ``extra`` (up to 3 rows each), whether ``A`` with it is
-    feasible: one vectorised vertex enumeration for all of them. The vertices of ``A``
-    alone are found once; per block only the crossings that involve its own rows are new
-    (the same candidate points and the same tests as enumerating ``A`` + block whole)."""
+    feasible: one vectorised vertex enumeration for all of them."""
     k = 3
-    N = len(extra)
-    B = np.empty((N, k, 3))
+    m = len(A)
+    M = np.empty((len(extra), m + k, 3))
+    M[:, :m] = A
     for e, r in enumerate(extra):  # padded by repetition
-        B[e, : len(r)] = r
-        B[e, len(r):] = r[-1]
-    a0, a1, c = A[:, 0], A[:, 1], A[:, 2]
-    b0, b1, bc = B[..., 0], B[..., 1], B[..., 2]  # (N, k)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        # crossings of two rows of A that meet A: kept when they also meet the block
-        i, j = _pairs(len(A))
-        det = a0[i] * a1[j] - a1[i] * a0[j]
-        u = (c[i] * a1[j] - a1[i] * c[j]) / det
-        v = (a0[i] * c[j] - c[i] * a0[j]) / det
-        inA = (np.abs(det) > 1e-14) & np.all(np.outer(u, a0) + np.outer(v, a1) <= c + 1e-9, 1)
-        u, v = u[inA], v[inA]
-        lhs = u[None, :, None] * b0[:, None, :] + v[None, :, None] * b1[:, None, :]  # (N, nA, k)
-        ok = np.all(lhs <= bc[:, None, :] + 1e-9, -1).any(1)
-        # crossings of a row of A (first) with a row of the block, and of two block rows
-        ia, jb = np.repeat(np.arange(len(A)), k), np.tile(np.arange(k), len(A))
-        bi, bj = _pairs(k)
-        P0 = np.concatenate([np.broadcast_to(a0[ia], (N, len(ia))), b0[:, bi]], 1)  # first row of each pair
-        P1 = np.concatenate([np.broadcast_to(a1[ia], (N, len(ia))), b1[:, bi]], 1)
-        Pc = np.concatenate([np.broadcast_to(c[ia], (N, len(ia))), bc[:, bi]], 1)
-        Q0 = np.concatenate([b0[:, jb], b0[:, bj]], 1)
-        Q1 = np.concatenate([b1[:, jb], b1[:, bj]], 1)
-        Qc = np.concatenate([bc[:, jb], bc[:, bj]], 1)
-        det = P0 * Q1 - P1 * Q0
-        u = (Pc * Q1 - P1 * Qc) / det
-        v = (P0 * Qc - Pc * Q0) / det  # (N, pairs)
-        lhsA = u[..., None] * a0 + v[..., None] * a1  # (N, pairs, m)
-        lhsB = u[..., None] * b0[:, None, :] + v[..., None] * b1[:, None, :]
-        good = (np.abs(det) > 1e-14) & np.all(lhsA <= c + 1e-9, -1) & np.all(lhsB <= bc[:, None, :] + 1e-9, -1)
-    return ok | good.any(1)
+        M[e, m:m + len(r)] = r
+        M[e, m + len(r):] = r[-1]
+    i, j = _pairs(m + k)
+    Mi, Mj = M[:, i], M[:, j]  # (N, pairs, 3): the two rows of each pair
+    a0i, a1i, ci = Mi[..., 0], Mi[..., 1], Mi[..., 2]
+    a0j, a1j, cj = Mj[..., 0], Mj[..., 1], Mj[..., 2]
+    det = a0i * a1j - a1i * a0j
+    good = np.abs(det) > 1e-14
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (ci * a1j - a1i * cj) / det
+        v = (a0i * cj - ci * a0j) / det
+        lhs = u[..., None] * M[:, None, :, 0] + v[..., None] * M[:, None, :, 1]  # (N, pairs, m + k)
+        ok = good & np.all(lhs <= M[:, None, :, 2] + 1e-9, -1)
+    return ok.any(1)
 
 
 def feasible_point(A: np.ndarray) -> np.ndarray | None:
