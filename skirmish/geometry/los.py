@@ -856,6 +856,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
                     results[i] = LosAnswer(True, "witness", witness=found, bundles=int(examined[i]))
                     split[k] = False
                     continue
+            if ch.widened is not None:  # no witness on its line: is the bundle thin?
+                ch = ch.widened()
             if ch.blocked:
                 split[k] = False
                 blockers[i].update(int(o) for o in np.unique(rows.owner[rows.bundle == k][ch.used]))
@@ -916,7 +918,7 @@ def _chains(ks: np.ndarray, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, z
     piece = rows.piece[sel]
     owner = obs.piece_owner[piece]
     return chain_blocks_many(vP[ks], vQ[ks], D_P[ks], D_Q[ks], zP[ks], zQ[ks], rb[sel], obs.piece_verts[piece],
-                             obs.owner_z0[owner], obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen)
+                             obs.owner_z0[owner], obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen, lazy=True)
 
 
 def _chord(o: np.ndarray, u: np.ndarray, D: np.ndarray, H: np.ndarray) -> list[np.ndarray]:

@@ -25,7 +25,8 @@ blocked bundle, never the reverse; the search then splits the bundle as before.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -79,12 +80,15 @@ class Chain:
     """The chain test's answer. ``blocked``: every segment is blocked (``thin``: or lies
     within ``widen`` of a blocked one), with ``used`` the solids of the proof. Otherwise
     ``line`` may hold an escaping line (a plan point and unit direction) to try as a
-    witness."""
+    witness. ``widened``, when set (``chain_blocks_many(..., lazy=True)``), runs the
+    widened test not yet run and returns the full answer: needed only when the line gives
+    no witness."""
 
     blocked: bool
     used: np.ndarray | None = None
     thin: bool = False
     line: tuple[np.ndarray, np.ndarray] | None = None
+    widened: Callable[[], Chain] | None = field(default=None, repr=False, compare=False)
 
 
 def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
@@ -135,13 +139,14 @@ class _Bundle:
 
 def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, zP: np.ndarray,
                       zQ: np.ndarray, row_bundle: np.ndarray, verts: np.ndarray, z0: np.ndarray, z1: np.ndarray,
-                      sealed: np.ndarray, eta: float, widen: float = 0.0) -> list[Chain]:
+                      sealed: np.ndarray, eta: float, widen: float = 0.0, *, lazy: bool = False) -> list[Chain]:
     """:func:`chain_blocks` for B bundles at once: ``P``/``Q`` (B, V, 2), ``DP``/``DQ``
     (B, 3), ``zP``/``zQ`` (B, 2); the solids are rows, ``row_bundle`` (R,) sorted, naming
     each row's bundle. The geometry (frames, slab clipping, corridor ranges, the base
     regions, the inside stretches) is computed for every row in one vectorised pass; the
     search over escape choices then runs per bundle. A proof's ``used`` indexes the
-    bundle's own rows, in order."""
+    bundle's own rows, in order. With ``lazy``, a bundle whose exact test leaves a line
+    defers its widened test to :attr:`Chain.widened`."""
     B = len(P)
     out: list[Chain] = [Chain(False)] * B
     counts = np.bincount(row_bundle, minlength=B)
@@ -151,7 +156,7 @@ def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarr
         prepared = _prepare(P, Q, DP, DQ, zP, zQ, row_bundle, verts, z0, z1, sealed, eta, widen, starts)
     for b, prep in enumerate(prepared):
         if prep is not None:
-            out[b] = _solve_bundle(prep, widen)
+            out[b] = _solve_bundle(prep, widen, lazy)
     return out
 
 
@@ -289,8 +294,9 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     return out
 
 
-def _solve_bundle(bd: _Bundle, widen: float) -> Chain:
-    """The search over escape choices for one prepared bundle (exact, then widened)."""
+def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
+    """The search over escape choices for one prepared bundle (exact, then widened; with
+    ``lazy`` the widened one only when :attr:`Chain.widened` is called)."""
     idx, zt, zb, ka, kb = bd.idx, bd.zt, bd.zb, bd.ka, bd.kb
     zhi, zlo, d_hi, d_lo, Vz = bd.zhi, bd.zlo, bd.d_hi, bd.d_lo, bd.Vz
     m = len(idx)
@@ -403,9 +409,13 @@ def _solve_bundle(bd: _Bundle, widen: float) -> Chain:
     if exact is None:
         return Chain(True, used)
     line = plan_line(exact)
-    if widen > 0 and solve(widen) is None:
-        return Chain(True, used, thin=True, line=line)
-    return Chain(False, line=line)
+
+    def widened() -> Chain:
+        if widen > 0 and solve(widen) is None:
+            return Chain(True, used, thin=True, line=line)
+        return Chain(False, line=line)
+
+    return Chain(False, line=line, widened=widened) if lazy and widen > 0 else widened()
 
 
 def _hull_halfplanes_many(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -621,7 +631,7 @@ def _vertices(A: np.ndarray) -> np.ndarray:
     i, j, det = i[good], j[good], det[good]
     u = (c[i] * a1[j] - a1[i] * c[j]) / det
     v = (a0[i] * c[j] - c[i] * a0[j]) / det
-    ok = np.all(np.outer(u, a0) + np.outer(v, a1) <= c + 1e-9, 1)
+    ok = np.all(u[:, None] * a0 + v[:, None] * a1 <= c + 1e-9, 1)
     return np.stack([u[ok], v[ok]], 1)
 
 

@@ -72,14 +72,15 @@ def test_E_LOS_chain_tests_in_one_batch_agree_with_one_by_one(monkeypatch):
     seen: list[tuple] = []
     inner = los.chain_blocks_many
 
-    def record(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen):
+    def record(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, **kw):
         for b in range(len(P)):
             m = rb == b
             seen.append((P[b], Q[b], DP[b], DQ[b], zP[b], zQ[b], verts[m], z0[m], z1[m], sealed[m], eta, widen))
-        return inner(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen)
+        return inner(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, **kw)
 
     monkeypatch.setattr(los, "chain_blocks_many", record)
-    dense_table(random.Random(1)).line_of_sight_all()
+    for seed in (1, 3):  # (seed 3 leaves escaping lines)
+        dense_table(random.Random(seed)).line_of_sight_all()
     assert len(seen) >= 3
     W = max(s[6].shape[1] for s in seen)
     stack = [np.stack([s[f] for s in seen]) for f in range(6)]
@@ -94,6 +95,16 @@ def test_E_LOS_chain_tests_in_one_batch_agree_with_one_by_one(monkeypatch):
         assert (got.line is None) == (one.line is None)
         if got.line is not None and one.line is not None:
             assert np.allclose(got.line[0], one.line[0]) and np.allclose(got.line[1], one.line[1])
+    # deferring the widened test changes nothing once it is run
+    lazy = los_chain.chain_blocks_many(*stack, rb, verts, *cols, seen[0][10], seen[0][11], lazy=True)
+    assert sum(c.widened is not None for c in lazy) == sum(c.line is not None for c in batch) > 0
+    for eager, late in zip(batch, lazy):
+        full = late.widened() if late.widened is not None else late
+        assert (full.blocked, full.thin, full.widened) == (eager.blocked, eager.thin, None)
+        assert (full.used is None) == (eager.used is None) and (full.used is None or np.array_equal(full.used, eager.used))
+        assert (full.line is None) == (eager.line is None)
+        if full.line is not None and eager.line is not None:
+            assert np.array_equal(full.line[0], eager.line[0]) and np.array_equal(full.line[1], eager.line[1])
 
 
 def test_obstacles_of_only_polygons_or_only_discs_build():
