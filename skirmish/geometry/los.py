@@ -265,45 +265,58 @@ def _cache_put(store: dict[Any, Any], key: tuple[object, ...], value: tuple[tupl
     store[key] = value
 
 
-def _owner_rows(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ...], geom: Polygon
-                ) -> _OwnerRows:
-    """One owner's piece rows (verts, halfplanes, round flag, axis, circle per piece) and
-    its own axis and bounding circle: the same values for the same solid, computed once."""
+def _rows_key(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ...], geom: Polygon
+              ) -> tuple[tuple[object, ...], _OwnerRows | None]:
+    """The cache key of one owner's rows, and its rows if this same solid was seen."""
     if circle is not None:
         key: tuple[object, ...] = ("c", circle[0], circle[1], circle[2], len(geom.exterior.coords))
         hit = _ROWS.get(key)
-        if hit is not None and shapely.equals_exact(hit[0][0], geom, 0.0):
-            return hit[1]
-    else:
-        key = ("p", id(ps), id(geom))
-        hit = _ROWS.get(key)
-        if hit is not None and hit[0][0] is geom and hit[0][1] is ps:
-            return hit[1]
-    verts: list[np.ndarray] = []
-    pieces: list[np.ndarray] = []
-    round_p: list[bool] = []
-    axes_p: list[tuple[float, float, float, float]] = []
-    circles_p: list[tuple[float, float, float]] = []
-    if circle is not None:
-        ang = np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)
-        verts.append(np.stack([circle[0] + circle[2] * np.cos(ang), circle[1] + circle[2] * np.sin(ang)], 1))
-        pieces.append(np.zeros((0, 3)))
-        round_p.append(True)
-        axes_p.append((circle[0], circle[1], 1.0, 0.0))
-        circles_p.append(circle)
-    else:
-        for p in ps:
-            verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
-            pieces.append(halfplanes_of(p))
-            round_p.append(False)
-            axes_p.append(tuple(_axes([p])[0]))  # type: ignore[arg-type]
-            xy = np.asarray(p.exterior.coords)
-            mid = xy.mean(0)
-            circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
-    axis = (circle[0], circle[1], 1.0, 0.0) if circle is not None else tuple(_axes([geom])[0])  # (a disc has no long side)
-    rows = _OwnerRows(verts, pieces, round_p, axes_p, circles_p, axis, _bounding_circles([geom])[0])  # type: ignore[arg-type]
-    _cache_put(_ROWS, key, ((geom, ps), rows))
-    return rows
+        return key, (hit[1] if hit is not None and shapely.equals_exact(hit[0][0], geom, 0.0) else None)
+    key = ("p", id(ps), id(geom))
+    hit = _ROWS.get(key)
+    return key, (hit[1] if hit is not None and hit[0][0] is geom and hit[0][1] is ps else None)
+
+
+def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Sequence[tuple[Polygon, ...]],
+                geoms: Sequence[Polygon]) -> list[_OwnerRows]:
+    """Per owner, its piece rows (verts, halfplanes, round flag, axis, circle per piece)
+    and its own axis and bounding circle: the same values for the same solid, computed
+    once; the owners not seen before get their axes and bounds in one vectorised pass."""
+    looked = [_rows_key(c, ps, g) for c, ps, g in zip(circles, parts, geoms)]
+    out: list[_OwnerRows | None] = [rows for _, rows in looked]
+    miss = [i for i, rows in enumerate(out) if rows is None]
+    if miss:
+        part_axes = iter(_axes([p for i in miss if circles[i] is None for p in parts[i]]))
+        geom_axes = iter(_axes([geoms[i] for i in miss if circles[i] is None]))
+        bounds = _bounding_circles([geoms[i] for i in miss])
+        for k, i in enumerate(miss):
+            circle, ps, geom = circles[i], parts[i], geoms[i]
+            verts: list[np.ndarray] = []
+            pieces: list[np.ndarray] = []
+            axes_p: list[tuple[float, float, float, float]] = []
+            circles_p: list[tuple[float, float, float]] = []
+            if circle is not None:
+                ang = np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)
+                verts.append(np.stack([circle[0] + circle[2] * np.cos(ang), circle[1] + circle[2] * np.sin(ang)], 1))
+                pieces.append(np.zeros((0, 3)))
+                axes_p.append((circle[0], circle[1], 1.0, 0.0))  # (a disc has no long side)
+                circles_p.append(circle)
+                axis = (circle[0], circle[1], 1.0, 0.0)
+            else:
+                for p in ps:
+                    verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
+                    pieces.append(halfplanes_of(p))
+                    ox, oy, ux, uy = next(part_axes)
+                    axes_p.append((float(ox), float(oy), float(ux), float(uy)))
+                    xy = np.asarray(p.exterior.coords)
+                    mid = xy.mean(0)
+                    circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
+                ox, oy, ux, uy = next(geom_axes)
+                axis = (float(ox), float(oy), float(ux), float(uy))
+            rows = _OwnerRows(verts, pieces, [circle is not None] * len(verts), axes_p, circles_p, axis, bounds[k])
+            _cache_put(_ROWS, looked[i][0], ((geom, ps), rows))
+            out[i] = rows
+    return [rows for rows in out if rows is not None]
 
 
 def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded: np.ndarray, sealed: np.ndarray,
@@ -318,8 +331,7 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
     verts: list[np.ndarray] = []
     owner_axes: list[tuple[float, float, float, float]] = []
     bounds: list[np.ndarray] = []
-    for idx, (circle, ps, geom) in enumerate(zip(circles, parts, geoms)):
-        rows = _owner_rows(circle, ps, geom)
+    for idx, rows in enumerate(_owner_rows(circles, parts, geoms)):
         verts += rows.verts
         pieces += rows.halfplanes
         round_p += rows.round
@@ -354,7 +366,10 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
 def _grow(obs: Obstacles, eps: float) -> Obstacles:
     z0a, grounded, circles, parts = obs._source
     gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
-    grown = [_grown_owner(ps, c, eps) for ps, c in zip(parts, gc)]
+    discs = [c for c in gc if c is not None]
+    drawn = iter(shapely.buffer(shapely.points([(c[0], c[1]) for c in discs]), [c[2] for c in discs],
+                                quad_segs=QUAD_SEGS) if discs else ())  # (every disc in one call)
+    grown = [((), next(drawn)) if c is not None else _grown_owner(ps, eps) for ps, c in zip(parts, gc)]
     gp = tuple(g[0] for g in grown)
     gg = tuple(g[1] for g in grown)
     z0g = np.where(grounded, 0.0, z0a - eps)
@@ -386,10 +401,7 @@ def _grow(obs: Obstacles, eps: float) -> Obstacles:
 _GROWN: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[tuple[Polygon, ...], Polygon]]] = {}
 
 
-def _grown_owner(ps: tuple[Polygon, ...], gc: tuple[float, float, float] | None, eps: float
-                 ) -> tuple[tuple[Polygon, ...], Polygon]:
-    if gc is not None:
-        return (), shapely.Point(gc[0], gc[1]).buffer(gc[2], quad_segs=QUAD_SEGS)
+def _grown_owner(ps: tuple[Polygon, ...], eps: float) -> tuple[tuple[Polygon, ...], Polygon]:
     key = (id(ps), eps)
     hit = _GROWN.get(key)
     if hit is not None and hit[0][0] is ps:
