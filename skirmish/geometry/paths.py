@@ -557,18 +557,20 @@ def join_nodes(*parts: Nodes) -> Nodes:
                  np.concatenate([p.e_out for p in parts]), np.concatenate([p.group for p in parts]))
 
 
-def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.05, block: int = 48
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.05, block: int = 48,
+                  origin: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Node pairs (i < j) whose segment is tangent at both ends: candidates for edges.
 
     A filter, so it may admit a few extra pairs (the exact clearance test follows) but
     must never drop a tangent one: it runs in float32 with a generous tolerance, and
-    admits every pair closer than ``near``. Rows are done in cache-sized blocks."""
+    admits every pair closer than ``near``. Rows are done in cache-sized blocks.
+    ``origin``: the point the float32 coordinates are taken from (default: the nodes'
+    mean), so a subset of nodes gets exactly the pairs it would get among all of them."""
     n = len(nodes)
     if n < 2:
         return np.zeros(0, int), np.zeros(0, int)
     f = np.float32
-    xy = (nodes.xy - nodes.xy.mean(axis=0)).astype(f)
+    xy = (nodes.xy - (nodes.xy.mean(axis=0) if origin is None else origin)).astype(f)
     x, y = xy[:, 0], xy[:, 1]
     ei, eo = np.nan_to_num(nodes.e_in).astype(f), np.nan_to_num(nodes.e_out).astype(f)
     free = np.isnan(nodes.e_in[:, 0])
@@ -624,13 +626,26 @@ class Graph:
     weights: np.ndarray
 
 
-def build_graph(space: FreeSpace, extra: Nodes | None = None) -> Graph:
+def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
+                within: tuple[float, float, float] | None = None) -> Graph:
     """The reduced visibility graph of ``space``: reflex corners (plus ``extra`` point
-    nodes), joined when tangent at both ends and clear."""
+    nodes), joined when tangent at both ends and clear.
+
+    ``within=(x, y, r)``: only edges between nodes in that disc (every node is kept,
+    in the same order, and these edges are exactly the full graph's edges between
+    them, in the same order): a path no longer than ``r`` from ``(x, y)`` uses no other."""
     nodes = reflex_nodes(space.polygon)
     if extra is not None and len(extra):
         nodes = join_nodes(nodes, extra)
-    i, j = tangent_pairs(nodes)
+    if within is None:
+        i, j = tangent_pairs(nodes)
+    else:
+        x, y, r = within
+        inside = np.flatnonzero(np.hypot(nodes.xy[:, 0] - x, nodes.xy[:, 1] - y) <= r)
+        sub = Nodes(nodes.xy[inside], nodes.e_in[inside], nodes.e_out[inside],
+                    None if nodes.group is None else nodes.group[inside])
+        i, j = tangent_pairs(sub, origin=nodes.xy.mean(axis=0) if len(nodes) else None)
+        i, j = inside[i], inside[j]
     ok = space.segments_clear(nodes.xy[i], nodes.xy[j])
     i, j = i[ok], j[ok]
     w = np.hypot(*(nodes.xy[j] - nodes.xy[i]).T)

@@ -151,15 +151,26 @@ class _Space:
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
+        self._graphs: dict[float, P.Graph] = {}
 
     @cached_property
     def graph(self) -> P.Graph:
         """The visibility graph: reflex corners, ladder ends, and the points where a base
         lands after stepping off a higher surface's edge (``drop_points``)."""
-        pts = [*self.ladder_points, *self.drop_points]
-        groups = [-1] * len(self.ladder_points) + self.drop_groups
-        extra = P.point_nodes(np.array(pts).reshape(-1, 2), np.array(groups, int)) if pts else None
-        return P.build_graph(self.trav, extra)
+        return self.graph_within(math.inf)
+
+    def graph_within(self, reach: float) -> P.Graph:
+        """:attr:`graph` with only the edges between nodes within ``reach`` of where the
+        mover stands (all of them for ``reach = inf``): the same nodes and, among those
+        nodes, the same edges in the same order."""
+        g = self._graphs.get(reach)
+        if g is None:
+            pts = [*self.ladder_points, *self.drop_points]
+            groups = [-1] * len(self.ladder_points) + self.drop_groups
+            extra = P.point_nodes(np.array(pts).reshape(-1, 2), np.array(groups, int)) if pts else None
+            within = None if math.isinf(reach) else (*self.mover.start, reach)
+            g = self._graphs[reach] = P.build_graph(self.trav, extra, within=within)
+        return g
 
     @cached_property
     def end_polygon(self) -> BaseGeometry:
@@ -231,6 +242,10 @@ class _Net:
     dist: np.ndarray
     pred: np.ndarray  # predecessor edge
     falls: bool = True
+    #: the net holds only paths that stay within this distance of the start (plan
+    #: distance): every cost up to ``reach`` is the full net's, larger ones may be more
+    #: (or infinite); ``inf``: the whole net
+    reach: float = math.inf
 
 
 #: Movement nets already built, shared by every table whose movement is the same: the
@@ -249,13 +264,16 @@ _NETS: dict[tuple[Any, ...], tuple[Any, "_Net"]] = {}
 _NETS_SIZE = 64
 
 
-def _net_key(t: Any, model_id: str, falls: bool) -> tuple[Any, ...]:
+def _net_key(t: Any, model_id: str, falls: bool, reach: float = math.inf) -> tuple[Any, ...]:
     m = t.model(model_id)
     others = tuple((o.id, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in t.models
                    if o.id != m.id and o.side != m.side and "Dead" not in o.states)
     return (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode, m.side, m.x, m.y, m.z,
-            m.radius, m.hitbox_height, others, falls)
+            m.radius, m.hitbox_height, others, falls, reach)
 
+
+#: How far beyond a net's reach its nodes keep their edges (rounding of path lengths).
+_REACH_SLACK = 1e-6
 
 #: Surfaces per scenery (identity), table width and depth.
 _SURFACES: dict[tuple[Any, ...], tuple[Any, tuple[Surface, ...]]] = {}
@@ -277,7 +295,7 @@ class _Mover:
         self.surfaces: tuple[Surface, ...] = table.surfaces
         self.home = table.surface_under(model.id).index
         self._spaces: dict[int, _Space] = {}
-        self._nets: dict[bool, _Net] = {}
+        self._nets: dict[tuple[bool, float], _Net] = {}
         self.start = (model.x, model.y)
         for lad in self.ladders:
             if lad.usable:
@@ -335,19 +353,27 @@ class _Mover:
         return _replace(base, usable=True)
 
     # -- the shortest-path tree ------------------------------------------------------------
-    def net(self, falls: bool = True) -> _Net:
-        net = self._nets.get(falls)
-        if net is None:
-            key = _net_key(self.table, self.model.id, falls)
-            hit = _NETS.get(key)
+    def net(self, falls: bool = True, reach: float = math.inf) -> _Net:
+        """The movement net, exact for every cost up to ``reach`` (a net built for more
+        reach, or the whole net, is used when there is one). A net built for a finite
+        ``reach`` covers at least the model's Run (2 x SPD), so a Walk and a Run share it."""
+        have = [r for f, r in self._nets if f == falls and r >= reach]
+        if have:
+            return self._nets[(falls, max(have))]
+        if not math.isinf(reach):
+            spd = self.model.attributes.get("SPD")
+            if isinstance(spd, (int, float)) and math.isfinite(spd) and spd >= 0:
+                reach = max(reach, movement_budget(spd, MoveKind.RUN))
+        for r in dict.fromkeys((math.inf, reach)):
+            hit = _NETS.get(_net_key(self.table, self.model.id, falls, r))
             if hit is not None and hit[0] is self.table.scenery:
-                net = hit[1]
-            else:
-                net = self._build_net(falls)
-                if len(_NETS) >= _NETS_SIZE:
-                    del _NETS[next(iter(_NETS))]
-                _NETS[key] = (self.table.scenery, net)
-            self._nets[falls] = net
+                self._nets[(falls, r)] = hit[1]
+                return hit[1]
+        net = self._build_net(falls, reach)
+        if len(_NETS) >= _NETS_SIZE:
+            del _NETS[next(iter(_NETS))]
+        _NETS[_net_key(self.table, self.model.id, falls, reach)] = (self.table.scenery, net)
+        self._nets[(falls, reach)] = net
         return net
 
     def _neighbours(self, k: int) -> set[int]:
@@ -377,13 +403,16 @@ class _Mover:
                     todo.append(n)
         return sorted(seen)
 
-    def _build_net(self, falls: bool) -> _Net:
+    def _build_net(self, falls: bool, reach: float = math.inf) -> _Net:
+        """The net; for a finite ``reach``, only the edges between nodes within ``reach``
+        of the start (plan distance), which every path of that length or less keeps to."""
         levels = self.reachable_levels()
         self._add_drop_points(levels)
+        disc = reach + _REACH_SLACK
         offset, nodes, xy_parts, lvl_parts = {}, {}, [], []
         n = 0
         for k in levels:
-            g = self.space(k).graph
+            g = self.space(k).graph_within(disc)
             offset[k], nodes[k] = n, g.nodes
             xy_parts.append(g.nodes.xy)
             lvl_parts.append(np.full(len(g.nodes), k))
@@ -391,6 +420,7 @@ class _Mover:
         start = n
         xy = np.concatenate([*xy_parts, np.array([self.start])])
         level = np.concatenate([*lvl_parts, [self.home]]).astype(int)
+        near = np.hypot(xy[:, 0] - self.start[0], xy[:, 1] - self.start[1]) <= disc
         E: list[tuple[np.ndarray, ...]] = []  # (u, v, w, kind, aux)
         hops: list[list[tuple[float, float, int, int]]] = []
 
@@ -399,17 +429,21 @@ class _Mover:
             E.append((u, v, w, np.full(len(u), kind), np.full(len(u), -1) if aux is None else np.asarray(aux, int)))
 
         for k in levels:
-            g = self.space(k).graph
+            g = self.space(k).graph_within(disc)
             o = offset[k]
             add(g.edges[:, 0] + o, g.edges[:, 1] + o, g.weights, 0)
             add(g.edges[:, 1] + o, g.edges[:, 0] + o, g.weights, 0)
         idx, dist = P.visible_nodes(self.space(self.home).trav, nodes[self.home], self.start, relax=True)
+        keep = near[idx + offset[self.home]]
+        idx, dist = idx[keep], dist[keep]
         add(np.full(len(idx), start), idx + offset[self.home], dist, 0)
         for li, lad in enumerate(self.ladders):
             if not lad.usable or lad.low not in offset or lad.high not in offset:
                 continue
             fu = offset[lad.low] + _find(nodes[lad.low].xy, lad.foot)
             tv = offset[lad.high] + _find(nodes[lad.high].xy, lad.top)
+            if not (near[fu] and near[tv]):
+                continue
             w = 2 * self.r + vertical_cost(lad.rise, ladder=True)
             add([fu, tv], [tv, fu], [w, w], 1, [li, li])
         # changes of surface along straight segments: off edges (down), onto them (up)
@@ -420,6 +454,8 @@ class _Mover:
                 up_nodes, up_ids = self._with_start(nodes[hi], offset[hi], hi, start)
                 low_nodes, low_ids = self._with_start(nodes[lo], offset[lo], lo, start)
                 i, j = P.cross_pairs(up_nodes, low_nodes)
+                keep = near[up_ids[i]] & near[low_ids[j]]
+                i, j = i[keep], j[keep]
                 if not len(i):
                     continue
                 p0, p1 = up_nodes.xy[i], low_nodes.xy[j]
@@ -438,7 +474,7 @@ class _Mover:
                     hops.append([(x, y, b, a) for x, y, a, b in reversed(hp[m])])
         eu, ev, ew, kind, aux = (np.concatenate(c) for c in zip(*E))
         dist, pred = P.dijkstra(n + 1, np.column_stack([eu, ev]), ew, {start: 0.0}, directed=True)
-        return _Net(levels, offset, nodes, xy, level, start, eu, ev, ew, kind, aux, hops, dist, pred, falls)
+        return _Net(levels, offset, nodes, xy, level, start, eu, ev, ew, kind, aux, hops, dist, pred, falls, reach)
 
     def _with_start(self, nodes: P.Nodes, off: int, k: int, start: int) -> tuple[P.Nodes, np.ndarray]:
         ids = np.arange(len(nodes)) + off
@@ -1160,7 +1196,7 @@ class TableMovement:
     # -- planning ------------------------------------------------------------------------------
     def plan_move(self, model_id: str, to: tuple[float, ...] | str, *, kind: MoveKind | str = "walk",
                   budget: float | None = None, mode: Mode | str | None = None, declared: bool = False,
-                  falls: bool = True) -> MovePlan:
+                  falls: bool = True, bounded: bool = False) -> MovePlan:
         """The shortest legal movement of ``model_id`` to ``to``: a point ``(x, y)`` or
         ``(x, y, z)`` (its base centre ends there), or a model id (it ends in base contact).
 
@@ -1171,6 +1207,11 @@ class TableMovement:
         base cannot end is replaced by the nearest point where it can (a violation says
         so); a target it cannot reach at all gives the path to the nearest point it
         reaches. In Standard mode the path is measured only up to the Movement (E-MODE).
+
+        ``bounded=True`` is for a caller that uses the plan only when it is legal: to a
+        point, the movement net is then built only as far as the budget reaches, so a
+        legal plan is the same and an illegal one stays illegal, but its path and
+        reasons may differ. (To a model it changes nothing.)
         """
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "plan a path")
         if k is MoveKind.JUMP:
@@ -1183,7 +1224,7 @@ class TableMovement:
                 raise RuleInputError(f"a Climb goes to a point on another surface, not to a model ({to!r}); "
                                      "give --to X,Y[,Z]")
             return Climb(self, mv, budget).plan(self._mv_jump_aim(mv, to), notes)
-        net = mv.net(falls)
+        net = mv.net(falls, budget if bounded and not isinstance(to, str) else math.inf)
         if not falls:
             notes.append("falls are not allowed (falls=False)")
         if isinstance(to, str):
@@ -1460,13 +1501,18 @@ class TableMovement:
                 f"no legal path takes {mv.model.id} into base contact with {target}"), notes
         return self._mv_route(mv, net, best), "", notes
 
-    def end_bounds(self, model_id: str, xy: np.ndarray, *, falls: bool = True) -> list[list[tuple[float, float]]]:
+    def end_bounds(self, model_id: str, xy: np.ndarray, *, falls: bool = True, within: float | None = None
+                   ) -> list[list[tuple[float, float]]]:
         """For each plan point of ``xy`` ((n, 2)), the surfaces where ``model_id``'s base
         may end there, as ``(z, bound)``: ``bound`` is a lower bound of the Movement cost of
         any path there (a shortest path reaches it straight from some node of the
-        movement net). A quick filter before :meth:`plan_move`, vectorised over the points."""
+        movement net). A quick filter before :meth:`plan_move`, vectorised over the points.
+
+        ``within``: only whether a bound is at most ``within`` matters to the caller; a
+        bound up to ``within`` is the same, a larger one may be larger still (the movement
+        net is built only as far as ``within`` reaches)."""
         mv = self._mv_mover(model_id)
-        net = mv.net(falls)
+        net = mv.net(falls, math.inf if within is None else float(within))
         Q = np.asarray(xy, float).reshape(-1, 2)
         out: list[list[tuple[float, float]]] = [[] for _ in range(len(Q))]
         fin = np.flatnonzero(np.isfinite(net.dist))

@@ -559,7 +559,7 @@ class EldfallGame:
         to = tuple(float(c) for c in move.to)
         kind = PLANNER_KIND[move.kind]
         try:
-            plan = table.plan_move(model_id, to, kind=kind, budget=budget, declared=True)
+            plan = table.plan_move(model_id, to, kind=kind, budget=budget, declared=True, bounded=True)
             via = tuple(plan.points[1:])
             if kind == "jump":  # E-MOVE-JUMP: the line aimed at ``to``; it may end short and drop (E-FALL)
                 via = (to, *plan.points[2:])

@@ -79,10 +79,9 @@ class GreedyPolicy:
         enemies = [e.id for e in st.in_play(st.enemy_of(m.side))]
         ctx = d.context or {}
         lazy = "draw" in ctx  # candidates drawn unchecked; only the ones it would pick are checked
-        options = _drawn(d, rng) if lazy else list(d.options)
-        # Special movement (Run, Climb, Jump) ends in Nothing (E-ACTION-COMBO): no exchange to score
-        candidates: list[Move] = [o for o in options if o.kind not in SPECIAL_MOVES]
         budget = _walk_budget(game, mid)
+        contacts: list[Move] = []
+        # the contact plans first: they need the whole movement net, which the draws then share
         for e in enemies:  # the spots that reach the targets: base contact
             em = st.model(e)
             # a walk into contact is never shorter than the gap between the bases
@@ -94,8 +93,11 @@ class GreedyPolicy:
                     continue
                 if plan.legal:
                     end = plan.points[-1]
-                    candidates.append(Move("walk", (end[0], end[1], end[2]), facing_toward(end[0], end[1], em.x,
-                                                                                            em.y, m.facing)))
+                    contacts.append(Move("walk", (end[0], end[1], end[2]), facing_toward(end[0], end[1], em.x,
+                                                                                          em.y, m.facing)))
+        options = _drawn(d, rng) if lazy else list(d.options)
+        # Special movement (Run, Climb, Jump) ends in Nothing (E-ACTION-COMBO): no exchange to score
+        candidates: list[Move] = [o for o in options if o.kind not in SPECIAL_MOVES] + contacts
         scored = self._score_destinations(game, mid, candidates, enemies, planned=not lazy)
         ranked = sorted(((score, -k, dataclasses.replace(c, face=face) if face is not None else c)
                          for k, (c, (score, face)) in enumerate(zip(candidates, scored)) if score is not None),

@@ -50,7 +50,7 @@ def sample_ends(table: Table, model_id: str, rng: random.Random, n: int, budget:
                 pts.append((round(x, 4), round(y, 4)))
         if not pts:
             continue
-        for (x, y), ends in zip(pts, table.end_bounds(model_id, np.array(pts))):
+        for (x, y), ends in zip(pts, table.end_bounds(model_id, np.array(pts), within=budget)):
             ok = [z for z, cost in ends if cost <= budget + 1e-9]
             if not ok:
                 continue
