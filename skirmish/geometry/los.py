@@ -49,7 +49,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from .los_chain import Chain, chain_blocks_many, clip_polygons, feasible_point
-from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_of
+from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_ccw
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
 ETA = 1e-9
@@ -130,8 +130,7 @@ def _axes(polys: Sequence[Polygon]) -> np.ndarray:
     out[:, 2] = 1.0
     if not len(polys):
         return out
-    arr = np.empty(len(polys), object)
-    arr[:] = list(polys)
+    arr = _geom_array(polys)
     out[:, :2] = shapely.get_coordinates(shapely.centroid(arr))
     rect = shapely.oriented_envelope(arr)
     ok = np.flatnonzero(shapely.get_type_id(rect) == 3)
@@ -148,12 +147,31 @@ def _axes(polys: Sequence[Polygon]) -> np.ndarray:
     return out
 
 
+def _geom_array(geoms: Sequence[Polygon]) -> np.ndarray:
+    arr = np.empty(len(geoms), object)
+    arr[:] = list(geoms)
+    return arr
+
+
+def _rings(polys: np.ndarray) -> list[np.ndarray]:
+    """Per polygon, its exterior ring's coordinates (closed), read in one call."""
+    if not len(polys):
+        return []
+    xy, at = shapely.get_coordinates(shapely.get_exterior_ring(polys), return_index=True)
+    return np.split(xy, np.flatnonzero(np.diff(at)) + 1)
+
+
 def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
+    """Per polygon, a circle (cx, cy, r) round its exterior ring, all in one pass."""
     out = np.zeros((len(geoms), 3))
-    for i, g in enumerate(geoms):
-        xy = np.asarray(g.exterior.coords)
-        mid = (xy.min(0) + xy.max(0)) / 2
-        out[i] = (mid[0], mid[1], float(np.hypot(*(xy - mid).T).max()) * 1.0001 + 1e-9)
+    if not len(geoms):
+        return out
+    xy, at = shapely.get_coordinates(shapely.get_exterior_ring(_geom_array(geoms)), return_index=True)
+    first = np.searchsorted(at, np.arange(len(geoms)))
+    mid = (np.minimum.reduceat(xy, first) + np.maximum.reduceat(xy, first)) / 2
+    d = xy - mid[at]
+    out[:, :2] = mid
+    out[:, 2] = np.maximum.reduceat(np.hypot(d[:, 0], d[:, 1]), first) * 1.0001 + 1e-9
     return out
 
 
@@ -286,7 +304,12 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
     out: list[_OwnerRows | None] = [rows for _, rows in looked]
     miss = [i for i, rows in enumerate(out) if rows is None]
     if miss:
-        part_axes = iter(_axes([p for i in miss if circles[i] is None for p in parts[i]]))
+        plist = [p for i in miss if circles[i] is None for p in parts[i]]
+        part_axes = iter(_axes(plist))
+        # every part's ring at once: counter-clockwise (the vertices and halfplanes) and as
+        # drawn (its circle, as before)
+        ccw_rings = iter(_rings(shapely.orient_polygons(_geom_array(plist), exterior_cw=False)))
+        rings = iter(_rings(_geom_array(plist)))
         geom_axes = iter(_axes([geoms[i] for i in miss if circles[i] is None]))
         bounds = _bounding_circles([geoms[i] for i in miss])
         for k, i in enumerate(miss):
@@ -303,12 +326,13 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
                 circles_p.append(circle)
                 axis = (circle[0], circle[1], 1.0, 0.0)
             else:
-                for p in ps:
-                    verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
-                    pieces.append(halfplanes_of(p))
+                for _ in ps:
+                    ccw = next(ccw_rings)[:-1]
+                    verts.append(ccw)
+                    pieces.append(halfplanes_ccw(ccw))
                     ox, oy, ux, uy = next(part_axes)
                     axes_p.append((float(ox), float(oy), float(ux), float(uy)))
-                    xy = np.asarray(p.exterior.coords)
+                    xy = next(rings)
                     mid = xy.mean(0)
                     circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
                 ox, oy, ux, uy = next(geom_axes)

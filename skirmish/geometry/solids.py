@@ -77,8 +77,13 @@ def _ccw_coords(poly: Polygon) -> np.ndarray:
 
 def halfplanes_of(convex: Polygon) -> np.ndarray:
     """Rows ``(ax, ay, b)`` with unit ``(ax, ay)``: the interior is where a·p < b for all rows."""
-    pts = _ccw_coords(convex)
-    nxt = np.roll(pts, -1, axis=0)
+    return halfplanes_ccw(_ccw_coords(convex))
+
+
+def halfplanes_ccw(pts: np.ndarray) -> np.ndarray:
+    """:func:`halfplanes_of` from a convex polygon's counter-clockwise vertices (n, 2),
+    the ring not closed."""
+    nxt = np.concatenate([pts[1:], pts[:1]])
     edge = nxt - pts
     normal = np.stack([edge[:, 1], -edge[:, 0]], axis=1)  # outward for a CCW ring
     norm = np.hypot(normal[:, 0], normal[:, 1])
