@@ -49,7 +49,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from .los_chain import Chain, chain_blocks_many, clip_polygons, feasible_point
-from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_ccw
+from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_rings
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
 ETA = 1e-9
@@ -153,12 +153,11 @@ def _geom_array(geoms: Sequence[Polygon]) -> np.ndarray:
     return arr
 
 
-def _rings(polys: np.ndarray) -> list[np.ndarray]:
-    """Per polygon, its exterior ring's coordinates (closed), read in one call."""
-    if not len(polys):
-        return []
+def _rings(polys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The polygons' exterior rings (closed) read in one call: coordinates (M, 2) and the
+    polygon of each."""
     xy, at = shapely.get_coordinates(shapely.get_exterior_ring(polys), return_index=True)
-    return np.split(xy, np.flatnonzero(np.diff(at)) + 1)
+    return xy.reshape(-1, 2), np.asarray(at, int)
 
 
 def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
@@ -166,7 +165,7 @@ def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
     out = np.zeros((len(geoms), 3))
     if not len(geoms):
         return out
-    xy, at = shapely.get_coordinates(shapely.get_exterior_ring(_geom_array(geoms)), return_index=True)
+    xy, at = _rings(_geom_array(geoms))
     first = np.searchsorted(at, np.arange(len(geoms)))
     mid = (np.minimum.reduceat(xy, first) + np.maximum.reduceat(xy, first)) / 2
     d = xy - mid[at]
@@ -308,8 +307,11 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
         part_axes = iter(_axes(plist))
         # every part's ring at once: counter-clockwise (the vertices and halfplanes) and as
         # drawn (its circle, as before)
-        ccw_rings = iter(_rings(shapely.orient_polygons(_geom_array(plist), exterior_cw=False)))
-        rings = iter(_rings(_geom_array(plist)))
+        ccw_xy, ccw_at = _rings(shapely.orient_polygons(_geom_array(plist), exterior_cw=False))
+        ccw_rings = iter(np.split(ccw_xy, np.searchsorted(ccw_at, np.arange(1, len(plist)))))
+        halfplanes = iter(halfplanes_rings(ccw_xy, ccw_at, len(plist)))
+        xy_all, at_all = _rings(_geom_array(plist))
+        rings = iter(np.split(xy_all, np.searchsorted(at_all, np.arange(1, len(plist)))))
         geom_axes = iter(_axes([geoms[i] for i in miss if circles[i] is None]))
         bounds = _bounding_circles([geoms[i] for i in miss])
         for k, i in enumerate(miss):
@@ -329,7 +331,7 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
                 for _ in ps:
                     ccw = next(ccw_rings)[:-1]
                     verts.append(ccw)
-                    pieces.append(halfplanes_ccw(ccw))
+                    pieces.append(next(halfplanes))
                     ox, oy, ux, uy = next(part_axes)
                     axes_p.append((float(ox), float(oy), float(ux), float(uy)))
                     xy = next(rings)
