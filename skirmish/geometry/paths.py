@@ -304,16 +304,7 @@ def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: floa
     if len(i) == 0:
         z = np.zeros(0)
         return i, j, z, z
-    clear = caps[j, 4]
-    for relax in (relax0, relax1):
-        if relax is None:
-            continue
-        q = np.asarray(relax, float).reshape(-1, 2)[i]
-        use = ~np.isnan(q[:, 0])
-        if use.any():
-            d = _pair_distance(q[use], caps[j[use]])
-            clear = clear.copy()
-            clear[use] = np.minimum(clear[use], np.maximum(d, 0.0) + shrink)
+    clear = _relaxed_clearance(i, j, caps, shrink, relax0, relax1)
     parts = []
     step = 8192  # small blocks stay in the cache
     for s in range(0, len(i), step):
@@ -324,6 +315,42 @@ def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: floa
     i, j, lo, hi = (np.concatenate(c) for c in zip(*parts))
     order = np.lexsort((lo, i))
     return i[order], j[order], lo[order], hi[order]
+
+
+def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: float = EPS,
+             relax0: np.ndarray | None = None, relax1: np.ndarray | None = None) -> np.ndarray:
+    """Per segment, whether :func:`violations` finds any pair for it (the same test, row
+    for row, without collecting and sorting the intervals)."""
+    p0 = np.asarray(p0, float).reshape(-1, 2)
+    p1 = np.asarray(p1, float).reshape(-1, 2)
+    out = np.zeros(len(p0), bool)
+    i, j = _bbox_pairs(p0, p1, caps)
+    if len(i) == 0:
+        return out
+    clear = _relaxed_clearance(i, j, caps, shrink, relax0, relax1)
+    step = 8192
+    for s in range(0, len(i), step):
+        ii, jj = i[s:s + step], j[s:s + step]
+        lo, hi = capsule_intervals(p0[ii], p1[ii], caps[jj], shrink, clear[s:s + step])
+        out[ii[lo < hi]] = True
+    return out
+
+
+def _relaxed_clearance(i: np.ndarray, j: np.ndarray, caps: np.ndarray, shrink: float,
+                       relax0: np.ndarray | None, relax1: np.ndarray | None) -> np.ndarray:
+    """Each (segment ``i``, capsule ``j``) pair's clearance, lowered by ``relax0`` /
+    ``relax1`` (see :meth:`FreeSpace.violations`)."""
+    clear = caps[j, 4]
+    for relax in (relax0, relax1):
+        if relax is None:
+            continue
+        q = np.asarray(relax, float).reshape(-1, 2)[i]
+        use = ~np.isnan(q[:, 0])
+        if use.any():
+            d = _pair_distance(q[use], caps[j[use]])
+            clear = clear.copy()
+            clear[use] = np.minimum(clear[use], np.maximum(d, 0.0) + shrink)
+    return clear
 
 
 def _pair_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
@@ -417,11 +444,7 @@ class FreeSpace:
                        relax0: np.ndarray | None = None, relax1: np.ndarray | None = None) -> np.ndarray:
         """Whether each segment ``p0[i] → p1[i]`` keeps every clearance (exact; touching is
         fine). Endpoints are assumed inside the support and outside every footprint."""
-        p0 = np.asarray(p0, float).reshape(-1, 2)
-        ok = np.ones(len(p0), bool)
-        i = self.violations(p0, p1, caps, shrink=shrink, relax0=relax0, relax1=relax1)[0]
-        ok[i] = False
-        return ok
+        return ~violated(p0, p1, self.caps if caps is None else caps, shrink=shrink, relax0=relax0, relax1=relax1)
 
     # -- configuration-space polygon ------------------------------------------------------
     @cached_property

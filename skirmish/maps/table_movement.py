@@ -241,6 +241,22 @@ _MOVERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], _Mover]] = {}
 _MOVERS_SIZE = 64
 
 
+#: Movement nets by what they depend on: the scenery (identity), size and mode, the
+#: mover (place, base, hitbox height, side, SPD) and every model it must steer round
+#: (the other side's, not Dead). Friends never enter a net (they are moved through and
+#: matter only where a move ends: :attr:`_Space.end`), so a friend's move keeps the net.
+_NETS: dict[tuple[Any, ...], tuple[Any, "_Net"]] = {}
+_NETS_SIZE = 64
+
+
+def _net_key(t: Any, model_id: str, falls: bool) -> tuple[Any, ...]:
+    m = t.model(model_id)
+    others = tuple((o.id, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in t.models
+                   if o.id != m.id and o.side != m.side and "Dead" not in o.states)
+    return (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode, m.side, m.x, m.y, m.z,
+            m.radius, m.hitbox_height, others, falls)
+
+
 #: Surfaces per scenery (identity), table width and depth.
 _SURFACES: dict[tuple[Any, ...], tuple[Any, tuple[Surface, ...]]] = {}
 
@@ -322,7 +338,16 @@ class _Mover:
     def net(self, falls: bool = True) -> _Net:
         net = self._nets.get(falls)
         if net is None:
-            net = self._nets[falls] = self._build_net(falls)
+            key = _net_key(self.table, self.model.id, falls)
+            hit = _NETS.get(key)
+            if hit is not None and hit[0] is self.table.scenery:
+                net = hit[1]
+            else:
+                net = self._build_net(falls)
+                if len(_NETS) >= _NETS_SIZE:
+                    del _NETS[next(iter(_NETS))]
+                _NETS[key] = (self.table.scenery, net)
+            self._nets[falls] = net
         return net
 
     def _neighbours(self, k: int) -> set[int]:
@@ -532,8 +557,7 @@ class _Mover:
                 caps = sp.trav.caps[sp.trav.owner >= 0]
                 if len(caps):
                     r0 = np.where((t[idx] == 0)[:, None], relax0[idx], np.nan)
-                    bad = P.violations(q0, end, caps, relax0=r0)[0]
-                    good[bad] = False
+                    good &= ~P.violated(q0, end, caps, relax0=r0)
                 land = self.landing(end, S.z)
                 z_land = np.array([self.surfaces[k].z if k >= 0 else -np.inf for k in land.tolist()])
                 good &= (land >= 0) & (z_land >= z_c - Z_TOL)
@@ -553,8 +577,7 @@ class _Mover:
         if len(idx):
             sp = self.space(c)
             q0 = p0[idx] + t[idx, None] * (p1[idx] - p0[idx])
-            bad = P.violations(q0, p1[idx], sp.trav.caps, relax1=relax1[idx])[0]
-            ok[idx[bad]] = False
+            ok[idx[P.violated(q0, p1[idx], sp.trav.caps, relax1=relax1[idx])]] = False
             ok[idx] &= sp.trav.inside(q0)
         return ok, hops, steps, extra
 

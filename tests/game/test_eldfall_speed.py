@@ -153,3 +153,38 @@ def test_e_los_answers_kept_per_table_mix_with_new_pairs(mill):
     got = mill.line_of_sight_pairs(mixed)
     assert got == _fresh(mill).line_of_sight_pairs(mixed)
     assert got[1] is first[2]  # kept
+
+
+def _net_arrays(net):
+    return (net.levels, net.offset, net.xy, net.level, net.start, net.eu, net.ev, net.w, net.kind, net.aux, net.hops,
+            net.dist, net.pred)
+
+
+def _same_net(a, b):
+    for x, y in zip(_net_arrays(a), _net_arrays(b)):
+        if isinstance(x, np.ndarray):
+            assert np.array_equal(x, y)
+        else:
+            assert x == y
+
+
+def test_e_move_a_friends_move_keeps_the_net_and_it_answers_as_a_fresh_build(mill):
+    """Friends never enter the movement net (they are moved through): after a friend
+    moves, the mover's net is shared, and equals the one a fresh table builds; an
+    enemy's move builds a new one."""
+    m = mill.models[0]
+    friend = next(o for o in mill.models if o.side == m.side and o.id != m.id)
+    enemy = next(o for o in mill.models if o.side != m.side)
+    net = mill._mv_mover(m.id).net()
+    shifted = mill.with_model(dataclasses.replace(friend, x=friend.x + 0.75))
+    assert shifted._mv_mover(m.id) is not mill._mv_mover(m.id)  # the end tests change with the friend
+    assert shifted._mv_mover(m.id).net() is net
+    table_movement._NETS.clear()
+    table_movement._MOVERS.clear()
+    _same_net(_fresh(shifted)._mv_mover(m.id).net(), net)
+    to = (m.x + 3.0, m.y + 1.0)
+    a = shifted.plan_move(m.id, to, kind="walk", declared=True)
+    b = _fresh(shifted).plan_move(m.id, to, kind="walk", declared=True)
+    assert (a.points, a.legal, a.cost) == (b.points, b.legal, b.cost)
+    pushed = mill.with_model(dataclasses.replace(enemy, x=enemy.x + 0.75))
+    assert pushed._mv_mover(m.id).net() is not net

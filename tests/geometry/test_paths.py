@@ -159,3 +159,21 @@ def test_visible_disc_is_exactly_what_its_centre_sees(seed, centre, radius):
     # exact up to a thin band at shadow edges
     near_edge = shapely.distance(region.boundary, shapely.points(pts)) < 0.01
     assert np.all((inside == seen) | near_edge)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_violated_flags_exactly_the_segments_violations_lists(seed):
+    """The flag-only clearance test against the full interval list (the slow way)."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(1, 40)), int(rng.integers(0, 12))
+    p0, p1 = rng.uniform(0, 10, (n, 2)), rng.uniform(0, 10, (n, 2))
+    p1[: n // 4] = p0[: n // 4]  # some still points
+    caps = np.column_stack([rng.uniform(0, 10, (m, 4)), rng.uniform(0.05, 1.5, m)])
+    caps[: m // 3, 2:4] = caps[: m // 3, 0:2]  # discs
+    relax = np.where(rng.random((n, 1)) < 0.5, p0, np.nan)
+    for kw in ({}, {"relax0": relax}, {"relax1": np.where(np.isnan(relax), p1, np.nan)}, {"shrink": -0.01}):
+        i = P.violations(p0, p1, caps, **kw)[0]
+        want = np.zeros(n, bool)
+        want[i] = True
+        assert np.array_equal(P.violated(p0, p1, caps, **kw), want)
