@@ -49,7 +49,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from .los_chain import Chain, chain_blocks_many, clip_polygons, feasible_point
-from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_of
+from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_rings
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
 ETA = 1e-9
@@ -130,8 +130,7 @@ def _axes(polys: Sequence[Polygon]) -> np.ndarray:
     out[:, 2] = 1.0
     if not len(polys):
         return out
-    arr = np.empty(len(polys), object)
-    arr[:] = list(polys)
+    arr = _geom_array(polys)
     out[:, :2] = shapely.get_coordinates(shapely.centroid(arr))
     rect = shapely.oriented_envelope(arr)
     ok = np.flatnonzero(shapely.get_type_id(rect) == 3)
@@ -148,12 +147,30 @@ def _axes(polys: Sequence[Polygon]) -> np.ndarray:
     return out
 
 
+def _geom_array(geoms: Sequence[Polygon]) -> np.ndarray:
+    arr = np.empty(len(geoms), object)
+    arr[:] = list(geoms)
+    return arr
+
+
+def _rings(polys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The polygons' exterior rings (closed) read in one call: coordinates (M, 2) and the
+    polygon of each."""
+    xy, at = shapely.get_coordinates(shapely.get_exterior_ring(polys), return_index=True)
+    return xy.reshape(-1, 2), np.asarray(at, int)
+
+
 def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
+    """Per polygon, a circle (cx, cy, r) round its exterior ring, all in one pass."""
     out = np.zeros((len(geoms), 3))
-    for i, g in enumerate(geoms):
-        xy = np.asarray(g.exterior.coords)
-        mid = (xy.min(0) + xy.max(0)) / 2
-        out[i] = (mid[0], mid[1], float(np.hypot(*(xy - mid).T).max()) * 1.0001 + 1e-9)
+    if not len(geoms):
+        return out
+    xy, at = _rings(_geom_array(geoms))
+    first = np.searchsorted(at, np.arange(len(geoms)))
+    mid = (np.minimum.reduceat(xy, first) + np.maximum.reduceat(xy, first)) / 2
+    d = xy - mid[at]
+    out[:, :2] = mid
+    out[:, 2] = np.maximum.reduceat(np.hypot(d[:, 0], d[:, 1]), first) * 1.0001 + 1e-9
     return out
 
 
@@ -286,7 +303,15 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
     out: list[_OwnerRows | None] = [rows for _, rows in looked]
     miss = [i for i, rows in enumerate(out) if rows is None]
     if miss:
-        part_axes = iter(_axes([p for i in miss if circles[i] is None for p in parts[i]]))
+        plist = [p for i in miss if circles[i] is None for p in parts[i]]
+        part_axes = iter(_axes(plist))
+        # every part's ring at once: counter-clockwise (the vertices and halfplanes) and as
+        # drawn (its circle, as before)
+        ccw_xy, ccw_at = _rings(shapely.orient_polygons(_geom_array(plist), exterior_cw=False))
+        ccw_rings = iter(np.split(ccw_xy, np.searchsorted(ccw_at, np.arange(1, len(plist)))))
+        halfplanes = iter(halfplanes_rings(ccw_xy, ccw_at, len(plist)))
+        xy_all, at_all = _rings(_geom_array(plist))
+        rings = iter(np.split(xy_all, np.searchsorted(at_all, np.arange(1, len(plist)))))
         geom_axes = iter(_axes([geoms[i] for i in miss if circles[i] is None]))
         bounds = _bounding_circles([geoms[i] for i in miss])
         for k, i in enumerate(miss):
@@ -303,12 +328,13 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
                 circles_p.append(circle)
                 axis = (circle[0], circle[1], 1.0, 0.0)
             else:
-                for p in ps:
-                    verts.append(np.asarray(shapely.geometry.polygon.orient(p, 1.0).exterior.coords)[:-1])
-                    pieces.append(halfplanes_of(p))
+                for _ in ps:
+                    ccw = next(ccw_rings)[:-1]
+                    verts.append(ccw)
+                    pieces.append(next(halfplanes))
                     ox, oy, ux, uy = next(part_axes)
                     axes_p.append((float(ox), float(oy), float(ux), float(uy)))
-                    xy = np.asarray(p.exterior.coords)
+                    xy = next(rings)
                     mid = xy.mean(0)
                     circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
                 ox, oy, ux, uy = next(geom_axes)

@@ -70,22 +70,25 @@ class Prism:
         return tuple(halfplanes_of(p) for p in self.convex_pieces)
 
 
-def _ccw_coords(poly: Polygon) -> np.ndarray:
-    poly = shapely.geometry.polygon.orient(poly, 1.0)
-    return np.asarray(poly.exterior.coords)[:-1]
-
-
 def halfplanes_of(convex: Polygon) -> np.ndarray:
     """Rows ``(ax, ay, b)`` with unit ``(ax, ay)``: the interior is where a·p < b for all rows."""
-    pts = _ccw_coords(convex)
-    nxt = np.roll(pts, -1, axis=0)
-    edge = nxt - pts
+    xy = np.asarray(shapely.geometry.polygon.orient(convex, 1.0).exterior.coords)
+    return halfplanes_rings(xy, np.zeros(len(xy), int), 1)[0]
+
+
+def halfplanes_rings(xy: np.ndarray, at: np.ndarray, n: int) -> list[np.ndarray]:
+    """:func:`halfplanes_of` for ``n`` convex polygons at once, from their closed
+    counter-clockwise rings: coordinates ``xy`` (M, 2) of ring ``at`` (M,), in order."""
+    edge_of = np.flatnonzero(at[:-1] == at[1:])  # each vertex but a ring's closing one
+    pts = xy[edge_of]
+    edge = xy[edge_of + 1] - pts
     normal = np.stack([edge[:, 1], -edge[:, 0]], axis=1)  # outward for a CCW ring
     norm = np.hypot(normal[:, 0], normal[:, 1])
     keep = norm > 1e-12
     normal = normal[keep] / norm[keep, None]
     b = np.einsum("ij,ij->i", normal, pts[keep])
-    return np.column_stack([normal, b])
+    rows = np.column_stack([normal, b])
+    return np.split(rows, np.searchsorted(at[edge_of][keep], np.arange(1, n)))
 
 
 def is_convex(poly: Polygon, tol: float = 1e-9) -> bool:
