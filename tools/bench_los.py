@@ -202,6 +202,10 @@ def main() -> None:
         print(f"dense seed {seed:<5} {len(table.models):>6} {len(table.scenery):>6} {len(pairs):>6} {proven:>8}  "
               f"{fmt(ours)} ({fmt(ours_cpu).strip()})  {fmt(theirs)} ({fmt(theirs_cpu).strip()})  "
               f"x{theirs_cpu / ours_cpu:4.1f}  {missed:>9}  {extra:>9}")
+    if not args.tables:  # only the --scale lines
+        for n in args.scale:
+            scale_line(n, args.rays_upto)
+        return
     print(f"{'total':<16} {'':>6} {'':>6} {'':>6} {proven_total:>8}  {fmt(ours_total)} ({fmt(ours_cpu_total).strip()})  "
           f"{fmt(rays_total)} ({fmt(rays_cpu_total).strip()})  x{rays_cpu_total / ours_cpu_total:4.1f}  "
           f"{missed_total:>9}  {extra_total:>9}")
