@@ -20,6 +20,8 @@ from ._output import emit_json
 from ._progress import progress_bar
 
 DEFAULT_POLICY = "greedy"
+#: The final states of a model still in play (survival in `--games`).
+IN_PLAY = ("Unharmed", "Wounded")
 
 
 def play(args: argparse.Namespace, board: Any) -> int:
@@ -72,7 +74,7 @@ def game_report(summaries: Sequence[dict[str, Any]], sides: Sequence[str], seed:
     return {"games": n, "seed": seed, "wins": wins,
             "vp_mean": {s: sum(r["vp"][s] for r in summaries) / n for s in sides},
             "rounds_mean": sum(r["rounds"] for r in summaries) / n,
-            "survival": {m: sum(r["states"][m] == "Active" for r in summaries) / n for m in models}}
+            "survival": {m: sum(r["states"][m] in IN_PLAY for r in summaries) / n for m in models}}
 
 
 def _print_game(record: GameRecord, spec: str, seed: int) -> None:

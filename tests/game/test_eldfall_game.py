@@ -132,7 +132,7 @@ def test_e_round_vp_scores_out_of_play_models(small):
     s = record.summary
     for side in ("red", "blue"):
         other = "blue" if side == "red" else "red"
-        out = sum(1 for m, st in s["states"].items() if st != "Active" and g.state.unit(m).side == other)
+        out = sum(1 for m, st in s["states"].items() if st in ("Incapacitated", "Dead") and g.state.unit(m).side == other)
         assert s["vp"][side] == out
     assert s["winner"] == (None if s["vp"]["red"] == s["vp"]["blue"] else max(s["vp"], key=s["vp"].get))
 

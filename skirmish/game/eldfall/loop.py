@@ -235,7 +235,7 @@ class EldfallGame:
         a, b = st.sides
         winner = a if vp[a] > vp[b] else b if vp[b] > vp[a] else None
         return {"seed": self.seed, "winner": winner, "vp": vp, "rounds": rounds,
-                "states": {u.id: u.condition for u in st.units.values()}}
+                "states": {u.id: self._state_name(u.id) for u in st.units.values()}}
 
     # -- phases -------------------------------------------------------------------------
     def _strategic(self, side: str) -> None:
