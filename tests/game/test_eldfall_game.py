@@ -294,7 +294,7 @@ class _Always:
         return decision.options[0]
 
 
-def test_E_MORALE_panicked_side_rolls_and_a_failure_runs_to_its_own_edge():
+def test_e_morale_panicked_side_rolls_and_a_failure_runs_to_its_own_edge():
     """Blue starts with 3 models, two already Dead: fewer than half in play, so Panicked."""
     models = (model("r1", "red", (3, 12), 0) + model("b1", "blue", (12, 12), 180,
                                                         attrs="AGI = 6, SPD = 4, STA = 3, MEL = 12, ARM = 1, HP = 2, "
@@ -337,7 +337,7 @@ class _Blow:
         return decision.options[0]
 
 
-def test_E_ACTION_OTHER_death_blow_kills_an_incapacitated_enemy_in_contact():
+def test_e_action_other_death_blow_kills_an_incapacitated_enemy_in_contact():
     models = (model("r1", "red", (5, 5), 0) + model("b1", "blue", (5 + 0.63 * 2 + 0.0005, 5), 180,
                                                     extra='states = ["Incapacitated"]')
               + model("b2", "blue", (20, 20), 180))
@@ -351,7 +351,7 @@ def test_E_ACTION_OTHER_death_blow_kills_an_incapacitated_enemy_in_contact():
     assert record.summary["vp"]["red"] == 1
 
 
-def test_E_STATE_INCAPACITATED_recovery_roll_in_own_strategic_phase():
+def test_e_state_incapacitated_recovery_roll_in_own_strategic_phase():
     models = (model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 20, MEL = 12, ARM = 1, HP = 2",
                     extra='states = ["Incapacitated"]') + model("r2", "red", (5, 12), 0)
               + model("b1", "blue", (20, 20), 180))
