@@ -28,7 +28,7 @@ from ..geometry.solids import Prism, disc
 from ..maps.pieces import Model, Scenery
 from ..maps.table import Table
 from ..rules.eldfall.sizes import SIZES
-from .generate import _scenery
+from .generate import _free_spot, _scenery
 
 MM = 1 / 25.4
 #: Features :func:`adversarial_table` builds, one per model pair.
@@ -256,18 +256,10 @@ def dense_table(rng: random.Random, *, width: float = 36.0, depth: float = 36.0,
         attempts += 1
         size = rng.choice("SMMMLLH")
         r = SIZES[size].diameter / 2
-        if decks and rng.random() < roof_share:
-            deck = rng.choice(decks)
-            x0, y0, x1, y1 = deck.solid.footprint.bounds
-            x, y, z = rng.uniform(x0, x1), rng.uniform(y0, y1), deck.top
-            if not deck.solid.footprint.contains(shapely.Point(x, y).buffer(r)):
-                continue
-        else:
-            x, y, z = rng.uniform(r, width - r), rng.uniform(r, depth - r), 0.0
-            if any(shapely.distance(shapely.Point(x, y), s.solid.footprint) < r + 0.02 for s in placed):
-                continue
-        if any(math.hypot(x - m.x, y - m.y) < r + m.radius + 0.02 and abs(z - m.z) < 0.01 for m in out):
+        spot = _free_spot(rng, r, decks, roof_share, width, depth, placed, out, gap=0.02)
+        if spot is None:
             continue
+        x, y, z = spot
         side = ("red", "blue")[len(out) % 2]
         out.append(_model(f"{side}-{len(out) // 2 + 1}", side, size, x, y, z, rng.randrange(0, 360, 5)))
     return Table(width, depth, tuple(out), tuple(placed), name=f"dense ({len(out)} models, {len(placed)} pieces)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import shapely
 from shapely import affinity
@@ -72,6 +73,29 @@ def _scenery(rng: random.Random, i: int, kind: str, width: float, depth: float) 
                    True, walkable)
 
 
+
+def _free_spot(rng: random.Random, r: float, roofs: Sequence[Scenery], roof_share: float, width: float,
+               depth: float, pieces: Sequence[Scenery], models: Sequence[Model], *, gap: float
+               ) -> tuple[float, float, float] | None:
+    """One random spot for a base of radius ``r``: on a walkable roof (a ``roof_share`` of
+    the draws, wholly on it) or on the table ``gap`` clear of every piece, and ``gap``
+    clear of the models on the same level; None when the drawn spot is refused. The
+    draws come in a fixed order, so a seed always gives the same table."""
+    if roofs and rng.random() < roof_share:
+        roof = rng.choice(roofs)
+        x0, y0, x1, y1 = roof.solid.footprint.bounds
+        x, y, z = rng.uniform(x0, x1), rng.uniform(y0, y1), roof.top
+        if not roof.solid.footprint.contains(shapely.Point(x, y).buffer(r)):
+            return None
+    else:
+        x, y, z = rng.uniform(r, width - r), rng.uniform(r, depth - r), 0.0
+        if any(shapely.distance(shapely.Point(x, y), s.solid.footprint) < r + gap for s in pieces):
+            return None
+    if any(math.hypot(x - m.x, y - m.y) < r + m.radius + gap and abs(z - m.z) < 0.01 for m in models):
+        return None
+    return x, y, z
+
+
 def random_table(rng: random.Random, *, models: int = 20, scenery: int = 25, width: float = 36.0,
                  depth: float = 36.0, roof_share: float = 0.2, sides: tuple[str, str] = ("red", "blue"),
                  sizes: str = "SMMMLLH") -> Table:
@@ -92,19 +116,10 @@ def random_table(rng: random.Random, *, models: int = 20, scenery: int = 25, wid
         attempts += 1
         size = rng.choice(sizes)
         r = SIZES[size].diameter / 2
-        on_roof = roofs and rng.random() < roof_share
-        if on_roof:
-            roof = rng.choice(roofs)
-            x0, y0, x1, y1 = roof.solid.footprint.bounds
-            x, y, z = rng.uniform(x0, x1), rng.uniform(y0, y1), roof.solid.z1
-            if not roof.solid.footprint.contains(shapely.Point(x, y).buffer(r)):
-                continue
-        else:
-            x, y, z = rng.uniform(r, width - r), rng.uniform(r, depth - r), 0.0
-            if any(shapely.distance(shapely.Point(x, y), s.solid.footprint) < r + 0.05 for s in pieces):
-                continue
-        if any(math.hypot(x - m.x, y - m.y) < r + m.radius + 0.05 and abs(z - m.z) < 0.01 for m in placed):
+        spot = _free_spot(rng, r, roofs, roof_share, width, depth, pieces, placed, gap=0.05)
+        if spot is None:
             continue
+        x, y, z = spot
         side = sides[len(placed) % 2]
         attrs = {"AGI": rng.randint(4, 9), "SPD": rng.randint(4, 7), "STA": rng.randint(1, 3),
                  "MEL": rng.randint(8, 14), "ACC": rng.randint(8, 14), "ARM": rng.randint(0, 3), "HP": rng.randint(1, 4)}
