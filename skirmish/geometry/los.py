@@ -705,6 +705,32 @@ def _crossing(p: np.ndarray, q: np.ndarray, rows: _Rows, obs: Obstacles, margin:
 # The search
 # ---------------------------------------------------------------------------------------
 
+def corridor_owners(obs: Obstacles, P: np.ndarray, Q: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
+                    own_p: np.ndarray, own_q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(pair, owner) index arrays of the solids that may block pair i, from discs ``P[i]``
+    to ``Q[i]`` (x, y, r) over heights ``zP[i]`` and ``zQ[i]`` (z0, z1); the pair's own
+    solids ``own_p[i]`` and ``own_q[i]`` are left out. The segments stay inside the capsule
+    round the centre line with the larger radius: one STRtree query with its bounding box,
+    then the owners whose bounding circle meets the capsule and whose blocking range
+    overlaps the heights the segments can take."""
+    n = len(P)
+    if not (obs.n_owners and n):
+        return np.zeros(0, int), np.zeros(0, int)
+    rad = np.maximum(P[:, 2], Q[:, 2]) + 1e-6
+    boxes = shapely.box(np.minimum(P[:, 0], Q[:, 0]) - rad, np.minimum(P[:, 1], Q[:, 1]) - rad,
+                        np.maximum(P[:, 0], Q[:, 0]) + rad, np.maximum(P[:, 1], Q[:, 1]) + rad)
+    qi, oi = obs.tree.query(boxes)
+    a, d = P[qi, :2], Q[qi, :2] - P[qi, :2]
+    c = obs.owner_bound[oi]
+    dd = np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)
+    t = np.clip(np.einsum("ij,ij->i", c[:, :2] - a, d) / dd, 0, 1)
+    near = np.hypot(*(a + d * t[:, None] - c[:, :2]).T) <= c[:, 2] + rad[qi]
+    lo = np.minimum(zP[:, 0], zQ[:, 0])[qi]
+    hi = np.maximum(zP[:, 1], zQ[:, 1])[qi]
+    keep = near & (obs.owner_z1[oi] > lo) & (obs.owner_z0[oi] < hi) & (oi != own_p[qi]) & (oi != own_q[qi])
+    return qi[keep], oi[keep]
+
+
 def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
                   facings: Sequence[tuple[float, float] | None]) -> _Pairs:
     n = len(sources)
@@ -717,29 +743,8 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
             H[i] = (f[0], f[1], f[0] * s.x + f[1] * s.y)
     zP = np.array([(s.z, s.z + s.h) for s in sources], float).reshape(n, 2)
     zQ = np.array([(t.z, t.z + t.h) for t in targets], float).reshape(n, 2)
-    # cull: obstacles whose footprint meets the hull of the two discs, and whose
-    # blocking range overlaps the heights the segments can take
-    # the segments stay inside the capsule around the centre line with the larger radius:
-    # query the tree with its bounding box, then keep owners whose bounding circle meets it
-    rad = np.maximum(P[:, 2], Q[:, 2]) + 1e-6
-    boxes = shapely.box(np.minimum(P[:, 0], Q[:, 0]) - rad, np.minimum(P[:, 1], Q[:, 1]) - rad,
-                        np.maximum(P[:, 0], Q[:, 0]) + rad, np.maximum(P[:, 1], Q[:, 1]) + rad)
-    if obs.n_owners and n:
-        qi, oi = obs.tree.query(boxes)
-        a, d = P[qi, :2], Q[qi, :2] - P[qi, :2]
-        c = obs.owner_bound[oi]
-        dd = np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)
-        t = np.clip(np.einsum("ij,ij->i", c[:, :2] - a, d) / dd, 0, 1)
-        near = np.hypot(*(a + d * t[:, None] - c[:, :2]).T) <= c[:, 2] + rad[qi]
-        qi, oi = qi[near], oi[near]
-    else:
-        qi = oi = np.zeros(0, int)
-    lo = np.minimum(zP[:, 0], zQ[:, 0])[qi]
-    hi = np.maximum(zP[:, 1], zQ[:, 1])[qi]
-    own_s = np.array([s.owner for s in sources], int)[qi]
-    own_t = np.array([t.owner for t in targets], int)[qi]
-    keep = (obs.owner_z1[oi] > lo) & (obs.owner_z0[oi] < hi) & (oi != own_s) & (oi != own_t)
-    qi, oi = qi[keep], oi[keep]
+    qi, oi = corridor_owners(obs, P, Q, zP, zQ, np.array([s.owner for s in sources], int).reshape(n),
+                             np.array([t.owner for t in targets], int).reshape(n))
     # expand owners to pieces
     npc = obs.owner_npieces[oi]
     pair_of_piece = np.repeat(qi, npc)

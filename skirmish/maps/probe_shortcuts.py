@@ -41,7 +41,7 @@ import numpy as np
 import shapely
 
 from ..geometry.los import (ETA, Obstacles, Segment3, Viewer, _crossing, _project, _Rows, _touches_a_seam,
-                            segment_is_clear)
+                            corridor_owners, segment_is_clear)
 
 #: The least depth (inches) of a solid's core inside its ε-grown solid, and the margin a
 #: wall's slab keeps: far above the search's contact margin ETA and GEOS rounding, far
@@ -97,23 +97,7 @@ def candidates(obs: Obstacles, pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
     """(pair, owner) index arrays: the owners whose footprint comes near the pair's
     corridor and whose heights meet the heights a segment can take (one STRtree query
     for all pairs). Sorted by pair."""
-    S, T = pairs.S, pairs.T
-    rad = np.maximum(S[:, 2], T[:, 2]) + 1e-6
-    boxes = shapely.box(np.minimum(S[:, 0], T[:, 0]) - rad, np.minimum(S[:, 1], T[:, 1]) - rad,
-                        np.maximum(S[:, 0], T[:, 0]) + rad, np.maximum(S[:, 1], T[:, 1]) + rad)
-    if not obs.n_owners or not len(S):
-        return np.zeros(0, int), np.zeros(0, int)
-    pi, oi = obs.tree.query(boxes)
-    # keep owners whose bounding circle meets the capsule round the centre line
-    a, d = S[pi, :2], T[pi, :2] - S[pi, :2]
-    c = obs.owner_bound[oi]
-    t = np.clip(np.einsum("ij,ij->i", c[:, :2] - a, d) / np.maximum(np.einsum("ij,ij->i", d, d), 1e-300), 0, 1)
-    near = np.hypot(*(a + d * t[:, None] - c[:, :2]).T) <= c[:, 2] + rad[pi]
-    lo = np.minimum(pairs.zS[:, 0], pairs.zT[:, 0])[pi]
-    hi = np.maximum(pairs.zS[:, 1], pairs.zT[:, 1])[pi]
-    keep = near & (obs.owner_z1[oi] > lo) & (obs.owner_z0[oi] < hi) & (oi != pairs.own[pi, 0]) & \
-        (oi != pairs.own[pi, 1])
-    pi, oi = pi[keep], oi[keep]
+    pi, oi = corridor_owners(obs, pairs.S, pairs.T, pairs.zS, pairs.zT, pairs.own[:, 0], pairs.own[:, 1])
     order = np.argsort(pi, kind="stable")
     return pi[order], oi[order]
 
