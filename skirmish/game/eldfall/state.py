@@ -38,7 +38,8 @@ class Unit:
 
     @property
     def condition(self) -> str:
-        """Dead, Incapacitated or Active (for the game's final states)."""
+        """Dead, Incapacitated, or Active while in play (the log says Unharmed or Wounded
+        for a model in play: that needs its starting HP, which the table holds)."""
         if "Dead" in self.states:
             return "Dead"
         if "Incapacitated" in self.states:
