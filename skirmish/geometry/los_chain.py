@@ -34,6 +34,14 @@ import numpy as np
 SLACK = 1e-10
 #: Sides chosen per bundle before the test gives up (it then proves nothing).
 MAX_NODES = 64
+#: How many times a bundle's base region may be halved inside one chain test (where an
+#: escape of the relaxation has no clear heights), and how many parts in all.
+SPLIT_DEPTH = 4
+MAX_PARTS = 16
+_DEBUG = None
+_STATS: dict = {}
+_SPLIT_WIDENED = True
+_CUTMODE = 0
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
@@ -135,6 +143,14 @@ class _Bundle:
     ka: np.ndarray
     kb: np.ndarray
     R: int
+    k: np.ndarray  # (m, W, 2) per live row: the solid clipped to the slab
+    can_pass: np.ndarray  # per live row: a line may pass over or under it
+    x1: float  # the slab
+    x2: float
+    fP: np.ndarray  # the patches' vertices in the frame
+    fQ: np.ndarray
+    zP: np.ndarray  # (1, 2) the end height ranges
+    zQ: np.ndarray
 
 
 def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, zP: np.ndarray,
@@ -223,23 +239,8 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     den_lo, den_hi = x2 - x1, xQ1 - xP0
     d_hi = np.where(num_hi > 0, num_hi / den_lo, num_hi / den_hi)
     d_lo = np.where(num_lo < 0, num_lo / den_lo, num_lo / den_hi)
-    up, down = np.maximum(0.0, d_hi), np.minimum(0.0, d_lo)  # how far z may rise / fall per unit of x
-    wP, wQ = x1 - xP0, xQ1 - x2
-    zero = np.zeros(B)
     zlo, zhi = np.minimum(zP[:, 0], zQ[:, 0]), np.maximum(zP[:, 1], zQ[:, 1])
-    # z(x1) = z(p_x) + δ (x1 - p_x) with p_x in [xP0, x1]; z(x2) = z(q_x) - δ (q_x - x2)
-    zr = [(zero, one, d_hi), (zero, -one, -d_lo),
-          (one, x1, zP[:, 1] + up * wP), (-one, -x1, -(zP[:, 0] + down * wP)),
-          (one, x2, zQ[:, 1] - down * wQ), (-one, -x2, -(zQ[:, 0] - up * wQ)),
-          # rising all along: z(xP0) <= z(p_x) <= zP1, z(xQ1) >= z(q_x) >= zQ0
-          (one, xP0, zP[:, 1]), (-one, -xQ1, -zQ[:, 0]),
-          # falling all along
-          (-one, -xP0, -zP[:, 0]), (one, xQ1, zQ[:, 1])]
-    zb6 = np.stack([np.stack(r, -1) for r in zr], 1) + np.array([0.0, 0.0, SLACK])
-    # between its ends the segment stays between the lowest and the highest end height
-    zb4 = np.stack([np.stack(r, -1) for r in [(one, x1, zhi + SLACK), (-one, -x1, -zlo + SLACK),
-                                               (one, x2, zhi + SLACK), (-one, -x2, -zlo + SLACK)]], 1)
-    zfull = np.concatenate([zb6, zb4], 1)  # (B, 14, 3); rows 6-7 only when rising, 8-9 when falling
+    zfull = _height_rows(x1, x2, xP0, xQ1, zP, zQ, d_lo, d_hi)  # rows 6-7 only when rising, 8-9 when falling
     rising, falling = d_lo >= 0, d_hi <= 0
     zpad = zfull.copy()
     zpad[:, 6:8] = np.where(rising[:, None, None], zfull[:, 6:8], zfull[:, 0:1])
@@ -248,11 +249,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     ok &= ~np.all(np.isnan(Vz_all[..., 0]), 1)
     # per solid, the vertices binding "K above the line" (min of v_y - β v_x) and "below"
     # (max) for β across its range; a subset of the vertices is still implied
-    betas = np.stack([b_lo, (b_lo + b_hi) / 2, b_hi], 1)[rb]  # (R, 3)
-    val = k[:, None, :, 1] - betas[:, :, None] * k[:, None, :, 0]  # (R, 3, W)
-    val = np.where(np.isnan(val), 0.0, val)
-    lo_v = np.take_along_axis(k, val.argmin(2)[..., None], 1)  # (R, 3, 2)
-    hi_v = np.take_along_axis(k, val.argmax(2)[..., None], 1)
+    lo_v, hi_v = _binding_vertices(k, b_lo[rb], b_hi[rb])  # (R, 3, 2)
     zt, zbot = z1, z0 - np.where(sealed, eta, 0.0)
     # rows that every line of the base region passes wholly above or below (in plan)
     Vr = Vp_all[rb]  # (R, nV, 2), NaN where no vertex
@@ -285,35 +282,91 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
             continue
         lo, hi = int(starts[b]), int(starts[b + 1])
         g = np.arange(lo, hi)[live[lo:hi]]
-        zbase = zfull[b, [j for j in range(14) if (j < 6 or j >= 10 or (rising[b] and j < 8) or (falling[b] and j >= 8))]]
+        zbase = zfull[b, _height_sel(bool(rising[b]), bool(falling[b]))]
         Vp = Vp_all[b][~np.isnan(Vp_all[b, :, 0])]
         Vz = Vz_all[b][~np.isnan(Vz_all[b, :, 0])]
         out.append(_Bundle(base[b], zbase, Vp, Vz, cP[b], d[b], n[b], float(d_lo[b]), float(d_hi[b]), float(zlo[b]),
                            float(zhi[b]), g - lo, lo_v[g], hi_v[g], {w: f[g] for w, f in free.items()},
-                           [inside_of.get(int(j), empty) for j in g], zt[g], zbot[g], kx0[g], kx1[g], hi - lo))
+                           [inside_of.get(int(j), empty) for j in g], zt[g], zbot[g], kx0[g], kx1[g], hi - lo,
+                           k[g], can_pass[g], float(x1[b]), float(x2[b]), fP[b][~np.isnan(fP[b, :, 0])],
+                           fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
     return out
+
+
+@dataclass
+class _Region:
+    """A convex part of a bundle's (α, β) base region and what the escape search needs
+    of it: its rows a·(α, β) <= c and vertices, the solids every line of it passes wholly
+    above or below (per clearance), where every line of it is inside each solid, and the
+    x-range within which its lines can cross each solid."""
+
+    base: np.ndarray
+    V: np.ndarray
+    free: dict[float, np.ndarray]
+    insides: list[np.ndarray]
+    ka: np.ndarray
+    kb: np.ndarray
+    lo_v: np.ndarray  # per solid, the vertices binding "above" and "below" across its β range
+    hi_v: np.ndarray
+    zbase: np.ndarray  # (γ, δ) rows: the heights of its segments, and their vertices
+    Vz: np.ndarray
+    xP0: float  # where its segments may start and end at the furthest
+    xQ1: float
+    halves: tuple[_Region, _Region] | None = None  # once cut (the widened test cuts the same way)
+
+
+def _height_rows(x1: np.ndarray, x2: np.ndarray, xP0: np.ndarray, xQ1: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
+                 d_lo: np.ndarray, d_hi: np.ndarray) -> np.ndarray:
+    """The (γ, δ) rows (B, 14, 3) of the heights z = γ + δx of segments from a point of
+    P at an abscissa in [xP0, x1] and height in zP to a point of Q at an abscissa in
+    [x2, xQ1] and height in zQ, with slope δ in [d_lo, d_hi]: rows 6-7 hold only for
+    rising segments (d_lo >= 0), rows 8-9 only for falling ones (d_hi <= 0)."""
+    one, zero = np.ones(len(x1)), np.zeros(len(x1))
+    up, down = np.maximum(0.0, d_hi), np.minimum(0.0, d_lo)  # how far z may rise / fall per unit of x
+    wP, wQ = x1 - xP0, xQ1 - x2
+    zlo, zhi = np.minimum(zP[:, 0], zQ[:, 0]), np.maximum(zP[:, 1], zQ[:, 1])
+    # z(x1) = z(p_x) + δ (x1 - p_x) with p_x in [xP0, x1]; z(x2) = z(q_x) - δ (q_x - x2)
+    zr = [(zero, one, d_hi), (zero, -one, -d_lo),
+          (one, x1, zP[:, 1] + up * wP), (-one, -x1, -(zP[:, 0] + down * wP)),
+          (one, x2, zQ[:, 1] - down * wQ), (-one, -x2, -(zQ[:, 0] - up * wQ)),
+          # rising all along: z(xP0) <= z(p_x) <= zP1, z(xQ1) >= z(q_x) >= zQ0
+          (one, xP0, zP[:, 1]), (-one, -xQ1, -zQ[:, 0]),
+          # falling all along
+          (-one, -xP0, -zP[:, 0]), (one, xQ1, zQ[:, 1]),
+          # between its ends the segment stays between the lowest and the highest end height
+          (one, x1, zhi), (-one, -x1, -zlo), (one, x2, zhi), (-one, -x2, -zlo)]
+    return np.array(zr).transpose(2, 0, 1) + np.array([0.0, 0.0, SLACK])
+
+
+def _height_sel(rising: bool, falling: bool) -> list[int]:
+    """The rows of :func:`_height_rows` that hold."""
+    return [j for j in range(14) if (j < 6 or j >= 10 or (rising and j < 8) or (falling and j >= 8))]
 
 
 def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     """The search over escape choices for one prepared bundle (exact, then widened; with
-    ``lazy`` the widened one only when :attr:`Chain.widened` is called)."""
-    idx, zt, zb, ka, kb = bd.idx, bd.zt, bd.zb, bd.ka, bd.kb
-    zhi, zlo, d_hi, d_lo, Vz = bd.zhi, bd.zlo, bd.d_hi, bd.d_lo, bd.Vz
+    ``lazy`` the widened one only when :attr:`Chain.widened` is called). Where the search
+    finds an escaping line that has no clear heights (a false escape of the relaxation),
+    the base region is cut in two and each half searched again with its own, tighter,
+    plan–height ties (:func:`_halves`): the bundle is blocked when every part is."""
+    idx, zt, zb = bd.idx, bd.zt, bd.zb
+    zhi, zlo, d_hi, d_lo = bd.zhi, bd.zlo, bd.d_hi, bd.d_lo
     m = len(idx)
     one = np.ones((m, 3, 1))
 
-    def options(wd: float) -> dict[int, list[tuple[int, np.ndarray]]]:
+    def options(wd: float, reg: _Region) -> dict[int, list[tuple[int, np.ndarray]]]:
         """Per solid that may block, the ways to escape it keeping ``wd``: (space, rows),
         space 0 = plan (α, β), 1 = heights (γ, δ). Plan: wholly above or below its line.
         Heights: over its top or under its base where every line is inside it, else at
-        one end of its x-range (z is linear in x). A solid that every line of the base
+        one end of its x-range (z is linear in x). A solid that every line of the
         region passes wholly above or below is left out."""
-        above = np.concatenate([one, bd.lo_v[..., 0:1], bd.lo_v[..., 1:2] - wd + SLACK], -1)
-        below = np.concatenate([-one, -bd.hi_v[..., 0:1], -bd.hi_v[..., 1:2] - wd + SLACK], -1)
+        ka, kb = reg.ka, reg.kb
+        above = np.concatenate([one, reg.lo_v[..., 0:1], reg.lo_v[..., 1:2] - wd + SLACK], -1)
+        below = np.concatenate([-one, -reg.hi_v[..., 0:1], -reg.hi_v[..., 1:2] - wd + SLACK], -1)
         out: dict[int, list[tuple[int, np.ndarray]]] = {}
-        for i in (int(j) for j in np.flatnonzero(~bd.free[wd])):
+        for i in (int(j) for j in np.flatnonzero(~reg.free[wd])):
             ops = [(0, above[i]), (0, below[i])]
-            inside = bd.insides[i]
+            inside = reg.insides[i]
             if len(inside):  # every line is inside K at these x: over or under there
                 xa, xb = inside.min(), inside.max()
                 if zt[i] + wd < zhi + 1e-9:
@@ -339,13 +392,16 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
         return bool(np.all(V @ rows[:, :2].T <= rows[:, 2] + 1e-12))
 
     used = np.zeros(bd.R, bool)
+    heights: list[np.ndarray | None] = [None]  # the (γ, δ) of the last escape found
 
-    def solve(wd: float) -> np.ndarray | None:
-        """An escaping (α, β) keeping ``wd`` from every solid, or None when there is none."""
-        ops = options(wd)
+    def solve(wd: float, reg: _Region) -> np.ndarray | None:
+        """An escaping (α, β) of ``reg`` keeping ``wd`` from every solid, or None when
+        there is none."""
+        heights[0] = None
+        ops = options(wd, reg)
         # a solid that every segment of the base region escapes one way is irrelevant
-        rel = [i for i in ops if not any(implied(r, Vz) for sp, r in ops[i] if sp == 1)]
-        state = [bd.base, bd.zbase]
+        rel = [i for i in ops if not any(implied(r, reg.Vz) for sp, r in ops[i] if sp == 1)]
+        state = [reg.base, reg.zbase]
         open_ = rel
         changed = True
         while changed and open_:  # propagate the forced choices (all options of a round at once)
@@ -383,9 +439,11 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
             if pt is None or (changed != 0 and feasible_point(st[1]) is None):
                 return None
             if depth == len(open_):
+                heights[0] = feasible_point(st[1])
                 return pt
             nodes[0] += 1
             if nodes[0] > MAX_NODES:
+                _STATS["gave_up"] = _STATS.get("gave_up", 0) + 1
                 return pt  # gave up: no proof
             for sp, r in ops[open_[depth]]:
                 nxt = list(st)
@@ -400,22 +458,272 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
             used[idx[rel]] = True
         return found
 
+    root = _Region(bd.base, bd.Vp, bd.free, bd.insides, bd.ka, bd.kb, bd.lo_v, bd.hi_v, bd.zbase, bd.Vz,
+                   float(bd.fP[:, 0].min()), float(bd.fQ[:, 0].max()))
+    parts = [0]
+
+    def search(wd: float, reg: _Region, depth: int) -> np.ndarray | None:
+        """:func:`solve`, cutting ``reg`` in two where its escape is a false one."""
+        pt = solve(wd, reg)
+        if pt is None or depth >= SPLIT_DEPTH or parts[0] >= MAX_PARTS or (wd > 0 and not _SPLIT_WIDENED):
+            return pt
+        if reg.halves is None:
+            cut = _false_escape_cut(bd, reg, pt, wd, heights[0])
+            if cut is None:
+                return pt
+            if _DEBUG is not None:
+                _DEBUG(bd, reg, pt, wd, depth)
+            reg.halves = _halves(bd, reg, widen, cut)
+        halves = reg.halves
+        if halves is None:
+            return pt
+        for h in halves:
+            parts[0] += 1
+            found = search(wd, h, depth + 1)
+            if found is not None:
+                return found
+        return None
+
     def plan_line(ab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         a, b = float(ab[0]), float(ab[1])
         u = bd.d + b * bd.n
         return bd.cP + a * bd.n, u / float(np.hypot(*u))
 
-    exact = solve(0.0)
+    exact = search(0.0, root, 0)
     if exact is None:
         return Chain(True, used)
     line = plan_line(exact)
 
     def widened() -> Chain:
-        if widen > 0 and solve(widen) is None:
+        parts[0] = 0
+        if widen > 0 and search(widen, root, 0) is None:
             return Chain(True, used, thin=True, line=line)
         return Chain(False, line=line)
 
     return Chain(False, line=line, widened=widened) if lazy and widen > 0 else widened()
+
+
+def _halves(bd: _Bundle, reg: _Region, widen: float, xs: float) -> tuple[_Region, _Region] | None:
+    """``reg`` cut in two across the wall of the slab where its lines spread the most
+    (the two halves overlap by the slack), each with its own free solids, inside
+    stretches and crossing ranges: the lines of a smaller region are inside a solid over
+    a longer stretch and cross it within a shorter range. None when a half is
+    numerically empty (then nothing is proven)."""
+    V = reg.V
+    y = V[:, 0] + V[:, 1] * xs
+    mid = (float(y.min()) + float(y.max())) / 2
+    out = []
+    for sgn in (1.0, -1.0):
+        base = np.vstack([reg.base, [sgn, sgn * xs, sgn * mid + SLACK]])
+        Vh = _vertices(base)
+        if not len(Vh):
+            return None
+        out.append(_region(bd, base, Vh, reg, widen))
+    return out[0], out[1]
+
+
+def _region(bd: _Bundle, base: np.ndarray, V: np.ndarray, parent: _Region, widen: float) -> _Region:
+    """The :class:`_Region` of rows ``base`` (vertices ``V``) inside ``parent``: the
+    parent's facts still hold; each is tightened where the smaller region allows."""
+    m = len(bd.idx)
+    one = np.ones((m, 3, 1))
+    lo_v, hi_v = _binding_vertices(bd.k, float(V[:, 1].min()), float(V[:, 1].max()))
+    free: dict[float, np.ndarray] = {}
+    for wd, fr in parent.free.items():
+        above = np.concatenate([one, lo_v[..., 0:1], lo_v[..., 1:2] - wd + SLACK], -1)
+        below = np.concatenate([-one, -hi_v[..., 0:1], -hi_v[..., 1:2] - wd + SLACK], -1)
+        free[wd] = fr | _implied_all(above, V) | _implied_all(below, V)
+    ka, kb = parent.ka.copy(), parent.kb.copy()
+    insides = list(parent.insides)
+    need = np.flatnonzero(~np.logical_and.reduce(list(free.values())) & bd.can_pass)
+    # where the region's lines can meet each solid that matters, and the two patches
+    # (for a solid, inside the slab, within ``widen`` of them)
+    xP0, xQ1 = float(bd.fP[:, 0].min()), float(bd.fQ[:, 0].max())
+    spans = np.array([(bd.x1, bd.x2, widen + SLACK)] * len(need) + [(xP0, bd.x1, 1e-9), (bd.x2, xQ1, 1e-9)])
+    W = max(bd.k.shape[1], len(bd.fP), len(bd.fQ))
+    polys = np.concatenate([_pad(bd.k[need], W), _pad(bd.fP[None], W), _pad(bd.fQ[None], W)])
+    lo, hi = _band_xrange(polys, V, spans)
+    hit = lo[:-2] <= hi[:-2]
+    ka[need] = np.where(hit, np.maximum(ka[need], lo[:-2]), ka[need])
+    kb[need] = np.where(hit, np.minimum(kb[need], hi[:-2]), kb[need])
+    for fr in free.values():  # (a solid the lines miss by more than ``widen``: it blocks none)
+        fr[need[~hit]] = True
+    need = need[hit]
+    if len(need):
+        xa, xb = _inside_run(bd.k[need], V)
+        for j, a, b in zip(need, xa, xb):
+            if a <= b:  # (the parent's abscissae still hold)
+                insides[int(j)] = np.concatenate([parent.insides[int(j)], [a, b]])
+    return _Region(base, V, free, insides, ka, kb, lo_v, hi_v, *_region_heights(bd, parent, lo[-2], hi[-1]))
+
+
+def _pad(k: np.ndarray, W: int) -> np.ndarray:
+    """Polygons (m, w, 2) padded to W vertices by repeating the first."""
+    if k.shape[1] >= W:
+        return k
+    return np.concatenate([k, np.repeat(k[:, :1], W - k.shape[1], 1)], 1)
+
+
+def _band_xrange(k: np.ndarray, V: np.ndarray, spans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[i]`` (W, 2) lying in [xa, xb], ``spans[i]`` = (xa, xb, grow):
+    the x-range of its part within ``grow`` of the hull of the lines y = α + βx with
+    (α, β) in the polygon of vertices ``V``, over [xa, xb] (each line there is a segment
+    between its crossings at xa and xb); lo > hi where there is none."""
+    xa, xb, grow = spans[:, 0], spans[:, 1], spans[:, 2]
+    ya = V[None, :, 0] + V[None, :, 1] * xa[:, None]
+    yb = V[None, :, 0] + V[None, :, 1] * xb[:, None]
+    span = np.maximum(xb - xa, 1e-12)
+    out = k
+    for y1, y2, sgn in ((ya.min(1), yb.min(1), 1.0), (ya.max(1), yb.max(1), -1.0)):
+        slope = (y2 - y1) / span
+        # sgn·(y - y1 - slope (x - xa)) >= -grow·|(-slope, 1)|
+        nrm = np.stack([-sgn * slope, np.full(len(k), sgn)], 1)
+        out = clip_polygons(out, nrm, sgn * (y1 - slope * xa) - grow * np.hypot(slope, 1.0))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lo, hi = np.nanmin(out[..., 0], 1), np.nanmax(out[..., 0], 1)
+    empty = np.isnan(out[:, 0, 0])
+    return np.where(empty, np.inf, lo), np.where(empty, -np.inf, hi)
+
+
+def _region_heights(bd: _Bundle, parent: _Region, xP0: float, xQ1: float
+                    ) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The (γ, δ) rows of a region's segments, their vertices, and the abscissae bounding
+    their ends, given the least abscissa ``xP0`` of P and the greatest ``xQ1`` of Q that
+    the region's lines can meet (a segment's end lies on its line, in its patch): as the
+    bundle's, with those ends. The ends only move inwards from the parent's, and each
+    row with them tightens the parent's (the parent's are returned where a patch seems
+    missed, numerically)."""
+    same = parent.zbase, parent.Vz, parent.xP0, parent.xQ1
+    if not (np.isfinite(xP0) and np.isfinite(xQ1)):
+        return same
+    xP0, xQ1 = min(max(float(xP0), parent.xP0), bd.x1), max(min(float(xQ1), parent.xQ1), bd.x2)
+    rising, falling = bd.d_lo >= 0, bd.d_hi <= 0
+    zbase = _height_rows(np.array([bd.x1]), np.array([bd.x2]), np.array([xP0]), np.array([xQ1]), bd.zP, bd.zQ,
+                         np.array([bd.d_lo]), np.array([bd.d_hi]))[0, _height_sel(rising, falling)]
+    Vz = _vertices(zbase)
+    if not len(Vz):
+        return same
+    return zbase, Vz, xP0, xQ1
+
+
+def _binding_vertices(k: np.ndarray, b_lo: float | np.ndarray, b_hi: float | np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[i]`` (W, 2; NaN padding allowed), the vertices binding "the
+    polygon lies above the line y = α + βx" (the least v_y - β v_x) and "below" (the
+    greatest) at β = ``b_lo``, the middle and ``b_hi``: (m, 3, 2) each. Any subset of the
+    vertices gives implied constraints; these are the ones that bind in that β range."""
+    betas = np.stack(np.broadcast_arrays(b_lo, (np.asarray(b_lo) + b_hi) / 2, b_hi), -1)
+    betas = np.broadcast_to(betas, (len(k), 3))
+    val = k[:, None, :, 1] - betas[:, :, None] * k[:, None, :, 0]  # (m, 3, W)
+    lo = np.where(np.isnan(val), np.inf, val).argmin(2)
+    hi = np.where(np.isnan(val), -np.inf, val).argmax(2)
+    return np.take_along_axis(k, lo[..., None], 1), np.take_along_axis(k, hi[..., None], 1)
+
+
+def _chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[i]`` (W, 2; padded by repetition) and line ``lines[j]`` =
+    (α, β) of y = α + βx: where the line enters and leaves the polygon's interior, (m, n)
+    arrays (inf, -inf where it does not cross it)."""
+    nx = _next_index(k.shape[1])
+    s = k[:, None, :, 1] - lines[None, :, 0, None] - lines[None, :, 1, None] * k[:, None, :, 0]  # (m, n, W)
+    sn = s[..., nx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xc = k[:, None, :, 0] + (k[:, None, nx, 0] - k[:, None, :, 0]) * (s / (s - sn))
+    cross = ((s < 0) & (sn > 0)) | ((s > 0) & (sn < 0))
+    through = (s.min(2) < 0) & (s.max(2) > 0)
+    xe = np.where(cross, xc, np.inf).min(2)
+    xf = np.where(cross, xc, -np.inf).max(2)
+    return np.where(through, xe, np.inf), np.where(through, xf, -np.inf)
+
+
+def _inside_run(k: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[i]``: two abscissae ``xa <= xb`` where every line y = α + βx
+    with (α, β) in the polygon of vertices ``V`` lies inside it, the ends of that stretch
+    nudged inwards (xa > xb where there is none). Exact: the lines through a vertical chord
+    are those whose vertices' lines are, so the stretch is the intersection of the
+    vertices' chords; each abscissa returned is checked again."""
+    xe, xf = _chords(k, V)
+    lo, hi = xe.max(1), xf.min(1)
+    pad = 1e-9 * (1.0 + np.abs(lo) + np.abs(hi)) + 1e-6 * np.maximum(hi - lo, 0.0)
+    xa, xb = lo + pad, hi - pad
+    ok = np.isfinite(lo) & np.isfinite(hi) & (xa <= xb)
+    if ok.any():
+        sel = np.flatnonzero(ok)
+        good = _inside_at(k[sel], np.stack([xa[sel], xb[sel]], 1), V).all(1)
+        ok[sel[~good]] = False
+    return np.where(ok, xa, 1.0), np.where(ok, xb, 0.0)
+
+
+def _implied_all(rows: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """Per solid, whether one of its rows (m, 3, 3) holds at every vertex of ``V``
+    ((nV, 2): every (α, β) of the polygon)."""
+    lhs = rows[:, :, None, 0] * V[None, None, :, 0] + rows[:, :, None, 1] * V[None, None, :, 1]
+    return np.all(lhs <= rows[:, :, 2, None] + 1e-12, 2).all(1)
+
+
+def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: np.ndarray | None,
+                      max_nodes: int = 64) -> float | None:
+    """Where to cut ``reg`` after its search found the plan line ``ab`` = (α, β): None
+    when the line has heights (γ, δ) in the bundle's height region passing over or under
+    every solid it crosses over the whole chord (the escape is likely a true one), else an
+    abscissa across which to cut: the middle of the chord where the relaxation is loosest
+    (its crossing range, or inside stretch, furthest from the line's chord). Only steers
+    the search (a wrong answer costs time, never soundness)."""
+    a, b = float(ab[0]), float(ab[1])
+    k = bd.k
+    nx = _next_index(k.shape[1])
+    s = k[..., 1] - a - b * k[..., 0]  # (m, W): which side of the line each vertex lies
+    sn = s[:, nx]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xc = k[..., 0] + (k[:, nx, 0] - k[..., 0]) * (s / (s - sn))
+    cross = (s < 0) != (sn < 0)
+    xe = np.where(cross, xc, np.inf).min(1)
+    xf = np.where(cross, xc, -np.inf).max(1)
+    crossed = np.flatnonzero(np.isfinite(xe) & np.isfinite(xf) & (s.min(1) < -wd) & (s.max(1) > wd))
+    ops: list[list[np.ndarray]] = []
+    for i in crossed:
+        o = []
+        top, bot = bd.zt[i] + wd, bd.zb[i] - wd
+        if top < bd.zhi + 1e-9:
+            o.append(np.array([[-1.0, -xe[i], -top], [-1.0, -xf[i], -top]]))
+        if bot > bd.zlo - 1e-9:
+            o.append(np.array([[1.0, xe[i], bot], [1.0, xf[i], bot]]))
+        ops.append(o)
+    nodes = [0]
+
+    def go(st: np.ndarray, j: int) -> bool:
+        if feasible_point(st) is None:
+            return False
+        if j == len(ops):
+            return True
+        nodes[0] += 1
+        if nodes[0] > max_nodes:
+            return True  # (gave up: take the escape as it is)
+        return any(go(np.vstack([st, r]), j + 1) for r in ops[j])
+
+    if all(ops) and go(reg.zbase, 0):
+        return None
+    if not len(crossed):
+        return None
+    if gd is not None:  # the crossing the relaxation's heights miss the most
+        ze, zf = gd[0] + gd[1] * xe[crossed], gd[0] + gd[1] * xf[crossed]
+        top, bot = bd.zt[crossed] + wd, bd.zb[crossed] - wd
+        over = np.maximum(top - ze, top - zf)
+        under = np.maximum(ze - bot, zf - bot)
+        j = int(np.argmax(np.minimum(over, under)))
+        i = int(crossed[j])
+        if _CUTMODE == 1:
+            end_e = (ze[j] < top[j]) if over[j] <= under[j] else (ze[j] > bot[j])
+            return float(xe[i] if end_e else xf[i])
+        return float((xe[i] + xf[i]) / 2)
+    gap = []
+    for i in crossed:
+        ins = reg.insides[i]
+        lo, hi = (ins.min(), ins.max()) if len(ins) else (reg.kb[i], reg.ka[i])
+        gap.append((max(lo - xe[i], 0.0) + max(xf[i] - hi, 0.0), i))
+    _, i = max(gap)
+    return float((xe[i] + xf[i]) / 2)
 
 
 def _hull_halfplanes_many(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
