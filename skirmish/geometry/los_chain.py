@@ -36,8 +36,9 @@ SLACK = 1e-10
 MAX_NODES = 64
 #: How many times a bundle's base region may be halved inside one chain test (where an
 #: escape of the relaxation has no clear heights), and how many parts in all.
-SPLIT_DEPTH = 4
+SPLIT_DEPTH = 2
 MAX_PARTS = 16
+SPLIT_INTO = 4
 _DEBUG = None
 _STATS: dict = {}
 _SPLIT_WIDENED = True
@@ -251,19 +252,10 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     # (max) for β across its range; a subset of the vertices is still implied
     lo_v, hi_v = _binding_vertices(k, b_lo[rb], b_hi[rb])  # (R, 3, 2)
     zt, zbot = z1, z0 - np.where(sealed, eta, 0.0)
-    # rows that every line of the base region passes wholly above or below (in plan)
+    # rows that every line of the base region passes wholly above or below (in plan): exact,
+    # over every vertex (a solid left out must be escaped by every line)
     Vr = Vp_all[rb]  # (R, nV, 2), NaN where no vertex
-
-    def implied_all(rows: np.ndarray) -> np.ndarray:  # rows (R, 3, 3) -> (R,)
-        lhs = rows[:, :, None, 0] * Vr[:, None, :, 0] + rows[:, :, None, 1] * Vr[:, None, :, 1]
-        return np.all(np.isnan(lhs) | (lhs <= rows[:, :, 2, None] + 1e-12), (1, 2))
-
-    ones3 = np.ones((R, 3, 1))
-    free: dict[float, np.ndarray] = {}
-    for wd in {0.0, widen}:
-        above = np.concatenate([ones3, lo_v[..., 0:1], lo_v[..., 1:2] - wd + SLACK], -1)
-        below = np.concatenate([-ones3, -hi_v[..., 0:1], -hi_v[..., 1:2] - wd + SLACK], -1)
-        free[wd] = implied_all(above) | implied_all(below)
+    free = {wd: _clear_of(k, Vr, wd) for wd in {0.0, widen}}
     rowok = live & ok[rb]
     # (only a solid that a line may pass over or under needs them: one that rises above
     # both ends and reaches below both is escaped in plan or not at all)
@@ -312,7 +304,7 @@ class _Region:
     Vz: np.ndarray
     xP0: float  # where its segments may start and end at the furthest
     xQ1: float
-    halves: tuple[_Region, _Region] | None = None  # once cut (the widened test cuts the same way)
+    halves: list[_Region] | None = None  # once cut (the widened test cuts the same way)
 
 
 def _height_rows(x1: np.ndarray, x2: np.ndarray, xP0: np.ndarray, xQ1: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
@@ -348,7 +340,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     ``lazy`` the widened one only when :attr:`Chain.widened` is called). Where the search
     finds an escaping line that has no clear heights (a false escape of the relaxation),
     the base region is cut in two and each half searched again with its own, tighter,
-    plan–height ties (:func:`_halves`): the bundle is blocked when every part is."""
+    plan–height ties (:func:`_parts`): the bundle is blocked when every part is."""
     idx, zt, zb = bd.idx, bd.zt, bd.zb
     zhi, zlo, d_hi, d_lo = bd.zhi, bd.zlo, bd.d_hi, bd.d_lo
     m = len(idx)
@@ -473,7 +465,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
                 return pt
             if _DEBUG is not None:
                 _DEBUG(bd, reg, pt, wd, depth)
-            reg.halves = _halves(bd, reg, widen, cut)
+            reg.halves = _parts(bd, reg, widen, cut, SPLIT_INTO)
         halves = reg.halves
         if halves is None:
             return pt
@@ -503,58 +495,82 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     return Chain(False, line=line, widened=widened) if lazy and widen > 0 else widened()
 
 
-def _halves(bd: _Bundle, reg: _Region, widen: float, xs: float) -> tuple[_Region, _Region] | None:
-    """``reg`` cut in two across the wall of the slab where its lines spread the most
-    (the two halves overlap by the slack), each with its own free solids, inside
-    stretches and crossing ranges: the lines of a smaller region are inside a solid over
-    a longer stretch and cross it within a shorter range. None when a half is
-    numerically empty (then nothing is proven)."""
+def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_Region] | None:
+    """``reg`` cut into ``n`` strips by the height y = α + β·xs at which its lines pass
+    the abscissa ``xs`` (neighbours overlap by the slack), each with its own free solids,
+    crossing ranges, inside stretches and end abscissae (:func:`_regions`): the lines of
+    a smaller region are inside a solid over a longer stretch and cross it and the
+    patches within shorter ranges. None when a strip is numerically empty (then nothing
+    is proven)."""
     V = reg.V
     y = V[:, 0] + V[:, 1] * xs
-    mid = (float(y.min()) + float(y.max())) / 2
-    out = []
-    for sgn in (1.0, -1.0):
-        base = np.vstack([reg.base, [sgn, sgn * xs, sgn * mid + SLACK]])
-        Vh = _vertices(base)
-        if not len(Vh):
-            return None
-        out.append(_region(bd, base, Vh, reg, widen))
-    return out[0], out[1]
+    cuts = float(y.min()) + (float(y.max()) - float(y.min())) * np.arange(1, n) / n
+    m = len(reg.base)
+    A = np.empty((n, m + 2, 3))
+    A[:, :m] = reg.base
+    A[:, m:] = reg.base[0]  # (padding: a repeated row)
+    A[1:, m] = np.stack([-np.ones(n - 1), -xs * np.ones(n - 1), -cuts + SLACK], 1)  # y(xs) >= cut below
+    A[:-1, m + 1] = np.stack([np.ones(n - 1), xs * np.ones(n - 1), cuts + SLACK], 1)  # y(xs) <= cut above
+    with np.errstate(all="ignore"):
+        Vs = _vertices_many(A)
+    good = ~np.isnan(Vs[..., 0])
+    if not good.any(1).all():
+        return None
+    return _regions(bd, [a[:m + 2] for a in A], [v[g] for v, g in zip(Vs, good)], reg, widen)
 
 
-def _region(bd: _Bundle, base: np.ndarray, V: np.ndarray, parent: _Region, widen: float) -> _Region:
-    """The :class:`_Region` of rows ``base`` (vertices ``V``) inside ``parent``: the
-    parent's facts still hold; each is tightened where the smaller region allows."""
+def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent: _Region, widen: float
+             ) -> list[_Region]:
+    """The :class:`_Region` of rows ``bases[g]`` (vertices ``Vs[g]``) inside ``parent``,
+    for G regions in one vectorised pass: the parent's facts still hold; each is
+    tightened where the smaller region allows."""
+    G = len(Vs)
+    nV = max(len(v) for v in Vs)
+    V = np.stack([_pad(v[None], nV)[0] for v in Vs])  # (G, nV, 2), padded by repetition
     m = len(bd.idx)
-    one = np.ones((m, 3, 1))
-    lo_v, hi_v = _binding_vertices(bd.k, float(V[:, 1].min()), float(V[:, 1].max()))
-    free: dict[float, np.ndarray] = {}
+    k = bd.k
+    b_lo, b_hi = V[..., 1].min(1), V[..., 1].max(1)
+    betas = np.stack([b_lo, (b_lo + b_hi) / 2, b_hi], 1)  # (G, 3)
+    val = k[None, :, None, :, 1] - betas[:, None, :, None] * k[None, :, None, :, 0]  # (G, m, 3, W)
+    kk = np.broadcast_to(k[None, :, None], (G, m, 3) + k.shape[1:])
+    lo_v = np.take_along_axis(kk, val.argmin(3)[..., None, None], 3)[..., 0, :]  # (G, m, 3, 2)
+    hi_v = np.take_along_axis(kk, val.argmax(3)[..., None, None], 3)[..., 0, :]
+    free: list[dict[float, np.ndarray]] = [{} for _ in range(G)]
     for wd, fr in parent.free.items():
-        above = np.concatenate([one, lo_v[..., 0:1], lo_v[..., 1:2] - wd + SLACK], -1)
-        below = np.concatenate([-one, -hi_v[..., 0:1], -hi_v[..., 1:2] - wd + SLACK], -1)
-        free[wd] = fr | _implied_all(above, V) | _implied_all(below, V)
-    ka, kb = parent.ka.copy(), parent.kb.copy()
-    insides = list(parent.insides)
-    need = np.flatnonzero(~np.logical_and.reduce(list(free.values())) & bd.can_pass)
+        f = fr[None] | _clear_of(k[None], V[:, None], wd)  # (G, m)
+        for g in range(G):
+            free[g][wd] = f[g]
+    allfree = np.logical_and.reduce([np.stack([fr[wd] for fr in free]) for wd in parent.free])  # (G, m)
+    need = np.flatnonzero(~allfree.all(0) & bd.can_pass)
     # where the region's lines can meet each solid that matters, and the two patches
     # (for a solid, inside the slab, within ``widen`` of them)
     xP0, xQ1 = float(bd.fP[:, 0].min()), float(bd.fQ[:, 0].max())
+    W = max(k.shape[1], len(bd.fP), len(bd.fQ))
+    polys = np.concatenate([_pad(k[need], W), _pad(bd.fP[None], W), _pad(bd.fQ[None], W)])
     spans = np.array([(bd.x1, bd.x2, widen + SLACK)] * len(need) + [(xP0, bd.x1, 1e-9), (bd.x2, xQ1, 1e-9)])
-    W = max(bd.k.shape[1], len(bd.fP), len(bd.fQ))
-    polys = np.concatenate([_pad(bd.k[need], W), _pad(bd.fP[None], W), _pad(bd.fQ[None], W)])
-    lo, hi = _band_xrange(polys, V, spans)
-    hit = lo[:-2] <= hi[:-2]
-    ka[need] = np.where(hit, np.maximum(ka[need], lo[:-2]), ka[need])
-    kb[need] = np.where(hit, np.minimum(kb[need], hi[:-2]), kb[need])
-    for fr in free.values():  # (a solid the lines miss by more than ``widen``: it blocks none)
-        fr[need[~hit]] = True
-    need = need[hit]
+    P_ = len(polys)
+    lo, hi = _band_xrange(np.tile(polys, (G, 1, 1)), np.repeat(V, P_, 0), np.tile(spans, (G, 1)))
+    lo, hi = lo.reshape(G, P_), hi.reshape(G, P_)
+    hit = lo[:, :-2] <= hi[:, :-2]  # (G, need)
+    ka = np.repeat(parent.ka[None], G, 0)
+    kb = np.repeat(parent.kb[None], G, 0)
+    ka[:, need] = np.where(hit, np.maximum(ka[:, need], lo[:, :-2]), ka[:, need])
+    kb[:, need] = np.where(hit, np.minimum(kb[:, need], hi[:, :-2]), kb[:, need])
+    for g in range(G):
+        for fr in free[g].values():  # (a solid the lines miss by more than ``widen``: it blocks none)
+            fr[need[~hit[g]]] = True
     if len(need):
-        xa, xb = _inside_run(bd.k[need], V)
-        for j, a, b in zip(need, xa, xb):
-            if a <= b:  # (the parent's abscissae still hold)
-                insides[int(j)] = np.concatenate([parent.insides[int(j)], [a, b]])
-    return _Region(base, V, free, insides, ka, kb, lo_v, hi_v, *_region_heights(bd, parent, lo[-2], hi[-1]))
+        xa, xb = _inside_run(np.tile(k[need], (G, 1, 1)), np.repeat(V, len(need), 0))
+        xa, xb = xa.reshape(G, -1), xb.reshape(G, -1)
+    heights = _regions_heights(bd, parent, lo[:, -2], hi[:, -1])
+    out = []
+    for g in range(G):
+        insides = list(parent.insides)
+        for c, j in enumerate(need):
+            if hit[g, c] and xa[g, c] <= xb[g, c]:  # (the parent's abscissae still hold)
+                insides[int(j)] = np.concatenate([parent.insides[int(j)], [xa[g, c], xb[g, c]]])
+        out.append(_Region(bases[g], Vs[g], free[g], insides, ka[g], kb[g], lo_v[g], hi_v[g], *heights[g]))
+    return out
 
 
 def _pad(k: np.ndarray, W: int) -> np.ndarray:
@@ -567,11 +583,11 @@ def _pad(k: np.ndarray, W: int) -> np.ndarray:
 def _band_xrange(k: np.ndarray, V: np.ndarray, spans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per convex polygon ``k[i]`` (W, 2) lying in [xa, xb], ``spans[i]`` = (xa, xb, grow):
     the x-range of its part within ``grow`` of the hull of the lines y = α + βx with
-    (α, β) in the polygon of vertices ``V``, over [xa, xb] (each line there is a segment
-    between its crossings at xa and xb); lo > hi where there is none."""
+    (α, β) in the polygon of vertices ``V[i]`` (nV, 2), over [xa, xb] (each line there is
+    a segment between its crossings at xa and xb); lo > hi where there is none."""
     xa, xb, grow = spans[:, 0], spans[:, 1], spans[:, 2]
-    ya = V[None, :, 0] + V[None, :, 1] * xa[:, None]
-    yb = V[None, :, 0] + V[None, :, 1] * xb[:, None]
+    ya = V[..., 0] + V[..., 1] * xa[:, None]
+    yb = V[..., 0] + V[..., 1] * xb[:, None]
     span = np.maximum(xb - xa, 1e-12)
     out = k
     for y1, y2, sgn in ((ya.min(1), yb.min(1), 1.0), (ya.max(1), yb.max(1), -1.0)):
@@ -586,25 +602,28 @@ def _band_xrange(k: np.ndarray, V: np.ndarray, spans: np.ndarray) -> tuple[np.nd
     return np.where(empty, np.inf, lo), np.where(empty, -np.inf, hi)
 
 
-def _region_heights(bd: _Bundle, parent: _Region, xP0: float, xQ1: float
-                    ) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """The (γ, δ) rows of a region's segments, their vertices, and the abscissae bounding
-    their ends, given the least abscissa ``xP0`` of P and the greatest ``xQ1`` of Q that
-    the region's lines can meet (a segment's end lies on its line, in its patch): as the
-    bundle's, with those ends. The ends only move inwards from the parent's, and each
-    row with them tightens the parent's (the parent's are returned where a patch seems
-    missed, numerically)."""
+def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndarray
+                     ) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
+    """Per region, the (γ, δ) rows of its segments, their vertices, and the abscissae
+    bounding their ends, given the least abscissa ``xP0[g]`` of P and the greatest
+    ``xQ1[g]`` of Q that its lines can meet (a segment's end lies on its line, in its
+    patch): as the bundle's, with those ends. The ends only move inwards from the
+    parent's, and each row with them tightens the parent's (the parent's are kept where
+    a patch seems missed, numerically)."""
     same = parent.zbase, parent.Vz, parent.xP0, parent.xQ1
-    if not (np.isfinite(xP0) and np.isfinite(xQ1)):
-        return same
-    xP0, xQ1 = min(max(float(xP0), parent.xP0), bd.x1), max(min(float(xQ1), parent.xQ1), bd.x2)
-    rising, falling = bd.d_lo >= 0, bd.d_hi <= 0
-    zbase = _height_rows(np.array([bd.x1]), np.array([bd.x2]), np.array([xP0]), np.array([xQ1]), bd.zP, bd.zQ,
-                         np.array([bd.d_lo]), np.array([bd.d_hi]))[0, _height_sel(rising, falling)]
-    Vz = _vertices(zbase)
-    if not len(Vz):
-        return same
-    return zbase, Vz, xP0, xQ1
+    G = len(xP0)
+    ok = np.isfinite(xP0) & np.isfinite(xQ1)
+    p0 = np.minimum(np.maximum(np.where(ok, xP0, parent.xP0), parent.xP0), bd.x1)
+    q1 = np.maximum(np.minimum(np.where(ok, xQ1, parent.xQ1), parent.xQ1), bd.x2)
+    rows = _height_rows(np.full(G, bd.x1), np.full(G, bd.x2), p0, q1, np.repeat(bd.zP, G, 0), np.repeat(bd.zQ, G, 0),
+                        np.full(G, bd.d_lo), np.full(G, bd.d_hi))[:, _height_sel(bd.d_lo >= 0, bd.d_hi <= 0)]
+    with np.errstate(all="ignore"):
+        Vz = _vertices_many(rows)
+    out = []
+    for g in range(G):
+        v = Vz[g][~np.isnan(Vz[g, :, 0])]
+        out.append((rows[g], v, float(p0[g]), float(q1[g])) if ok[g] and len(v) else same)
+    return out
 
 
 def _binding_vertices(k: np.ndarray, b_lo: float | np.ndarray, b_hi: float | np.ndarray
@@ -623,10 +642,12 @@ def _binding_vertices(k: np.ndarray, b_lo: float | np.ndarray, b_hi: float | np.
 
 def _chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per convex polygon ``k[i]`` (W, 2; padded by repetition) and line ``lines[j]`` =
-    (α, β) of y = α + βx: where the line enters and leaves the polygon's interior, (m, n)
+    (α, β) of y = α + βx (or ``lines[i, j]``, lines per polygon): where the line enters and leaves the polygon's interior, (m, n)
     arrays (inf, -inf where it does not cross it)."""
     nx = _next_index(k.shape[1])
-    s = k[:, None, :, 1] - lines[None, :, 0, None] - lines[None, :, 1, None] * k[:, None, :, 0]  # (m, n, W)
+    if lines.ndim == 2:
+        lines = lines[None]
+    s = k[:, None, :, 1] - lines[..., 0, None] - lines[..., 1, None] * k[:, None, :, 0]  # (m, n, W)
     sn = s[..., nx]
     with np.errstate(divide="ignore", invalid="ignore"):
         xc = k[:, None, :, 0] + (k[:, None, nx, 0] - k[:, None, :, 0]) * (s / (s - sn))
@@ -639,7 +660,7 @@ def _chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _inside_run(k: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per convex polygon ``k[i]``: two abscissae ``xa <= xb`` where every line y = α + βx
-    with (α, β) in the polygon of vertices ``V`` lies inside it, the ends of that stretch
+    with (α, β) in the polygon of vertices ``V`` ((nV, 2), or (m, nV, 2) per polygon) lies inside it, the ends of that stretch
     nudged inwards (xa > xb where there is none). Exact: the lines through a vertical chord
     are those whose vertices' lines are, so the stretch is the intersection of the
     vertices' chords; each abscissa returned is checked again."""
@@ -650,16 +671,22 @@ def _inside_run(k: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ok = np.isfinite(lo) & np.isfinite(hi) & (xa <= xb)
     if ok.any():
         sel = np.flatnonzero(ok)
-        good = _inside_at(k[sel], np.stack([xa[sel], xb[sel]], 1), V).all(1)
+        good = _inside_at(k[sel], np.stack([xa[sel], xb[sel]], 1), V if V.ndim == 2 else V[sel]).all(1)
         ok[sel[~good]] = False
     return np.where(ok, xa, 1.0), np.where(ok, xb, 0.0)
 
 
-def _implied_all(rows: np.ndarray, V: np.ndarray) -> np.ndarray:
-    """Per solid, whether one of its rows (m, 3, 3) holds at every vertex of ``V``
-    ((nV, 2): every (α, β) of the polygon)."""
-    lhs = rows[:, :, None, 0] * V[None, None, :, 0] + rows[:, :, None, 1] * V[None, None, :, 1]
-    return np.all(lhs <= rows[:, :, 2, None] + 1e-12, 2).all(1)
+def _clear_of(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:
+    """Per convex polygon ``k[..., i]`` (W, 2; NaN padding allowed), whether every line
+    y = α + βx with (α, β) in the polygon of vertices ``V`` ((..., nV, 2), NaN rows
+    ignored; one set per polygon, or shared along leading axes) passes wholly above it or
+    wholly below it, at least ``wd`` (vertically) clear of it: exact, over every vertex of
+    both (the lines' heights are linear in (α, β), the polygon the hull of its vertices)."""
+    gap = (V[..., None, :, 0] + V[..., None, :, 1] * k[..., :, None, 0]) - k[..., :, None, 1]  # (..., W, nV)
+    lo = np.where(np.isnan(gap), np.inf, gap).min((-2, -1))
+    hi = np.where(np.isnan(gap), -np.inf, gap).max((-2, -1))
+    some = ~np.isnan(gap).all((-2, -1))
+    return some & ((hi <= -wd - SLACK) | (lo >= wd + SLACK))
 
 
 def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: np.ndarray | None,
