@@ -42,7 +42,6 @@ SPLIT_INTO = 4
 _DEBUG = None
 _STATS: dict = {}
 _SPLIT_WIDENED = True
-_CUTMODE = 0
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
@@ -708,15 +707,24 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
     xe = np.where(cross, xc, np.inf).min(1)
     xf = np.where(cross, xc, -np.inf).max(1)
     crossed = np.flatnonzero(np.isfinite(xe) & np.isfinite(xf) & (s.min(1) < -wd) & (s.max(1) > wd))
+    top, bot = bd.zt[crossed] + wd, bd.zb[crossed] - wd
+    can_over, can_under = top < bd.zhi + 1e-9, bot > bd.zlo - 1e-9
+    if gd is not None:  # the relaxation's own heights may clear every chord
+        ze, zf = gd[0] + gd[1] * xe[crossed], gd[0] + gd[1] * xf[crossed]
+        if np.all((np.minimum(ze, zf) >= top) | (np.maximum(ze, zf) <= bot)):
+            return None
     ops: list[list[np.ndarray]] = []
-    for i in crossed:
+    fixed = [reg.zbase]
+    for c, i in enumerate(crossed):
         o = []
-        top, bot = bd.zt[i] + wd, bd.zb[i] - wd
-        if top < bd.zhi + 1e-9:
-            o.append(np.array([[-1.0, -xe[i], -top], [-1.0, -xf[i], -top]]))
-        if bot > bd.zlo - 1e-9:
-            o.append(np.array([[1.0, xe[i], bot], [1.0, xf[i], bot]]))
-        ops.append(o)
+        if can_over[c]:
+            o.append(np.array([[-1.0, -xe[i], -top[c]], [-1.0, -xf[i], -top[c]]]))
+        if can_under[c]:
+            o.append(np.array([[1.0, xe[i], bot[c]], [1.0, xf[i], bot[c]]]))
+        if len(o) == 1:
+            fixed.append(o[0])
+        else:
+            ops.append(o)
     nodes = [0]
 
     def go(st: np.ndarray, j: int) -> bool:
@@ -729,7 +737,7 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
             return True  # (gave up: take the escape as it is)
         return any(go(np.vstack([st, r]), j + 1) for r in ops[j])
 
-    if all(ops) and go(reg.zbase, 0):
+    if all(ops) and go(np.vstack(fixed), 0):
         return None
     if not len(crossed):
         return None
@@ -740,9 +748,6 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
         under = np.maximum(ze - bot, zf - bot)
         j = int(np.argmax(np.minimum(over, under)))
         i = int(crossed[j])
-        if _CUTMODE == 1:
-            end_e = (ze[j] < top[j]) if over[j] <= under[j] else (ze[j] > bot[j])
-            return float(xe[i] if end_e else xf[i])
         return float((xe[i] + xf[i]) / 2)
     gap = []
     for i in crossed:
