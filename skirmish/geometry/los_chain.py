@@ -32,6 +32,7 @@ import numpy as np
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
+_FAR = 1e18
 #: Sides chosen per bundle before the test gives up (it then proves nothing).
 MAX_NODES = 64
 #: How many times a bundle's base region may be halved inside one chain test (where an
@@ -181,6 +182,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     """The vectorised part of :func:`chain_blocks_many`: per bundle its :class:`_Bundle`,
     or None where the test cannot apply (P not wholly before Q, an empty base region)."""
     B = len(P)
+    P, Q = _within_disc(P, DP), _within_disc(Q, DQ)  # (the ends lie in both)
     cP, cQ = P.mean(1), Q.mean(1)
     d = cQ - cP
     length = np.hypot(d[:, 0], d[:, 1])
@@ -214,7 +216,19 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
         c = frame(D[:, None, :2], allb)[:, 0]
         rf = D[:, 2] * f + SLACK
         base_rows += [(one, c[:, 0], c[:, 1] + rf), (-one, -c[:, 0], -c[:, 1] + rf)]
-    base = np.stack([np.stack(r, -1) for r in base_rows], 1)  # (B, 8, 3)
+    # the line meets both patches: K = P or Q lies neither wholly above nor wholly below
+    # it, min_v(v_y - β v_x) <= α <= max_v(v_y - β v_x); the bound below is concave in β,
+    # so above its chord over [b_lo, b_hi] (the one above convex, below its chord)
+    for fK in (fP, fQ):
+        lo_lo, hi_lo = _support_y(fK, b_lo)
+        lo_hi, hi_hi = _support_y(fK, b_hi)
+        wide = b_hi - b_lo > 1e-12
+        s_lo = np.where(wide, (lo_hi - lo_lo) / np.where(wide, b_hi - b_lo, 1.0), 0.0)
+        s_hi = np.where(wide, (hi_hi - hi_lo) / np.where(wide, b_hi - b_lo, 1.0), 0.0)
+        c_lo = np.where(wide, lo_lo - s_lo * b_lo, np.minimum(lo_lo, lo_hi))
+        c_hi = np.where(wide, hi_lo - s_hi * b_lo, np.maximum(hi_lo, hi_hi))
+        base_rows += [(-one, s_lo, -c_lo + SLACK), (one, -s_hi, c_hi + SLACK)]
+    base = np.stack([np.stack(r, -1) for r in base_rows], 1)  # (B, 12, 3)
     Vp_all = _compact(_vertices_many(base))
     ok &= ~np.all(np.isnan(Vp_all[..., 0]), 1)  # (numerically empty: leave it to the search)
     # the solids, clipped to the slab
@@ -623,6 +637,30 @@ def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndar
         v = Vz[g][~np.isnan(Vz[g, :, 0])]
         out.append((rows[g], v, float(p0[g]), float(q1[g])) if ok[g] and len(v) else same)
     return out
+
+
+def _within_disc(P: np.ndarray, D: np.ndarray) -> np.ndarray:
+    """Per convex polygon ``P[i]`` (V, 2), a convex polygon holding its part inside the
+    disc ``D[i]`` = (cx, cy, r): cut by the disc's tangent facing each vertex outside it.
+    (V + V, 2), padded by repetition."""
+    out = P
+    for j in range(P.shape[1]):
+        w = P[:, j] - D[:, :2]
+        dist = np.hypot(w[:, 0], w[:, 1])
+        far = dist > D[:, 2] * (1 + 1e-9) + 1e-12
+        u = w / np.where(far, dist, 1.0)[:, None]
+        # keep u·x <= u·c + r: (-u)·x >= -(u·c + r); a vertex inside keeps everything
+        c0 = np.where(far, -(np.einsum("ij,ij->i", u, D[:, :2]) + D[:, 2]), -_FAR)
+        out = clip_polygons(out, -u, c0)
+    return out
+
+
+def _support_y(k: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per polygon ``k[i]`` (V, 2; NaN padding allowed) and slope ``beta[i]``: the least
+    and the greatest v_y - β v_x over its vertices (a line y = α + βx meets it exactly
+    when α lies between them)."""
+    val = k[..., 1] - beta[:, None] * k[..., 0]
+    return np.where(np.isnan(val), np.inf, val).min(1), np.where(np.isnan(val), -np.inf, val).max(1)
 
 
 def _binding_vertices(k: np.ndarray, b_lo: float | np.ndarray, b_hi: float | np.ndarray
