@@ -276,9 +276,10 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     need = np.flatnonzero(rowok & ~(free[widen] & free[0.0]) & can_pass)
     inside_of: dict[int, np.ndarray] = {}
     if len(need):
-        for g, kg in _by_width(k[need]):
-            for j, xs in zip(need[g], _inside_everywhere(kg, kx0[need[g]], kx1[need[g]], Vr[need[g]])):
-                inside_of[int(j)] = xs
+        xa, xb = _inside_run(k[need], Vr[need])
+        for j, a, b in zip(need, xa, xb):
+            if a <= b:
+                inside_of[int(j)] = np.array([a, b])
     out: list[_Bundle | None] = []
     empty = np.zeros(0)
     for b in range(B):
@@ -696,12 +697,15 @@ def _chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _inside_run(k: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per convex polygon ``k[i]``: two abscissae ``xa <= xb`` where every line y = α + βx
-    with (α, β) in the polygon of vertices ``V`` ((nV, 2), or (m, nV, 2) per polygon) lies inside it, the ends of that stretch
-    nudged inwards (xa > xb where there is none). Exact: the lines through a vertical chord
-    are those whose vertices' lines are, so the stretch is the intersection of the
-    vertices' chords; each abscissa returned is checked again."""
+    """Per convex polygon ``k[i]`` (W, 2; padded by repetition): two abscissae ``xa <= xb``
+    where every line y = α + βx with (α, β) in the polygon of vertices ``V`` ((nV, 2), or
+    (m, nV, 2) one set per polygon; NaN rows ignored) lies inside it, the ends of that
+    stretch nudged inwards (xa > xb where there is none). Exact: a line through a vertical
+    chord is a mean of the vertices' lines, so the stretch is the intersection of the
+    vertices' chords; each abscissa returned is checked again (:func:`_inside_at`)."""
     xe, xf = _chords(k, V)
+    gone = np.isnan(V[..., 0]) if V.ndim == 3 else np.isnan(V[None, :, 0])
+    xe, xf = np.where(gone, -np.inf, xe), np.where(gone, np.inf, xf)
     lo, hi = xe.max(1), xf.min(1)
     pad = 1e-9 * (1.0 + np.abs(lo) + np.abs(hi)) + 1e-6 * np.maximum(hi - lo, 0.0)
     xa, xb = lo + pad, hi - pad
@@ -951,43 +955,6 @@ def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         good = np.isnan(lines) | ((lines > ylo[..., None]) & (lines < yhi[..., None]))
     return np.all(good, 2)
-
-
-def _inside_everywhere(kv: np.ndarray, xa: np.ndarray, xb: np.ndarray, V: np.ndarray,
-                       samples: int = 9, rounds: int = 3, per_round: int = 15) -> list[np.ndarray]:
-    """Per convex polygon ``kv[i]`` (W, 2), abscissae in [xa_i, xb_i] where every line
-    y = α + βx with (α, β) in the polygon of vertices ``V`` lies inside it: the interior
-    samples that pass, and the two ends of that run pushed outwards (the set is an
-    interval: the band's upper edge is convex, the chord's top concave, and so on), each
-    round sampling ``per_round`` points between the last passing and the first failing
-    abscissa (16³ = 4096 steps in all). Every abscissa returned is checked."""
-    f = np.linspace(0.0, 1.0, samples)
-    xs = xa[:, None] + (xb - xa)[:, None] * f[None, :]  # (m, S)
-    ok = _inside_at(kv, xs, V)
-    ok[:, 0] = ok[:, -1] = False  # (the ends only bound the bisection)
-    m = len(xs)
-    anyok: np.ndarray = np.asarray(ok.any(1))
-    first = np.where(anyok, ok.argmax(1), 1)
-    last = np.where(anyok, samples - 1 - ok[:, ::-1].argmax(1), 1)
-    r = np.arange(m)
-    # both ends at once: column 0 the first passing sample, column 1 the last
-    x_in = np.stack([xs[r, first], xs[r, last]], 1)
-    x_out = np.stack([xs[r, first - 1], xs[r, last + 1]], 1)
-    g = np.arange(1, per_round + 1) / (per_round + 1)  # from the outside in
-    for _ in range(rounds):
-        pts = x_out[..., None] + (x_in - x_out)[..., None] * g  # (m, 2, k)
-        good = _inside_at(kv, pts.reshape(m, -1), V).reshape(m, 2, per_round)
-        # the passing samples form the run next to x_in: the outermost one is the new x_in
-        anyg = good.any(2)
-        j = good.argmax(2)
-        rr = np.arange(m)[:, None]
-        side = np.arange(2)[None, :]
-        new_in = np.where(anyg, pts[rr, side, j], x_in)
-        new_out = np.where(anyg, np.where(j > 0, pts[rr, side, np.maximum(j - 1, 0)], x_out), pts[..., -1])
-        x_in, x_out = new_in, new_out
-    ends = (x_in[:, 0], x_in[:, 1])
-    return [np.concatenate([xs[i][ok[i]], [ends[0][i], ends[1][i]]]) if anyok[i] else xs[i][ok[i]]
-            for i in range(m)]
 
 
 _PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
