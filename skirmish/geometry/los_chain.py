@@ -35,14 +35,13 @@ SLACK = 1e-10
 _FAR = 1e18
 #: Sides chosen per bundle before the test gives up (it then proves nothing).
 MAX_NODES = 64
-#: How many times a bundle's base region may be halved inside one chain test (where an
-#: escape of the relaxation has no clear heights), and how many parts in all.
+#: Where an escape of the relaxation has no clear heights (a false escape), the test cuts
+#: its base region into ``SPLIT_INTO`` strips and searches each again, at most
+#: ``SPLIT_DEPTH`` levels deep and ``MAX_PARTS`` strips in all (then the outer search
+#: cuts the bundle instead).
+SPLIT_INTO = 4
 SPLIT_DEPTH = 2
 MAX_PARTS = 16
-SPLIT_INTO = 4
-_DEBUG = None
-_STATS: dict = {}
-_SPLIT_WIDENED = True
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
@@ -318,7 +317,7 @@ class _Region:
     Vz: np.ndarray
     xP0: float  # where its segments may start and end at the furthest
     xQ1: float
-    halves: list[_Region] | None = None  # once cut (the widened test cuts the same way)
+    parts: list[_Region] | None = None  # once cut (the widened test reuses them)
 
 
 def _height_rows(x1: np.ndarray, x2: np.ndarray, xP0: np.ndarray, xQ1: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
@@ -352,9 +351,10 @@ def _height_sel(rising: bool, falling: bool) -> list[int]:
 def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     """The search over escape choices for one prepared bundle (exact, then widened; with
     ``lazy`` the widened one only when :attr:`Chain.widened` is called). Where the search
-    finds an escaping line that has no clear heights (a false escape of the relaxation),
-    the base region is cut in two and each half searched again with its own, tighter,
-    plan–height ties (:func:`_parts`): the bundle is blocked when every part is."""
+    finds an escaping line that has no clear heights (a false escape of the relaxation,
+    :func:`_false_escape_cut`), the region is cut in strips and each searched again with
+    its own, tighter, plan–height ties (:func:`_parts`): the bundle is blocked when every
+    strip is."""
     idx, zt, zb = bd.idx, bd.zt, bd.zb
     zhi, zlo, d_hi, d_lo = bd.zhi, bd.zlo, bd.d_hi, bd.d_lo
     m = len(idx)
@@ -449,7 +449,6 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
                 return pt
             nodes[0] += 1
             if nodes[0] > MAX_NODES:
-                _STATS["gave_up"] = _STATS.get("gave_up", 0) + 1
                 return pt  # gave up: no proof
             for sp, r in ops[open_[depth]]:
                 nxt = list(st)
@@ -466,25 +465,22 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
 
     root = _Region(bd.base, bd.Vp, bd.free, bd.insides, bd.ka, bd.kb, bd.lo_v, bd.hi_v, bd.zbase, bd.Vz,
                    float(bd.fP[:, 0].min()), float(bd.fQ[:, 0].max()))
-    parts = [0]
+    cuts = [0]  # strips searched
 
     def search(wd: float, reg: _Region, depth: int) -> np.ndarray | None:
-        """:func:`solve`, cutting ``reg`` in two where its escape is a false one."""
+        """:func:`solve`, cutting ``reg`` in strips where its escape is a false one."""
         pt = solve(wd, reg)
-        if pt is None or depth >= SPLIT_DEPTH or parts[0] >= MAX_PARTS or (wd > 0 and not _SPLIT_WIDENED):
+        if pt is None or depth >= SPLIT_DEPTH or cuts[0] >= MAX_PARTS:
             return pt
-        if reg.halves is None:
-            cut = _false_escape_cut(bd, reg, pt, wd, heights[0])
-            if cut is None:
+        if reg.parts is None:
+            x = _false_escape_cut(bd, reg, pt, wd, heights[0])
+            if x is None:
                 return pt
-            if _DEBUG is not None:
-                _DEBUG(bd, reg, pt, wd, depth)
-            reg.halves = _parts(bd, reg, widen, cut, SPLIT_INTO)
-        halves = reg.halves
-        if halves is None:
+            reg.parts = _parts(bd, reg, widen, x, SPLIT_INTO)
+        if reg.parts is None:
             return pt
-        for h in halves:
-            parts[0] += 1
+        for h in reg.parts:
+            cuts[0] += 1
             found = search(wd, h, depth + 1)
             if found is not None:
                 return found
@@ -501,7 +497,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     line = plan_line(exact)
 
     def widened() -> Chain:
-        parts[0] = 0
+        cuts[0] = 0
         if widen > 0 and search(widen, root, 0) is None:
             return Chain(True, used, thin=True, line=line)
         return Chain(False, line=line)
@@ -732,44 +728,40 @@ def _clear_of(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:
 
 def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: np.ndarray | None,
                       max_nodes: int = 64) -> float | None:
-    """Where to cut ``reg`` after its search found the plan line ``ab`` = (α, β): None
-    when the line has heights (γ, δ) in the bundle's height region passing over or under
-    every solid it crosses over the whole chord (the escape is likely a true one), else an
-    abscissa across which to cut: the middle of the chord where the relaxation is loosest
-    (its crossing range, or inside stretch, furthest from the line's chord). Only steers
-    the search (a wrong answer costs time, never soundness)."""
-    a, b = float(ab[0]), float(ab[1])
-    k = bd.k
-    nx = _next_index(k.shape[1])
-    s = k[..., 1] - a - b * k[..., 0]  # (m, W): which side of the line each vertex lies
-    sn = s[:, nx]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        xc = k[..., 0] + (k[:, nx, 0] - k[..., 0]) * (s / (s - sn))
-    cross = (s < 0) != (sn < 0)
-    xe = np.where(cross, xc, np.inf).min(1)
-    xf = np.where(cross, xc, -np.inf).max(1)
-    crossed = np.flatnonzero(np.isfinite(xe) & np.isfinite(xf) & (s.min(1) < -wd) & (s.max(1) > wd))
+    """Where to cut ``reg`` after its search found the plan line ``ab`` = (α, β), with
+    heights ``gd`` = (γ, δ) (None if unknown): None when the line seems to have heights
+    in the region's height polygon passing over or under each solid it crosses over its
+    whole chord (the escape may be a true one), else the middle of the chord that the
+    relaxation's heights miss the most. Only steers the search (a wrong answer costs
+    time, never soundness)."""
+    xe, xf = _chords(bd.k, ab[None])
+    crossed = np.flatnonzero(np.isfinite(xe[:, 0]))
+    if not len(crossed):
+        return None
+    xe, xf = xe[crossed, 0], xf[crossed, 0]
     top, bot = bd.zt[crossed] + wd, bd.zb[crossed] - wd
-    can_over, can_under = top < bd.zhi + 1e-9, bot > bd.zlo - 1e-9
-    if gd is not None:  # the relaxation's own heights may clear every chord
-        ze, zf = gd[0] + gd[1] * xe[crossed], gd[0] + gd[1] * xf[crossed]
-        if np.all((np.minimum(ze, zf) >= top) | (np.maximum(ze, zf) <= bot)):
+    miss = None
+    if gd is not None:  # by how much the relaxation's heights miss each chord
+        ze, zf = gd[0] + gd[1] * xe, gd[0] + gd[1] * xf
+        miss = np.minimum(np.maximum(top - ze, top - zf), np.maximum(ze - bot, zf - bot))
+        if np.all(miss <= 0):
             return None
-    ops: list[list[np.ndarray]] = []
+    # heights for this line over every chord: over or under each crossed solid
     fixed = [reg.zbase]
-    for c, i in enumerate(crossed):
+    ops: list[list[np.ndarray]] = []
+    for c in range(len(crossed)):
         o = []
-        if can_over[c]:
-            o.append(np.array([[-1.0, -xe[i], -top[c]], [-1.0, -xf[i], -top[c]]]))
-        if can_under[c]:
-            o.append(np.array([[1.0, xe[i], bot[c]], [1.0, xf[i], bot[c]]]))
+        if top[c] < bd.zhi + 1e-9:
+            o.append(np.array([[-1.0, -xe[c], -top[c]], [-1.0, -xf[c], -top[c]]]))
+        if bot[c] > bd.zlo - 1e-9:
+            o.append(np.array([[1.0, xe[c], bot[c]], [1.0, xf[c], bot[c]]]))
         if len(o) == 1:
             fixed.append(o[0])
         else:
             ops.append(o)
     nodes = [0]
 
-    def go(st: np.ndarray, j: int) -> bool:
+    def clear(st: np.ndarray, j: int) -> bool:
         if feasible_point(st) is None:
             return False
         if j == len(ops):
@@ -777,27 +769,12 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
         nodes[0] += 1
         if nodes[0] > max_nodes:
             return True  # (gave up: take the escape as it is)
-        return any(go(np.vstack([st, r]), j + 1) for r in ops[j])
+        return any(clear(np.vstack([st, r]), j + 1) for r in ops[j])
 
-    if all(ops) and go(np.vstack(fixed), 0):
+    if all(ops) and clear(np.vstack(fixed), 0):
         return None
-    if not len(crossed):
-        return None
-    if gd is not None:  # the crossing the relaxation's heights miss the most
-        ze, zf = gd[0] + gd[1] * xe[crossed], gd[0] + gd[1] * xf[crossed]
-        top, bot = bd.zt[crossed] + wd, bd.zb[crossed] - wd
-        over = np.maximum(top - ze, top - zf)
-        under = np.maximum(ze - bot, zf - bot)
-        j = int(np.argmax(np.minimum(over, under)))
-        i = int(crossed[j])
-        return float((xe[i] + xf[i]) / 2)
-    gap = []
-    for i in crossed:
-        ins = reg.insides[i]
-        lo, hi = (ins.min(), ins.max()) if len(ins) else (reg.kb[i], reg.ka[i])
-        gap.append((max(lo - xe[i], 0.0) + max(xf[i] - hi, 0.0), i))
-    _, i = max(gap)
-    return float((xe[i] + xf[i]) / 2)
+    c = int(np.argmax(miss)) if miss is not None else int(np.argmax(xf - xe))
+    return float((xe[c] + xf[c]) / 2)
 
 
 def _hull_halfplanes_many(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
