@@ -12,14 +12,25 @@ the slab, is a convex polygon K; a segment misses K exactly when K lies wholly a
 its line or wholly below it, and each of these is a set of linear inequalities in
 (α, β): ``α + β v_x ≤ v_y`` for every vertex v of K (above), or ``≥`` (below). The
 segments also cross the two slab walls within the ranges the patches allow and their
-lines meet the two end discs. So a segment that escapes every solid tall enough to
-block the whole bundle picks a side of each, and its (α, β) lies in the intersection:
-a small 2D linear feasibility problem per choice of sides. When no choice is feasible,
-every segment is blocked: a proof.
+lines meet the two end discs and both patches (each cut to its disc). A segment that
+escapes a solid in height instead passes over or under it: its height z = γ + δ x is a
+second 2D problem, tied to the plan only at abscissae that hold for every line of the
+(α, β) region: where every line is inside K (over the top there), or at the ends of
+the range where the lines can cross K. So an escaping segment picks a way past each
+solid, and its (α, β) and (γ, δ) lie in the intersections: small 2D linear feasibility
+problems per choice. When no choice is feasible, every segment is blocked: a proof.
+
+The two problems are tied more tightly the smaller the (α, β) region: its lines are
+inside a solid over a longer stretch, cross it and meet the patches within shorter
+ranges. So where the search finds an escaping line that has no clear heights (a false
+escape), the test cuts the region into strips across that line's worst crossing and
+searches each again with its own ties (:func:`_parts`); the bundle is blocked when
+every strip is. Strips cover the region, so this is still a proof.
 
 Every constraint used is implied by "the segment escapes" (only some vertices of K are
-kept: fewer constraints give a larger feasible set), so the test may fail to prove a
-blocked bundle, never the reverse; the search then splits the bundle as before.
+kept: fewer constraints give a larger feasible set; a solid is left out only when every
+line passes it, checked at every vertex), so the test may fail to prove a blocked
+bundle, never the reverse; the search then splits the bundle as before.
 """
 
 from __future__ import annotations
