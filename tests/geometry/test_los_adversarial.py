@@ -181,8 +181,9 @@ def test_E_LOS_probe_on_random_table_is_settled_within_the_bound(monkeypatch):
 def test_E_LOS_ground_model_past_a_model_on_a_roof_to_a_roof_is_certified(monkeypatch):
     """dense_table 48x48 with 100 models, blue-21 -> blue-12: a Small model on the ground,
     a model on a 3" roof halfway, the target on a 6" roof. Every line that clears the
-    nearer roof is too low for the far roof's edge; the chain test needs ~150 tests to
-    prove it (it reached the old bound of 100 and answered undecided)."""
+    nearer roof is too low for the far roof's edge; the chain test needed ~150 tests to
+    prove it (it reached the old bound of 100 and answered undecided), and one since it
+    cuts its own line space where an escape is false."""
     t = dense_table(random.Random(100), width=48, depth=48, models=100, pieces=40)
     _blocked_within_the_bound(monkeypatch, t, "blue-21", "blue-12", seed=100)
 
