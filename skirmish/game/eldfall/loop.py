@@ -34,12 +34,14 @@ from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
-                      usable_weapons, weapons_in_hand, with_rerolls)
+                      strike_of, usable_weapons, weapons_in_hand, with_rerolls)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
                       path_samples)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
 from .sampling import sample_ends
 from .settings import GameSettings, all_models, all_sides
+from .templates import place, roll_hits
+from .templates import targets as template_targets
 from .sight import Sight, moved_to, sight_along
 from .state import OUT, GameState, Unit, attributes_of, facing_toward
 
@@ -606,7 +608,7 @@ class EldfallGame:
         rm = st.model(reactor)
         opts: list[Reaction] = [NO_REACTION]
         seen = False
-        hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)))  # E-STATE-ENGAGED: melee only
+        hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)), reaction=True)  # E-STATE-ENGAGED: melee only
         blind = "Blinded" in st.unit(reactor).states  # E-STATE-OTHER: no LoS
         for i, t in enumerate(seq.tables):
             if blind or not self._sees(seq, i, reactor):
@@ -680,7 +682,8 @@ class EldfallGame:
             sights = [False] * len(live) if blind else \
                 [s.visible for s in st.table.line_of_sight_pairs([(model_id, e) for e in live])]
             for eid, seen in zip(live, sights):
-                opts += [Action(action_kind(w), eid, w.name) for w in reach[eid] if seen or w.aura]
+                opts += [Action(action_kind(w), eid, w.name) for w in reach[eid] if (seen or w.aura) and
+                         (w.template is None or place(st.table, model_id, eid, w) is not None)]
         for e in enemies:
             if engaged:
                 break
@@ -730,10 +733,33 @@ class EldfallGame:
         mm = st.model(mover)
         mu = st.unit(mover)
         confronted: str | None = None
-        if action.kind in ("attack", "cast"):
-            assert action.target is not None and action.weapon is not None
-            w = mm.weapon(action.weapon)
-            assert w is not None
+        w = mm.weapon(action.weapon) if action.weapon else None
+        if action.kind in ("attack", "cast") and w is not None and w.template is not None:
+            assert action.target is not None
+            # E-TMPL: placed, not rolled; Strike templates on the main target, each a Hit on every model under it
+            placed = place(st.table, mover, action.target, w)
+            if placed is None:  # cannot happen for an offered option; kept as a guard
+                raise IllegalChoice(mover, f"{w.template} on {action.target}: it cannot cover its main target", action)
+            dodging = {rid: r.los for rid, r in seq.reactions.items() if r.kind == "dodge"}
+            tgts = template_targets(placed, st, w, dodging)
+            for _ in range(strike_of(mm, mu, w)):
+                # where it lay and whom it covered (the outline follows from the template table)
+                note(mover, {"kind": "template", "template": {k: v for k, v in placed.to_json().items()
+                                                              if k != "outline"}})
+                for hit in roll_hits(tgts, self.rng, reroll=self.settings.reroll >= 1):
+                    tid = hit["target"]
+                    rolled[tid] = rolled.get(tid, 0) + hit["wounds"]
+                    if hit["hits"]:
+                        hits_on[tid] = mover
+                    note(mover, {"role": "active", "exchange": "template", "template": w.template, **hit})
+                    if "dodge" in hit:
+                        note(tid, {"role": "reactive", "exchange": "template", "template": w.template, "target": mover,
+                                   "dice": [], "hits": 0, "wounds": 0, "damage": [], "dodge": hit["dodge"]})
+            for tid in dodging:
+                if tid in placed.affected_ids and tid not in dodgers:
+                    dodgers.append(tid)
+        elif action.kind in ("attack", "cast"):
+            assert action.target is not None and w is not None
             geo = attack_geometry(st.table, mover, action.target, w, unseen_aura=True,
                                   blind="Blinded" in mu.states)
             if not geo.legal:  # cannot happen for an offered option; kept as a guard
@@ -976,8 +1002,10 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
         parts.append("falls: " + " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls))
     if action.kind in ("attack", "cast"):
         ex = [e for e in entries if e.get("role") == "active"]
-        parts.append(("casts at " if action.kind == "cast" else "attacks ")
-                     + "; ".join(_describe_exchange(e, "") for e in ex))
+        verb = "casts at " if action.kind == "cast" else "attacks "
+        if ex and ex[0].get("exchange") == "template":
+            verb = f"{'casts' if action.kind == 'cast' else 'places'} {ex[0].get('template')} on {action.target}: "
+        parts.append(verb + "; ".join(_describe_exchange(e, "") for e in ex))
     elif action.kind == "death-blow":
         parts.append(f"deals a Death Blow to {action.target}")
     else:

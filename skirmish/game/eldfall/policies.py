@@ -27,11 +27,14 @@ from ...rules.eldfall.odds import exchange_odds
 from ...geometry.distance import cylinder_distance
 from ...geometry.solids import Cylinder
 from ...maps.table import CONTACT_TOLERANCE
+from ...rules.eldfall.modifiers import damage_target
 from .attacks import (armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons,
-                      with_rerolls)
+                      weapons_in_hand, with_rerolls)
 from .choices import NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction
 from .sight import moved_to, sight_along
 from .state import facing_toward
+from .templates import TemplateTarget, expected_wounds, place
+from .templates import targets as template_targets
 
 
 @lru_cache(maxsize=65536)
@@ -183,12 +186,18 @@ class GreedyPolicy:
                     band = w.band_for(d, CONTACT_TOLERANCE, m.awareness)
                     if band is None:
                         continue
+                    if w.template is not None:  # placed, not rolled: the main target's Hits (splash not counted here)
+                        score = float(strike_of(m, u, w) * TemplateTarget(eid, None, False, damage_target(
+                            w.pw or 0, armour_of(tm, tu))).p_wound())
+                        if best is None or score > best:
+                            best, face = score, facing_toward(e[0], e[1], tm.x, tm.y, m.facing)
+                        continue
                     acc = w.bands[band].accuracy
                     active = Side(att=int(m.attributes[w.attribute]), modifiers=(acc,) if acc else (), pw=w.pw,
                                   stk=strike_of(m, u, w), arm=armour_of(m, u), hp=u.hp)
                     reply = defending_side(tm, tu)
                     if tu.ap >= 1 and seen_by[i, j]:
-                        for rw in usable_weapons(tm):
+                        for rw in weapons_in_hand(tm, False, reaction=True):
                             rb = rw.band_for(d, CONTACT_TOLERANCE, tm.awareness)
                             if rb is not None:
                                 racc = rw.bands[rb].accuracy
@@ -216,6 +225,12 @@ class GreedyPolicy:
         actor: str = d.actor or ""
         for a in attacks:
             m, u = st.model(actor), st.unit(actor)
+            w = m.weapon(a.weapon)
+            if w is not None and w.template is not None:
+                score = _template_score(game, actor, a.target, w, reactions)
+                if score > best_score and score > 0:  # never one that wounds friends more than enemies
+                    best, best_score = a, score
+                continue
             geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon), with_cover=self.cover,
                                   unseen_aura=True)
             tm, tu = st.model(a.target), st.unit(a.target)
@@ -290,6 +305,20 @@ class GreedyPolicy:
             if legal(o):
                 return o
         return d.options[0]
+
+
+def _template_score(game: Any, actor: str, target: str, w: Any, reactions: dict[str, Reaction]) -> float:
+    """Expected Wounds a template attack deals to enemies minus those it deals to friends
+    (E-TMPL: every model under it; the declared Dodges count)."""
+    st = game.state
+    placed = place(st.table, actor, target, w)
+    if placed is None:
+        return -math.inf
+    dodging = {rid: r.los for rid, r in reactions.items() if r.kind == "dodge"}
+    m, u = st.model(actor), st.unit(actor)
+    foes, friends = expected_wounds(template_targets(placed, st, w, dodging), st, u.side, strike_of(m, u, w),
+                                    reroll=game.settings.reroll >= 1)
+    return float(foes - friends)
 
 
 def _drawn(d: Decision[Any], rng: random.Random) -> list[Move]:
