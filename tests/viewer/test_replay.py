@@ -23,7 +23,7 @@ from skirmish.game.policy import parse_policy_specs
 from skirmish.scenario.load import load
 from skirmish.viewer import palette as P
 from skirmish.viewer.replay_view import REPLAY_HELP, ReplaySession, step_extras, step_lines, step_scene
-from skirmish.viewer.scene import Dot, Line
+from skirmish.viewer.scene import Dot, Fill, Line
 
 from conftest import SCENARIOS, cli_refused
 
@@ -301,6 +301,25 @@ def test_the_step_text_has_round_turn_model_action_and_dice(mill_replay):
     assert "d20 " + " ".join(f"{d.face}{'!' if d.critical else ''}{'+' if d.hit else '-'}" for d in e.dice) in text
     legend = [i.label for i in step_extras(mill_replay, k).legend]
     assert legend[0].startswith(f"Step {k} of {len(mill_replay)} · round {s.round}, turn {s.turn}")
+
+
+def test_e_tmpl_a_template_step_draws_each_template_it_placed():
+    """In the tower game (seed 0) the guard's flamer and the hunter's fire pots are
+    placed: each such step draws every logged outline under the models and names it."""
+    tower = load(SCENARIOS / "eldfall" / "tower-deploy.toml")
+    text = logged("eldfall/tower-deploy.toml", "--seed", "0", "--policy", "greedy")
+    rp = replay(tower, parse_log(text, "game.jsonl"))
+    ks = [k for k in range(1, len(rp) + 1) if rp.step(k).templates]
+    assert ks
+    logged_outlines = [[tuple(p) for p in e["template"]["outline"]] for line in text.splitlines()
+                       for e in json.loads(line).get("result", {}).get("exchanges", []) if e.get("kind") == "template"]
+    drawn = []
+    for k in ks:
+        fills = [p for p in step_scene(rp, k)["underlay"] if isinstance(p, Fill)]
+        assert len(fills) == len(rp.step(k).templates)
+        drawn += [list(o) for _, o in rp.step(k).templates]
+        assert "template placed: " + rp.step(k).templates[0][0] in step_lines(rp, k)
+    assert drawn == logged_outlines
 
 
 def test_replay_session_keys_step_through_the_log(mill, mill_replay):

@@ -36,6 +36,7 @@ from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
                       strike_of, usable_weapons, weapons_in_hand, with_rerolls)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
+                      strike_splits,
                       path_samples)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
 from .sampling import sample_ends
@@ -681,9 +682,19 @@ class EldfallGame:
             blind = "Blinded" in st.unit(model_id).states
             sights = [False] * len(live) if blind else \
                 [s.visible for s in st.table.line_of_sight_pairs([(model_id, e) for e in live])]
+            by_weapon: dict[str, list[str]] = {}
             for eid, seen in zip(live, sights):
-                opts += [Action(action_kind(w), eid, w.name) for w in reach[eid] if (seen or w.aura) and
-                         (w.template is None or place(st.table, model_id, eid, w) is not None)]
+                for w in reach[eid]:
+                    if (seen or w.aura) and (w.template is None or place(st.table, model_id, eid, w) is not None):
+                        opts.append(Action(action_kind(w), eid, w.name))
+                        if w.template is None:
+                            by_weapon.setdefault(w.name, []).append(eid)
+            u = st.unit(model_id)
+            for name, targets in by_weapon.items():  # E-STK-SPLIT: an Active Strike > 1 among several targets
+                sw = m.weapon(name)
+                assert sw is not None
+                opts += [Action(action_kind(sw), sp[0][0], name, sp)
+                         for sp in strike_splits(targets, strike_of(m, u, sw))]
         for e in enemies:
             if engaged:
                 break
@@ -732,7 +743,7 @@ class EldfallGame:
             rolled[mover] = rolled.get(mover, 0) + sum(not r.success for r in falls)
         mm = st.model(mover)
         mu = st.unit(mover)
-        confronted: str | None = None
+        confronted: set[str] = set()
         w = mm.weapon(action.weapon) if action.weapon else None
         if action.kind in ("attack", "cast") and w is not None and w.template is not None:
             assert action.target is not None
@@ -743,9 +754,7 @@ class EldfallGame:
             dodging = {rid: r.los for rid, r in seq.reactions.items() if r.kind == "dodge"}
             tgts = template_targets(placed, st, w, dodging)
             for _ in range(strike_of(mm, mu, w)):
-                # where it lay and whom it covered (the outline follows from the template table)
-                note(mover, {"kind": "template", "template": {k: v for k, v in placed.to_json().items()
-                                                              if k != "outline"}})
+                note(mover, {"kind": "template", "template": placed.to_json()})  # where it lay, whom it covered
                 for hit in roll_hits(tgts, self.rng, reroll=self.settings.reroll >= 1):
                     tid = hit["target"]
                     rolled[tid] = rolled.get(tid, 0) + hit["wounds"]
@@ -760,26 +769,27 @@ class EldfallGame:
                     dodgers.append(tid)
         elif action.kind in ("attack", "cast"):
             assert action.target is not None and w is not None
-            geo = attack_geometry(st.table, mover, action.target, w, unseen_aura=True,
-                                  blind="Blinded" in mu.states)
-            if not geo.legal:  # cannot happen for an offered option; kept as a guard
-                raise IllegalChoice(mover, f"attack on {action.target}: no LoS or out of reach", action)
-            tgt, tu = st.model(action.target), st.unit(action.target)
-            active = attacking_side(mm, mu, geo, reactive=False)
-            r = seq.reactions.get(action.target, NO_REACTION)
-            back = None
-            if r.kind == "attack":
-                rw = tgt.weapon(r.weapon or "")
-                assert rw is not None and r.at is not None
-                back = attack_geometry(seq.tables[r.at], action.target, mover, rw)
-                reactive = attacking_side(tgt, tu, back, reactive=True)
-                confronted = action.target
-            elif r.kind == "dodge":
-                reactive = defending_side(tgt, tu, dodge=True, los=r.los)
-                dodgers.append(action.target)
-            else:
-                reactive = defending_side(tgt, tu)
-            roll(Exchange(active, reactive), mover, action.target, geo, back)
+            # E-STK-SPLIT: one exchange per target, each with its share of the Strike
+            for target, dice in action.shares:
+                geo = attack_geometry(st.table, mover, target, w, unseen_aura=True, blind="Blinded" in mu.states)
+                if not geo.legal:  # cannot happen for an offered option; kept as a guard
+                    raise IllegalChoice(mover, f"attack on {target}: no LoS or out of reach", action)
+                tgt, tu = st.model(target), st.unit(target)
+                active = attacking_side(mm, mu, geo, reactive=False)
+                r = seq.reactions.get(target, NO_REACTION)
+                back = None
+                if r.kind == "attack":
+                    rw = tgt.weapon(r.weapon or "")
+                    assert rw is not None and r.at is not None
+                    back = attack_geometry(seq.tables[r.at], target, mover, rw)
+                    reactive = attacking_side(tgt, tu, back, reactive=True)
+                    confronted.add(target)
+                elif r.kind == "dodge":
+                    reactive = defending_side(tgt, tu, dodge=True, los=r.los)
+                    dodgers.append(target)
+                else:
+                    reactive = defending_side(tgt, tu)
+                roll(Exchange(active, reactive, dice), mover, target, geo, back)
         elif action.kind == "death-blow":
             assert action.target is not None
             tu = st.unit(action.target)
@@ -789,9 +799,9 @@ class EldfallGame:
             dodgers.append(mover)
         # Attacks of Opportunity not met by a Confrontation: the reactor attacks, the mover takes it (or Dodges)
         for rid, r in seq.reactions.items():
-            if r.kind == "dodge" and rid not in dodgers and rid != confronted:
+            if r.kind == "dodge" and rid not in dodgers and rid not in confronted:
                 dodgers.append(rid)  # a Dodge declared against an attack that never came: only its move
-            if r.kind != "attack" or rid == confronted:
+            if r.kind != "attack" or rid in confronted:
                 continue
             rm, ru = st.model(rid), st.unit(rid)
             rw = rm.weapon(r.weapon or "")
@@ -901,7 +911,8 @@ class EldfallGame:
             **head, "model": seq.mover, "role": "activation", "ap": st.unit(seq.mover).ap
             if st.unit(seq.mover).in_play else 0,
             "movement": mover_json,
-            "action": {"kind": action.kind, "target": action.target, "weapon": action.weapon},
+            "action": {"kind": action.kind, "target": action.target, "weapon": action.weapon,
+                       **({"split": [list(x) for x in action.split]} if action.split else {})},
             "result": {"hits": sum(e.get("hits", 0) for e in entries if e.get("role") == "active"),
                        "wounds": sum(e.get("wounds", 0) for e in entries if e.get("role") == "active"),
                        "falls": [{"face": r.face, "success": r.success} for r in falls],

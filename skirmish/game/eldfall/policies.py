@@ -231,21 +231,22 @@ class GreedyPolicy:
                 if score > best_score and score > 0:  # never one that wounds friends more than enemies
                     best, best_score = a, score
                 continue
-            geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon), with_cover=self.cover,
-                                  unseen_aura=True)
-            tm, tu = st.model(a.target), st.unit(a.target)
-            r = reactions.get(a.target, NO_REACTION)
-            if r.kind == "dodge":
-                reactive = defending_side(tm, tu, dodge=True, los=r.los)
-            elif r.kind == "attack":
-                back = attack_geometry(game_table_at(game, d, r), a.target, actor, tm.weapon(r.weapon),
-                                       with_cover=self.cover)
-                reactive = attacking_side(tm, tu, back, reactive=True)
-            else:
-                reactive = defending_side(tm, tu)
-            dealt, taken = _expected(with_rerolls(Exchange(attacking_side(m, u, geo, reactive=False), reactive),
-                                                   game.settings.reroll))
-            score = float(dealt - taken)
+            score = 0.0
+            for target, dice in a.shares:  # E-STK-SPLIT: one exchange per target
+                geo = attack_geometry(st.table, actor, target, w, with_cover=self.cover, unseen_aura=True)
+                tm, tu = st.model(target), st.unit(target)
+                r = reactions.get(target, NO_REACTION)
+                if r.kind == "dodge":
+                    reactive = defending_side(tm, tu, dodge=True, los=r.los)
+                elif r.kind == "attack":
+                    back = attack_geometry(game_table_at(game, d, r), target, actor, tm.weapon(r.weapon),
+                                           with_cover=self.cover)
+                    reactive = attacking_side(tm, tu, back, reactive=True)
+                else:
+                    reactive = defending_side(tm, tu)
+                dealt, taken = _expected(with_rerolls(Exchange(attacking_side(m, u, geo, reactive=False), reactive,
+                                                               dice), game.settings.reroll))
+                score += float(dealt - taken)
             if score > best_score:
                 best, best_score = a, score
         if best is not None and (best_score > 0 or not attacked):
