@@ -109,6 +109,21 @@ def test_e_tmpl_spray_needs_its_main_target_covered_and_places_strike_templates(
     assert sum(1 for e in ev["result"]["exchanges"] if e.get("kind") == "template") == 2
 
 
+def test_e_tmpl_stk_strike_templates_spread_among_targets():
+    """E-TMPL-STK: the flamer's Strike 2 may place one spray on b1 and one on b2 (the
+    split): each template covers its own main target; b1 and b2 far apart, one Hit each."""
+    t = _table(model("r1", "red", (3, 7), 0, '["flamer"]') + model("b1", "blue", (8, 9), 180)
+               + model("b2", "blue", (8, 5), 180))
+    split = (("b1", 1), ("b2", 1))
+    g = _game(t, Driven(["r1"], moves={"r1": Move("idle")}, actions={"r1": Action("attack", "b1", "Flamer", split)}))
+    assert Action("attack", "b1", "Flamer", split) in g.action_options("r1", "walk")
+    ev = next(e for e in g.play().events if e["role"] == "activation")
+    placed = [e["template"] for e in ev["result"]["exchanges"] if e.get("kind") == "template"]
+    assert [p["main_target"] for p in placed] == ["b1", "b2"]
+    assert sorted(e["target"] for e in _template_entries(ev)) == ["b1", "b2"]
+    assert "places spray-small on b1/b2" in ev["text"]
+
+
 def test_e_tmpl_a_template_weapon_is_no_attack_of_opportunity():
     """An Attack of Opportunity rolls to hit (E-REACTION): a blue thrower watching r1
     walk past may Dodge but not throw its Fire Pot."""

@@ -687,10 +687,10 @@ class EldfallGame:
                 for w in reach[eid]:
                     if (seen or w.aura) and (w.template is None or place(st.table, model_id, eid, w) is not None):
                         opts.append(Action(action_kind(w), eid, w.name))
-                        if w.template is None:
-                            by_weapon.setdefault(w.name, []).append(eid)
+                        by_weapon.setdefault(w.name, []).append(eid)
             u = st.unit(model_id)
-            for name, targets in by_weapon.items():  # E-STK-SPLIT: an Active Strike > 1 among several targets
+            # E-STK-SPLIT: an Active Strike > 1 among several targets (E-TMPL-STK: its templates)
+            for name, targets in by_weapon.items():
                 sw = m.weapon(name)
                 assert sw is not None
                 opts += [Action(action_kind(sw), sp[0][0], name, sp)
@@ -746,27 +746,27 @@ class EldfallGame:
         confronted: set[str] = set()
         w = mm.weapon(action.weapon) if action.weapon else None
         if action.kind in ("attack", "cast") and w is not None and w.template is not None:
-            assert action.target is not None
-            # E-TMPL: placed, not rolled; Strike templates on the main target, each a Hit on every model under it
-            placed = place(st.table, mover, action.target, w)
-            if placed is None:  # cannot happen for an offered option; kept as a guard
-                raise IllegalChoice(mover, f"{w.template} on {action.target}: it cannot cover its main target", action)
+            # E-TMPL: placed, not rolled, each a Hit on every model under it; Strike templates,
+            # on the main target or spread among targets (E-TMPL-STK, the split)
             dodging = {rid: r.los for rid, r in seq.reactions.items() if r.kind == "dodge"}
-            tgts = template_targets(placed, st, w, dodging)
-            for _ in range(strike_of(mm, mu, w)):
-                note(mover, {"kind": "template", "template": placed.to_json()})  # where it lay, whom it covered
-                for hit in roll_hits(tgts, self.rng, reroll=self.settings.reroll >= 1):
-                    tid = hit["target"]
-                    rolled[tid] = rolled.get(tid, 0) + hit["wounds"]
-                    if hit["hits"]:
-                        hits_on[tid] = mover
-                    note(mover, {"role": "active", "exchange": "template", "template": w.template, **hit})
-                    if "dodge" in hit:
-                        note(tid, {"role": "reactive", "exchange": "template", "template": w.template, "target": mover,
-                                   "dice": [], "hits": 0, "wounds": 0, "damage": [], "dodge": hit["dodge"]})
-            for tid in dodging:
-                if tid in placed.affected_ids and tid not in dodgers:
-                    dodgers.append(tid)
+            for target, n in action.shares:
+                placed = place(st.table, mover, target, w)
+                if placed is None:  # cannot happen for an offered option; kept as a guard
+                    raise IllegalChoice(mover, f"{w.template} on {target}: it cannot cover its main target", action)
+                tgts = template_targets(placed, st, w, dodging)
+                for _ in range(strike_of(mm, mu, w) if n is None else n):
+                    note(mover, {"kind": "template", "template": placed.to_json()})  # where it lay, whom it covered
+                    for hit in roll_hits(tgts, self.rng, reroll=self.settings.reroll >= 1):
+                        tid = hit["target"]
+                        rolled[tid] = rolled.get(tid, 0) + hit["wounds"]
+                        if hit["hits"]:
+                            hits_on[tid] = mover
+                        note(mover, {"role": "active", "exchange": "template", "template": w.template, **hit})
+                        if "dodge" in hit:
+                            note(tid, {"role": "reactive", "exchange": "template", "template": w.template,
+                                       "target": mover, "dice": [], "hits": 0, "wounds": 0, "damage": [],
+                                       "dodge": hit["dodge"]})
+                dodgers += [tid for tid in dodging if tid in placed.affected_ids and tid not in dodgers]
         elif action.kind in ("attack", "cast"):
             assert action.target is not None and w is not None
             # E-STK-SPLIT: one exchange per target, each with its share of the Strike
@@ -1015,7 +1015,8 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
         ex = [e for e in entries if e.get("role") == "active"]
         verb = "casts at " if action.kind == "cast" else "attacks "
         if ex and ex[0].get("exchange") == "template":
-            verb = f"{'casts' if action.kind == 'cast' else 'places'} {ex[0].get('template')} on {action.target}: "
+            on = "/".join(t for t, _ in action.shares)
+            verb = f"{'casts' if action.kind == 'cast' else 'places'} {ex[0].get('template')} on {on}: "
         parts.append(verb + "; ".join(_describe_exchange(e, "") for e in ex))
     elif action.kind == "death-blow":
         parts.append(f"deals a Death Blow to {action.target}")

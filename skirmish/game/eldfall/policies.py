@@ -227,7 +227,7 @@ class GreedyPolicy:
             m, u = st.model(actor), st.unit(actor)
             w = m.weapon(a.weapon)
             if w is not None and w.template is not None:
-                score = _template_score(game, actor, a.target, w, reactions)
+                score = sum(_template_score(game, actor, t, w, reactions, n) for t, n in a.shares)
                 if score > best_score and score > 0:  # never one that wounds friends more than enemies
                     best, best_score = a, score
                 continue
@@ -308,16 +308,18 @@ class GreedyPolicy:
         return d.options[0]
 
 
-def _template_score(game: Any, actor: str, target: str, w: Any, reactions: dict[str, Reaction]) -> float:
-    """Expected Wounds a template attack deals to enemies minus those it deals to friends
-    (E-TMPL: every model under it; the declared Dodges count)."""
+def _template_score(game: Any, actor: str, target: str, w: Any, reactions: dict[str, Reaction],
+                    count: int | None = None) -> float:
+    """Expected Wounds ``count`` templates (None: the Strike) on ``target`` deal to enemies
+    minus those they deal to friends (E-TMPL: every model under it; the declared Dodges count)."""
     st = game.state
     placed = place(st.table, actor, target, w)
     if placed is None:
         return -math.inf
     dodging = {rid: r.los for rid, r in reactions.items() if r.kind == "dodge"}
     m, u = st.model(actor), st.unit(actor)
-    foes, friends = expected_wounds(template_targets(placed, st, w, dodging), st, u.side, strike_of(m, u, w),
+    foes, friends = expected_wounds(template_targets(placed, st, w, dodging), st, u.side,
+                                    strike_of(m, u, w) if count is None else count,
                                     reroll=game.settings.reroll >= 1)
     return float(foes - friends)
 

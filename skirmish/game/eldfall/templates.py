@@ -6,7 +6,7 @@ affects (friends too, never the user) takes one Hit per template; a model that d
 a Dodge as its Reaction in this Activation Sequence may avoid each Hit with an Agility
 roll (halved without LoS to the user, E-DODGE), the others take it. Each Hit that lands
 rolls one damage die against PW − ARM (E-ROLL-DMG). With Strike k the user places k
-templates, all on its one main target (E-TMPL-STK; the game does not split them).
+templates, on its main target or spread among several (E-TMPL-STK: the Action's split).
 """
 
 from __future__ import annotations
