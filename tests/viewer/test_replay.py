@@ -100,7 +100,7 @@ def test_positions_after_step_k_are_the_logged_path_ends(mill_replay):
 def test_conditions_follow_the_logged_states_to_the_result(mill_replay):
     last = mill_replay.state_at(len(mill_replay)).models
     for mid, cond in mill_replay.log.outcome.states.items():
-        assert last[mid].condition == cond or (cond == "Active" and last[mid].condition in ("Unharmed", "Wounded"))
+        assert last[mid].condition == cond and cond != "Active"  # today's logs name Unharmed / Wounded
     for k in range(1, len(mill_replay) + 1):
         for mid, cond in mill_replay.step(k).states.items():
             assert mill_replay.state_at(k).models[mid].condition == cond
@@ -257,6 +257,15 @@ def test_cli_refuses_a_step_the_log_lacks_and_a_missing_log(capsys, tmp_path, lo
     err = cli_refused(capsys, "render", str(SCENARIOS / "party-hard-maze.toml"), "--replay", str(log_file), "-o",
                       str(tmp_path / "x.png"))
     assert "--replay" in err and "continuous table" in err
+
+
+def test_an_older_log_naming_active_models_still_replays(mill, mill_log_text):
+    """Logs written before the game named Unharmed and Wounded said "Active" for both."""
+    old = replay(mill, parse_log(mill_log_text.replace('"Unharmed"', '"Active"'), "old.jsonl"))
+    assert any("Active" in old.step(k).states.values() for k in range(1, len(old) + 1))
+    for k in range(1, len(old) + 1):
+        for mid, cond in old.step(k).states.items():
+            assert old.state_at(k).models[mid].condition == ("Unharmed" if cond == "Active" else cond)
 
 
 def test_a_log_on_another_scenario_is_refused(log_file):

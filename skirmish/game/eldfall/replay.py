@@ -40,7 +40,8 @@ Point3 = tuple[float, float, float]
 #: The roles of the log's step lines (``strategic``: a Recovery or Bleeding roll;
 #: ``deploy``: a model without a position placed before round 1, E-DEPLOY).
 ROLES = ("activation", "reaction", "strategic", "deploy")
-#: The conditions a log names (``result.states``; the summary says ``Active`` for the first two).
+#: The conditions a log names (``result.states``); logs written before the game named
+#: Unharmed and Wounded said ``Active`` for both, and still replay (as Unharmed).
 CONDITIONS = ("Unharmed", "Wounded", "Active", "Incapacitated", "Dead")
 #: How far (inches) a logged path may start from where the replay has the model.
 TOLERANCE = 0.01
