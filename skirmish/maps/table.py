@@ -220,11 +220,18 @@ class Table(TableMovement, TableTemplates, Map):
         return build_obstacles(solids)
 
     def _viewer(self, model_id: str) -> Viewer:
-        i = self._model_index.get(model_id)
-        if i is None:
-            raise unknown_id("model", model_id, self._model_index, self._where())
-        c = self.models[i].hitbox
-        return Viewer(c.x, c.y, c.radius, c.z, c.height, i)
+        got = self._viewers.get(model_id)
+        if got is None:
+            i = self._model_index.get(model_id)
+            if i is None:
+                raise unknown_id("model", model_id, self._model_index, self._where())
+            c = self.models[i].hitbox
+            got = self._viewers[model_id] = Viewer(c.x, c.y, c.radius, c.z, c.height, i)
+        return got
+
+    @cached_property
+    def _viewers(self) -> dict[str, Viewer]:
+        return {}
 
     def line_of_sight(self, a: str, b: str, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE,
                       fraction: bool = False) -> LineOfSight:
@@ -307,7 +314,8 @@ class Table(TableMovement, TableTemplates, Map):
             [(a, b) for a, b in dict.fromkeys((a, b) for a, b in pairs) if (a, b, arc, tolerance) not in memo]
         src = [self._viewer(a) for a, _ in todo]
         dst = [self._viewer(b) for _, b in todo]
-        facings = [self.model(a).facing_vector if arc == "front" else None for a, _ in todo]
+        facing = {a: self.model(a).facing_vector for a in dict.fromkeys(a for a, _ in todo)} if arc == "front" else {}
+        facings = [facing.get(a) for a, _ in todo]
         raw = []
         for k in range(0, len(todo), LOS_BATCH):  # bounded memory; the rows of a batch stay in cache
             raw += line_of_sight_batch(self.los_obstacles, src[k:k + LOS_BATCH], dst[k:k + LOS_BATCH],

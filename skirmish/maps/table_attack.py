@@ -165,6 +165,9 @@ def _can_act(m: Model) -> bool:
 
 def _usable(m: Model, w: Weapon) -> str:
     """Why ``m`` cannot attack with ``w`` at all ("" when it can)."""
+    if w.template is not None:
+        return (f"{w.name} places a template ({w.template}, E-TMPL), it is not rolled: resolve it with "
+                f"`skirmish template SCENARIO {w.template} --by {m.id} --on TARGET`")
     if w.pw is None:
         return f"{w.name} has no Power (pw) in the scenario; give it one"
     if m.attributes.get(w.attribute) is None:
@@ -247,7 +250,8 @@ def attack(table: Table, a: str, b: str, *, weapon: str | None = None, reaction:
     _refuse_reach(r, w, a, b)
     why = _usable(ma, w)
     if why:
-        raise AttackRefused(why, kind="no_power" if w.pw is None else "no_attribute")
+        raise AttackRefused(why, kind="template" if w.template is not None else
+                            "no_power" if w.pw is None else "no_attribute")
     cover = table.cover(a, b) if w.ranged else None
 
     back = table.line_of_sight(b, a)

@@ -31,9 +31,12 @@ def _weapon_lines(key: str, w: Weapon) -> list[str]:
     out = ["", f"[weapons.{toml_key(key)}]", f"name = {toml_value(w.name)}"]
     if w.spell:
         out.append('kind = "spell"')
+    if w.template is not None:
+        out.append(f"template = {toml_value(w.template)}")
     if w.aura:
         out.append('reach = "aura"')
-    elif w.ranged and not (w.spell and len(w.bands) == 1 and w.bands[0].accuracy == 0):
+    elif w.ranged and not (w.spell and len(w.bands) == 1 and w.bands[0].accuracy == 0) and \
+            not (w.template and not w.spell and len(w.bands) == 1 and w.bands[0].accuracy == 0):
         out.append(f"bands = {toml_value([[b.max_range, b.accuracy] for b in w.bands])}")
     else:
         out.append(f"reach = {toml_value(w.bands[0].max_range)}")

@@ -23,6 +23,7 @@ from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
 from ..rules.eldfall.modes import MODES, Mode
 from ..rules.eldfall.sizes import SIZE_ORDER
+from ..rules.eldfall.templates import template_spec
 from ..rules.eldfall.weapons import BUILTIN_WEAPONS, ReachBand, Weapon
 from . import fields as F
 from .fields import Entry, show
@@ -134,7 +135,14 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
             raise e.error("stk", f"expected a Strike of 1 or more, or an attribute name like \"STA\", got {show(stk_raw)}")
         kind = e.take("kind", F.one_of("weapon", "spell"), "weapon")
         spell = kind == "spell"
+        template = e.take("template", _template_name, None)
         has_reach, has_bands = e.has("reach"), e.has("bands")
+        if template is not None and not has_reach and not has_bands and template_spec(template).kind == "spray":
+            # a spray reaches as far as it is long (its main target must be covered, E-TMPL-SPRAY)
+            out[key] = Weapon(name, (ReachBand(template_spec(template).length, 0),), True, pw, stk_raw,
+                              e.take("attribute", F.ident, "ACC"), spell=spell, template=template)
+            e.done()
+            continue
         if has_reach == has_bands:
             raise e.error(None, "give exactly one of reach = N (melee), reach = \"aura\" (a spell) or "
                           "bands = [[range, accuracy], ...] (ranged)")
@@ -143,15 +151,17 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
                 raise e.error("reach", 'reach = "aura" is for spells: add kind = "spell" (E-AURA-CAST)')
             e.take("reach", lambda v: v)
             out[key] = Weapon(name, (ReachBand(0.0, 0),), True, pw, stk_raw, e.take("attribute", F.ident, "INT"),
-                              spell=True, aura=True)
+                              spell=True, aura=True, template=template)
         elif spell:  # a spell with a reach in inches or bands: used like a ranged weapon (E-AURA-CAST: INT)
             bands = ([ReachBand(e.take("reach", F.a_length), 0)] if has_reach else
                      e.take("bands", F.list_of(_band, min_n=1, what="a list of [range, accuracy] bands")))
-            out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, e.take("attribute", F.ident, "INT"), spell=True)
+            out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, e.take("attribute", F.ident, "INT"), spell=True,
+                              template=template)
         elif has_reach:
             reach = e.take("reach", F.a_length)
             attribute = e.take("attribute", F.ident, "MEL")
-            out[key] = Weapon(name, (ReachBand(reach, 0),), False, pw, stk_raw, attribute)
+            out[key] = Weapon(name, (ReachBand(reach, 0),), template is not None, pw, stk_raw, attribute,
+                              template=template)
         else:
             bands = e.take("bands", F.list_of(_band, min_n=1, what="a list of [range, accuracy] bands"))
             for i in range(1, len(bands)):
@@ -159,9 +169,19 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
                     raise e.error("bands", f"band {i + 1} must reach further than band {i} "
                                   f"({bands[i].max_range:g} <= {bands[i - 1].max_range:g})")
             attribute = e.take("attribute", F.ident, "ACC")
-            out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, attribute)
+            out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, attribute, template=template)
         e.done()
     return out
+
+
+def _template_name(value: Any) -> str:
+    """A template from the template table (E-TMPL), by its canonical name."""
+    if not isinstance(value, str):
+        raise ValueError(f"expected a template name such as \"circle-small\" or \"spray-large\", got {show(value)}")
+    try:
+        return template_spec(value).name
+    except LookupError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _band(value: Any) -> ReachBand:

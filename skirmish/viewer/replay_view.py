@@ -14,13 +14,14 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+from shapely.geometry import Polygon
 
 from ..game.eldfall.replay import ExchangeRecord, Movement, Replay, Step
 from ..maps.table import Table
 from . import palette as P
 from .overlays import Extras
 from .palette import Color
-from .scene import Dot, LegendItem, Line, Prim, Scene, Text, empty_scene, inches, merge
+from .scene import Dot, Fill, LegendItem, Line, Prim, Scene, Text, empty_scene, inches, merge
 from .session import Session
 
 #: The keys of replay mode, for the help overlay (the window maps the arrow keys).
@@ -74,6 +75,10 @@ def step_scene(rp: Replay, k: int) -> Scene:
         over += path_line(step.movement, P.REPLAY_DODGE if step.movement.kind == "dodge" else P.REPLAY_PATH)
     if step.dodge_move is not None and step.dodge_move.kind != "idle":
         over += path_line(step.dodge_move, P.REPLAY_DODGE)
+    for _, outline in step.templates:  # E-TMPL: each template it placed, under the models
+        poly = Polygon(outline)
+        s["underlay"].append(Fill.of(poly, P.TEMPLATE))
+        over += Line.outline(poly, P.TEMPLATE_EDGE, 2.5)
     act = step.action
     if act is not None and act.target is not None and act.kind != "nothing":
         mine = [e for e in step.exchanges if e.target == act.target and e.witness is not None]
@@ -144,6 +149,7 @@ def step_lines(rp: Replay, k: int) -> list[str]:
         if a.los is False:
             line += " (no LoS: Agility halved)"
         out.append(line)
+    out += [f"template placed: {name}" for name, _ in s.templates]
     out += [exchange_line(e) for e in s.exchanges]
     if s.role != "strategic" and s.action is not None and s.action.kind == "attack" or s.hits or s.wounds:
         out.append(f"result: {s.hits} Hit{'s' if s.hits != 1 else ''}, {s.wounds} Wound{'s' if s.wounds != 1 else ''}")
@@ -165,6 +171,8 @@ def step_extras(rp: Replay, k: int) -> Extras:
         ex.legend += [LegendItem("line", "movement", P.REPLAY_PATH), LegendItem("line", "Dodge move", P.REPLAY_DODGE),
                       LegendItem("line", "LoS (the logged witness)", P.LOS_VISIBLE),
                       LegendItem("ring", "target (orange: Hit)", P.TARGET)]
+        if rp.step(k).templates:
+            ex.legend.append(LegendItem("fill", "template placed", P.TEMPLATE))
     return ex
 
 

@@ -63,11 +63,19 @@ class Checked(EldfallGame):
             if self._last_kind in SPECIAL_MOVES and choice.kind != "nothing":
                 self.violations.append(f"E-ACTION-COMBO: {mover} {choice.kind} after {self._last_kind}")
             if choice.kind in ("attack", "cast"):
-                sight = st.table.line_of_sight(mover, choice.target)
-                reach = st.table.reach(mover, choice.target, choice.weapon)
-                aura = st.model(mover).weapon(choice.weapon).aura  # E-AURA-CAST: Active, LoS not needed
-                if not ((sight.visible or aura) and reach.in_reach):
-                    self.violations.append(f"attack {mover}->{choice.target} without LoS or reach")
+                for target, _ in choice.shares:  # E-STK-SPLIT: every target in LoS and reach
+                    sight = st.table.line_of_sight(mover, target)
+                    reach = st.table.reach(mover, target, choice.weapon)
+                    aura = st.model(mover).weapon(choice.weapon).aura  # E-AURA-CAST: Active, LoS not needed
+                    if not ((sight.visible or aura) and reach.in_reach):
+                        self.violations.append(f"attack {mover}->{target} without LoS or reach")
+                if choice.split:
+                    from skirmish.game.eldfall.attacks import strike_of
+                    m, w = st.model(mover), st.model(mover).weapon(choice.weapon)
+                    dice = [n for _, n in choice.split]
+                    if sum(dice) != strike_of(m, st.unit(mover), w) or min(dice) < 1 or len(dice) < 2 \
+                            or len({t for t, _ in choice.split}) != len(dice):
+                        self.violations.append(f"E-STK-SPLIT: {mover} splits {choice.split}")
         return choice
 
     def apply_move(self, model_id: str, move: Move) -> Any:

@@ -35,6 +35,12 @@ stk = "STA"
 [weapons.club]
 name = "Club"
 reach = 1
+
+[weapons.pot]
+name = "Fire Pot"
+template = "circle-small"
+bands = [[8, 0]]
+pw = 10
 """
 
 
@@ -145,12 +151,12 @@ def test_e_cover_enters_the_attackers_roll():
 @pytest.mark.parametrize("case, kind", [
     ("wall", "no_los"), ("behind", "out_of_arc"), ("far", "out_of_reach"), ("club", "no_power"),
     ("friend", "not_enemy"), ("self", "same_model"), ("dead", "target_dead"), ("incapacitated", "cannot_act"),
-    ("noweapon", "no_weapon"),
+    ("noweapon", "no_weapon"), ("pot", "template"),
 ])
 def test_e_action_attack_refusals_name_their_kind(case, kind):
     wall = '[[scenery]]\nid = "wall"\nrect = [5, 8, 5.5, 16]\nheight = 4\n'
     a = model("a", "red", "[2, 12]", 0, states='["Incapacitated"]' if case == "incapacitated" else "[]",
-              weapons='["club"]' if case == "club" else '["bow", "blade"]')
+              weapons='["club"]' if case == "club" else '["pot"]' if case == "pot" else '["bow", "blade"]')
     b = model("b", "red" if case == "friend" else "blue", "[3.5, 12]" if case == "club" else
               ("[30, 12]" if case == "far" else ("[0.7, 12]" if case == "behind" else "[8, 12]")), 180,
               states='["Dead"]' if case == "dead" else "[]")

@@ -23,7 +23,7 @@ from skirmish.game.policy import parse_policy_specs
 from skirmish.scenario.load import load
 from skirmish.viewer import palette as P
 from skirmish.viewer.replay_view import REPLAY_HELP, ReplaySession, step_extras, step_lines, step_scene
-from skirmish.viewer.scene import Dot, Line
+from skirmish.viewer.scene import Dot, Fill, Line
 
 from conftest import SCENARIOS, cli_refused
 
@@ -100,7 +100,7 @@ def test_positions_after_step_k_are_the_logged_path_ends(mill_replay):
 def test_conditions_follow_the_logged_states_to_the_result(mill_replay):
     last = mill_replay.state_at(len(mill_replay)).models
     for mid, cond in mill_replay.log.outcome.states.items():
-        assert last[mid].condition == cond or (cond == "Active" and last[mid].condition in ("Unharmed", "Wounded"))
+        assert last[mid].condition == cond and cond != "Active"  # today's logs name Unharmed / Wounded
     for k in range(1, len(mill_replay) + 1):
         for mid, cond in mill_replay.step(k).states.items():
             assert mill_replay.state_at(k).models[mid].condition == cond
@@ -259,6 +259,15 @@ def test_cli_refuses_a_step_the_log_lacks_and_a_missing_log(capsys, tmp_path, lo
     assert "--replay" in err and "continuous table" in err
 
 
+def test_an_older_log_naming_active_models_still_replays(mill, mill_log_text):
+    """Logs written before the game named Unharmed and Wounded said "Active" for both."""
+    old = replay(mill, parse_log(mill_log_text.replace('"Unharmed"', '"Active"'), "old.jsonl"))
+    assert any("Active" in old.step(k).states.values() for k in range(1, len(old) + 1))
+    for k in range(1, len(old) + 1):
+        for mid, cond in old.step(k).states.items():
+            assert old.state_at(k).models[mid].condition == ("Unharmed" if cond == "Active" else cond)
+
+
 def test_a_log_on_another_scenario_is_refused(log_file):
     first = load(SCENARIOS / "first-steps.toml")
     with pytest.raises(ReplayError, match="not in the scenario"):
@@ -301,6 +310,25 @@ def test_the_step_text_has_round_turn_model_action_and_dice(mill_replay):
     assert "d20 " + " ".join(f"{d.face}{'!' if d.critical else ''}{'+' if d.hit else '-'}" for d in e.dice) in text
     legend = [i.label for i in step_extras(mill_replay, k).legend]
     assert legend[0].startswith(f"Step {k} of {len(mill_replay)} · round {s.round}, turn {s.turn}")
+
+
+def test_e_tmpl_a_template_step_draws_each_template_it_placed():
+    """In the tower game (seed 0) the guard's flamer and the hunter's fire pots are
+    placed: each such step draws every logged outline under the models and names it."""
+    tower = load(SCENARIOS / "eldfall" / "tower-deploy.toml")
+    text = logged("eldfall/tower-deploy.toml", "--seed", "0", "--policy", "greedy")
+    rp = replay(tower, parse_log(text, "game.jsonl"))
+    ks = [k for k in range(1, len(rp) + 1) if rp.step(k).templates]
+    assert ks
+    logged_outlines = [[tuple(p) for p in e["template"]["outline"]] for line in text.splitlines()
+                       for e in json.loads(line).get("result", {}).get("exchanges", []) if e.get("kind") == "template"]
+    drawn = []
+    for k in ks:
+        fills = [p for p in step_scene(rp, k)["underlay"] if isinstance(p, Fill)]
+        assert len(fills) == len(rp.step(k).templates)
+        drawn += [list(o) for _, o in rp.step(k).templates]
+        assert "template placed: " + rp.step(k).templates[0][0] in step_lines(rp, k)
+    assert drawn == logged_outlines
 
 
 def test_replay_session_keys_step_through_the_log(mill, mill_replay):

@@ -50,8 +50,10 @@ class AttackGeometry:
 
 
 def usable_weapons(model: Model) -> tuple[Weapon, ...]:
-    """The weapons the model can attack with: a Power, and the attribute they roll against."""
-    return tuple(w for w in model.weapons if w.pw is not None and model.attributes.get(w.attribute) is not None)
+    """The weapons the model can attack with: a Power, and the attribute they roll
+    against (a template weapon rolls none: it is placed, E-TMPL)."""
+    return tuple(w for w in model.weapons
+                 if w.pw is not None and (w.template is not None or model.attributes.get(w.attribute) is not None))
 
 
 def attack_geometry(table: Table, attacker: str, target: str, weapon: Weapon, *,
@@ -124,10 +126,11 @@ def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-def weapons_in_hand(model: Model, engaged: bool) -> tuple[Weapon, ...]:
+def weapons_in_hand(model: Model, engaged: bool, *, reaction: bool = False) -> tuple[Weapon, ...]:
     """The weapons ``model`` may use: its usable weapons, only melee ones while Engaged
-    (E-STATE-ENGAGED: only melee Attacks; a spell is used like a ranged weapon)."""
-    return tuple(w for w in usable_weapons(model) if not (engaged and w.ranged))
+    (E-STATE-ENGAGED: only melee Attacks; a spell is used like a ranged weapon). A
+    ``reaction`` (an Attack of Opportunity) rolls to hit: no template weapons."""
+    return tuple(w for w in usable_weapons(model) if not (engaged and w.ranged) and not (reaction and w.template))
 
 
 def with_rerolls(ex: Exchange, k: int) -> Exchange:

@@ -12,8 +12,10 @@ Decision kinds (``Decision.kind``):
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -69,10 +71,22 @@ class Action:
     kind: ActionKind
     target: str | None = None
     weapon: str | None = None
+    #: E-STK-SPLIT: the Active Strike split among several targets, (target, dice) each,
+    #: ``target`` the first; empty: every Strike on ``target``
+    split: tuple[tuple[str, int], ...] = ()
 
     def __repr__(self) -> str:
         more = "".join(f" {v}" for v in (self.target, self.weapon) if v)
+        if self.split:
+            more += " split " + "/".join(f"{t}:{n}" for t, n in self.split)
         return f"Action({self.kind}{more})"
+
+    @property
+    def shares(self) -> tuple[tuple[str, int | None], ...]:
+        """(target, dice) per target attacked; dice None: the whole Strike."""
+        if self.split:
+            return tuple((t, n) for t, n in self.split)
+        return ((self.target, None),) if self.target is not None else ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,25 @@ class Reaction:
 
 NOTHING = Action("nothing")
 NO_REACTION = Reaction("none")
+
+
+#: Split options offered per weapon at most (E-STK-SPLIT), in a fixed order
+MAX_SPLITS = 24
+
+
+def strike_splits(targets: Sequence[str], strike: int, most: int = MAX_SPLITS) -> list[tuple[tuple[str, int], ...]]:
+    """E-STK-SPLIT: the ways to split ``strike`` dice among two or more of ``targets``,
+    each target at least one die (every composition over every subset, in order of
+    subset size, then of the targets' order), at most ``most`` of them."""
+    out: list[tuple[tuple[str, int], ...]] = []
+    for size in range(2, min(strike, len(targets)) + 1):
+        for group in itertools.combinations(targets, size):
+            for cuts in itertools.combinations(range(1, strike), size - 1):
+                dice = [b - a for a, b in zip((0, *cuts), (*cuts, strike))]
+                out.append(tuple(zip(group, dice)))
+                if len(out) >= most:
+                    return out
+    return out
 
 
 def path_samples(points: tuple[tuple[float, ...], ...], step: float = 2.0, most: int = 6

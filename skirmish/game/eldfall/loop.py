@@ -34,12 +34,15 @@ from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
-                      usable_weapons, weapons_in_hand, with_rerolls)
+                      strike_of, usable_weapons, weapons_in_hand, with_rerolls)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
+                      strike_splits,
                       path_samples)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
 from .sampling import sample_ends
 from .settings import GameSettings, all_models, all_sides
+from .templates import place, roll_hits
+from .templates import targets as template_targets
 from .sight import Sight, moved_to, sight_along
 from .state import OUT, GameState, Unit, attributes_of, facing_toward
 
@@ -606,7 +609,7 @@ class EldfallGame:
         rm = st.model(reactor)
         opts: list[Reaction] = [NO_REACTION]
         seen = False
-        hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)))  # E-STATE-ENGAGED: melee only
+        hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)), reaction=True)  # E-STATE-ENGAGED: melee only
         blind = "Blinded" in st.unit(reactor).states  # E-STATE-OTHER: no LoS
         for i, t in enumerate(seq.tables):
             if blind or not self._sees(seq, i, reactor):
@@ -679,8 +682,19 @@ class EldfallGame:
             blind = "Blinded" in st.unit(model_id).states
             sights = [False] * len(live) if blind else \
                 [s.visible for s in st.table.line_of_sight_pairs([(model_id, e) for e in live])]
+            by_weapon: dict[str, list[str]] = {}
             for eid, seen in zip(live, sights):
-                opts += [Action(action_kind(w), eid, w.name) for w in reach[eid] if seen or w.aura]
+                for w in reach[eid]:
+                    if (seen or w.aura) and (w.template is None or place(st.table, model_id, eid, w) is not None):
+                        opts.append(Action(action_kind(w), eid, w.name))
+                        by_weapon.setdefault(w.name, []).append(eid)
+            u = st.unit(model_id)
+            # E-STK-SPLIT: an Active Strike > 1 among several targets (E-TMPL-STK: its templates)
+            for name, targets in by_weapon.items():
+                sw = m.weapon(name)
+                assert sw is not None
+                opts += [Action(action_kind(sw), sp[0][0], name, sp)
+                         for sp in strike_splits(targets, strike_of(m, u, sw))]
         for e in enemies:
             if engaged:
                 break
@@ -729,31 +743,53 @@ class EldfallGame:
             rolled[mover] = rolled.get(mover, 0) + sum(not r.success for r in falls)
         mm = st.model(mover)
         mu = st.unit(mover)
-        confronted: str | None = None
-        if action.kind in ("attack", "cast"):
-            assert action.target is not None and action.weapon is not None
-            w = mm.weapon(action.weapon)
-            assert w is not None
-            geo = attack_geometry(st.table, mover, action.target, w, unseen_aura=True,
-                                  blind="Blinded" in mu.states)
-            if not geo.legal:  # cannot happen for an offered option; kept as a guard
-                raise IllegalChoice(mover, f"attack on {action.target}: no LoS or out of reach", action)
-            tgt, tu = st.model(action.target), st.unit(action.target)
-            active = attacking_side(mm, mu, geo, reactive=False)
-            r = seq.reactions.get(action.target, NO_REACTION)
-            back = None
-            if r.kind == "attack":
-                rw = tgt.weapon(r.weapon or "")
-                assert rw is not None and r.at is not None
-                back = attack_geometry(seq.tables[r.at], action.target, mover, rw)
-                reactive = attacking_side(tgt, tu, back, reactive=True)
-                confronted = action.target
-            elif r.kind == "dodge":
-                reactive = defending_side(tgt, tu, dodge=True, los=r.los)
-                dodgers.append(action.target)
-            else:
-                reactive = defending_side(tgt, tu)
-            roll(Exchange(active, reactive), mover, action.target, geo, back)
+        confronted: set[str] = set()
+        w = mm.weapon(action.weapon) if action.weapon else None
+        if action.kind in ("attack", "cast") and w is not None and w.template is not None:
+            # E-TMPL: placed, not rolled, each a Hit on every model under it; Strike templates,
+            # on the main target or spread among targets (E-TMPL-STK, the split)
+            dodging = {rid: r.los for rid, r in seq.reactions.items() if r.kind == "dodge"}
+            for target, n in action.shares:
+                placed = place(st.table, mover, target, w)
+                if placed is None:  # cannot happen for an offered option; kept as a guard
+                    raise IllegalChoice(mover, f"{w.template} on {target}: it cannot cover its main target", action)
+                tgts = template_targets(placed, st, w, dodging)
+                for _ in range(strike_of(mm, mu, w) if n is None else n):
+                    note(mover, {"kind": "template", "template": placed.to_json()})  # where it lay, whom it covered
+                    for hit in roll_hits(tgts, self.rng, reroll=self.settings.reroll >= 1):
+                        tid = hit["target"]
+                        rolled[tid] = rolled.get(tid, 0) + hit["wounds"]
+                        if hit["hits"]:
+                            hits_on[tid] = mover
+                        note(mover, {"role": "active", "exchange": "template", "template": w.template, **hit})
+                        if "dodge" in hit:
+                            note(tid, {"role": "reactive", "exchange": "template", "template": w.template,
+                                       "target": mover, "dice": [], "hits": 0, "wounds": 0, "damage": [],
+                                       "dodge": hit["dodge"]})
+                dodgers += [tid for tid in dodging if tid in placed.affected_ids and tid not in dodgers]
+        elif action.kind in ("attack", "cast"):
+            assert action.target is not None and w is not None
+            # E-STK-SPLIT: one exchange per target, each with its share of the Strike
+            for target, dice in action.shares:
+                geo = attack_geometry(st.table, mover, target, w, unseen_aura=True, blind="Blinded" in mu.states)
+                if not geo.legal:  # cannot happen for an offered option; kept as a guard
+                    raise IllegalChoice(mover, f"attack on {target}: no LoS or out of reach", action)
+                tgt, tu = st.model(target), st.unit(target)
+                active = attacking_side(mm, mu, geo, reactive=False)
+                r = seq.reactions.get(target, NO_REACTION)
+                back = None
+                if r.kind == "attack":
+                    rw = tgt.weapon(r.weapon or "")
+                    assert rw is not None and r.at is not None
+                    back = attack_geometry(seq.tables[r.at], target, mover, rw)
+                    reactive = attacking_side(tgt, tu, back, reactive=True)
+                    confronted.add(target)
+                elif r.kind == "dodge":
+                    reactive = defending_side(tgt, tu, dodge=True, los=r.los)
+                    dodgers.append(target)
+                else:
+                    reactive = defending_side(tgt, tu)
+                roll(Exchange(active, reactive, dice), mover, target, geo, back)
         elif action.kind == "death-blow":
             assert action.target is not None
             tu = st.unit(action.target)
@@ -763,9 +799,9 @@ class EldfallGame:
             dodgers.append(mover)
         # Attacks of Opportunity not met by a Confrontation: the reactor attacks, the mover takes it (or Dodges)
         for rid, r in seq.reactions.items():
-            if r.kind == "dodge" and rid not in dodgers and rid != confronted:
+            if r.kind == "dodge" and rid not in dodgers and rid not in confronted:
                 dodgers.append(rid)  # a Dodge declared against an attack that never came: only its move
-            if r.kind != "attack" or rid == confronted:
+            if r.kind != "attack" or rid in confronted:
                 continue
             rm, ru = st.model(rid), st.unit(rid)
             rw = rm.weapon(r.weapon or "")
@@ -875,7 +911,8 @@ class EldfallGame:
             **head, "model": seq.mover, "role": "activation", "ap": st.unit(seq.mover).ap
             if st.unit(seq.mover).in_play else 0,
             "movement": mover_json,
-            "action": {"kind": action.kind, "target": action.target, "weapon": action.weapon},
+            "action": {"kind": action.kind, "target": action.target, "weapon": action.weapon,
+                       **({"split": [list(x) for x in action.split]} if action.split else {})},
             "result": {"hits": sum(e.get("hits", 0) for e in entries if e.get("role") == "active"),
                        "wounds": sum(e.get("wounds", 0) for e in entries if e.get("role") == "active"),
                        "falls": [{"face": r.face, "success": r.success} for r in falls],
@@ -976,8 +1013,11 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
         parts.append("falls: " + " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls))
     if action.kind in ("attack", "cast"):
         ex = [e for e in entries if e.get("role") == "active"]
-        parts.append(("casts at " if action.kind == "cast" else "attacks ")
-                     + "; ".join(_describe_exchange(e, "") for e in ex))
+        verb = "casts at " if action.kind == "cast" else "attacks "
+        if ex and ex[0].get("exchange") == "template":
+            on = "/".join(t for t, _ in action.shares)
+            verb = f"{'casts' if action.kind == 'cast' else 'places'} {ex[0].get('template')} on {on}: "
+        parts.append(verb + "; ".join(_describe_exchange(e, "") for e in ex))
     elif action.kind == "death-blow":
         parts.append(f"deals a Death Blow to {action.target}")
     else:

@@ -27,11 +27,14 @@ from ...rules.eldfall.odds import exchange_odds
 from ...geometry.distance import cylinder_distance
 from ...geometry.solids import Cylinder
 from ...maps.table import CONTACT_TOLERANCE
+from ...rules.eldfall.modifiers import damage_target
 from .attacks import (armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons,
-                      with_rerolls)
+                      weapons_in_hand, with_rerolls)
 from .choices import NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction
 from .sight import moved_to, sight_along
 from .state import facing_toward
+from .templates import TemplateTarget, expected_wounds, place
+from .templates import targets as template_targets
 
 
 @lru_cache(maxsize=65536)
@@ -183,12 +186,18 @@ class GreedyPolicy:
                     band = w.band_for(d, CONTACT_TOLERANCE, m.awareness)
                     if band is None:
                         continue
+                    if w.template is not None:  # placed, not rolled: the main target's Hits (splash not counted here)
+                        score = float(strike_of(m, u, w) * TemplateTarget(eid, None, False, damage_target(
+                            w.pw or 0, armour_of(tm, tu))).p_wound())
+                        if best is None or score > best:
+                            best, face = score, facing_toward(e[0], e[1], tm.x, tm.y, m.facing)
+                        continue
                     acc = w.bands[band].accuracy
                     active = Side(att=int(m.attributes[w.attribute]), modifiers=(acc,) if acc else (), pw=w.pw,
                                   stk=strike_of(m, u, w), arm=armour_of(m, u), hp=u.hp)
                     reply = defending_side(tm, tu)
                     if tu.ap >= 1 and seen_by[i, j]:
-                        for rw in usable_weapons(tm):
+                        for rw in weapons_in_hand(tm, False, reaction=True):
                             rb = rw.band_for(d, CONTACT_TOLERANCE, tm.awareness)
                             if rb is not None:
                                 racc = rw.bands[rb].accuracy
@@ -216,21 +225,28 @@ class GreedyPolicy:
         actor: str = d.actor or ""
         for a in attacks:
             m, u = st.model(actor), st.unit(actor)
-            geo = attack_geometry(st.table, actor, a.target, m.weapon(a.weapon), with_cover=self.cover,
-                                  unseen_aura=True)
-            tm, tu = st.model(a.target), st.unit(a.target)
-            r = reactions.get(a.target, NO_REACTION)
-            if r.kind == "dodge":
-                reactive = defending_side(tm, tu, dodge=True, los=r.los)
-            elif r.kind == "attack":
-                back = attack_geometry(game_table_at(game, d, r), a.target, actor, tm.weapon(r.weapon),
-                                       with_cover=self.cover)
-                reactive = attacking_side(tm, tu, back, reactive=True)
-            else:
-                reactive = defending_side(tm, tu)
-            dealt, taken = _expected(with_rerolls(Exchange(attacking_side(m, u, geo, reactive=False), reactive),
-                                                   game.settings.reroll))
-            score = float(dealt - taken)
+            w = m.weapon(a.weapon)
+            if w is not None and w.template is not None:
+                score = sum(_template_score(game, actor, t, w, reactions, n) for t, n in a.shares)
+                if score > best_score and score > 0:  # never one that wounds friends more than enemies
+                    best, best_score = a, score
+                continue
+            score = 0.0
+            for target, dice in a.shares:  # E-STK-SPLIT: one exchange per target
+                geo = attack_geometry(st.table, actor, target, w, with_cover=self.cover, unseen_aura=True)
+                tm, tu = st.model(target), st.unit(target)
+                r = reactions.get(target, NO_REACTION)
+                if r.kind == "dodge":
+                    reactive = defending_side(tm, tu, dodge=True, los=r.los)
+                elif r.kind == "attack":
+                    back = attack_geometry(game_table_at(game, d, r), target, actor, tm.weapon(r.weapon),
+                                           with_cover=self.cover)
+                    reactive = attacking_side(tm, tu, back, reactive=True)
+                else:
+                    reactive = defending_side(tm, tu)
+                dealt, taken = _expected(with_rerolls(Exchange(attacking_side(m, u, geo, reactive=False), reactive,
+                                                               dice), game.settings.reroll))
+                score += float(dealt - taken)
             if score > best_score:
                 best, best_score = a, score
         if best is not None and (best_score > 0 or not attacked):
@@ -290,6 +306,22 @@ class GreedyPolicy:
             if legal(o):
                 return o
         return d.options[0]
+
+
+def _template_score(game: Any, actor: str, target: str, w: Any, reactions: dict[str, Reaction],
+                    count: int | None = None) -> float:
+    """Expected Wounds ``count`` templates (None: the Strike) on ``target`` deal to enemies
+    minus those they deal to friends (E-TMPL: every model under it; the declared Dodges count)."""
+    st = game.state
+    placed = place(st.table, actor, target, w)
+    if placed is None:
+        return -math.inf
+    dodging = {rid: r.los for rid, r in reactions.items() if r.kind == "dodge"}
+    m, u = st.model(actor), st.unit(actor)
+    foes, friends = expected_wounds(template_targets(placed, st, w, dodging), st, u.side,
+                                    strike_of(m, u, w) if count is None else count,
+                                    reroll=game.settings.reroll >= 1)
+    return float(foes - friends)
 
 
 def _drawn(d: Decision[Any], rng: random.Random) -> list[Move]:

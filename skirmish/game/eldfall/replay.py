@@ -40,7 +40,8 @@ Point3 = tuple[float, float, float]
 #: The roles of the log's step lines (``strategic``: a Recovery or Bleeding roll;
 #: ``deploy``: a model without a position placed before round 1, E-DEPLOY).
 ROLES = ("activation", "reaction", "strategic", "deploy")
-#: The conditions a log names (``result.states``; the summary says ``Active`` for the first two).
+#: The conditions a log names (``result.states``); logs written before the game named
+#: Unharmed and Wounded said ``Active`` for both, and still replay (as Unharmed).
 CONDITIONS = ("Unharmed", "Wounded", "Active", "Incapacitated", "Dead")
 #: How far (inches) a logged path may start from where the replay has the model.
 TOLERANCE = 0.01
@@ -124,6 +125,7 @@ class Step:
     exchanges: tuple[ExchangeRecord, ...]
     states: Mapping[str, str]
     dodge_move: Movement | None = None
+    templates: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = ()  # (name, plan outline) per template placed
     roll: tuple[str, int | None, bool] | None = None  # (kind, face, success) of a phase roll
     falls: tuple[tuple[int, bool], ...] = ()
     text: str = ""
@@ -232,6 +234,18 @@ class _Line:
                         tuple(self.point(f"{path}.path[{i}]", p) for i, p in enumerate(pts)),
                         None if face is None else float(face) % 360.0)
 
+    def templates(self) -> tuple[tuple[str, tuple[tuple[float, float], ...]], ...]:
+        """Each template the step placed (E-TMPL): its name and plan outline."""
+        out = []
+        for i, e in enumerate(self.get("result.exchanges", list, optional=True, default=[])):
+            if isinstance(e, dict) and e.get("kind") == "template":
+                sub = _Line(self.source, self.line, e, f"result.exchanges[{i}].")
+                pts = sub.get("template.outline", list)
+                outline = tuple((float(p[0]), float(p[1])) for p in
+                                (self.point(f"result.exchanges[{i}].template.outline[{j}]", q) for j, q in enumerate(pts)))
+                out.append((sub.get("template.template", str), outline))
+        return tuple(out)
+
     def exchanges(self) -> tuple[ExchangeRecord, ...]:
         out = []
         for i, e in enumerate(self.get("result.exchanges", list, optional=True, default=[])):
@@ -288,6 +302,7 @@ def _step(src: str, lineno: int, number: int, obj: Mapping[str, Any]) -> Step:
                 action=action, hits=ln.get("result.hits", int, optional=True, default=0),
                 wounds=ln.get("result.wounds", int, optional=True, default=0), exchanges=ln.exchanges(),
                 states=MappingProxyType(dict(states)), dodge_move=ln.movement("result.dodge_move", optional=True),
+                templates=ln.templates(),
                 roll=roll, falls=falls, text=ln.get("text", str, optional=True, default=""))
 
 

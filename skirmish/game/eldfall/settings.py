@@ -143,7 +143,8 @@ def check_playable(table: Table, source: str = "<scenario>") -> None:
                                 "SPD (Movement) and HP (Wounds): add them to its attributes or profile")
         usable = [w for w in m.weapons if w.pw is not None and m.attributes.get(w.attribute) is not None]
         if not usable:
-            names = ", ".join(f"{w.name} (pw {w.pw}, rolls {w.attribute})" for w in m.weapons) or "none"
+            names = ", ".join(f"{w.name} (pw {w.pw}, " + (f"template {w.template})" if w.template else
+                                                          f"rolls {w.attribute})") for w in m.weapons) or "none"
             raise ScenarioError(f"{source}: model {m.id!r} has no weapon it can attack with (weapons: {names}); "
                                 "give a weapon a Power (pw = ...) in [weapons.<name>] and the model the attribute "
                                 "it rolls against")

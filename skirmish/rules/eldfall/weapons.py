@@ -26,6 +26,10 @@ class Weapon:
     reaches the caster's Awareness (E-AURA: distance ≤ its AGI); its one band is a
     placeholder (RCH 0, no modifier) and :meth:`band_for` takes the Awareness as
     ``aura_radius``.
+
+    A template weapon (``template``: a name from the template table, E-TMPL) places
+    that template instead of rolling to hit: its bands are how far the main target may
+    be (a spray's default is the template's length).
     """
 
     name: str
@@ -36,6 +40,7 @@ class Weapon:
     attribute: str = "MEL"
     spell: bool = False
     aura: bool = False
+    template: str | None = None
 
     @property
     def reach(self) -> float:

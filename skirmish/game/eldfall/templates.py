@@ -1,0 +1,119 @@
+"""Template weapons in a game (E-TMPL, E-TMPL-CIRCLE, E-TMPL-SPRAY, E-TMPL-STK).
+
+A weapon with a ``template`` places it instead of rolling to hit: a circle centred on
+the main target, a spray from the user's base pointing at it. Every model the template
+affects (friends too, never the user) takes one Hit per template; a model that declared
+a Dodge as its Reaction in this Activation Sequence may avoid each Hit with an Agility
+roll (halved without LoS to the user, E-DODGE), the others take it. Each Hit that lands
+rolls one damage die against PW − ARM (E-ROLL-DMG). With Strike k the user places k
+templates, on its main target or spread among several (E-TMPL-STK: the Action's split).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...errors import SkirmishError
+from ...maps.table import Table
+from ...maps.template_results import TemplateResult
+from ...rules.eldfall.dice import attribute_roll, roll_d20
+from ...rules.eldfall.modifiers import damage_target, modify, wounds_on
+from ...rules.eldfall.odds import attribute_roll_odds
+from ...rules.eldfall.templates import template_spec
+from ...rules.eldfall.weapons import Weapon
+from .attacks import armour_of, defending_side
+from .state import GameState
+
+
+def place(table: Table, user: str, target: str, weapon: Weapon) -> TemplateResult | None:
+    """``weapon``'s template placed by ``user`` on ``target`` (circle: centred on it;
+    spray: from the user's base toward it), or None when it cannot be placed so that
+    the main target is covered and affected (E-TMPL)."""
+    assert weapon.template is not None
+    spec = template_spec(weapon.template)
+    try:
+        if spec.kind == "circle":
+            res = table.template(spec, on=target, by=user, declared=True, dodge=True)
+        else:
+            res = table.template(spec, by=user, toward=target, on=target, declared=True, dodge=True)
+    except SkirmishError:
+        return None
+    if not res.main_target_covered or target not in res.affected_ids:
+        return None
+    return res
+
+
+@dataclass(frozen=True)
+class TemplateTarget:
+    """What one affected model's Hit depends on: its Dodge Agility (None: it does not
+    Dodge, having declared no Dodge Reaction), halved or not, and PW − ARM."""
+
+    id: str
+    agility: int | None
+    halved: bool
+    damage: int
+
+    def p_wound(self, reroll: bool = False) -> Fraction:
+        """Exact chance that this Hit wounds: not dodged, then the damage die."""
+        dodged = attribute_roll_odds(modify(self.agility, halve=self.halved), reroll) \
+            if self.agility is not None else Fraction(0)
+        return (1 - dodged) * Fraction(min(max(self.damage, 0), 20), 20)
+
+
+def targets(result: TemplateResult, state: GameState, weapon: Weapon,
+            dodges: Mapping[str, bool]) -> tuple[TemplateTarget, ...]:
+    """The affected models still on the table (not Dead) as :class:`TemplateTarget`.
+    ``dodges``: model → whether its declared Dodge had LoS to the user."""
+    out = []
+    for h in result.affected:
+        u = state.unit(h.id)
+        if "Dead" in u.states:
+            continue
+        m = state.model(h.id)
+        agi = None
+        halved = False
+        if h.id in dodges:
+            los = dodges[h.id] and not h.agility_halved
+            agi = defending_side(m, u, dodge=True, los=los).dodge
+            halved = not los
+        out.append(TemplateTarget(h.id, agi, halved, damage_target(weapon.pw or 0, armour_of(m, u))))
+    return tuple(out)
+
+
+def roll_hits(tgts: tuple[TemplateTarget, ...], rng: random.Random, *, reroll: bool = False
+              ) -> list[dict[str, Any]]:
+    """One Hit on each target: its Dodge (when declared), then one damage die. Per
+    target a log entry with ``wounds`` (0 or 1, before HP caps)."""
+    out = []
+    for t in tgts:
+        entry: dict[str, Any] = {"target": t.id, "dice": []}
+        dodge = attribute_roll(modify(t.agility, halve=t.halved), rng, reroll_failed=reroll) \
+            if t.agility is not None else None
+        if dodge is not None:
+            entry["dodge"] = {"face": dodge.face, "success": dodge.success, "agility": dodge.attribute.value,
+                              "halved": t.halved, "rerolled_from": dodge.rerolled_from}
+        if dodge is not None and dodge.success:
+            entry.update(hits=0, wounds=0, damage=[])
+        else:
+            face = roll_d20(rng)
+            wound = wounds_on(face, t.damage)
+            entry.update(hits=1, wounds=int(wound), damage=[{"face": face, "target": t.damage, "wound": wound}])
+        out.append(entry)
+    return out
+
+
+def expected_wounds(tgts: tuple[TemplateTarget, ...], state: GameState, side: str, strike: int,
+                    *, reroll: bool = False) -> tuple[Fraction, Fraction]:
+    """Exact expected Wounds of ``strike`` templates: (on ``side``'s enemies, on its friends)."""
+    enemies, friends = Fraction(0), Fraction(0)
+    for t in tgts:
+        w = t.p_wound(reroll) * strike
+        if state.unit(t.id).side == side:
+            friends += w
+        else:
+            enemies += w
+    return enemies, friends
