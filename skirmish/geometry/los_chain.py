@@ -757,8 +757,13 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
         miss = np.minimum(np.maximum(top - ze, top - zf), np.maximum(ze - bot, zf - bot))
         if np.all(miss <= 0):
             return None
-    # heights for this line over every chord: over or under each crossed solid
-    fixed = [reg.zbase]
+    # heights for this line over every chord: over or under each crossed solid, its ends
+    # on its chords of the two patches
+    xP0, xQ1 = float(bd.fP[:, 0].min()), float(bd.fQ[:, 0].max())
+    W = max(len(bd.fP), len(bd.fQ))
+    lo, hi = _band_xrange(np.concatenate([_pad(bd.fP[None], W), _pad(bd.fQ[None], W)]), np.tile(ab, (2, 1, 1)),
+                          np.array([(xP0, bd.x1, 1e-9), (bd.x2, xQ1, 1e-9)]))
+    fixed = [_regions_heights(bd, reg, lo[:1], hi[1:])[0][0]]
     ops: list[list[np.ndarray]] = []
     for c in range(len(crossed)):
         o = []
