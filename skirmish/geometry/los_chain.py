@@ -51,8 +51,8 @@ MAX_NODES = 64
 #: ``SPLIT_DEPTH`` levels deep and ``MAX_PARTS`` strips in all (then the outer search
 #: cuts the bundle instead).
 SPLIT_INTO = 4
-SPLIT_DEPTH = 2
-MAX_PARTS = 16
+SPLIT_DEPTH = 3
+MAX_PARTS = 32
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
@@ -742,9 +742,10 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
     """Where to cut ``reg`` after its search found the plan line ``ab`` = (α, β), with
     heights ``gd`` = (γ, δ) (None if unknown): None when the line seems to have heights
     in the region's height polygon passing over or under each solid it crosses over its
-    whole chord (the escape may be a true one), else the middle of the chord that the
-    relaxation's heights miss the most. Only steers the search (a wrong answer costs
-    time, never soundness)."""
+    whole chord (the escape may be a true one), else the end of the chord that the
+    relaxation's heights miss the most: there the strips' inside stretches reach nearer
+    the chord's ends. Only steers the search (a wrong answer costs time, never
+    soundness)."""
     xe, xf = _chords(bd.k, ab[None])
     crossed = np.flatnonzero(np.isfinite(xe[:, 0]))
     if not len(crossed):
@@ -789,8 +790,16 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
 
     if all(ops) and clear(np.vstack(fixed), 0):
         return None
-    c = int(np.argmax(miss)) if miss is not None else int(np.argmax(xf - xe))
-    return float((xe[c] + xf[c]) / 2)
+    if miss is None or gd is None:
+        c = int(np.argmax(xf - xe))
+        return float((xe[c] + xf[c]) / 2)
+    # where the relaxation's heights miss the most: the lower end of the chord when they
+    # come nearer passing over, the higher when passing under
+    c = int(np.argmax(miss))
+    ze, zf = gd[0] + gd[1] * xe[c], gd[0] + gd[1] * xf[c]
+    if top[c] - min(ze, zf) <= max(ze, zf) - bot[c]:
+        return float(xe[c] if ze < zf else xf[c])
+    return float(xe[c] if ze > zf else xf[c])
 
 
 def _hull_halfplanes_many(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -325,7 +325,7 @@ def test_E_LOS_chain_test_proofs_hold_for_sampled_segments(monkeypatch):
         return parts(*a, **k)
 
     monkeypatch.setattr(los, "chain_blocks_many", record)
-    for seed in (2, 5):
+    for seed in (2, 4, 5):
         dense_table(random.Random(seed)).line_of_sight_all()
     monkeypatch.setattr(los_chain, "_parts", counted)
     rng = np.random.default_rng(0)
@@ -341,4 +341,4 @@ def test_E_LOS_chain_test_proofs_hold_for_sampled_segments(monkeypatch):
         pa = np.concatenate([a[:n], rng.uniform(zP[0], zP[1], (n, 1))], 1)
         qb = np.concatenate([b[:n], rng.uniform(zQ[0], zQ[1], (n, 1))], 1)
         assert _blocked_segments(pa, qb, verts, z0, z1, sealed, eta).all()
-    assert proofs >= 20 and cut[0] >= 5, (proofs, cut[0])
+    assert proofs >= 15 and cut[0] >= 10, (proofs, cut[0])
