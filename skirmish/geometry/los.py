@@ -58,7 +58,7 @@ DEFAULT_TOLERANCE = 0.1 / 25.4
 #: Chain tests (the costly step, ~1-10 ms each) one pair may run before the search
 #: gives up and answers ``certified: false`` with stage "undecided": the bound on the
 #: work per pair (see docs/rules.md, "Termination"). The hardest pair measured (a 200
-#: model 48" table) needs 57.
+#: model 48" table) needs 53.
 MAX_CHAIN_TESTS_PER_PAIR = 300
 #: Bundles one pair may examine (a safety net: a bundle is cut in four
 #: only after a chain test on it, so a pair examines at most 1 + 4 × 300).
