@@ -60,13 +60,12 @@ def test_corridor_x_range_is_the_bounds_of_shapelys_intersection(seed, verts):
             assert hit[r] and abs(lo[r] - x0) < 1e-9 and abs(hi[r] - x1) < 1e-9
 
 
-def test_E_LOS_chain_tests_in_one_batch_agree_with_one_by_one(monkeypatch):
-    """The chain tests of a dense table, run in one batch, give the same answers (proof,
-    solids used, thin, escaping line) as one bundle at a time."""
+def _chain_inputs(monkeypatch, seeds: tuple[int, ...]) -> list[tuple]:
+    """The inputs of every chain test the search runs on the dense tables ``seeds``, one
+    tuple per bundle in :func:`chain_blocks`'s order."""
     import random
 
     import skirmish.geometry.los as los
-    from skirmish.geometry import los_chain
     from skirmish.scenario.adversarial import dense_table
 
     seen: list[tuple] = []
@@ -79,8 +78,18 @@ def test_E_LOS_chain_tests_in_one_batch_agree_with_one_by_one(monkeypatch):
         return inner(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, **kw)
 
     monkeypatch.setattr(los, "chain_blocks_many", record)
-    for seed in (1, 3):  # (seed 3 leaves escaping lines)
+    for seed in seeds:
         dense_table(random.Random(seed)).line_of_sight_all()
+    monkeypatch.undo()
+    return seen
+
+
+def test_E_LOS_chain_tests_in_one_batch_agree_with_one_by_one(monkeypatch):
+    """The chain tests of a dense table, run in one batch, give the same answers (proof,
+    solids used, thin, escaping line) as one bundle at a time."""
+    from skirmish.geometry import los_chain
+
+    seen = _chain_inputs(monkeypatch, (1, 3))  # (seed 3 leaves escaping lines)
     assert len(seen) >= 3
     W = max(s[6].shape[1] for s in seen)
     stack = [np.stack([s[f] for s in seen]) for f in range(6)]
@@ -302,21 +311,9 @@ def test_E_LOS_chain_test_proofs_hold_for_sampled_segments(monkeypatch):
     including the proofs that cut the bundle's line space into strips, holds: sampled
     segments from P to Q, at heights within the end ranges, all meet some solid (brute
     force, independent of the test's relaxations)."""
-    import random
-
-    import skirmish.geometry.los as los
     from skirmish.geometry import los_chain
-    from skirmish.scenario.adversarial import dense_table
 
-    seen: list[tuple] = []
-    inner = los.chain_blocks_many
-
-    def record(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, **kw):
-        for b in range(len(P)):
-            m = rb == b
-            seen.append((P[b], Q[b], DP[b], DQ[b], zP[b], zQ[b], verts[m], z0[m], z1[m], sealed[m], eta, widen))
-        return inner(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, **kw)
-
+    seen = _chain_inputs(monkeypatch, (2, 4, 5))
     cut = [0]
     parts = los_chain._parts
 
@@ -324,9 +321,6 @@ def test_E_LOS_chain_test_proofs_hold_for_sampled_segments(monkeypatch):
         cut[0] += 1
         return parts(*a, **k)
 
-    monkeypatch.setattr(los, "chain_blocks_many", record)
-    for seed in (2, 4, 5):
-        dense_table(random.Random(seed)).line_of_sight_all()
     monkeypatch.setattr(los_chain, "_parts", counted)
     rng = np.random.default_rng(0)
     proofs = 0
