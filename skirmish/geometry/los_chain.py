@@ -548,14 +548,8 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
     G = len(Vs)
     nV = max(len(v) for v in Vs)
     V = np.stack([_pad(v[None], nV)[0] for v in Vs])  # (G, nV, 2), padded by repetition
-    m = len(bd.idx)
     k = bd.k
-    b_lo, b_hi = V[..., 1].min(1), V[..., 1].max(1)
-    betas = np.stack([b_lo, (b_lo + b_hi) / 2, b_hi], 1)  # (G, 3)
-    val = k[None, :, None, :, 1] - betas[:, None, :, None] * k[None, :, None, :, 0]  # (G, m, 3, W)
-    kk = np.broadcast_to(k[None, :, None], (G, m, 3) + k.shape[1:])
-    lo_v = np.take_along_axis(kk, val.argmin(3)[..., None, None], 3)[..., 0, :]  # (G, m, 3, 2)
-    hi_v = np.take_along_axis(kk, val.argmax(3)[..., None, None], 3)[..., 0, :]
+    lo_v, hi_v = _binding_vertices(k[None], V[:, None, :, 1].min(2), V[:, None, :, 1].max(2))  # (G, m, 3, 2)
     free: list[dict[float, np.ndarray]] = [{} for _ in range(G)]
     for wd, fr in parent.free.items():
         f = fr[None] | _clear_of(k[None], V[:, None], wd)  # (G, m)
@@ -671,18 +665,19 @@ def _support_y(k: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.where(np.isnan(val), np.inf, val).min(1), np.where(np.isnan(val), -np.inf, val).max(1)
 
 
-def _binding_vertices(k: np.ndarray, b_lo: float | np.ndarray, b_hi: float | np.ndarray
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """Per convex polygon ``k[i]`` (W, 2; NaN padding allowed), the vertices binding "the
-    polygon lies above the line y = α + βx" (the least v_y - β v_x) and "below" (the
-    greatest) at β = ``b_lo``, the middle and ``b_hi``: (m, 3, 2) each. Any subset of the
-    vertices gives implied constraints; these are the ones that bind in that β range."""
-    betas = np.stack(np.broadcast_arrays(b_lo, (np.asarray(b_lo) + b_hi) / 2, b_hi), -1)
-    betas = np.broadcast_to(betas, (len(k), 3))
-    val = k[:, None, :, 1] - betas[:, :, None] * k[:, None, :, 0]  # (m, 3, W)
-    lo = np.where(np.isnan(val), np.inf, val).argmin(2)
-    hi = np.where(np.isnan(val), -np.inf, val).argmax(2)
-    return np.take_along_axis(k, lo[..., None], 1), np.take_along_axis(k, hi[..., None], 1)
+def _binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[..., i]`` (W, 2; NaN padding allowed), the vertices binding
+    "the polygon lies above the line y = α + βx" (the least v_y - β v_x) and "below" (the
+    greatest) at β = ``b_lo``, the middle and ``b_hi`` (broadcast against the polygons'
+    leading axes): (..., 3, 2) each. Any subset of the vertices gives implied constraints;
+    these are the ones that bind in that β range."""
+    betas = np.stack([b_lo, (b_lo + b_hi) / 2, b_hi], -1)  # (..., 3)
+    val = k[..., None, :, 1] - betas[..., :, None] * k[..., None, :, 0]  # (..., 3, W)
+    kk = np.broadcast_to(k[..., None, :, :], val.shape + (2,))
+    lo = np.where(np.isnan(val), np.inf, val).argmin(-1)
+    hi = np.where(np.isnan(val), -np.inf, val).argmax(-1)
+    return (np.take_along_axis(kk, lo[..., None, None], -2)[..., 0, :],
+            np.take_along_axis(kk, hi[..., None, None], -2)[..., 0, :])
 
 
 def _chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
