@@ -537,7 +537,8 @@ def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_
     good = ~np.isnan(Vs[..., 0])
     if not good.any(1).all():
         return None
-    return _regions(bd, [a[:m + 2] for a in A], [v[g] for v, g in zip(Vs, good)], reg, widen)
+    rows = [A[0, list(range(m)) + [m + 1]]] + list(A[1:-1]) + [A[-1, :m + 1]]  # (no padding row)
+    return _regions(bd, rows, [v[g] for v, g in zip(Vs, good)], reg, widen)
 
 
 def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent: _Region, widen: float
