@@ -55,14 +55,14 @@ from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes
 ETA = 1e-9
 #: Default certificate tolerance: 0.1 mm.
 DEFAULT_TOLERANCE = 0.1 / 25.4
-#: Chain tests (the costly step, ~1-10 ms each) one pair may run before the search
+#: Chain tests (the costly step, ~1-25 ms each) one pair may run before the search
 #: gives up and answers ``certified: false`` with stage "undecided": the bound on the
-#: work per pair (see docs/rules.md, "Termination"). The hardest pair measured (a 200
-#: model 48" table) needs 53.
-MAX_CHAIN_TESTS_PER_PAIR = 300
+#: work per pair (see docs/rules.md, "Termination"). The hardest pairs measured, on a
+#: 500-model 48" table, need 412 and 336; on a 200-model one, 53.
+MAX_CHAIN_TESTS_PER_PAIR = 600
 #: Bundles one pair may examine (a safety net: a bundle is cut in four
-#: only after a chain test on it, so a pair examines at most 1 + 4 × 300).
-MAX_BUNDLES_PER_PAIR = 2_000
+#: only after a chain test on it, so a pair examines at most 1 + 4 × 600).
+MAX_BUNDLES_PER_PAIR = 4_000
 #: Bundles a pair examines before the chain test joins in (the cheap tests settle most
 #: pairs in the first few).
 CHAIN_AFTER = 1
