@@ -329,6 +329,7 @@ class _Region:
     xP0: float  # where its segments may start and end at the furthest
     xQ1: float
     parts: list[_Region] | None = None  # once cut (the widened test reuses them)
+    blocked: bool = False  # the exact test proved every segment of it blocked
 
 
 def _height_rows(x1: np.ndarray, x2: np.ndarray, xP0: np.ndarray, xQ1: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
@@ -479,9 +480,16 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     cuts = [0]  # strips searched
 
     def search(wd: float, reg: _Region, depth: int) -> np.ndarray | None:
-        """:func:`solve`, cutting ``reg`` in strips where its escape is a false one."""
+        """:func:`solve`, cutting ``reg`` in strips where its escape is a false one. A
+        region whose segments the exact test proved blocked is thin too: the widened
+        test skips it."""
+        if reg.blocked:
+            return None
         pt = solve(wd, reg)
-        if pt is None or depth >= SPLIT_DEPTH or cuts[0] >= MAX_PARTS:
+        if pt is None:
+            reg.blocked = wd == 0.0
+            return None
+        if depth >= SPLIT_DEPTH or cuts[0] >= MAX_PARTS:
             return pt
         if reg.parts is None:
             x = _false_escape_cut(bd, reg, pt, wd, heights[0])
@@ -491,10 +499,11 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
         if reg.parts is None:
             return pt
         for h in reg.parts:
-            cuts[0] += 1
+            cuts[0] += not h.blocked
             found = search(wd, h, depth + 1)
             if found is not None:
                 return found
+        reg.blocked = wd == 0.0
         return None
 
     def plan_line(ab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
