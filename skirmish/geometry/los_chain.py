@@ -425,11 +425,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
         while changed and open_:  # propagate the forced choices (all options of a round at once)
             changed = False
             cand = [(i, sp, r) for i in open_ for sp, r in ops[i]]
-            feas = np.zeros(len(cand), bool)
-            for space in (0, 1):
-                sel = [c for c, (_, sp, _) in enumerate(cand) if sp == space]
-                if sel:
-                    feas[sel] = _feasible_each(state[space], [cand[c][2] for c in sel])
+            feas = _feasible_each(state, [r for _, _, r in cand], [sp for _, sp, _ in cand])
             keep = []
             fixes: list[tuple[int, np.ndarray]] = []
             for i in open_:
@@ -987,13 +983,22 @@ def _vertices(A: np.ndarray) -> np.ndarray:
     return np.stack([u[ok], v[ok]], 1)
 
 
-def _feasible_each(A: np.ndarray, extra: list[np.ndarray]) -> np.ndarray:
+def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],
+                   which: list[int] | None = None) -> np.ndarray:
     """For each block of rows in ``extra`` (up to 3 rows each), whether ``A`` with it is
-    feasible: one vectorised vertex enumeration for all of them."""
+    feasible (or, where ``A`` is a list of systems, ``A[which[e]]`` with block ``e``):
+    one vectorised vertex enumeration for all of them. Each system is padded to the
+    longest by repeating its last row, each block to 3 rows by repeating its last one
+    (a repeated row gives the same vertices again and the same test)."""
+    As = [A] if isinstance(A, np.ndarray) else A
+    wh = np.zeros(len(extra), int) if which is None else np.asarray(which)
     k = 3
-    m = len(A)
+    m = max(len(a) for a in As)
     M = np.empty((len(extra), m + k, 3))
-    M[:, :m] = A
+    for s, a in enumerate(As):
+        sel = wh == s
+        M[sel, :len(a)] = a
+        M[sel, len(a):m] = a[-1]
     for e, r in enumerate(extra):  # padded by repetition
         M[e, m:m + len(r)] = r
         M[e, m + len(r):] = r[-1]
