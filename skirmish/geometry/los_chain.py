@@ -406,8 +406,19 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
             out[i] = ops
         return out
 
-    def implied(rows: np.ndarray, V: np.ndarray) -> bool:
-        return bool(np.all(V @ rows[:, :2].T <= rows[:, 2] + 1e-12))
+    def relevant(ops: dict[int, list[tuple[int, np.ndarray]]], V: np.ndarray) -> list[int]:
+        """The solids of ``ops`` none of whose height escapes holds at every vertex
+        ``V`` of the (γ, δ) polygon (one that does is escaped by every segment): every
+        height row of every solid checked at once."""
+        hs = [(i, r) for i in ops for sp, r in ops[i] if sp == 1]
+        if not hs:
+            return list(ops)
+        rows = np.concatenate([r for _, r in hs])
+        sat = np.all(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0)
+        ends = np.cumsum([len(r) for _, r in hs])
+        held = np.logical_and.reduceat(sat, ends - np.array([len(r) for _, r in hs]))
+        out = {i for (i, _), h in zip(hs, held) if h}
+        return [i for i in ops if i not in out]
 
     used = np.zeros(bd.R, bool)
     heights: list[np.ndarray | None] = [None]  # the (γ, δ) of the last escape found
@@ -418,7 +429,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
         heights[0] = None
         ops = options(wd, reg)
         # a solid that every segment of the base region escapes one way is irrelevant
-        rel = [i for i in ops if not any(implied(r, reg.Vz) for sp, r in ops[i] if sp == 1)]
+        rel = relevant(ops, reg.Vz)
         state = [reg.base, reg.zbase]
         open_ = rel
         changed = True
@@ -987,22 +998,32 @@ def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],
                    which: list[int] | None = None) -> np.ndarray:
     """For each block of rows in ``extra`` (up to 3 rows each), whether ``A`` with it is
     feasible (or, where ``A`` is a list of systems, ``A[which[e]]`` with block ``e``):
-    one vectorised vertex enumeration for all of them. Each system is padded to the
-    longest by repeating its last row, each block to 3 rows by repeating its last one
-    (a repeated row gives the same vertices again and the same test)."""
+    whether a vertex of two of its rows meets every row, within the tolerance of
+    :func:`_vertices`. The vertices of two rows of a system are the same for every block
+    (:func:`_vertices`, once per system): only they are checked against each block; the
+    pairs with a row of the block are enumerated per block, all blocks in one vectorised
+    pass. Each system is padded to the longest by repeating its last row, each block to
+    3 rows by repeating its last one (a repeated row gives the same vertices again)."""
     As = [A] if isinstance(A, np.ndarray) else A
     wh = np.zeros(len(extra), int) if which is None else np.asarray(which)
     k = 3
     m = max(len(a) for a in As)
     M = np.empty((len(extra), m + k, 3))
-    for s, a in enumerate(As):
-        sel = wh == s
-        M[sel, :len(a)] = a
-        M[sel, len(a):m] = a[-1]
     for e, r in enumerate(extra):  # padded by repetition
         M[e, m:m + len(r)] = r
         M[e, m + len(r):] = r[-1]
-    i, j = _pairs(m + k)
+    E = M[:, m:]
+    found = np.zeros(len(extra), bool)
+    for s, a in enumerate(As):
+        sel = wh == s
+        if not sel.any():
+            continue
+        M[sel, :len(a)] = a
+        M[sel, len(a):m] = a[-1]
+        VA, Es = _vertices(a), E[sel]  # the system's own vertices against each block's rows
+        lhs = VA[None, :, None, 0] * Es[:, None, :, 0] + VA[None, :, None, 1] * Es[:, None, :, 1]  # (n, nA, k)
+        found[sel] = np.all(lhs <= Es[:, None, :, 2] + 1e-9, -1).any(1)
+    i, j = _block_pairs(m, k)
     Mi, Mj = M[:, i], M[:, j]  # (N, pairs, 3): the two rows of each pair
     a0i, a1i, ci = Mi[..., 0], Mi[..., 1], Mi[..., 2]
     a0j, a1j, cj = Mj[..., 0], Mj[..., 1], Mj[..., 2]
@@ -1013,7 +1034,21 @@ def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],
         v = (a0i * cj - ci * a0j) / det
         lhs = u[..., None] * M[:, None, :, 0] + v[..., None] * M[:, None, :, 1]  # (N, pairs, m + k)
         ok = good & np.all(lhs <= M[:, None, :, 2] + 1e-9, -1)
-    return ok.any(1)
+    return found | ok.any(1)
+
+
+_BLOCK_PAIRS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _block_pairs(m: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs i < j of :func:`_pairs` over ``m + k`` rows that hold one of the last
+    ``k`` rows (``j >= m``)."""
+    got = _BLOCK_PAIRS.get((m, k))
+    if got is None:
+        i, j = _pairs(m + k)
+        keep = j >= m
+        got = _BLOCK_PAIRS[(m, k)] = (i[keep], j[keep])
+    return got
 
 
 def feasible_point(A: np.ndarray) -> np.ndarray | None:
