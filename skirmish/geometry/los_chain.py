@@ -1014,16 +1014,19 @@ def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],
         M[e, m + len(r):] = r[-1]
     E = M[:, m:]
     found = np.zeros(len(extra), bool)
+    few = len(extra) < _FEW_BLOCKS  # (then every pair per block: fewer calls)
     for s, a in enumerate(As):
         sel = wh == s
         if not sel.any():
             continue
         M[sel, :len(a)] = a
         M[sel, len(a):m] = a[-1]
+        if few:
+            continue
         VA, Es = _vertices(a), E[sel]  # the system's own vertices against each block's rows
         lhs = VA[None, :, None, 0] * Es[:, None, :, 0] + VA[None, :, None, 1] * Es[:, None, :, 1]  # (n, nA, k)
         found[sel] = np.all(lhs <= Es[:, None, :, 2] + 1e-9, -1).any(1)
-    i, j = _block_pairs(m, k)
+    i, j = _pairs(m + k) if few else _block_pairs(m, k)
     Mi, Mj = M[:, i], M[:, j]  # (N, pairs, 3): the two rows of each pair
     a0i, a1i, ci = Mi[..., 0], Mi[..., 1], Mi[..., 2]
     a0j, a1j, cj = Mj[..., 0], Mj[..., 1], Mj[..., 2]
@@ -1037,6 +1040,8 @@ def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],
     return found | ok.any(1)
 
 
+#: Below this many blocks :func:`_feasible_each` enumerates every pair per block.
+_FEW_BLOCKS = 4
 _BLOCK_PAIRS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
 

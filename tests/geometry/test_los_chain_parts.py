@@ -336,3 +336,45 @@ def test_E_LOS_chain_test_proofs_hold_for_sampled_segments(monkeypatch):
         qb = np.concatenate([b[:n], rng.uniform(zQ[0], zQ[1], (n, 1))], 1)
         assert _blocked_segments(pa, qb, verts, z0, z1, sealed, eta).all()
     assert proofs >= 15 and cut[0] >= 10, (proofs, cut[0])
+
+
+def _feasible_brute(A: np.ndarray, block: np.ndarray) -> bool:
+    """The system of rows a·(x, y) <= c is feasible: some crossing of two of its lines
+    meets every row (a bounded polygon has a vertex), one pair at a time."""
+    rows = np.concatenate([A, block])
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            (a0, a1, c), (b0, b1, d) = rows[i], rows[j]
+            det = a0 * b1 - a1 * b0
+            if abs(det) <= 1e-14:
+                continue
+            x, y = (c * b1 - a1 * d) / det, (a0 * d - c * b0) / det
+            if all(r0 * x + r1 * y <= rc + 1e-9 for r0, r1, rc in rows):
+                return True
+    return False
+
+
+def _halfplanes(rng: np.random.Generator, n: int, spread: float) -> np.ndarray:
+    """``n`` random rows a·(x, y) <= c with unit normals, the line about ``spread`` from
+    the origin (either side)."""
+    ang = rng.uniform(0, 2 * np.pi, n)
+    return np.stack([np.cos(ang), np.sin(ang), rng.uniform(-spread, spread, n)], 1)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_E_LOS_feasible_each_agrees_with_the_vertices_of_each_whole_system(seed):
+    """_feasible_each (the chain test's propagation: a system's own vertices once, only
+    the pairs a block adds per block, two systems in one pass) says a block is feasible
+    exactly when the whole system with it has a vertex meeting every row (brute force)."""
+    from skirmish.geometry.los_chain import _feasible_each
+
+    rng = np.random.default_rng(seed)
+    box = np.array([[1.0, 0, 3], [-1.0, 0, 3], [0, 1.0, 3], [0, -1.0, 3]])  # (bounded)
+    systems = [np.concatenate([box, _halfplanes(rng, int(rng.integers(0, 9)), 1.5)]) for _ in range(2)]
+    blocks = [_halfplanes(rng, int(rng.integers(1, 4)), 2.0) for _ in range(12)]
+    which = [int(w) for w in rng.integers(0, 2, len(blocks))]
+    got = _feasible_each(systems, blocks, which)
+    want = [_feasible_brute(systems[w], b) for w, b in zip(which, blocks)]
+    assert list(got) == want
+    assert list(_feasible_each(systems[0], blocks)) == [_feasible_brute(systems[0], b) for b in blocks]
