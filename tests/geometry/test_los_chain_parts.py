@@ -378,3 +378,45 @@ def test_E_LOS_feasible_each_agrees_with_the_vertices_of_each_whole_system(seed)
     want = [_feasible_brute(systems[w], b) for w, b in zip(which, blocks)]
     assert list(got) == want
     assert list(_feasible_each(systems[0], blocks)) == [_feasible_brute(systems[0], b) for b in blocks]
+
+
+def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(monkeypatch):
+    """The widened chain test (every segment blocked or within ``widen`` of a blocked one)
+    does not search again a strip whose segments the exact test proved blocked (a blocked
+    segment is within ``widen`` of itself): on dense tables it proves whatever it proved
+    searching them again, gives the same escaping lines, and does less work."""
+    from skirmish.geometry import los_chain
+
+    seen = [s for s in _chain_inputs(monkeypatch, (3, 4)) if s[11] > 0]
+    calls = [0]
+    each = los_chain._feasible_each
+
+    def counted(*a, **k):
+        calls[0] += 1
+        return each(*a, **k)
+
+    class Unskipped(los_chain._Region):  # the exact test's proofs forgotten
+        @property  # type: ignore[override]
+        def blocked(self) -> bool:
+            return False
+
+        @blocked.setter
+        def blocked(self, value: bool) -> None:
+            pass
+
+    monkeypatch.setattr(los_chain, "_feasible_each", counted)
+    skipping = [los_chain.chain_blocks(*s) for s in seen]
+    work = calls[0]
+    monkeypatch.setattr(los_chain, "_Region", Unskipped)
+    calls[0] = 0
+    again = [los_chain.chain_blocks(*s) for s in seen]
+    assert calls[0] > work  # (the skip happens on these tables)
+    widened = 0
+    for got, ref in zip(skipping, again):
+        assert got.blocked >= ref.blocked
+        if not got.blocked and not ref.blocked:
+            assert (got.line is None) == (ref.line is None)
+        if got.line is not None and ref.line is not None:
+            assert np.allclose(got.line[0], ref.line[0]) and np.allclose(got.line[1], ref.line[1])
+        widened += got.thin
+    assert widened >= 1
