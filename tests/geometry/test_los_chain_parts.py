@@ -378,6 +378,8 @@ def test_E_LOS_feasible_each_agrees_with_the_vertices_of_each_whole_system(seed)
     want = [_feasible_brute(systems[w], b) for w, b in zip(which, blocks)]
     assert list(got) == want
     assert list(_feasible_each(systems[0], blocks)) == [_feasible_brute(systems[0], b) for b in blocks]
+    few = _feasible_each(systems, blocks[:3], which[:3])  # (few blocks: every pair per block)
+    assert list(few) == want[:3]
 
 
 def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(monkeypatch):
