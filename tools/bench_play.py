@@ -11,9 +11,12 @@ other moves from the same seed).
 
 The baseline is another checkout of the code (``--against DIR``, e.g. main exported
 with ``git archive main | tar -x -C /tmp/main``): the same games are played there in a
-subprocess in the same run, and the ratio of CPU medians is printed.
+subprocess in the same run, and the ratio of CPU medians is printed. Both sides then
+play in subprocesses, in ``--rounds`` alternating rounds (this code first, then the
+baseline first, ...), and each side's figure is the median over its rounds: on a
+machine whose speed drifts, the side measured first is not favoured.
 
-    python tools/bench_play.py [--games 3] [--seed 1] [--against /tmp/main]
+    python tools/bench_play.py [--games 3] [--seed 1] [--against /tmp/main [--rounds 2]]
 """
 
 from __future__ import annotations
@@ -74,12 +77,29 @@ def run_elsewhere(root: str, case: str, games: int, seed: int) -> dict[str, floa
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def alternated(case: str, games: int, seed: int, against: str, rounds: int
+               ) -> tuple[dict[str, float], dict[str, float]]:
+    """This code's and the baseline's medians, each played in a subprocess, in ``rounds``
+    rounds that alternate which side goes first; per side, the median over its rounds."""
+    mine: list[dict[str, float]] = []
+    base: list[dict[str, float]] = []
+    for k in range(rounds):
+        sides = [(str(ROOT), mine), (against, base)]
+        for root, acc in (sides if k % 2 == 0 else sides[::-1]):
+            acc.append(run_elsewhere(root, case, games, seed))
+
+    def med(rs: list[dict[str, float]]) -> dict[str, float]:
+        return {key: statistics.median(r[key] for r in rs) for key in rs[0]}
+    return med(mine), med(base)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=sorted(CASES), help="one case only")
     ap.add_argument("--against", metavar="DIR", help="a checkout to compare with (e.g. main), timed in the same run")
+    ap.add_argument("--rounds", type=int, default=2, help="with --against: alternating rounds of both sides")
     ap.add_argument("--raw", choices=sorted(CASES), help=argparse.SUPPRESS)
     ap.add_argument("--root", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -87,14 +107,16 @@ def main() -> None:
         print(json.dumps(run(args.raw, args.games, args.seed)))
         return
     for case in ([args.only] if args.only else ["random", "greedy"]):
-        r = run(case, args.games, args.seed)
+        if args.against:
+            r, b = alternated(case, args.games, args.seed, args.against, max(1, args.rounds))
+        else:
+            r = run(case, args.games, args.seed)
         target = "target ≥ 20 games/s" if case == "random" else "target ≤ 3 s"
         per = r["cpu"] / max(r["activations"], 1)
         line = (f"{CASES[case] + ', 5 a side, 25 pieces':<40} median {fmt(r['wall'])} wall, {fmt(r['cpu'])} CPU "
                 f"per game ({1 / r['cpu']:.2f} games/s of CPU; {target}; {r['activations']:.0f} activations, "
                 f"{fmt(per).strip()} CPU each)")
         if args.against:
-            b = run_elsewhere(args.against, case, args.games, args.seed)
             bper = b["cpu"] / max(b["activations"], 1)
             line += (f"\n{'':<40} baseline {fmt(b['cpu'])} CPU ({b['activations']:.0f} activations, "
                      f"{fmt(bper).strip()} CPU each)   ratio x{b['cpu'] / r['cpu']:,.1f} per game, "
