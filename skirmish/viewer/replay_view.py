@@ -143,7 +143,8 @@ def step_lines(rp: Replay, k: int) -> list[str]:
         out.append("falls: " + " ".join(f"{f} {'passed' if ok else 'failed'}" for f, ok in s.falls))
     if s.action is not None:
         a = s.action
-        line = f"action: {a.kind}" + (f" → {a.target}" if a.target else "") + (f" with {a.weapon}" if a.weapon else "")
+        whom = "/".join(f"{t} ({n})" for t, n in a.split) if a.split else a.target
+        line = f"action: {a.kind}" + (f" → {whom}" if whom else "") + (f" with {a.weapon}" if a.weapon else "")
         if a.at is not None:
             line += f" at ({a.at[0]:.2f}, {a.at[1]:.2f})"
         if a.los is False:

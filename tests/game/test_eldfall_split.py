@@ -4,12 +4,15 @@ one exchange per target, each with its share of the dice."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
 
 from skirmish.game.eldfall import Action, EldfallGame, Move, parse_settings
 from skirmish.game.eldfall.choices import strike_splits
+from skirmish.game.eldfall.replay import ReplayError, parse_log, replay
+from skirmish.viewer.replay_view import step_lines
 from skirmish.scenario.load import loads
 
 from eldfall_fixtures import WEAPONS, model
@@ -56,10 +59,18 @@ def test_e_stk_split_one_exchange_per_target_with_its_dice():
     assert Action("attack", "b1", "Sword", split) in opts and Action("attack", "b2", "Sword", (("b2", 1), ("b1", 2))) \
         not in opts  # one order per split: the targets' order
     assert {o.split for o in opts if o.split} == {(("b1", 1), ("b2", 2)), (("b1", 2), ("b2", 1))}
-    ev = next(e for e in g.play().events if e["role"] == "activation")
+    record = g.play()
+    ev = next(e for e in record.events if e["role"] == "activation")
     assert ev["action"]["split"] == [["b1", 2], ["b2", 1]]
     active = [e for e in ev["result"]["exchanges"] if e["role"] == "active"]
     assert [(e["target"], len(e["dice"])) for e in active] == [("b1", 2), ("b2", 1)]
+    # the logged split replays and reads in the step's text (skirmish view --replay)
+    rp = replay(t, parse_log("\n".join(json.dumps(e) for e in record.events), "game.jsonl"))
+    k = next(k for k in range(1, len(rp) + 1) if rp.step(k).role == "activation")
+    assert rp.step(k).action.split == split
+    assert "action: attack → b1 (2)/b2 (1) with Sword" in step_lines(rp, k)
+    with pytest.raises(ReplayError, match="action.split"):
+        parse_log(json.dumps({**ev, "action": {**ev["action"], "split": [["b1", "two"]]}}), "bad.jsonl")
 
 
 def test_e_stk_split_needs_strike_two_and_two_targets_in_reach():

@@ -96,13 +96,15 @@ class ExchangeRecord:
 @dataclass(frozen=True)
 class ActionRecord:
     """The declared action (or Reaction): kind, target, weapon; a Reaction's ``at`` is the
-    path point where it was judged, ``los`` whether it saw the mover."""
+    path point where it was judged, ``los`` whether it saw the mover; ``split`` an Active
+    Strike split among targets, (target, dice) each (E-STK-SPLIT)."""
 
     kind: str
     target: str | None = None
     weapon: str | None = None
     at: Point3 | None = None
     los: bool | None = None
+    split: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -290,9 +292,14 @@ def _step(src: str, lineno: int, number: int, obj: Mapping[str, Any]) -> Step:
         roll = (ln.get("roll.kind", str), ln.get("roll.face", int, optional=True), bool(ln.get("roll.success", bool)))
     elif role != "deploy":
         at = ln.get("action.at", list, optional=True)
+        split = ln.get("action.split", list, optional=True, default=[])
+        if not all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], int)
+                   and not isinstance(x[1], bool) for x in split):
+            raise ln.fail("'action.split'", f"must be [[target, dice], ...], got {json.dumps(split)[:40]}")
         action = ActionRecord(ln.get("action.kind", str), ln.get("action.target", str, optional=True),
                               ln.get("action.weapon", str, optional=True),
-                              None if at is None else ln.point("action.at", at), ln.get("action.los", bool, optional=True))
+                              None if at is None else ln.point("action.at", at), ln.get("action.los", bool, optional=True),
+                              tuple((t, n) for t, n in split))
     seq = ln.get("sequence", int, optional=True)
     falls = tuple((int(f.get("face") or 0), bool(f.get("success")))
                   for f in ln.get("result.falls", list, optional=True, default=[]) if isinstance(f, dict))
