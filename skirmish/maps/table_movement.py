@@ -125,7 +125,8 @@ class _Space:
                 continue  # under the surface (or forming it), or overhead
             o = _obstacle(s, r, (m.x, m.y))
             self.heights[s.id] = (z0, z1)
-            (self.blockers if is_fall(z1 - z, h) else self.low).append(o)
+            # E-STATE-OTHER: a Flying model passes over scenery (it may not end on a piece)
+            (self.blockers if is_fall(z1 - z, h) and not mover.flying else self.low).append(o)
         self.enemies: list[tuple[str, float, float, float]] = []
         self.friends: list[tuple[str, float, float, float]] = []
         for o in t.models:
@@ -295,6 +296,8 @@ class _Mover:
         self._spaces: dict[int, _Space] = {}
         self._nets: dict[tuple[bool, float], _Net] = {}
         self.start = (model.x, model.y)
+        #: E-STATE-OTHER: Flying, over scenery and down without falling
+        self.flying = "Flying" in model.states
         for lad in self.ladders:
             if lad.usable:
                 self.space(lad.low).ladder_points.append(lad.foot)
@@ -1098,7 +1101,9 @@ class TableMovement:
             w.violate(p.at, f"dropping at ({p.a[0]:.2f}, {p.a[1]:.2f}) from {a.label} lands on {where} (the highest "
                       f"surface under the base), not on {b.label}")
         drop = a.z - b.z
-        if is_fall(drop, mv.h):
+        if mv.flying and drop > 0:
+            w.notes.append(f"{mv.model.id} is Flying: it comes down {drop:g} in from {a.label} without a fall")
+        elif is_fall(drop, mv.h):
             if spd is None:
                 w.notes.append(f"E-FALL: a {drop:g} in fall, but {mv.model.id} has no SPD: rolls unknown")
             else:
