@@ -19,9 +19,9 @@ from ..maps.results import Cover, LineOfSight, MovePlan
 from ..maps.table import Table
 from ..maps.table_attack import Attack, attack
 from ..maps.template_results import TemplateResult
-from ..rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange, roll_d20
-from ..rules.eldfall.modifiers import damage_target, modify, wounds_on
-from ..rules.eldfall.odds import attribute_roll_odds
+from ..rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange
+from ..rules.eldfall.modifiers import damage_target, modify
+from ..rules.eldfall.template_hits import roll_template_hit, template_wound_odds
 from ..rules.eldfall.wounds import apply_wounds
 from ..rules.eldfall.exchange import Exchange, Side
 from ..rules.eldfall.modes import Mode
@@ -332,10 +332,8 @@ class TemplateKey:
         """Exact expected Wounds over all affected models (each takes one Hit)."""
         total = Fraction(0)
         for _, agi, halved, hp, inc, target in self.targets:
-            p_hit = 1 - (attribute_roll_odds(modify(agi, halve=halved)) if agi is not None else 0)
-            p_wound = Fraction(min(max(target, 0), 20), 20)
             cap = 1 if inc else (hp if hp is not None else 1)
-            total += p_hit * p_wound * min(1, cap)
+            total += template_wound_odds(agi, halved, target) * min(1, cap)
         return total
 
 
@@ -344,17 +342,13 @@ def _template_hits(key: TemplateKey, status: dict[str, Status], rng: random.Rand
     Dodge it (E-DODGE), then one damage die against PW − ARM (E-ROLL-DMG)."""
     out = []
     for mid, agi, halved, hp, inc, target in key.targets:
-        dodge = attribute_roll(modify(agi, halve=halved), rng) if agi is not None else None
-        face = None
-        rolled = 0
-        if dodge is None or not dodge.success:
-            face = roll_d20(rng)
-            rolled = int(wounds_on(face, target))
-        res = apply_wounds(rolled, hp, inc)
+        hit = roll_template_hit(agi, halved, target, rng)
+        dodge = hit.dodge
+        res = apply_wounds(int(hit.wound), hp, inc)
         _apply(status, mid, res.taken, res.state)
         out.append({"id": mid, "dodge": None if dodge is None else {"face": dodge.face, "success": dodge.success,
                                                                     "halved": halved},
-                    "damage": None if face is None else {"face": face, "target": target, "wound": bool(rolled)},
+                    "damage": None if hit.face is None else {"face": hit.face, "target": target, "wound": hit.wound},
                     "wounds": res.taken, "state": res.state.value})
     return out
 

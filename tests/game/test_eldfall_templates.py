@@ -5,7 +5,6 @@ declared Dodge may avoid it; greedy weighs the models under it."""
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 import pytest
 
@@ -15,6 +14,7 @@ from skirmish.game.eldfall.loop import _Sequence
 from skirmish.game.eldfall.policies import GreedyPolicy
 from skirmish.game.eldfall.templates import TemplateTarget
 from skirmish.game.policy import Decision, load_policy
+from skirmish.rules.eldfall.template_hits import template_wound_odds
 from skirmish.rules.eldfall.templates import template_spec
 from skirmish.scenario.dump import dumps
 from skirmish.scenario.load import loads
@@ -168,26 +168,14 @@ def test_e_tmpl_declared_dodge_may_avoid_the_hit():
     assert outcomes == {True, False}
 
 
-def _p_wound_by_enumeration(agility: int | None, halved: bool, damage: int, reroll: bool) -> Fraction:
-    """Every pair of d20 faces (the second used only for a reroll of a failed Dodge)."""
-    if agility is None:
-        return Fraction(sum(f <= damage for f in range(1, 21)), 20)
-    a = -(-agility // 2) if halved else agility
-    good = 0
-    for f1 in range(1, 21):
-        for f2 in range(1, 21):
-            dodged = f1 <= a or (reroll and f2 <= a)
-            for dmg in range(1, 21):
-                good += (not dodged) and dmg <= damage
-    return Fraction(good, 20 ** 3)
-
-
 @pytest.mark.parametrize("agility,halved,damage,reroll", [(None, False, 9, False), (6, False, 9, False),
                                                           (7, True, 4, False), (6, False, 25, True),
                                                           (12, True, -1, True), (0, False, 10, False)])
-def test_e_tmpl_hit_odds_match_enumeration(agility, halved, damage, reroll):
+def test_e_tmpl_hit_odds_are_the_rules_template_odds(agility, halved, damage, reroll):
+    """A game target's chance to be wounded is the rules' exact template odds (checked
+    against an enumeration of the dice in tests/rules/test_template_hits.py)."""
     assert TemplateTarget("m", agility, halved, damage).p_wound(reroll) == \
-        _p_wound_by_enumeration(agility, halved, damage, reroll)
+        template_wound_odds(agility, halved, damage, reroll=reroll)
 
 
 def test_e_tmpl_greedy_will_not_burn_more_friends_than_enemies():

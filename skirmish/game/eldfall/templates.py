@@ -20,9 +20,8 @@ from typing import Any
 from ...errors import SkirmishError
 from ...maps.table import Table
 from ...maps.template_results import TemplateResult
-from ...rules.eldfall.dice import attribute_roll, roll_d20
-from ...rules.eldfall.modifiers import damage_target, modify, wounds_on
-from ...rules.eldfall.odds import attribute_roll_odds
+from ...rules.eldfall.modifiers import damage_target
+from ...rules.eldfall.template_hits import roll_template_hit, template_wound_odds
 from ...rules.eldfall.templates import template_spec
 from ...rules.eldfall.weapons import Weapon
 from .attacks import armour_of, defending_side
@@ -59,9 +58,7 @@ class TemplateTarget:
 
     def p_wound(self, reroll: bool = False) -> Fraction:
         """Exact chance that this Hit wounds: not dodged, then the damage die."""
-        dodged = attribute_roll_odds(modify(self.agility, halve=self.halved), reroll) \
-            if self.agility is not None else Fraction(0)
-        return (1 - dodged) * Fraction(min(max(self.damage, 0), 20), 20)
+        return template_wound_odds(self.agility, self.halved, self.damage, reroll=reroll)
 
 
 def targets(result: TemplateResult, state: GameState, weapon: Weapon,
@@ -90,18 +87,17 @@ def roll_hits(tgts: tuple[TemplateTarget, ...], rng: random.Random, *, reroll: b
     target a log entry with ``wounds`` (0 or 1, before HP caps)."""
     out = []
     for t in tgts:
+        hit = roll_template_hit(t.agility, t.halved, t.damage, rng, reroll=reroll)
         entry: dict[str, Any] = {"target": t.id, "dice": []}
-        dodge = attribute_roll(modify(t.agility, halve=t.halved), rng, reroll_failed=reroll) \
-            if t.agility is not None else None
-        if dodge is not None:
-            entry["dodge"] = {"face": dodge.face, "success": dodge.success, "agility": dodge.attribute.value,
-                              "halved": t.halved, "rerolled_from": dodge.rerolled_from}
-        if dodge is not None and dodge.success:
+        if hit.dodge is not None:
+            d = hit.dodge
+            entry["dodge"] = {"face": d.face, "success": d.success, "agility": d.attribute.value,
+                              "halved": t.halved, "rerolled_from": d.rerolled_from}
+        if hit.dodged:
             entry.update(hits=0, wounds=0, damage=[])
         else:
-            face = roll_d20(rng)
-            wound = wounds_on(face, t.damage)
-            entry.update(hits=1, wounds=int(wound), damage=[{"face": face, "target": t.damage, "wound": wound}])
+            entry.update(hits=1, wounds=int(hit.wound),
+                         damage=[{"face": hit.face, "target": t.damage, "wound": hit.wound}])
         out.append(entry)
     return out
 
