@@ -27,7 +27,7 @@ from ...game.policy import Decision, Policy
 from ...maps.results import MovePlan
 from ...maps.table import CONTACT_TOLERANCE, Table
 from ...sim.script import Script
-from ...rules.eldfall.dice import ExchangeLog, attribute_roll, resolve_exchange, roll_d20
+from ...rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange, roll_d20
 from ...rules.eldfall.exchange import Exchange
 from ...rules.eldfall.modifiers import modify
 from ...rules.eldfall.movement import half_up
@@ -736,10 +736,8 @@ class EldfallGame:
             return log
 
         # falls of the movement (E-FALL): one Agility roll per interval, a Wound per failure
-        falls = []
-        if seq.move.plan is not None and seq.move.plan.fall_rolls:
-            agi = attributes_of(st.model(mover), st.unit(mover).states).get("AGI", 0)  # Crippled: halved
-            falls = [attribute_roll(modify(agi), self.rng) for _ in range(seq.move.plan.fall_rolls)]
+        falls = self._fall_rolls(mover, seq.move)
+        if falls:
             rolled[mover] = rolled.get(mover, 0) + sum(not r.success for r in falls)
         mm = st.model(mover)
         mu = st.unit(mover)
@@ -834,15 +832,23 @@ class EldfallGame:
                 raise IllegalChoice(d, "a Dodge move is of kind 'dodge' (or 'idle' to stay)", mv)
             dmr = self.apply_move(d, mv)
             dodge_moves[d] = dmr
-            if dmr.plan is not None and dmr.plan.fall_rolls:
-                agi = attributes_of(self.state.model(d), self.state.unit(d).states).get("AGI", 0)
-                fr = [attribute_roll(modify(agi), self.rng) for _ in range(dmr.plan.fall_rolls)]
+            fr = self._fall_rolls(d, dmr)
+            if fr:
                 fails = sum(not r.success for r in fr)
                 if fails:
                     self._apply_wounds({d: fails})
                     changed |= self._finish_states()
                 note(d, {"kind": "fall", "rolls": [{"face": r.face, "success": r.success} for r in fr]})
         self._log_sequence(seq, action, logs, falls, changed | {m for m, n in rolled.items() if n > 0}, dodge_moves)
+
+    def _fall_rolls(self, model_id: str, mr: MoveResult) -> list[AttributeRoll]:
+        """E-FALL: the Agility rolls of a movement's falls, one per interval (AGI as the
+        States leave it: Crippled halves it); a failure is a Wound."""
+        n = mr.plan.fall_rolls if mr.plan is not None else 0
+        if not n:
+            return []
+        agi = attributes_of(self.state.model(model_id), self.state.unit(model_id).states).get("AGI", 0)
+        return [attribute_roll(modify(agi), self.rng) for _ in range(n)]
 
     def _equip(self, seq: _Sequence, model_id: str, weapon: str) -> None:
         """E-ACTION-OTHER: one item of each category equipped at a time. Using a weapon

@@ -33,7 +33,7 @@ from typing import Any
 
 from ...errors import SkirmishError
 from ...maps.table import Table
-from .state import facing_toward
+from .state import OUT, facing_toward
 
 Point3 = tuple[float, float, float]
 
@@ -177,7 +177,7 @@ class Placed:
 
     @property
     def in_play(self) -> bool:
-        return self.condition not in ("Incapacitated", "Dead")
+        return self.condition not in OUT
 
 
 @dataclass(frozen=True)
@@ -463,8 +463,8 @@ def _table_states(states: frozenset[str], condition: str) -> frozenset[str]:
         return (states - {"Crouched", "Incapacitated"}) | {"Dead"}
     if condition == "Incapacitated":
         return states | {"Incapacitated", "Crouched"}
-    if "Incapacitated" in states or "Dead" in states:  # back from Incapacitated (E-STATE-INCAPACITATED)
-        return states - {"Incapacitated", "Dead", "Crouched"}
+    if states & OUT:  # back from Incapacitated (E-STATE-INCAPACITATED)
+        return states - OUT - {"Crouched"}
     return states
 
 
