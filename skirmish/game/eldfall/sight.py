@@ -16,9 +16,8 @@ the one-table answer wherever the point is).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -26,6 +25,7 @@ from ...geometry.los import Viewer, line_of_sight_batch
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table
+from .memo import IdentityMemo
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,21 +42,8 @@ class Sight:
 
 #: Tables already built, with their LoS obstacles cached: the same table asked again (the
 #: mover at the same path point, the board without the same mover) is the same object,
-#: so its obstacles are built once. Keys hold the objects they were made from (identity
-#: checked), values are immutable; the store is bounded (oldest dropped first).
-_MEMO: dict[tuple[Any, ...], tuple[tuple[Any, ...], Table]] = {}
-_MEMO_SIZE = 128
-
-
-def _memo(key: tuple[Any, ...], refs: tuple[Any, ...], make: Callable[[], Table]) -> Table:
-    hit = _MEMO.get(key)
-    if hit is not None and len(hit[0]) == len(refs) and all(a is b for a, b in zip(hit[0], refs)):
-        return hit[1]
-    t = make()
-    if len(_MEMO) >= _MEMO_SIZE:
-        del _MEMO[next(iter(_MEMO))]
-    _MEMO[key] = (refs, t)
-    return t
+#: so its obstacles are built once.
+_TABLES: IdentityMemo[Table] = IdentityMemo(128)
 
 
 def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | None = None) -> Table:
@@ -67,7 +54,7 @@ def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | Non
         return table
     face = m.facing if facing is None else float(facing) % 360.0
     x, y, z = float(p[0]), float(p[1]), float(p[2])
-    return _memo(("at", id(table), m.id, x, y, z, face), (table,),
+    return _TABLES.get(("at", id(table), m.id, x, y, z, face), (table,),
                  lambda: table.with_model(dataclasses.replace(m, x=x, y=y, z=z, facing=face)))
 
 
@@ -76,7 +63,7 @@ def without(table: Table, model_id: str) -> Table:
     same object for the same other models and scenery, wherever the model stood."""
     rest = tuple(m for m in table.models if m.id != model_id)
     refs = (table.scenery, *rest)
-    return _memo(("without", model_id, *map(id, refs)), refs, lambda: dataclasses.replace(table, models=rest))
+    return _TABLES.get(("without", model_id, *map(id, refs)), refs, lambda: dataclasses.replace(table, models=rest))
 
 
 def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], others: Sequence[str], *,

@@ -25,13 +25,24 @@ from ...rules.eldfall.template_hits import roll_template_hit, template_wound_odd
 from ...rules.eldfall.templates import template_spec
 from ...rules.eldfall.weapons import Weapon
 from .attacks import armour_of, defending_side
+from .memo import IdentityMemo
 from .state import GameState
+
+
+#: Placements already resolved: the Action's options, a policy's scores and the
+#: Resolution ask for the same template on the same (immutable) table.
+_PLACED: IdentityMemo[TemplateResult | None] = IdentityMemo(256)
 
 
 def place(table: Table, user: str, target: str, weapon: Weapon) -> TemplateResult | None:
     """``weapon``'s template placed by ``user`` on ``target`` (circle: centred on it;
     spray: from the user's base toward it), or None when it cannot be placed so that
     the main target is covered and affected (E-TMPL)."""
+    return _PLACED.get(("place", id(table), user, target, weapon), (table,),
+                       lambda: _place(table, user, target, weapon))
+
+
+def _place(table: Table, user: str, target: str, weapon: Weapon) -> TemplateResult | None:
     assert weapon.template is not None
     spec = template_spec(weapon.template)
     try:
