@@ -11,6 +11,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..errors import SkirmishError
+from ..memo import IdentityMemo
 from ..geometry.distance import (
     cylinder_distance,
     cylinder_distance_matrix,
@@ -42,7 +43,7 @@ CONTACT_TOLERANCE = 1e-3
 
 
 #: Cover answers by everything they depend on (see :meth:`Table.cover`); bounded.
-_COVERS: dict[tuple[Any, ...], tuple[tuple[Scenery, ...], Cover]] = {}
+_COVERS: IdentityMemo[Cover] = IdentityMemo(1024)
 
 
 @register_map
@@ -348,14 +349,7 @@ class Table(TableMovement, TableTemplates, Map):
         # the same solids, attacker's facing and target: the same answer (kept for the session)
         key = (id(self.scenery), attacker, ma.facing, target, mt.size, frozenset(mt.states),
                tuple((o.id, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in self.models))
-        hit = _COVERS.get(key)
-        if hit is not None and hit[0] is self.scenery:
-            return hit[1]
-        got = self._cover(ma, mt)
-        if len(_COVERS) >= 1024:
-            del _COVERS[next(iter(_COVERS))]
-        _COVERS[key] = (self.scenery, got)
-        return got
+        return _COVERS.get(key, (self.scenery,), lambda: self._cover(ma, mt))
 
     def _cover(self, ma: Model, mt: Model) -> Cover:
         attacker, target = ma.id, mt.id

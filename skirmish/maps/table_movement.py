@@ -29,6 +29,7 @@ from shapely.ops import nearest_points
 
 from ..errors import IllegalActionError, MeasurementRefused, RuleInputError, SkirmishError
 from ..geometry import paths as P
+from ..memo import IdentityMemo
 from ..rules.eldfall.modes import Mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
@@ -200,20 +201,15 @@ def _phase(c: tuple[float, float], towards: tuple[float, float]) -> float:
 def _obstacle(s: Scenery, r: float, towards: tuple[float, float]) -> P.PlanObstacle:
     if s.solid.circle is not None:
         return P.PlanObstacle(s.id, r, circle=s.solid.circle, phase=_phase(s.solid.circle[:2], towards))
-    hit = _OBSTACLES.get((id(s), r))
-    if hit is not None and hit[0] is s:
-        return hit[1]  # the same piece and clearance: its capsules and grown pieces are kept on it
-    pieces = tuple(np.asarray(p.exterior.coords)[:-1] for p in s.solid.convex_pieces)
-    o = P.PlanObstacle(s.id, r, polygon=s.solid.footprint, pieces=pieces)
-    if len(_OBSTACLES) >= 4096:
-        del _OBSTACLES[next(iter(_OBSTACLES))]
-    _OBSTACLES[(id(s), r)] = (s, o)
-    return o
+    # the same piece and clearance: its capsules and grown pieces are kept on the obstacle
+    return _OBSTACLES.get((id(s), r), (s,), lambda: P.PlanObstacle(
+        s.id, r, polygon=s.solid.footprint,
+        pieces=tuple(np.asarray(p.exterior.coords)[:-1] for p in s.solid.convex_pieces)))
 
 
 #: A polygon piece's plan obstacle per clearance (a round one is turned toward the mover,
-#: so it is made afresh): key (id(piece), clearance) -> (piece, obstacle).
-_OBSTACLES: dict[tuple[int, float], tuple[Scenery, P.PlanObstacle]] = {}
+#: so it is made afresh): key (id(piece), clearance).
+_OBSTACLES: IdentityMemo[P.PlanObstacle] = IdentityMemo(4096)
 
 
 # ---------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from ...geometry.los import Viewer, line_of_sight_batch
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table
-from .memo import IdentityMemo
+from ...memo import IdentityMemo
 
 
 @dataclass(frozen=True, eq=False)

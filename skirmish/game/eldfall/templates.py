@@ -25,7 +25,7 @@ from ...rules.eldfall.template_hits import roll_template_hit, template_wound_odd
 from ...rules.eldfall.templates import template_spec
 from ...rules.eldfall.weapons import Weapon
 from .attacks import armour_of, defending_side
-from .memo import IdentityMemo
+from ...memo import IdentityMemo
 from .state import GameState
 
 
