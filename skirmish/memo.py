@@ -27,3 +27,7 @@ class IdentityMemo(Generic[T]):
             del self._store[next(iter(self._store))]
         self._store[key] = (refs, value)
         return value
+
+    def clear(self) -> None:
+        """Forget every answer."""
+        self._store.clear()
