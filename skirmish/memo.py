@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+_MISSING: Any = object()
 
 
 class IdentityMemo(Generic[T]):
@@ -18,16 +19,28 @@ class IdentityMemo(Generic[T]):
         self.size = size
         self._store: dict[tuple[Any, ...], tuple[tuple[Any, ...], T]] = {}
 
-    def get(self, key: tuple[Any, ...], refs: tuple[Any, ...], make: Callable[[], T]) -> T:
+    def find(self, key: tuple[Any, ...], refs: tuple[Any, ...], default: Any = None) -> T | Any:
+        """The answer kept for ``key`` made from ``refs``, else ``default``."""
         hit = self._store.get(key)
         if hit is not None and len(hit[0]) == len(refs) and all(a is b for a, b in zip(hit[0], refs)):
             return hit[1]
-        value = make()
-        if len(self._store) >= self.size:
+        return default
+
+    def put(self, key: tuple[Any, ...], refs: tuple[Any, ...], value: T) -> T:
+        """Keep ``value`` for ``key``, made from ``refs``; returns it."""
+        if key not in self._store and len(self._store) >= self.size:
             del self._store[next(iter(self._store))]
         self._store[key] = (refs, value)
         return value
 
+    def get(self, key: tuple[Any, ...], refs: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """The answer kept for ``key`` made from ``refs``, else ``make()``, kept."""
+        got = self.find(key, refs, _MISSING)
+        return self.put(key, refs, make()) if got is _MISSING else got
+
     def clear(self) -> None:
         """Forget every answer."""
         self._store.clear()
+
+    def __len__(self) -> int:
+        return len(self._store)

@@ -48,6 +48,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon
 
+from ..memo import IdentityMemo
 from .los_chain import Chain, chain_blocks_many, clip_polygons, feasible_point
 from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_rings
 
@@ -275,13 +276,6 @@ class _OwnerRows(NamedTuple):
     bound: np.ndarray
 
 
-def _cache_put(store: dict[Any, Any], key: tuple[object, ...], value: tuple[tuple[object, ...], Any],
-               size: int = _ROWS_SIZE) -> None:
-    if len(store) >= size:
-        del store[next(iter(store))]
-    store[key] = value
-
-
 def _rows_key(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ...], geom: Polygon
               ) -> tuple[tuple[object, ...], _OwnerRows | None]:
     """The cache key of one owner's rows, and its rows if this same solid was seen."""
@@ -340,7 +334,9 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
                 ox, oy, ux, uy = next(geom_axes)
                 axis = (float(ox), float(oy), float(ux), float(uy))
             rows = _OwnerRows(verts, pieces, [circle is not None] * len(verts), axes_p, circles_p, axis, bounds[k])
-            _cache_put(_ROWS, looked[i][0], ((geom, ps), rows))
+            if len(_ROWS) >= _ROWS_SIZE:
+                del _ROWS[next(iter(_ROWS))]
+            _ROWS[looked[i][0]] = ((geom, ps), rows)
             out[i] = rows
     return [rows for rows in out if rows is not None]
 
@@ -424,18 +420,14 @@ def _grow(obs: Obstacles, eps: float) -> Obstacles:
 
 #: Grown parts and footprint per owner and ε (the same solid grown again is the same
 #: objects, so :func:`_owner_rows` finds it): key -> (refs, (parts, footprint)).
-_GROWN: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[tuple[Polygon, ...], Polygon]]] = {}
+_GROWN: IdentityMemo[tuple[tuple[Polygon, ...], Polygon]] = IdentityMemo(_ROWS_SIZE)
 
 
 def _grown_owner(ps: tuple[Polygon, ...], eps: float) -> tuple[tuple[Polygon, ...], Polygon]:
-    key = (id(ps), eps)
-    hit = _GROWN.get(key)
-    if hit is not None and hit[0][0] is ps:
-        return hit[1]
-    gp = tuple(grow_convex(p, eps) for p in ps)
-    out = (gp, gp[0] if len(gp) == 1 else shapely.union_all(gp))
-    _cache_put(_GROWN, key, ((ps,), out))
-    return out
+    def grow() -> tuple[tuple[Polygon, ...], Polygon]:
+        gp = tuple(grow_convex(p, eps) for p in ps)
+        return gp, gp[0] if len(gp) == 1 else shapely.union_all(gp)
+    return _GROWN.get((id(ps), eps), (ps,), grow)
 
 
 def _stacks(parts: Sequence[tuple[Polygon, ...]], z0: np.ndarray, z1: np.ndarray) -> list[tuple[int, int, Polygon]]:

@@ -247,16 +247,14 @@ class _Net:
 #: same scenery (identity), size and mode, and every model at the same place with the
 #: same base, hitbox height and side (facings and other States do not change a path).
 #: The mover's Speed (SPD: its fall rolls) is in the key too. Bounded, oldest first.
-_MOVERS: dict[tuple[Any, ...], tuple[tuple[Any, ...], _Mover]] = {}
-_MOVERS_SIZE = 64
+_MOVERS: IdentityMemo[_Mover] = IdentityMemo(64)
 
 
 #: Movement nets by what they depend on: the scenery (identity), size and mode, the
 #: mover (place, base, hitbox height, side, SPD) and every model it must steer round
 #: (the other side's, not Dead). Friends never enter a net (they are moved through and
 #: matter only where a move ends: :attr:`_Space.end`), so a friend's move keeps the net.
-_NETS: dict[tuple[Any, ...], tuple[Any, "_Net"]] = {}
-_NETS_SIZE = 64
+_NETS: IdentityMemo[_Net] = IdentityMemo(64)
 
 
 def _net_key(t: Any, model_id: str, falls: bool, reach: float = math.inf) -> tuple[Any, ...]:
@@ -271,7 +269,7 @@ def _net_key(t: Any, model_id: str, falls: bool, reach: float = math.inf) -> tup
 _REACH_SLACK = 1e-6
 
 #: Surfaces per scenery (identity), table width and depth.
-_SURFACES: dict[tuple[Any, ...], tuple[Any, tuple[Surface, ...]]] = {}
+_SURFACES: IdentityMemo[tuple[Surface, ...]] = IdentityMemo(64)
 
 
 def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -361,15 +359,13 @@ class _Mover:
             spd = self.model.attributes.get("SPD")
             if isinstance(spd, (int, float)) and math.isfinite(spd) and spd >= 0:
                 reach = max(reach, movement_budget(spd, MoveKind.RUN))
+        refs = (self.table.scenery,)
         for r in dict.fromkeys((math.inf, reach)):
-            hit = _NETS.get(_net_key(self.table, self.model.id, falls, r))
-            if hit is not None and hit[0] is self.table.scenery:
-                self._nets[(falls, r)] = hit[1]
-                return hit[1]
-        net = self._build_net(falls, reach)
-        if len(_NETS) >= _NETS_SIZE:
-            del _NETS[next(iter(_NETS))]
-        _NETS[_net_key(self.table, self.model.id, falls, reach)] = (self.table.scenery, net)
+            hit = _NETS.find(_net_key(self.table, self.model.id, falls, r), refs)
+            if hit is not None:
+                self._nets[(falls, r)] = hit
+                return hit
+        net = _NETS.put(_net_key(self.table, self.model.id, falls, reach), refs, self._build_net(falls, reach))
         self._nets[(falls, reach)] = net
         return net
 
@@ -710,10 +706,10 @@ class TableMovement:
     def surfaces(self) -> tuple[Surface, ...]:
         """The surfaces models stand on: the table (index 0), then the walkable tops by height."""
         t: Any = self
-        key = (id(t.scenery), t.width, t.depth)
-        hit = _SURFACES.get(key)
-        if hit is not None and hit[0] is t.scenery:
-            return hit[1]
+        return _SURFACES.get((id(t.scenery), t.width, t.depth), (t.scenery,), self._build_surfaces)
+
+    def _build_surfaces(self) -> tuple[Surface, ...]:
+        t: Any = self
         out = [Surface(0, 0.0, shapely.box(0.0, 0.0, t.width, t.depth), (), True)]
         groups: dict[float, list[Scenery]] = {}
         for s in t.scenery:
@@ -723,10 +719,7 @@ class TableMovement:
             pieces = groups[z]
             support = shapely.union_all([s.solid.footprint for s in pieces])
             out.append(Surface(len(out), z, support, tuple(s.id for s in pieces)))
-        if len(_SURFACES) >= 64:
-            del _SURFACES[next(iter(_SURFACES))]
-        _SURFACES[key] = (t.scenery, surfaces := tuple(out))
-        return surfaces
+        return tuple(out)
 
     def surface_under(self, model_id: str) -> Surface:
         """The surface a model stands on (its ``z`` and the walkable top under its centre)."""
@@ -755,15 +748,7 @@ class TableMovement:
         if mv is None:
             t: Any = self
             key, refs = _mover_key(t, model_id)
-            hit = _MOVERS.get(key)
-            if hit is not None and all(a is b for a, b in zip(hit[0], refs)):
-                mv = hit[1]
-            else:
-                mv = _Mover(self, t.model(model_id))
-                if len(_MOVERS) >= _MOVERS_SIZE:
-                    del _MOVERS[next(iter(_MOVERS))]
-                _MOVERS[key] = (refs, mv)
-            self._mv_movers[model_id] = mv
+            mv = self._mv_movers[model_id] = _MOVERS.get(key, refs, lambda: _Mover(self, t.model(model_id)))
         return mv
 
     # -- budgets and modes --------------------------------------------------------------------
