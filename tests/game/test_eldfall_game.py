@@ -303,7 +303,8 @@ class _Always:
 
 
 def test_e_morale_panicked_side_rolls_and_a_failure_runs_to_its_own_edge():
-    """Blue starts with 3 models, two already Dead: fewer than half in play, so Panicked."""
+    """E-MORALE: blue starts with 3 models, two already Dead: fewer than half in play, so
+    Panicked."""
     models = (model("r1", "red", (3, 12), 0) + model("b1", "blue", (12, 12), 180,
                                                         attrs="AGI = 6, SPD = 4, STA = 3, MEL = 12, ARM = 1, HP = 2, "
                                                               "MOR = 1")
@@ -360,6 +361,7 @@ def test_e_action_other_death_blow_kills_an_incapacitated_enemy_in_contact():
 
 
 def test_e_state_incapacitated_recovery_roll_in_own_strategic_phase():
+    """E-STATE-INCAPACITATED: the Recovery roll, in the model's own Strategic phase."""
     models = (model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 20, MEL = 12, ARM = 1, HP = 2",
                     extra='states = ["Incapacitated"]') + model("r2", "red", (5, 12), 0)
               + model("b1", "blue", (20, 20), 180))
