@@ -49,7 +49,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from ..memo import IdentityMemo
-from .los_chain import Chain, chain_blocks_many, clip_polygons, feasible_point
+from .los_chain import Chain, _next_index, chain_blocks_many, feasible_point
 from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_rings
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
@@ -563,6 +563,35 @@ def _corners(box: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([x0, y0], 1), np.stack([x1, y0], 1), np.stack([x1, y1], 1), np.stack([x0, y1], 1)], 1)
 
 
+def clip_polygons_many(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
+    """:func:`.kernels.clip_polygons` in numpy, for many rows at once: every query's patches
+    (a process that never reaches the chain test never loads the compiled kernels)."""
+    rows, V, _ = verts.shape
+    side = verts[..., 0] * n[:, 0:1] + verts[..., 1] * n[:, 1:2] - c0[:, None]
+    nx = _next_index(V)
+    nxt = verts[:, nx]
+    sn = side[:, nx]
+    inside = side >= 0
+    cross = inside != (sn >= 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = side / (side - sn)
+        hit = verts + (nxt - verts) * t[..., None]
+    both = np.empty((rows, V, 2, 2))
+    both[:, :, 0] = np.where(inside[..., None], verts, np.nan)
+    both[:, :, 1] = np.where(cross[..., None], hit, np.nan)
+    cand = both.reshape(rows, 2 * V, 2)
+    valid = np.stack([inside, cross], 2).reshape(rows, 2 * V)
+    # compact the valid candidates to the front (stable), pad with the first one
+    pos = np.cumsum(valid, 1) - 1
+    count = pos[:, -1] + 1
+    out = np.full((rows, V + 1, 2), np.nan)
+    r, j = np.nonzero(valid & (pos <= V))
+    out[r, pos[r, j]] = cand[r, j]
+    pad = np.arange(V + 1)[None, :] >= count[:, None]
+    out = np.where(pad[..., None], out[:, :1], out)
+    return out
+
+
 def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Convex polygons containing box ∩ region: the box cut by the region's half-plane
     and by the disc's tangent facing the box. Returns (vertices (rows, 6, 2), non-empty)."""
@@ -572,12 +601,12 @@ def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray,
     outside = np.any(np.hypot(corners[..., 0] - D[:, 0:1], corners[..., 1] - D[:, 1:2]) > D[:, 2:3], 1)
     cut = np.flatnonzero(behind | outside)
     if len(cut):
-        v = clip_polygons(corners[cut], H[cut, :2], H[cut, 2])
+        v = clip_polygons_many(corners[cut], H[cut, :2], H[cut, 2])
         mid = (box[cut, :2] + box[cut, 2:]) / 2 - D[cut, :2]
         d = np.hypot(mid[:, 0], mid[:, 1])
         u = np.where(d[:, None] > 1e-12, -mid / np.maximum(d, 1e-300)[:, None], 0.0)
         c0 = np.where(d > 1e-12, np.einsum("ij,ij->i", u, D[cut, :2]) - D[cut, 2], -_BIG)
-        verts[cut] = clip_polygons(v, u, c0)
+        verts[cut] = clip_polygons_many(v, u, c0)
     return verts, ~np.isnan(verts[:, 0, 0])
 
 

@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .kernels import clip_polygons, feasible_blocks, vertices, xrange_within
+
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
 _FAR = 1e18
@@ -53,35 +55,6 @@ MAX_NODES = 64
 SPLIT_INTO = 4
 SPLIT_DEPTH = 3
 MAX_PARTS = 32
-
-
-def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
-    """Clip convex polygons (rows, V, 2; padded by repeating vertices) to n·x >= c0.
-    Returns (rows, V + 1, 2); an empty result is all-NaN."""
-    rows, V, _ = verts.shape
-    side = verts[..., 0] * n[:, 0:1] + verts[..., 1] * n[:, 1:2] - c0[:, None]
-    nx = _next_index(V)
-    nxt = verts[:, nx]
-    sn = side[:, nx]
-    inside = side >= 0
-    cross = inside != (sn >= 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = side / (side - sn)
-        hit = verts + (nxt - verts) * t[..., None]
-    both = np.empty((rows, V, 2, 2))
-    both[:, :, 0] = np.where(inside[..., None], verts, np.nan)
-    both[:, :, 1] = np.where(cross[..., None], hit, np.nan)
-    cand = both.reshape(rows, 2 * V, 2)
-    valid = np.stack([inside, cross], 2).reshape(rows, 2 * V)
-    # compact the valid candidates to the front (stable), pad with the first one
-    pos = np.cumsum(valid, 1) - 1
-    count = pos[:, -1] + 1
-    out = np.full((rows, V + 1, 2), np.nan)
-    r, j = np.nonzero(valid & (pos <= V))
-    out[r, pos[r, j]] = cand[r, j]
-    pad = np.arange(V + 1)[None, :] >= count[:, None]
-    out = np.where(pad[..., None], out[:, :1], out)
-    return out
 
 
 _NEXT: dict[int, np.ndarray] = {}
@@ -253,9 +226,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     # below are taken at its ends)
     hull, nhull = _hull_halfplanes_many(np.concatenate([fP, fQ], 1))
     hull[..., 2] -= widen + SLACK
-    kx0, kx1, hit = np.zeros(R), np.zeros(R), np.zeros(R, bool)
-    for g, kg in _by_width(k):  # (walls apart from the many-sided discs: smaller arrays)
-        kx0[g], kx1[g], hit[g] = _xrange_within(kg, hull[rb[g]], nhull[rb[g]])
+    kx0, kx1, hit = xrange_within(k, hull[rb], nhull[rb])
     live &= hit
     xP0, xQ1 = fP[:, :, 0].min(1), fQ[:, :, 0].max(1)
     # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
@@ -852,24 +823,6 @@ def _hull_halfplanes_many_(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.take_along_axis(rows, sel[..., None], 1), count
 
 
-#: Polygons with at most this many distinct leading vertices are handled trimmed to it.
-_NARROW = 12
-
-
-def _by_width(k: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Rows of ``k`` (R, W, 2; padded by repeating the first vertex after the last real
-    one) in two groups: (rows, polygons) for the narrow ones trimmed to ``_NARROW``
-    columns (the same polygons), and the rest whole."""
-    if k.shape[1] <= _NARROW:
-        return [(np.arange(len(k)), k)]
-    tail = np.all((k[:, _NARROW:] == k[:, :1]) | np.isnan(k[:, _NARROW:]), (1, 2))
-    out = []
-    for sel, width in ((np.flatnonzero(tail), _NARROW), (np.flatnonzero(~tail), k.shape[1])):
-        if len(sel):
-            out.append((sel, k[sel, :width]))
-    return out
-
-
 def _compact(V: np.ndarray) -> np.ndarray:
     """(B, K, 2) rows with NaN gaps: the non-NaN rows first, trimmed to the longest."""
     keep = ~np.isnan(V[..., 0])
@@ -890,61 +843,6 @@ def _vertices_many(A: np.ndarray) -> np.ndarray:
     lhs = u[..., None] * a0[:, None, :] + v[..., None] * a1[:, None, :]
     ok = good & np.all(lhs <= c[:, None, :] + 1e-9, -1)
     return np.where(ok[..., None], np.stack([u, v], -1), np.nan)
-
-
-def _xrange_within(k: np.ndarray, hp: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per convex polygon ``k[r]`` (V, 2; counter-clockwise, padded by repetition, all-NaN
-    when empty): the x-range of its intersection with the convex polygon {n·x >= c} (rows
-    ``hp[r]`` (E, 3) in counter-clockwise order, each a distinct edge line, the first
-    ``count[r]`` of them), and whether they meet. The intersection's vertices are vertices
-    of either polygon inside the other, or crossings of a K edge with a hull edge; all are
-    taken at once (a hair outside counts: the range may only grow)."""
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return _xrange_within_(k, hp, count)
-
-
-def _xrange_within_(k: np.ndarray, hp: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    tol = 1e-12
-    R, V, _ = k.shape
-    E = hp.shape[1]
-    e_i = np.arange(E)[None, :]
-    valid = e_i < count[:, None]  # (R, E)
-    nx_, ny_, c = hp[..., 0], hp[..., 1], hp[..., 2]
-    side = k[..., 0, None] * nx_[:, None, :] + k[..., 1, None] * ny_[:, None, :] - c[:, None, :]  # (R, V, E)
-    xs = [np.where(np.all(side >= -tol, 2), k[..., 0], np.nan)]
-    # hull vertices: where each edge line meets the next one (cyclically among the first count)
-    nxt = np.where(e_i + 1 < count[:, None], e_i + 1, 0)
-    prv = np.where(e_i > 0, e_i - 1, count[:, None] - 1)
-    r_i = np.arange(R)[:, None]
-    mx, my, mc = nx_[r_i, nxt], ny_[r_i, nxt], c[r_i, nxt]
-    det = nx_ * my - ny_ * mx
-    hv = np.stack([(c * my - ny_ * mc) / det, (nx_ * mc - c * mx) / det], -1)  # (R, E, 2): end of edge e
-    hv = np.where((valid & (np.abs(det) > 1e-15))[..., None], hv, np.nan)
-    start = hv[r_i, prv]  # start of edge e
-    # K edges crossing a hull edge line, within that edge
-    nx = _next_index(V)
-    sn = side[:, nx]
-    a, b = k[:, :, None, :], k[:, nx, None, :]
-    t = side / (side - sn)
-    pt = a + (b - a) * t[..., None]  # (R, V, E, 2)
-    crossing = (side >= 0) != (sn >= 0)
-    dirx, diry = ny_, -nx_  # along the edge (the inward normal is its left normal)
-    s_pt = (pt[..., 0] - start[:, None, :, 0]) * dirx[:, None] + (pt[..., 1] - start[:, None, :, 1]) * diry[:, None]
-    s_end = (hv[..., 0] - start[..., 0]) * dirx + (hv[..., 1] - start[..., 1]) * diry  # (R, E)
-    scale = tol * 10 * (1.0 + np.abs(hv).max(initial=0.0, where=~np.isnan(hv)))
-    ok = crossing & valid[:, None, :] & (s_pt >= -scale) & (s_pt <= s_end[:, None, :] + scale)
-    xs.append(np.where(ok, pt[..., 0], np.nan).reshape(R, -1))
-    # hull vertices inside K (left of every K edge)
-    e = b[:, :, 0] - a[:, :, 0]  # (R, V, 2)
-    w = hv[:, None, :, :] - a  # (R, V, E, 2)
-    cr = e[..., 0, None] * w[..., 1] - e[..., 1, None] * w[..., 0]
-    inside = np.all(cr >= -tol, 1) & ~np.isnan(k[:, :1, 0]) & ~np.isnan(hv[..., 0])  # (R, E)
-    xs.append(np.where(inside, hv[..., 0], np.nan))
-    allx = np.concatenate([x.reshape(R, -1) for x in xs], 1)
-    hit = ~np.all(np.isnan(allx), 1)
-    lo, hi = np.nanmin(allx, 1), np.nanmax(allx, 1)
-    return np.where(hit, lo, 0.0), np.where(hit, hi, 0.0), hit
 
 
 def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
@@ -981,83 +879,17 @@ def _pairs(m: int) -> tuple[np.ndarray, np.ndarray]:
     return got
 
 
-def _vertices(A: np.ndarray) -> np.ndarray:
-    """The vertices of the polygon {a·(x, y) <= c} (empty when it is empty)."""
-    i, j = _pairs(len(A))
-    a0, a1, c = A[:, 0], A[:, 1], A[:, 2]
-    det = a0[i] * a1[j] - a1[i] * a0[j]
-    good = np.abs(det) > 1e-14
-    i, j, det = i[good], j[good], det[good]
-    u = (c[i] * a1[j] - a1[i] * c[j]) / det
-    v = (a0[i] * c[j] - c[i] * a0[j]) / det
-    ok = np.all(u[:, None] * a0 + v[:, None] * a1 <= c + 1e-9, 1)
-    return np.stack([u[ok], v[ok]], 1)
-
-
 def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],
                    which: list[int] | None = None) -> np.ndarray:
     """For each block of rows in ``extra`` (up to 3 rows each), whether ``A`` with it is
     feasible (or, where ``A`` is a list of systems, ``A[which[e]]`` with block ``e``):
-    whether a vertex of two of its rows meets every row, within the tolerance of
-    :func:`_vertices`. The vertices of two rows of a system are the same for every block
-    (:func:`_vertices`, once per system): only they are checked against each block; the
-    pairs with a row of the block are enumerated per block, all blocks in one vectorised
-    pass. Each system is padded to the longest by repeating its last row, each block to
-    3 rows by repeating its last one (a repeated row gives the same vertices again)."""
+    whether a vertex of two of its rows meets every row (:func:`.kernels.vertices`)."""
     As = [A] if isinstance(A, np.ndarray) else A
-    wh = np.zeros(len(extra), int) if which is None else np.asarray(which)
-    k = 3
-    m = max(len(a) for a in As)
-    M = np.empty((len(extra), m + k, 3))
-    for e, r in enumerate(extra):  # padded by repetition
-        M[e, m:m + len(r)] = r
-        M[e, m + len(r):] = r[-1]
-    E = M[:, m:]
-    found = np.zeros(len(extra), bool)
-    few = len(extra) < _FEW_BLOCKS  # (then every pair per block: fewer calls)
-    for s, a in enumerate(As):
-        sel = wh == s
-        if not sel.any():
-            continue
-        M[sel, :len(a)] = a
-        M[sel, len(a):m] = a[-1]
-        if few:
-            continue
-        VA, Es = _vertices(a), E[sel]  # the system's own vertices against each block's rows
-        lhs = VA[None, :, None, 0] * Es[:, None, :, 0] + VA[None, :, None, 1] * Es[:, None, :, 1]  # (n, nA, k)
-        found[sel] = np.all(lhs <= Es[:, None, :, 2] + 1e-9, -1).any(1)
-    i, j = _pairs(m + k) if few else _block_pairs(m, k)
-    Mi, Mj = M[:, i], M[:, j]  # (N, pairs, 3): the two rows of each pair
-    a0i, a1i, ci = Mi[..., 0], Mi[..., 1], Mi[..., 2]
-    a0j, a1j, cj = Mj[..., 0], Mj[..., 1], Mj[..., 2]
-    det = a0i * a1j - a1i * a0j
-    good = np.abs(det) > 1e-14
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = (ci * a1j - a1i * cj) / det
-        v = (a0i * cj - ci * a0j) / det
-        lhs = u[..., None] * M[:, None, :, 0] + v[..., None] * M[:, None, :, 1]  # (N, pairs, m + k)
-        ok = good & np.all(lhs <= M[:, None, :, 2] + 1e-9, -1)
-    return found | ok.any(1)
-
-
-#: Below this many blocks :func:`_feasible_each` enumerates every pair per block.
-_FEW_BLOCKS = 4
-_BLOCK_PAIRS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _block_pairs(m: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs i < j of :func:`_pairs` over ``m + k`` rows that hold one of the last
-    ``k`` rows (``j >= m``)."""
-    got = _BLOCK_PAIRS.get((m, k))
-    if got is None:
-        i, j = _pairs(m + k)
-        keep = j >= m
-        got = _BLOCK_PAIRS[(m, k)] = (i[keep], j[keep])
-    return got
+    return feasible_blocks(As, extra, np.zeros(len(extra), int) if which is None else np.asarray(which))
 
 
 def feasible_point(A: np.ndarray) -> np.ndarray | None:
     """A point (α, β) meeting every row a·(α, β) <= c (the rows bound a polygon): the mean
     of the feasible vertices, or None when there is none."""
-    V = _vertices(A)
+    V = vertices(A)
     return V.mean(0) if len(V) else None

@@ -8,7 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from skirmish.geometry.los_chain import _hull_halfplanes_many, _xrange_within, clip_polygons
+import pytest
+
+from skirmish.geometry.kernels import clip_polygons, xrange_within
+from skirmish.geometry.los import clip_polygons_many
+from skirmish.geometry.los_chain import _hull_halfplanes_many
 
 
 def _convex(rng: np.random.Generator, rows: int, verts: int) -> np.ndarray:
@@ -17,15 +21,16 @@ def _convex(rng: np.random.Generator, rows: int, verts: int) -> np.ndarray:
     return pts + rng.normal(size=(rows, 1, 2))
 
 
+@pytest.mark.parametrize("clip", [clip_polygons, clip_polygons_many], ids=["kernel", "numpy"])
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(3, 9))
-def test_clip_polygons_is_shapelys_intersection_with_the_half_plane(seed, verts):
+def test_clip_polygons_is_shapelys_intersection_with_the_half_plane(clip, seed, verts):
     rng = np.random.default_rng(seed)
     k = _convex(rng, 4, verts)
     k[:, -1] = k[:, -2]  # padding by repetition is allowed
     n = rng.normal(size=(4, 2))
     c0 = rng.normal(size=4) * 0.7
-    out = clip_polygons(k, n, c0)
+    out = clip(k, n, c0)
     for r in range(4):
         big = 1e3
         u = n[r] / np.hypot(*n[r])
@@ -46,7 +51,7 @@ def test_corridor_x_range_is_the_bounds_of_shapelys_intersection(seed, verts):
     k = clip_polygons(_convex(rng, 4, verts), np.tile([1.0, 0.0], (4, 1)), np.full(4, -0.5))
     pts = rng.normal(size=(8, 2)) * 1.2
     hp, count = _hull_halfplanes_many(pts[None])
-    lo, hi, hit = _xrange_within(k, np.repeat(hp, 4, 0), np.repeat(count, 4))
+    lo, hi, hit = xrange_within(k, np.repeat(hp, 4, 0), np.repeat(count, 4))
     hull = shapely.MultiPoint(pts).convex_hull
     for r in range(4):
         if np.isnan(k[r, 0, 0]):

@@ -1,0 +1,64 @@
+"""Compiled kernels for the chain test's many tiny problems (:mod:`.los_chain`).
+
+The chain test solves thousands of 2-D linear feasibility problems of a dozen rows and
+clips hundreds of small convex polygons per hard pair. Done with numpy, each call costs
+tens of microseconds of array set-up for a few hundred flops; compiled loops with an
+early exit take one or two. numba compiles each kernel on its first call (cached on disk
+beside this file, or in the user's cache where that is read-only), so a process that
+never reaches the chain test never imports numba.
+
+Each kernel keeps the arithmetic and tolerances of the vectorised code it replaces; the
+tests check them against a plain numpy enumeration (the oracle).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+
+def _c() -> ModuleType:
+    from . import _compiled  # (numba is imported only here, on the first kernel call)
+
+    return _compiled
+
+
+def vertices(A: np.ndarray) -> np.ndarray:
+    """The vertices (k, 2) of the polygon {a·(x, y) <= c} over the rows ``A`` (m, 3): every
+    crossing of two rows that meets every row within ``_compiled.FEAS_TOL`` (1e-9; rows whose
+    determinant is within ``DET_TOL``, 1e-14, of 0 are parallel) (empty when the
+    polygon is)."""
+    return _c()._vertices(np.ascontiguousarray(A, dtype=np.float64))
+
+
+def feasible_blocks(systems: list[np.ndarray], blocks: list[np.ndarray], which: np.ndarray) -> np.ndarray:
+    """For each block of rows ``blocks[e]`` (1 to 3 rows), whether ``systems[which[e]]``
+    with it has a vertex (as :func:`vertices`): stops at the first one found."""
+    S = np.ascontiguousarray(np.concatenate(systems), dtype=np.float64)
+    start = np.zeros(len(systems) + 1, np.int64)
+    np.cumsum([len(s) for s in systems], out=start[1:])
+    B = np.zeros((len(blocks), 3, 3))
+    nrows = np.empty(len(blocks), np.int64)
+    for e, r in enumerate(blocks):
+        B[e, :len(r)] = r
+        nrows[e] = len(r)
+    return _c()._feasible_blocks(S, start, B, nrows, np.asarray(which, np.int64))
+
+
+def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
+    """Clip convex polygons (rows, V, 2; padded by repeating vertices) to n·x >= c0.
+    Returns (rows, V + 1, 2): the kept vertices and crossings in order, padded by the first
+    one; an empty result is all-NaN."""
+    f8 = np.float64
+    return _c()._clip(np.ascontiguousarray(verts, f8), np.ascontiguousarray(n, f8), np.ascontiguousarray(c0, f8))
+
+
+def xrange_within(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float = 1e-12
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[r]`` (V, 2; counter-clockwise, padded by repetition, all-NaN
+    when empty): the x-range of its intersection with the convex polygon {n·x >= c - tol}
+    (the first ``count[r]`` rows of ``hp[r]`` (E, 3)), and whether they meet: the polygon
+    clipped by each half-plane in turn (Sutherland–Hodgman)."""
+    return _c()._xrange(np.ascontiguousarray(k, np.float64), np.ascontiguousarray(hp, np.float64),
+                        np.ascontiguousarray(count, np.int64), float(tol))

@@ -1,0 +1,73 @@
+"""The compiled kernels of the LoS chain test (E-LOS) against shapely's polygons (the
+obvious way): vertices and feasibility of small 2-D systems a·x <= c."""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skirmish.geometry.kernels import feasible_blocks, vertices
+
+_BOX = np.array([[1.0, 0.0, 5.0], [-1.0, 0.0, 5.0], [0.0, 1.0, 5.0], [0.0, -1.0, 5.0]])
+
+
+def _system(rng: np.random.Generator, m: int) -> np.ndarray:
+    """``m`` random rows a·x <= c, inside a box (the polygon is bounded)."""
+    a = rng.normal(size=(m, 2))
+    a /= np.hypot(a[:, 0], a[:, 1])[:, None]
+    c = rng.uniform(-0.5, 2.0, m)
+    return np.vstack([_BOX, np.column_stack([a, c])])
+
+
+def _shapely_region(A: np.ndarray) -> shapely.Geometry:
+    region = shapely.box(-6, -6, 6, 6)
+    for a0, a1, c in A:
+        n = np.array([a0, a1])
+        base = n * c / (n @ n)
+        t = np.array([-a1, a0]) * 50
+        u = -n * 50
+        region = region.intersection(shapely.Polygon([base + t, base - t, base - t + u, base + t + u]))
+    return region
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_e_los_kernel_vertices_are_the_corners_of_the_polygon(seed, m):
+    rng = np.random.default_rng(seed)
+    A = _system(rng, m)
+    got = vertices(A)
+    want = _shapely_region(A)
+    if want.is_empty or want.area < 1e-9:
+        assert len(got) == 0 or want.distance(shapely.points(got)).max() < 1e-6
+        return
+    corners = np.asarray(want.exterior.coords)[:-1]
+    # every vertex found is a corner of the polygon, and every corner is found
+    d = np.hypot(*(got[:, None, :] - corners[None, :, :]).transpose(2, 0, 1))
+    assert d.min(1).max() < 1e-6
+    sharp = [k for k in range(len(corners)) if _is_corner(corners, k)]
+    assert d[:, sharp].min(0).max() < 1e-6
+
+
+def _is_corner(c: np.ndarray, k: int) -> bool:
+    """Whether the ring's point ``k`` turns (shapely may keep a point inside a straight edge)."""
+    a, b, n = c[k - 1], c[k], c[(k + 1) % len(c)]
+    u, v = b - a, n - b
+    return abs(u[0] * v[1] - u[1] * v[0]) > 1e-9 * (1 + np.hypot(*u) * np.hypot(*v))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 10), st.integers(1, 12))
+def test_e_los_kernel_feasible_blocks_is_non_emptiness(seed, m, nb):
+    rng = np.random.default_rng(seed)
+    systems = [_system(rng, m), _system(rng, max(m - 1, 1))]
+    blocks = [_system(rng, int(rng.integers(1, 4)))[4:] for _ in range(nb)]
+    which = rng.integers(0, 2, nb)
+    got = feasible_blocks(systems, blocks, which)
+    for e in range(nb):
+        region = _shapely_region(np.vstack([systems[which[e]], blocks[e]]))
+        if region.is_empty:
+            assert not got[e]
+        elif region.area > 1e-6:
+            assert got[e]
