@@ -62,3 +62,14 @@ def xrange_within(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float =
     clipped by each half-plane in turn (Sutherland–Hodgman)."""
     return _c()._xrange(np.ascontiguousarray(k, np.float64), np.ascontiguousarray(hp, np.float64),
                         np.ascontiguousarray(count, np.int64), float(tol))
+
+
+def load() -> None:
+    """Compile (or load from the disk cache) every kernel now, rather than on the first
+    query that needs it: for a long-running process or a benchmark."""
+    A = np.array([[1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0, -1.0, 1.0]])
+    vertices(A)
+    feasible_blocks([A], [A[:1]], np.zeros(1, int))
+    square = A[None, :, :2]
+    clip_polygons(square, np.array([[1.0, 0.0]]), np.zeros(1))
+    xrange_within(square, A[None], np.array([4]))

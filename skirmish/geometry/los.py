@@ -693,18 +693,25 @@ def _rows(bundle_pair: np.ndarray, pairs: _Pairs, obs: Obstacles) -> _Rows:
 
 def _crossing(p: np.ndarray, q: np.ndarray, rows: _Rows, obs: Obstacles, margin: float):
     """Open parameter interval where the plan segment p→q is inside each row's piece
-    (shrunk by ``margin``). Round owners use their true circle."""
+    (shrunk by ``margin``; empty, t0 > t1, where it misses). Round owners use their true
+    circle."""
     pp, dd = p[rows.bundle], (q - p)[rows.bundle]
+    # (only pieces whose bounding circle comes near the segment are solved)
+    bc = obs.piece_circle[rows.piece]
+    w = bc[:, :2] - pp
+    t = np.clip(np.einsum("ij,ij->i", w, dd) / np.maximum(np.einsum("ij,ij->i", dd, dd), 1e-300), 0.0, 1.0)
+    near = np.hypot(w[:, 0] - t * dd[:, 0], w[:, 1] - t * dd[:, 1]) <= bc[:, 2] + max(0.0, -margin) + 1e-9
     circ = obs.owner_circle[rows.owner]
     round_ = ~np.isnan(circ[:, 0])
-    t0, t1 = np.zeros(len(pp)), np.zeros(len(pp))
-    poly = np.flatnonzero(~round_)  # (a round piece's half-planes are only padding)
+    t0, t1 = np.ones(len(pp)), np.zeros(len(pp))
+    poly = np.flatnonzero(~round_ & near)  # (a round piece's half-planes are only padding)
     if len(poly):
         hp = obs.halfplanes[rows.piece[poly]]
         a, b = hp[..., :2], hp[..., 2]
         num = b - margin - np.einsum("rkj,rj->rk", a, pp[poly])
         den = np.einsum("rkj,rj->rk", a, dd[poly])
         t0[poly], t1[poly] = _clip(num, den)
+    round_ &= near
     if round_.any():
         c, R = circ[round_, :2], circ[round_, 2] - margin
         p0, d0 = pp[round_], dd[round_]
@@ -1160,6 +1167,13 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     size = hi_i - lo_i
     k = np.repeat(np.arange(len(apart)), size)
     other = order[np.repeat(lo_i, size) + np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)]
+    # (a piece whose bounding circle misses the line's stretch [smin, smax] covers none of it)
+    circ = obs.piece_circle[rows.piece[other]]
+    wx, wy = circ[:, 0] - o[apart[k], 0], circ[:, 1] - o[apart[k], 1]
+    dk = d[apart[k]]
+    sc = np.clip(wx * dk[:, 0] + wy * dk[:, 1], smin[k], smax[k])
+    near = np.hypot(wx - sc * dk[:, 0], wy - sc * dk[:, 1]) <= circ[:, 2] + 1e-9
+    k, other = k[near], other[near]
     line_row = apart[k]
     tall = _heights_block(tlo[k], thi[k], zP[line_row], zQ[line_row], z0[other], z1[other], sealed[other])
     k, other, line_row = k[tall], other[tall], line_row[tall]

@@ -408,10 +408,14 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
             changed = False
             cand = [(i, sp, r) for i in open_ for sp, r in ops[i]]
             feas = _feasible_each(state, [r for _, _, r in cand], [sp for _, sp, _ in cand])
+            ok_of: dict[int, list[tuple[int, np.ndarray]]] = {i: [] for i in open_}
+            for (j, sp, r), f in zip(cand, feas):
+                if f:
+                    ok_of[j].append((sp, r))
             keep = []
             fixes: list[tuple[int, np.ndarray]] = []
             for i in open_:
-                ok = [(sp, r) for (j, sp, r), f in zip(cand, feas) if j == i and f]
+                ok = ok_of[i]
                 if not ok:
                     used[idx[rel]] = True
                     return None
