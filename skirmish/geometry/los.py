@@ -209,11 +209,14 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     sealed = np.zeros(n, bool)
     grounded = np.zeros(n, bool)
     order = np.argsort(z0a, kind="stable")
+    box = shapely.bounds(_geom_array(geoms)) if n else np.zeros((0, 4))
     for i in order:
         if z0a[i] <= tol:
             grounded[i] = sealed[i] = True
             continue
-        supports = [geoms[j] for j in np.flatnonzero(grounded) if z1a[j] >= z0a[i] - tol]
+        # (a support whose box stays 2 tol clear of this footprint's adds nothing to its cover)
+        near = np.all((box[:, :2] <= box[i, 2:] + 2 * tol) & (box[:, 2:] >= box[i, :2] - 2 * tol), 1)
+        supports = [geoms[j] for j in np.flatnonzero(grounded & near) if z1a[j] >= z0a[i] - tol]
         if supports and shapely.union_all(supports).buffer(tol).covers(geoms[i]):
             grounded[i] = sealed[i] = True
         else:
