@@ -118,6 +118,25 @@ def test_e_cover_kept_answers_equal_a_fresh_table():
     assert turned.cover(a, b) == _fresh(turned).cover(a, b)
 
 
+@pytest.mark.parametrize("seed", [0, 3])
+def test_e_cover_without_fraction_gives_the_same_level(seed):
+    """E-COVER: ``fraction=False`` (the game's call) skips the visible samples only where no
+    piece within 1" could give Cover; level, modifier and piece are the full answer's."""
+    t = random_table(random.Random(seed), models=8, scenery=25)
+    skipped = 0
+    for a in t.model_ids:
+        for b in t.model_ids:
+            if a == b:
+                continue
+            full, quick = t.cover(a, b), t.cover(a, b, fraction=False)
+            assert (quick.level, quick.modifier, quick.piece) == (full.level, full.modifier, full.piece), (a, b)
+            if quick.visible_fraction is None:
+                skipped += 1
+            else:
+                assert quick.visible_fraction == full.visible_fraction
+    assert skipped  # the quick path was taken
+
+
 def test_surfaces_shared_by_tables_with_the_same_scenery(mill):
     m = mill.models[0]
     other = mill.with_model(dataclasses.replace(m, x=m.x + 0.25))
