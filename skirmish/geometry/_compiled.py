@@ -105,7 +105,7 @@ def _xrange(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float
     hi = np.zeros(R)
     hit = np.zeros(R, np.bool_)
     E = hp.shape[1]
-    cap = V + E + 2
+    cap = 2 * (V + E) + 4  # (a convex polygon gains one vertex per clip; rounding may add more)
     a = np.empty((cap, 2))
     b = np.empty((cap, 2))
     for r in range(R):
@@ -119,9 +119,13 @@ def _xrange(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float
                 n += 1
         while n > 1 and a[n - 1, 0] == a[0, 0] and a[n - 1, 1] == a[0, 1]:
             n -= 1
+        full = False
         for e in range(count[r]):
             nx, ny, c = hp[r, e, 0], hp[r, e, 1], hp[r, e, 2] - tol
             m = 0
+            if 2 * n + 2 > cap:
+                full = True
+                break
             for i in range(n):
                 j = i + 1 if i + 1 < n else 0
                 sa = a[i, 0] * nx + a[i, 1] * ny - c
@@ -139,7 +143,9 @@ def _xrange(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float
             a, b = b, a
             if n == 0:
                 break
-        if n > 0:
+        if full:  # (never met on convex input: the whole polygon's range, a superset)
+            lo[r], hi[r], hit[r] = np.nanmin(k[r, :, 0]), np.nanmax(k[r, :, 0]), True
+        elif n > 0:
             x0 = a[0, 0]
             x1 = a[0, 0]
             for i in range(1, n):
