@@ -27,14 +27,14 @@ def _vertices_into(A: np.ndarray, lo: int, hi: int, extra: np.ndarray, ne: int, 
         for j in range(i + 1, t):
             rj = A[lo + j] if j < m else extra[j - m]
             det = ri[0] * rj[1] - ri[1] * rj[0]
-            if abs(det) <= DET_TOL:
+            if not abs(det) > DET_TOL:  # (parallel, or NaN: no vertex)
                 continue
             u = (ri[2] * rj[1] - ri[1] * rj[2]) / det
             v = (ri[0] * rj[2] - ri[2] * rj[0]) / det
             ok = True
             for k in range(t):
                 rk = A[lo + k] if k < m else extra[k - m]
-                if u * rk[0] + v * rk[1] > rk[2] + FEAS_TOL:
+                if not u * rk[0] + v * rk[1] <= rk[2] + FEAS_TOL:  # (a NaN meets no row)
                     ok = False
                     break
             if ok:
@@ -52,6 +52,16 @@ def _vertices(A: np.ndarray) -> np.ndarray:
     out = np.empty((max(m * (m - 1) // 2, 1), 2))
     n = _vertices_into(A, 0, m, A[:0], 0, out, False)
     return out[:n]
+
+
+@_jit
+def _vertices_each(A: np.ndarray) -> np.ndarray:
+    B, m, _ = A.shape
+    out = np.full((B, max(m * (m - 1) // 2, 1), 2), np.nan)
+    most = 1
+    for b in range(B):
+        most = max(most, _vertices_into(A[b], 0, m, A[b, :0], 0, out[b], False))
+    return out[:, :most]
 
 
 @_jit

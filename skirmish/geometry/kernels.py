@@ -32,6 +32,12 @@ def vertices(A: np.ndarray) -> np.ndarray:
     return _c()._vertices(np.ascontiguousarray(A, dtype=np.float64))
 
 
+def vertices_each(A: np.ndarray) -> np.ndarray:
+    """:func:`vertices` of each system ``A[b]`` (B, m, 3) at once: (B, k, 2), each row's
+    vertices first, in the same order, then NaN (k: the most any row has, at least 1)."""
+    return _c()._vertices_each(np.ascontiguousarray(A, dtype=np.float64))
+
+
 def feasible_blocks(systems: list[np.ndarray], blocks: list[np.ndarray], which: np.ndarray) -> np.ndarray:
     """For each block of rows ``blocks[e]`` (1 to 3 rows), whether ``systems[which[e]]``
     with it has a vertex (as :func:`vertices`): stops at the first one found."""

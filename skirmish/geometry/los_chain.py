@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .kernels import clip_polygons, feasible_blocks, vertices, xrange_within
+from .kernels import clip_polygons, feasible_blocks, vertices, vertices_each, xrange_within
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -212,7 +212,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
         c_hi = np.where(wide, hi_lo - s_hi * b_lo, np.maximum(hi_lo, hi_hi))
         base_rows += [(-one, s_lo, -c_lo + SLACK), (one, -s_hi, c_hi + SLACK)]
     base = np.stack([np.stack(r, -1) for r in base_rows], 1)  # (B, 12, 3)
-    Vp_all = _compact(_vertices_many(base))
+    Vp_all = vertices_each(base)
     ok &= ~np.all(np.isnan(Vp_all[..., 0]), 1)  # (numerically empty: leave it to the search)
     # the solids, clipped to the slab
     R = len(z0)
@@ -240,7 +240,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     zpad = zfull.copy()
     zpad[:, 6:8] = np.where(rising[:, None, None], zfull[:, 6:8], zfull[:, 0:1])
     zpad[:, 8:10] = np.where(falling[:, None, None], zfull[:, 8:10], zfull[:, 0:1])
-    Vz_all = _vertices_many(zpad)
+    Vz_all = vertices_each(zpad)
     ok &= ~np.all(np.isnan(Vz_all[..., 0]), 1)
     # per solid, the vertices binding "K above the line" (min of v_y - β v_x) and "below"
     # (max) for β across its range; a subset of the vertices is still implied
@@ -523,8 +523,7 @@ def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_
     A[:, m:] = reg.base[0]  # (padding: a repeated row)
     A[1:, m] = np.stack([-np.ones(n - 1), -xs * np.ones(n - 1), -cuts + SLACK], 1)  # y(xs) >= cut below
     A[:-1, m + 1] = np.stack([np.ones(n - 1), xs * np.ones(n - 1), cuts + SLACK], 1)  # y(xs) <= cut above
-    with np.errstate(all="ignore"):
-        Vs = _vertices_many(A)
+    Vs = vertices_each(A)
     good = ~np.isnan(Vs[..., 0])
     if not good.any(1).all():
         return None
@@ -624,8 +623,7 @@ def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndar
     q1 = np.maximum(np.minimum(np.where(ok, xQ1, parent.xQ1), parent.xQ1), bd.x2)
     rows = _height_rows(np.full(G, bd.x1), np.full(G, bd.x2), p0, q1, np.repeat(bd.zP, G, 0), np.repeat(bd.zQ, G, 0),
                         np.full(G, bd.d_lo), np.full(G, bd.d_hi))[:, _height_sel(bd.d_lo >= 0, bd.d_hi <= 0)]
-    with np.errstate(all="ignore"):
-        Vz = _vertices_many(rows)
+    Vz = vertices_each(rows)
     out = []
     for g in range(G):
         v = Vz[g][~np.isnan(Vz[g, :, 0])]
@@ -827,28 +825,6 @@ def _hull_halfplanes_many_(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.take_along_axis(rows, sel[..., None], 1), count
 
 
-def _compact(V: np.ndarray) -> np.ndarray:
-    """(B, K, 2) rows with NaN gaps: the non-NaN rows first, trimmed to the longest."""
-    keep = ~np.isnan(V[..., 0])
-    order = np.argsort(~keep, 1, kind="stable")
-    width = max(int(keep.sum(1).max(initial=0)), 1)
-    return np.take_along_axis(V, order[:, :width, None], 1)
-
-
-def _vertices_many(A: np.ndarray) -> np.ndarray:
-    """Per row of ``A`` (B, m, 3), the vertices of the polygon {a·(x, y) <= c}: (B, pairs,
-    2), NaN where a pair of lines gives none."""
-    i, j = _pairs(A.shape[1])
-    a0, a1, c = A[..., 0], A[..., 1], A[..., 2]
-    det = a0[:, i] * a1[:, j] - a1[:, i] * a0[:, j]
-    good = np.abs(det) > 1e-14
-    u = (c[:, i] * a1[:, j] - a1[:, i] * c[:, j]) / det
-    v = (a0[:, i] * c[:, j] - c[:, i] * a0[:, j]) / det
-    lhs = u[..., None] * a0[:, None, :] + v[..., None] * a1[:, None, :]
-    ok = good & np.all(lhs <= c[:, None, :] + 1e-9, -1)
-    return np.where(ok[..., None], np.stack([u, v], -1), np.nan)
-
-
 def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
     """Per convex polygon ``kv[i]`` (W, 2) and abscissa ``xs[i, s]``: whether every line
     y = α + βx with (α, β) in the polygon of vertices ``V`` ((nV, 2), or (m, nV, 2) one
@@ -871,16 +847,6 @@ def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         good = np.isnan(lines) | ((lines > ylo[..., None]) & (lines < yhi[..., None]))
     return np.all(good, 2)
-
-
-_PAIRS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _pairs(m: int) -> tuple[np.ndarray, np.ndarray]:
-    got = _PAIRS.get(m)
-    if got is None:
-        got = _PAIRS[m] = np.triu_indices(m, 1)
-    return got
 
 
 def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],

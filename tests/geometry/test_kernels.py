@@ -8,7 +8,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.geometry.kernels import feasible_blocks, vertices
+from skirmish.geometry.kernels import feasible_blocks, vertices, vertices_each
 
 _BOX = np.array([[1.0, 0.0, 5.0], [-1.0, 0.0, 5.0], [0.0, 1.0, 5.0], [0.0, -1.0, 5.0]])
 
@@ -71,3 +71,19 @@ def test_e_los_kernel_feasible_blocks_is_non_emptiness(seed, m, nb):
             assert not got[e]
         elif region.area > 1e-6:
             assert got[e]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 10), st.integers(1, 5))
+def test_e_los_kernel_vertices_each_is_vertices_row_by_row(seed, m, rows):
+    """The batch keeps each system's vertices, in order, NaN after them; a NaN row (or a
+    NaN constant) makes no vertex."""
+    rng = np.random.default_rng(seed)
+    A = np.stack([_system(rng, m) for _ in range(rows)])
+    A[0, -1, 2] = np.nan if seed % 3 == 0 else A[0, -1, 2]
+    got = vertices_each(A)
+    for b in range(rows):
+        one = vertices(A[b])
+        assert not np.isnan(one).any()
+        assert np.array_equal(got[b, :len(one)], one)
+        assert np.isnan(got[b, len(one):]).all()
