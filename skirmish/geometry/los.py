@@ -40,7 +40,7 @@ of pairs at once, vectorised over (bundle × obstacle) rows.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
@@ -175,6 +175,15 @@ def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
     return out
 
 
+def _discs(circles: Sequence[tuple[float, float, float]]) -> Iterator[Polygon]:
+    """The footprints of the circles (x, y, r), drawn as :class:`Cylinder` draws its own,
+    all in one call."""
+    if not circles:
+        return iter(())
+    c = np.asarray(circles, float).reshape(-1, 3)
+    return iter(shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS))
+
+
 def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: float = 1e-6) -> Obstacles:
     """Arrays for the blocking tests from named cylinders and prisms.
 
@@ -187,9 +196,7 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     geoms: list[Polygon] = []
     circles: list[tuple[float, float, float] | None] = []
     parts: list[tuple[Polygon, ...]] = []
-    cyl = [s for _, s in solids if isinstance(s, Cylinder)]
-    drawn = iter(shapely.buffer(shapely.points([(c.x, c.y) for c in cyl]), [c.radius for c in cyl],
-                                quad_segs=QUAD_SEGS) if cyl else [])  # (Cylinder.footprint, all at once)
+    drawn = _discs([(s.x, s.y, s.radius) for _, s in solids if isinstance(s, Cylinder)])  # (Cylinder.footprint)
     for name, s in solids:
         if isinstance(s, Cylinder):
             circle, geom, lo, hi = (s.x, s.y, s.radius), next(drawn), s.z, s.top
@@ -391,9 +398,7 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
 def _grow(obs: Obstacles, eps: float) -> Obstacles:
     z0a, grounded, circles, parts = obs._source
     gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
-    discs = [c for c in gc if c is not None]
-    drawn = iter(shapely.buffer(shapely.points([(c[0], c[1]) for c in discs]), [c[2] for c in discs],
-                                quad_segs=QUAD_SEGS) if discs else ())  # (every disc in one call)
+    drawn = _discs([c for c in gc if c is not None])
     grown = [((), next(drawn)) if c is not None else _grown_owner(ps, eps) for ps, c in zip(parts, gc)]
     gp = tuple(g[0] for g in grown)
     gg = tuple(g[1] for g in grown)
@@ -670,6 +675,15 @@ def _subset(rows: _Rows, bundles: np.ndarray) -> _Rows:
     return _Rows(nb[keep], rows.piece[keep], rows.owner[keep])
 
 
+def _near_segment(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray | float,
+                  lo: np.ndarray | float = 0.0, hi: np.ndarray | float = 1.0) -> np.ndarray:
+    """Row by row, whether the circle ``c`` (x, y, r) comes within ``pad`` of the
+    segment a + t·d, t in [lo, hi]."""
+    w = c[:, :2] - a
+    t = np.clip(np.einsum("ij,ij->i", w, d) / np.maximum(np.einsum("ij,ij->i", d, d), 1e-300), lo, hi)
+    return np.hypot(w[:, 0] - t * d[:, 0], w[:, 1] - t * d[:, 1]) <= c[:, 2] + pad
+
+
 def _cull(rows: _Rows, obs: Obstacles, vP: np.ndarray, vQ: np.ndarray, p: np.ndarray, q: np.ndarray) -> _Rows:
     """Keep the rows whose piece comes near the bundle: its bounding circle meets the
     capsule around the segment between the patch centres that holds both patches."""
@@ -677,11 +691,7 @@ def _cull(rows: _Rows, obs: Obstacles, vP: np.ndarray, vQ: np.ndarray, p: np.nda
     rP = np.maximum(np.nanmax(np.hypot(*(vP - cP[:, None]).transpose(2, 0, 1)), 1), np.hypot(*(p - cP).T))
     rQ = np.maximum(np.nanmax(np.hypot(*(vQ - cQ[:, None]).transpose(2, 0, 1)), 1), np.hypot(*(q - cQ).T))
     b = rows.bundle
-    a, d = cP[b], (cQ - cP)[b]
-    c = obs.piece_circle[rows.piece]
-    dd = np.einsum("ij,ij->i", d, d)
-    t = np.clip(np.einsum("ij,ij->i", c[:, :2] - a, d) / np.maximum(dd, 1e-300), 0, 1)
-    near = np.hypot(*(a + d * t[:, None] - c[:, :2]).T) <= c[:, 2] + np.maximum(rP, rQ)[b] + 1e-9
+    near = _near_segment(obs.piece_circle[rows.piece], cP[b], (cQ - cP)[b], np.maximum(rP, rQ)[b] + 1e-9)
     return _Rows(b[near], rows.piece[near], rows.owner[near])
 
 
@@ -699,11 +709,7 @@ def _crossing(p: np.ndarray, q: np.ndarray, rows: _Rows, obs: Obstacles, margin:
     (shrunk by ``margin``; empty, t0 > t1, where it misses). Round owners use their true
     circle."""
     pp, dd = p[rows.bundle], (q - p)[rows.bundle]
-    # (only pieces whose bounding circle comes near the segment are solved)
-    bc = obs.piece_circle[rows.piece]
-    w = bc[:, :2] - pp
-    t = np.clip(np.einsum("ij,ij->i", w, dd) / np.maximum(np.einsum("ij,ij->i", dd, dd), 1e-300), 0.0, 1.0)
-    near = np.hypot(w[:, 0] - t * dd[:, 0], w[:, 1] - t * dd[:, 1]) <= bc[:, 2] + max(0.0, -margin) + 1e-9
+    near = _near_segment(obs.piece_circle[rows.piece], pp, dd, max(0.0, -margin) + 1e-9)  # (only these are solved)
     circ = obs.owner_circle[rows.owner]
     round_ = ~np.isnan(circ[:, 0])
     t0, t1 = np.ones(len(pp)), np.zeros(len(pp))
@@ -751,11 +757,7 @@ def corridor_owners(obs: Obstacles, P: np.ndarray, Q: np.ndarray, zP: np.ndarray
     boxes = shapely.box(np.minimum(P[:, 0], Q[:, 0]) - rad, np.minimum(P[:, 1], Q[:, 1]) - rad,
                         np.maximum(P[:, 0], Q[:, 0]) + rad, np.maximum(P[:, 1], Q[:, 1]) + rad)
     qi, oi = obs.tree.query(boxes)
-    a, d = P[qi, :2], Q[qi, :2] - P[qi, :2]
-    c = obs.owner_bound[oi]
-    dd = np.maximum(np.einsum("ij,ij->i", d, d), 1e-300)
-    t = np.clip(np.einsum("ij,ij->i", c[:, :2] - a, d) / dd, 0, 1)
-    near = np.hypot(*(a + d * t[:, None] - c[:, :2]).T) <= c[:, 2] + rad[qi]
+    near = _near_segment(obs.owner_bound[oi], P[qi, :2], Q[qi, :2] - P[qi, :2], rad[qi])
     lo = np.minimum(zP[:, 0], zQ[:, 0])[qi]
     hi = np.maximum(zP[:, 1], zQ[:, 1])[qi]
     keep = near & (obs.owner_z1[oi] > lo) & (obs.owner_z0[oi] < hi) & (oi != own_p[qi]) & (oi != own_q[qi])
@@ -959,13 +961,20 @@ def _try_witnesses(sel: np.ndarray, cp: list[np.ndarray], cq: list[np.ndarray], 
         j = int(jj)
         i = int(bp[sel[j % m]])
         if results[i] is None and i not in wit:
-            u, v = heights[j]
-            seg: Segment3 = ((float(pc[j, 0]), float(pc[j, 1]), float(u)), (float(qc[j, 0]), float(qc[j, 1]), float(v)))
-            # convex pieces and circles are exact; only a line running along the seam
-            # between two pieces of one footprint needs the whole-footprint check
-            if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
+            seg = _witness(obs, pc, qc, heights, j, bool(seams[j]), sources[i], targets[i])
+            if seg is not None:
                 wit[i] = seg
     return okc, culprit, wit
+
+
+def _witness(obs: Obstacles, p: np.ndarray, q: np.ndarray, heights: np.ndarray, j: int, seam: bool,
+             s: Viewer, t: Viewer) -> Segment3 | None:
+    """Candidate ``j`` (plan ``p[j] → q[j]``, end heights ``heights[j]``, clear of every
+    piece) as a witness segment. Convex pieces and circles are exact; only a line running
+    along the ``seam`` between two pieces of one footprint needs the whole-footprint check."""
+    u, v = heights[j]
+    seg: Segment3 = ((float(p[j, 0]), float(p[j, 1]), float(u)), (float(q[j, 0]), float(q[j, 1]), float(v)))
+    return seg if not seam or segment_is_clear(obs, seg, exclude=_excluded(s, t)) else None
 
 
 def _chains(ks: np.ndarray, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ, widen: float) -> list[Chain]:
@@ -1037,11 +1046,7 @@ def _line_witnesses(items: list[tuple[tuple[np.ndarray, np.ndarray], int]], pair
     seams = _touches_a_seam(rows, n, P, Q, obs)
     for t, ((_, i), (lo, hi)) in enumerate(zip(items, span)):
         for j in range(lo, hi):
-            if not ok[j]:
-                continue
-            (u0, v0) = heights[j]
-            seg: Segment3 = ((float(P[j, 0]), float(P[j, 1]), float(u0)), (float(Q[j, 0]), float(Q[j, 1]), float(v0)))
-            if not seams[j] or segment_is_clear(obs, seg, exclude=_excluded(sources[i], targets[i])):
+            if ok[j] and (seg := _witness(obs, P, Q, heights, j, bool(seams[j]), sources[i], targets[i])) is not None:
                 out[t] = seg
                 break
     return out
@@ -1171,11 +1176,7 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     k = np.repeat(np.arange(len(apart)), size)
     other = order[np.repeat(lo_i, size) + np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)]
     # (a piece whose bounding circle misses the line's stretch [smin, smax] covers none of it)
-    circ = obs.piece_circle[rows.piece[other]]
-    wx, wy = circ[:, 0] - o[apart[k], 0], circ[:, 1] - o[apart[k], 1]
-    dk = d[apart[k]]
-    sc = np.clip(wx * dk[:, 0] + wy * dk[:, 1], smin[k], smax[k])
-    near = np.hypot(wx - sc * dk[:, 0], wy - sc * dk[:, 1]) <= circ[:, 2] + 1e-9
+    near = _near_segment(obs.piece_circle[rows.piece[other]], o[apart[k]], d[apart[k]], 1e-9, smin[k], smax[k])
     k, other = k[near], other[near]
     line_row = apart[k]
     tall = _heights_block(tlo[k], thi[k], zP[line_row], zQ[line_row], z0[other], z1[other], sealed[other])

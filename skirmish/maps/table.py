@@ -360,14 +360,13 @@ class Table(TableMovement, TableTemplates, Map):
             return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
         near = [s for s in self.scenery if s.blocks_los and s.top > mt.z + BASE_THICKNESS
                 and cylinder_prism_distance(mt.hitbox, s.solid) <= 1.0 + CONTACT_TOLERANCE]
-        if not near and not fraction:
-            return Cover("light", -2, None, f"{target} is Crouched") if crouched else \
-                Cover("none", 0, None, "no scenery within 1\" hides it")
-        mask, weights = self._visible_samples(attacker, target)
-        seen = float(mask @ weights / weights.sum())
+        seen: float | None = None  # (not computed where no piece can give Cover and it is not asked for)
+        if near or fraction:
+            mask, weights = self._visible_samples(attacker, target)
+            seen = float(mask @ weights / weights.sum())
         best: Cover | None = None
         for s in near:
-            if not 0 < seen < 1:
+            if seen is None or not 0 < seen < 1:
                 continue
             without = replace(self, scenery=tuple(o for o in self.scenery if o.id != s.id))
             # a sample seen past every solid is seen past fewer: only the hidden ones are asked again
@@ -386,7 +385,7 @@ class Table(TableMovement, TableTemplates, Map):
             return best
         if crouched:
             return Cover("light", -2, None, f"{target} is Crouched", seen)
-        return Cover("none", 0, None, "no scenery within 1\" hides it" if seen > 0 else "not visible", seen)
+        return Cover("none", 0, None, "not visible" if seen == 0 else "no scenery within 1\" hides it", seen)
 
     # -- E-MODE ----------------------------------------------------------------
     def measure(self, a: str, b: str, *, declared: bool = False, mode: Mode | str | None = None) -> Measurement:

@@ -69,8 +69,8 @@ def attack_geometry(table: Table, attacker: str, target: str, weapon: Weapon, *,
         sight = table.line_of_sight(attacker, target)
     reach = table.reach(attacker, target, weapon)
     unseen = unseen_aura and weapon.aura and not sight.visible and reach.in_reach
-    cover = table.cover(attacker, target, fraction=False) if (weapon.ranged and with_cover and sight.visible and reach.in_reach) \
-        else None
+    ranged_hit = weapon.ranged and with_cover and sight.visible and reach.in_reach
+    cover = table.cover(attacker, target, fraction=False) if ranged_hit else None
     return AttackGeometry(attacker, target, weapon, sight, reach, cover, unseen)
 
 
