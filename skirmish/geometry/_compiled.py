@@ -163,3 +163,136 @@ def _xrange(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float
                 x1 = max(x1, a[i, 0])
             lo[r], hi[r], hit[r] = x0, x1, True
     return lo, hi, hit
+
+
+@_jit
+def _line_chord(hp: np.ndarray, circ: np.ndarray, is_round: bool, ox: float, oy: float, dx: float, dy: float
+                ) -> tuple[float, float]:
+    """The open interval of s where o + s·d is inside the piece: its half-planes a·x < b
+    (padding rows never bind), or its circle's chord when round; (inf, -inf) when none."""
+    if is_round:
+        wx, wy = circ[0] - ox, circ[1] - oy
+        sc = wx * dx + wy * dy
+        h2 = circ[2] * circ[2] - (wx * wx + wy * wy - sc * sc)
+        if h2 > 0:
+            half = np.sqrt(h2)
+            return sc - half, sc + half
+        return np.inf, -np.inf
+    lo, hi = -np.inf, np.inf
+    for e in range(hp.shape[0]):
+        num = hp[e, 2] - (hp[e, 0] * ox + hp[e, 1] * oy)
+        den = hp[e, 0] * dx + hp[e, 1] * dy
+        if den > 0:
+            hi = min(hi, num / den)
+        elif den < 0:
+            lo = max(lo, num / den)
+        elif num <= 0:
+            return lo, -np.inf
+    return lo, hi
+
+
+@_jit
+def _separator_cover(o: np.ndarray, d: np.ndarray, smin: np.ndarray, smax: np.ndarray, tlo: np.ndarray,
+                     thi: np.ndarray, zP: np.ndarray, zQ: np.ndarray, start: np.ndarray, stop: np.ndarray,
+                     cand: np.ndarray, piece: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
+                     round_: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, eta: float
+                     ) -> np.ndarray:
+    L = o.shape[0]
+    covered = np.zeros(L, np.bool_)
+    most = 1
+    for k in range(L):
+        most = max(most, stop[k] - start[k])
+    lo_buf = np.empty(most)
+    hi_buf = np.empty(most)
+    for k in range(L):
+        ox, oy, dx, dy = o[k, 0], o[k, 1], d[k, 0], d[k, 1]
+        dd = max(dx * dx + dy * dy, 1e-300)
+        top = max((1 - tlo[k]) * zP[k, 1] + tlo[k] * zQ[k, 1], (1 - thi[k]) * zP[k, 1] + thi[k] * zQ[k, 1])
+        bot = min((1 - tlo[k]) * zP[k, 0] + tlo[k] * zQ[k, 0], (1 - thi[k]) * zP[k, 0] + thi[k] * zQ[k, 0])
+        n = 0
+        for c in range(start[k], stop[k]):
+            r = cand[c]
+            p = piece[r]
+            # (a piece whose bounding circle misses the line's stretch covers none of it)
+            cx, cy, cr = piece_circle[p, 0], piece_circle[p, 1], piece_circle[p, 2]
+            wx, wy = cx - ox, cy - oy
+            t = min(max((wx * dx + wy * dy) / dd, smin[k]), smax[k])
+            if not np.hypot(wx - t * dx, wy - t * dy) <= cr + 1e-9:
+                continue
+            # only a solid above every segment over the crossings may cover the line
+            need = z0[r] + (0.0 if sealed[r] else eta)
+            if not (top < z1[r] and bot >= need):
+                continue
+            a, b = _line_chord(halfplanes[p], piece_circle[p], round_[r], ox, oy, dx, dy)
+            if max(a, smin[k]) < min(b, smax[k]):
+                lo_buf[n] = a
+                hi_buf[n] = b
+                n += 1
+        if n == 0:
+            continue
+        # sweep the intervals in order: covered when they start before smin, leave no gap
+        # and reach past smax (touching is a gap: a sight line may pass keeping exactly ε)
+        srt = np.argsort(lo_buf[:n])
+        if not lo_buf[srt[0]] < smin[k] - 1e-12:
+            continue
+        reach = hi_buf[srt[0]]
+        gap = False
+        for i in range(1, n):
+            j = srt[i]
+            if lo_buf[j] >= reach - 1e-12:
+                gap = True
+                break
+            reach = max(reach, hi_buf[j])
+        covered[k] = not gap and reach > smax[k] + 1e-12
+    return covered
+
+
+@_jit
+def _hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    B, N, _ = pts.shape
+    P = max(N * (N - 1), 1)
+    rows = np.zeros((B, P, 3))
+    count = np.zeros(B, np.int64)
+    ang = np.empty(P)
+    cand = np.empty((P, 3))
+    for b in range(B):
+        scale = 0.0
+        for i in range(N):
+            scale = max(scale, abs(pts[b, i, 0]), abs(pts[b, i, 1]))
+            if np.isnan(pts[b, i, 0]) or np.isnan(pts[b, i, 1]):
+                scale = np.nan
+        scale = 1e-12 * (1.0 + scale)
+        n = 0
+        for i in range(N):  # an edge joins two points with every point on its left
+            for j in range(N):
+                if i == j:
+                    continue
+                ex, ey = pts[b, j, 0] - pts[b, i, 0], pts[b, j, 1] - pts[b, i, 1]
+                ln = np.hypot(ex, ey)
+                if not ln > 1e-15:
+                    continue
+                nx, ny = -ey / ln, ex / ln
+                c = nx * pts[b, i, 0] + ny * pts[b, i, 1]
+                edge = True
+                for k in range(N):
+                    if not nx * pts[b, k, 0] + ny * pts[b, k, 1] - c >= -scale:
+                        edge = False
+                        break
+                if edge:
+                    ang[n] = np.arctan2(ey, ex)
+                    cand[n, 0], cand[n, 1], cand[n, 2] = nx, ny, c
+                    n += 1
+        srt = np.argsort(ang[:n], kind="mergesort")
+        m = 0
+        for s in range(n):  # (edges of one direction lie on one line: keep the first)
+            if s > 0 and ang[srt[s]] - ang[srt[s - 1]] <= 1e-12:
+                continue
+            rows[b, m] = cand[srt[s]]
+            m += 1
+        count[b] = m
+        for s in range(m, P):
+            rows[b, s] = rows[b, max(m - 1, 0)]
+    E = 1
+    for b in range(B):
+        E = max(E, count[b])
+    return rows[:, :E].copy(), count

@@ -13,15 +13,26 @@ tests check them against a plain numpy enumeration (the oracle).
 
 from __future__ import annotations
 
+import sys
 from types import ModuleType
 
 import numpy as np
+
+#: below this much work a caller keeps its numpy twin of a kernel, unless numba is loaded
+#: already: loading it costs ~0.5 s once per process, more than a small query takes
+WORTH_LOADING = 20_000
 
 
 def _c() -> ModuleType:
     from . import _compiled  # (numba is imported only here, on the first kernel call)
 
     return _compiled
+
+
+def wanted(work: int) -> bool:
+    """Whether to run a kernel (rather than its numpy twin) on ``work`` items: always once
+    the kernels are loaded, before that only for a batch big enough to repay loading them."""
+    return work >= WORTH_LOADING or f"{__package__}._compiled" in sys.modules
 
 
 def vertices(A: np.ndarray) -> np.ndarray:
@@ -68,6 +79,37 @@ def xrange_within(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float =
     clipped by each half-plane in turn (Sutherland–Hodgman)."""
     return _c()._xrange(np.ascontiguousarray(k, np.float64), np.ascontiguousarray(hp, np.float64),
                         np.ascontiguousarray(count, np.int64), float(tol))
+
+
+def hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``pts`` (B, N, 2), its convex hull as half-planes n·x >= c: (B, E, 3) in
+    counter-clockwise order (by edge direction), padded by repeating the last one, and the
+    count of each (0 where a point is NaN). An edge joins two points with every point on its
+    left (within 1e-12 of the points' scale); of edges of one direction the first is kept."""
+    return _c()._hull_halfplanes(np.ascontiguousarray(pts, np.float64))
+
+
+def separator_cover(o: np.ndarray, d: np.ndarray, smin: np.ndarray, smax: np.ndarray, tlo: np.ndarray,
+                    thi: np.ndarray, zP: np.ndarray, zQ: np.ndarray, start: np.ndarray, stop: np.ndarray,
+                    cand: np.ndarray, piece: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
+                    round_: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, eta: float) -> np.ndarray:
+    """Per separator line ``o[k] + s·d[k]`` over the stretch ``[smin[k], smax[k]]`` (segments
+    of heights ``zP[k]`` → ``zQ[k]`` crossing it at t in ``[tlo[k], thi[k]]``): whether the
+    rows ``cand[start[k]:stop[k]]`` (piece ``piece[r]``, heights ``z0[r]``–``z1[r]``,
+    ``sealed[r]``, ``round_[r]``) that rise above every such segment cover the stretch with
+    open chords that start before it, leave no gap (touching is a gap) and end after it.
+    A row counts when its piece's circle ``piece_circle`` comes within 1e-9 of the stretch
+    and it is above every segment: below ``z1`` and not under ``z0`` (+ ``eta`` unsealed);
+    its chord is cut from its ``halfplanes`` (a·x < b) or, round, its circle."""
+    f8, i8 = np.float64, np.int64
+    return _c()._separator_cover(
+        np.ascontiguousarray(o, f8), np.ascontiguousarray(d, f8), np.ascontiguousarray(smin, f8),
+        np.ascontiguousarray(smax, f8), np.ascontiguousarray(tlo, f8), np.ascontiguousarray(thi, f8),
+        np.ascontiguousarray(zP, f8), np.ascontiguousarray(zQ, f8), np.ascontiguousarray(start, i8),
+        np.ascontiguousarray(stop, i8), np.ascontiguousarray(cand, i8), np.ascontiguousarray(piece, i8),
+        np.ascontiguousarray(z0, f8), np.ascontiguousarray(z1, f8), np.ascontiguousarray(sealed, np.bool_),
+        np.ascontiguousarray(round_, np.bool_), np.ascontiguousarray(halfplanes, f8),
+        np.ascontiguousarray(piece_circle, f8), float(eta))
 
 
 def load() -> None:

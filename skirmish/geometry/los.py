@@ -49,6 +49,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from ..memo import IdentityMemo
+from . import kernels
 from .los_chain import Chain, _next_index, chain_blocks_many, feasible_point
 from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_rings
 
@@ -1172,6 +1173,11 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     order = np.argsort(rows.bundle, kind="stable")
     lo_i = np.searchsorted(rows.bundle[order], rows.bundle[apart], "left")
     hi_i = np.searchsorted(rows.bundle[order], rows.bundle[apart], "right")
+    if kernels.wanted(int((hi_i - lo_i).sum())):
+        out[apart] = kernels.separator_cover(o[apart], d[apart], smin, smax, tlo, thi, zP[apart], zQ[apart], lo_i,
+                                             hi_i, order, rows.piece, z0, z1, sealed, round_, obs.halfplanes,
+                                             obs.piece_circle, ETA)
+        return out
     size = hi_i - lo_i
     k = np.repeat(np.arange(len(apart)), size)
     other = order[np.repeat(lo_i, size) + np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)]
@@ -1194,8 +1200,11 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     # a sight line may pass between them keeping exactly ε, so touching is a gap)
     srt = np.lexsort((olo, k))
     k, olo, ohi = k[srt], olo[srt], ohi[srt]
-    big = 4.0 * (np.abs(ohi).max() + np.abs(olo).max() + 1.0)
-    reach = np.maximum.accumulate(ohi + k * big) - k * big
+    # (each line's running reach, exactly: a running maximum of the ends' ranks, offset per line)
+    by_end = np.argsort(ohi, kind="stable")
+    rank = np.empty(len(ohi), int)
+    rank[by_end] = np.arange(len(ohi))
+    reach = ohi[by_end[np.maximum.accumulate(rank + k * len(ohi)) - k * len(ohi)]]
     first = np.r_[True, k[1:] != k[:-1]]
     prev = np.r_[-np.inf, reach[:-1]]
     gap = ~first & (olo >= prev - 1e-12)

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .kernels import clip_polygons, feasible_blocks, vertices, vertices_each, xrange_within
+from .kernels import clip_polygons, feasible_blocks, hull_halfplanes, vertices, vertices_each, xrange_within
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -789,40 +789,9 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
 
 def _hull_halfplanes_many(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row of ``pts`` (B, N, 2), its convex hull as half-planes n·x >= c: (B, E, 3) in
-    counter-clockwise order, padded by repeating the last one, and the count of each. An
-    edge of the hull joins two points with every point on its left; sorting the edges by
-    direction orders them."""
-    with np.errstate(all="ignore"):
-        return _hull_halfplanes_many_(pts)
-
-
-def _hull_halfplanes_many_(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    B, N, _ = pts.shape
-    i, j = np.nonzero(~np.eye(N, dtype=bool))
-    a, b = pts[:, i], pts[:, j]  # (B, P, 2) directed pairs
-    e = b - a
-    ln = np.hypot(e[..., 0], e[..., 1])
-    nrm = np.stack([-e[..., 1], e[..., 0]], -1) / np.where(ln > 1e-15, ln, 1.0)[..., None]
-    c = np.einsum("bpj,bpj->bp", nrm, a)
-    side = np.einsum("bpj,bkj->bpk", nrm, pts) - c[..., None]  # (B, P, N)
-    scale = 1e-12 * (1.0 + np.abs(pts).max((1, 2)))[:, None, None]
-    edge = (ln > 1e-15) & np.all(side >= -scale, 2)
-    ang = np.where(edge, np.arctan2(e[..., 1], e[..., 0]), np.inf)
-    ang = np.sort(ang, 1)
-    order = np.argsort(np.where(edge, np.arctan2(e[..., 1], e[..., 0]), np.inf), 1, kind="stable")
-    # edges of one direction lie on one line (the hull is convex): keep the first
-    dup = np.zeros_like(edge)
-    dup[:, 1:] = ang[:, 1:] - ang[:, :-1] <= 1e-12
-    ang2 = np.where(dup | ~np.isfinite(ang), np.inf, ang)
-    keep = np.argsort(ang2, 1, kind="stable")
-    order = np.take_along_axis(order, keep, 1)
-    count = np.isfinite(ang2).sum(1)
-    E = max(int(count.max()), 1) if B else 1
-    order = order[:, :E]
-    pos = np.minimum(np.arange(E)[None, :], np.maximum(count - 1, 0)[:, None])
-    sel = np.take_along_axis(order, pos, 1)
-    rows = np.concatenate([nrm, c[..., None]], -1)
-    return np.take_along_axis(rows, sel[..., None], 1), count
+    counter-clockwise order, padded by repeating the last one, and the count of each
+    (:func:`.kernels.hull_halfplanes`)."""
+    return hull_halfplanes(pts)
 
 
 def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:

@@ -87,3 +87,22 @@ def test_e_los_kernel_vertices_each_is_vertices_row_by_row(seed, m, rows):
         assert not np.isnan(one).any()
         assert np.array_equal(got[b, :len(one)], one)
         assert np.isnan(got[b, len(one):]).all()
+
+
+def test_e_los_separator_kernel_gives_the_numpy_verdicts(monkeypatch):
+    """The compiled separator sweep (taken for big batches, or once numba is loaded)
+    and its numpy twin (small queries) agree on every pair of two dense tables."""
+    import random
+
+    from skirmish.geometry import kernels
+    from skirmish.scenario.adversarial import dense_table
+
+    def verdicts(use_kernel: bool) -> list:
+        monkeypatch.setattr(kernels, "wanted", lambda work: use_kernel)
+        out = []
+        for seed in (3, 4):
+            for r in dense_table(random.Random(seed)).line_of_sight_all():
+                out.append((r.visible, r.stage, r.blockers, r.witness))
+        return out
+
+    assert verdicts(True) == verdicts(False)

@@ -10,7 +10,7 @@ from shapely.geometry import Polygon
 
 import pytest
 
-from skirmish.geometry.kernels import clip_polygons, xrange_within
+from skirmish.geometry.kernels import clip_polygons, vertices, xrange_within
 from skirmish.geometry.los import clip_polygons_many
 from skirmish.geometry.los_chain import _hull_halfplanes_many
 
@@ -63,6 +63,28 @@ def test_corridor_x_range_is_the_bounds_of_shapelys_intersection(seed, verts):
         elif inter.area > 1e-12:
             x0, _, x1, _ = inter.bounds
             assert hit[r] and abs(lo[r] - x0) < 1e-9 and abs(hi[r] - x1) < 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 14), st.booleans())
+def test_hull_half_planes_bound_shapelys_convex_hull(seed, n, collinear):
+    rng = np.random.default_rng(seed)
+    pts = rng.normal(size=(3, n, 2)) * rng.uniform(0.1, 20)
+    if collinear:  # (repeated and collinear points: one edge per direction)
+        pts[:, n // 2:] = pts[:, :n - n // 2]
+        pts[1, :, 1] = 0.5 * pts[1, :, 0]
+    hp, count = _hull_halfplanes_many(pts)
+    for b in range(3):
+        hull = shapely.MultiPoint(pts[b]).convex_hull
+        rows = hp[b, :count[b]]
+        assert np.all(rows[:, :2] @ pts[b].T - rows[:, 2:3] >= -1e-9)  # every point inside each
+        if hull.geom_type != "Polygon" or hull.area < 1e-9:
+            continue
+        region = vertices(np.column_stack([-rows[:, :2], -rows[:, 2]]))
+        assert abs(shapely.MultiPoint(region).convex_hull.area - hull.area) < 1e-7 * (1 + hull.area)
+        assert count[b] == len(shapely.simplify(hull, 0).exterior.coords) - 1  # one row per edge
+        ang = np.arctan2(-rows[:, 0], rows[:, 1])  # (the edge direction) counter-clockwise
+        assert np.all(np.diff(ang) > 0)
 
 
 def _chain_inputs(monkeypatch, seeds: tuple[int, ...]) -> list[tuple]:
