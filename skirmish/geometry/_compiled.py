@@ -296,3 +296,142 @@ def _hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for b in range(B):
         E = max(E, count[b])
     return rows[:, :E].copy(), count
+
+
+@_jit
+def _crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarray, halfplanes: np.ndarray,
+               piece_circle: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    R = pp.shape[0]
+    t0 = np.ones(R)
+    t1 = np.zeros(R)
+    pad = max(0.0, -margin) + 1e-9
+    for r in range(R):
+        px, py, dx, dy = pp[r, 0], pp[r, 1], dd[r, 0], dd[r, 1]
+        p = piece[r]
+        # (only a piece whose bounding circle comes near the segment is solved)
+        wx, wy = piece_circle[p, 0] - px, piece_circle[p, 1] - py
+        A = dx * dx + dy * dy
+        t = min(max((wx * dx + wy * dy) / max(A, 1e-300), 0.0), 1.0)
+        if not np.hypot(wx - t * dx, wy - t * dy) <= piece_circle[p, 2] + pad:
+            continue
+        if np.isnan(circ[r, 0]):  # a convex piece: its half-planes a·x < b - margin
+            lo, hi = 0.0, 1.0
+            for e in range(halfplanes.shape[1]):
+                a0, a1 = halfplanes[p, e, 0], halfplanes[p, e, 1]
+                num = halfplanes[p, e, 2] - margin - (a0 * px + a1 * py)
+                den = a0 * dx + a1 * dy
+                if den > 0:
+                    hi = min(hi, num / den)
+                elif den < 0:
+                    lo = max(lo, num / den)
+                elif num <= 0:
+                    hi = -np.inf
+            t0[r], t1[r] = lo, hi
+            continue
+        cx, cy, rad = circ[r, 0], circ[r, 1], circ[r, 2] - margin  # a round owner: its true circle
+        ex, ey = px - cx, py - cy
+        B = 2 * (dx * ex + dy * ey)
+        C = ex * ex + ey * ey - rad * rad
+        if A < 1e-24:  # (a point)
+            t0[r], t1[r] = (0.0, 1.0) if C < 0 else (1.0, 0.0)
+            continue
+        disc = B * B - 4 * A * C
+        if disc > 0:
+            sq = np.sqrt(disc)
+            t0[r], t1[r] = max((-B - sq) / (2 * A), 0.0), min((-B + sq) / (2 * A), 1.0)
+        else:
+            t0[r], t1[r] = 1.0, 0.0
+    return t0, t1
+
+
+@_jit
+def _chord_of(k: np.ndarray, al: float, be: float) -> tuple[float, float]:
+    """Where the line y = al + be·x enters and leaves the interior of the convex polygon
+    ``k`` (W, 2; padded by repetition): (inf, -inf) when it does not cross it."""
+    W = k.shape[0]
+    xe, xf = np.inf, -np.inf
+    smin, smax = np.inf, -np.inf
+    for w in range(W):
+        nx = w + 1 if w + 1 < W else 0
+        s = k[w, 1] - al - be * k[w, 0]
+        sn = k[nx, 1] - al - be * k[nx, 0]
+        if np.isnan(s):
+            return np.inf, -np.inf
+        smin, smax = min(smin, s), max(smax, s)
+        if (s < 0 and sn > 0) or (s > 0 and sn < 0):
+            xc = k[w, 0] + (k[nx, 0] - k[w, 0]) * (s / (s - sn))
+            xe, xf = min(xe, xc), max(xf, xc)
+    if smin < 0 and smax > 0:
+        return xe, xf
+    return np.inf, -np.inf
+
+
+@_jit
+def _chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m, n = k.shape[0], lines.shape[1]
+    xe = np.empty((m, n))
+    xf = np.empty((m, n))
+    for i in range(m):
+        ln = lines[i if lines.shape[0] > 1 else 0]
+        for j in range(n):
+            xe[i, j], xf[i, j] = _chord_of(k[i], ln[j, 0], ln[j, 1])
+    return xe, xf
+
+
+@_jit
+def _inside_everywhere(k: np.ndarray, x: float, V: np.ndarray) -> bool:
+    """Whether every line y = α + βx, (α, β) a row of ``V`` (NaN rows ignored), lies
+    strictly inside the vertical chord of the polygon ``k`` at ``x``."""
+    W = k.shape[0]
+    ylo, yhi = np.inf, -np.inf
+    for w in range(W):
+        nx = w + 1 if w + 1 < W else 0
+        ax, ay, bx, by = k[w, 0], k[w, 1], k[nx, 0], k[nx, 1]
+        dx = bx - ax
+        if min(ax, bx) <= x <= max(ax, bx) and abs(dx) > 1e-15:
+            y = ay + (x - ax) / dx * (by - ay)
+            ylo, yhi = min(ylo, y), max(yhi, y)
+    for v in range(V.shape[0]):
+        y = V[v, 0] + V[v, 1] * x
+        if not np.isnan(y) and not (ylo < y < yhi):
+            return False
+    return True
+
+
+@_jit
+def _inside_run(k: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m = k.shape[0]
+    xa = np.ones(m)
+    xb = np.zeros(m)
+    for i in range(m):
+        Vi = V[i if V.shape[0] > 1 else 0]
+        lo, hi = -np.inf, np.inf
+        for v in range(Vi.shape[0]):
+            if np.isnan(Vi[v, 0]):
+                continue
+            e, f = _chord_of(k[i], Vi[v, 0], Vi[v, 1])
+            lo, hi = max(lo, e), min(hi, f)
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            continue
+        pad = 1e-9 * (1.0 + abs(lo) + abs(hi)) + 1e-6 * max(hi - lo, 0.0)
+        a, b = lo + pad, hi - pad
+        if a <= b and _inside_everywhere(k[i], a, Vi) and _inside_everywhere(k[i], b, Vi):
+            xa[i], xb[i] = a, b
+    return xa, xb
+
+
+@_jit
+def _clear_of(k: np.ndarray, V: np.ndarray, kidx: np.ndarray, vidx: np.ndarray, wd: float, slack: float
+              ) -> np.ndarray:
+    n = kidx.shape[0]
+    out = np.zeros(n, np.bool_)
+    for e in range(n):
+        kk, vv = k[kidx[e]], V[vidx[e]]
+        lo, hi = np.inf, -np.inf
+        for w in range(kk.shape[0]):
+            for v in range(vv.shape[0]):
+                gap = vv[v, 0] + vv[v, 1] * kk[w, 0] - kk[w, 1]
+                if not np.isnan(gap):
+                    lo, hi = min(lo, gap), max(hi, gap)
+        out[e] = lo <= hi and (hi <= -wd - slack or lo >= wd + slack)
+    return out

@@ -89,6 +89,50 @@ def hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _c()._hull_halfplanes(np.ascontiguousarray(pts, np.float64))
 
 
+def chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[i]`` (W, 2; padded by repetition) and line ``lines[j]`` =
+    (α, β) of y = α + βx (``lines`` (n, 2), or (m, n, 2): lines per polygon): where the
+    line enters and leaves the polygon's interior, (m, n) each ((inf, -inf) where it does
+    not cross it)."""
+    lines = np.asarray(lines, np.float64)
+    return _c()._chords(np.ascontiguousarray(k, np.float64), np.ascontiguousarray(lines[None] if lines.ndim == 2
+                                                                                 else lines))
+
+
+def inside_run(k: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[i]`` (W, 2; padded by repetition): abscissae ``xa <= xb``
+    between which every line y = α + βx, (α, β) a vertex ``V[i]`` ((m, nV, 2), or (nV, 2)
+    shared; NaN rows ignored), lies strictly inside it, or xa > xb where there is no such
+    stretch: the intersection of the lines' chords nudged inwards (by 1e-9 of the scale
+    and 1e-6 of its length), each end checked again against the polygon's vertical chord."""
+    V = np.asarray(V, np.float64)
+    return _c()._inside_run(np.ascontiguousarray(k, np.float64), np.ascontiguousarray(V[None] if V.ndim == 2 else V))
+
+
+def clear_of(k: np.ndarray, V: np.ndarray, kidx: np.ndarray, vidx: np.ndarray, wd: float, slack: float
+             ) -> np.ndarray:
+    """For each pair e (polygon ``k[kidx[e]]`` (W, 2), line set ``V[vidx[e]]`` (nV, 2) of
+    (α, β); NaN points ignored): whether every line y = α + βx passes wholly above the
+    polygon or wholly below it, by at least ``wd + slack`` vertically (over every vertex of
+    both: the heights are linear in (α, β)); False when either is all NaN."""
+    f8, i8 = np.float64, np.int64
+    return _c()._clear_of(np.ascontiguousarray(k, f8), np.ascontiguousarray(V, f8), np.ascontiguousarray(kidx, i8),
+                          np.ascontiguousarray(vidx, i8), float(wd), float(slack))
+
+
+def crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarray, halfplanes: np.ndarray,
+              piece_circle: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the open parameter interval (t0, t1) of [0, 1] where the segment
+    ``pp[r] + t·dd[r]`` is inside the piece ``piece[r]`` shrunk by ``margin``: its
+    ``halfplanes`` (a·x < b), or the circle ``circ[r]`` where that is not NaN (a round
+    owner); empty (t0 > t1, or (1, 0) where the piece's ``piece_circle`` is not within
+    max(0, -margin) + 1e-9 of the segment)."""
+    f8 = np.float64
+    return _c()._crossings(np.ascontiguousarray(pp, f8), np.ascontiguousarray(dd, f8),
+                           np.ascontiguousarray(piece, np.int64), np.ascontiguousarray(circ, f8),
+                           np.ascontiguousarray(halfplanes, f8), np.ascontiguousarray(piece_circle, f8), float(margin))
+
+
 def separator_cover(o: np.ndarray, d: np.ndarray, smin: np.ndarray, smax: np.ndarray, tlo: np.ndarray,
                     thi: np.ndarray, zP: np.ndarray, zQ: np.ndarray, start: np.ndarray, stop: np.ndarray,
                     cand: np.ndarray, piece: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,

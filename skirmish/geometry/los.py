@@ -710,6 +710,9 @@ def _crossing(p: np.ndarray, q: np.ndarray, rows: _Rows, obs: Obstacles, margin:
     (shrunk by ``margin``; empty, t0 > t1, where it misses). Round owners use their true
     circle."""
     pp, dd = p[rows.bundle], (q - p)[rows.bundle]
+    if kernels.wanted(len(pp)):
+        return kernels.crossings(pp, dd, rows.piece, obs.owner_circle[rows.owner], obs.halfplanes, obs.piece_circle,
+                                 margin)
     near = _near_segment(obs.piece_circle[rows.piece], pp, dd, max(0.0, -margin) + 1e-9)  # (only these are solved)
     circ = obs.owner_circle[rows.owner]
     round_ = ~np.isnan(circ[:, 0])

@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .kernels import clip_polygons, feasible_blocks, hull_halfplanes, vertices, vertices_each, xrange_within
+from .kernels import (chords, clear_of, clip_polygons, feasible_blocks, hull_halfplanes, inside_run, vertices,
+                      vertices_each, xrange_within)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -257,7 +258,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     need = np.flatnonzero(rowok & ~(free[widen] & free[0.0]) & can_pass)
     inside_of: dict[int, np.ndarray] = {}
     if len(need):
-        xa, xb = _inside_run(k[need], Vr[need])
+        xa, xb = inside_run(k[need], Vr[need])
         for j, a, b in zip(need, xa, xb):
             if a <= b:
                 inside_of[int(j)] = np.array([a, b])
@@ -543,7 +544,7 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
     lo_v, hi_v = _binding_vertices(k[None], V[:, None, :, 1].min(2), V[:, None, :, 1].max(2))  # (G, m, 3, 2)
     free: list[dict[float, np.ndarray]] = [{} for _ in range(G)]
     for wd, fr in parent.free.items():
-        f = fr[None] | _clear_of(k[None], V[:, None], wd)  # (G, m)
+        f = fr[None] | _clear_of_each(k, V, wd)  # (G, m)
         for g in range(G):
             free[g][wd] = f[g]
     allfree = np.logical_and.reduce([np.stack([fr[wd] for fr in free]) for wd in parent.free])  # (G, m)
@@ -566,7 +567,7 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
         for fr in free[g].values():  # (a solid the lines miss by more than ``widen``: it blocks none)
             fr[need[~hit[g]]] = True
     if len(need):
-        xa, xb = _inside_run(np.tile(k[need], (G, 1, 1)), np.repeat(V, len(need), 0))
+        xa, xb = inside_run(np.tile(k[need], (G, 1, 1)), np.repeat(V, len(need), 0))
         xa, xb = xa.reshape(G, -1), xb.reshape(G, -1)
     heights = _regions_heights(bd, parent, lo[:, -2], hi[:, -1])
     out = []
@@ -670,56 +671,20 @@ def _binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tupl
             np.take_along_axis(kk, hi[..., None, None], -2)[..., 0, :])
 
 
-def _chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per convex polygon ``k[i]`` (W, 2; padded by repetition) and line ``lines[j]`` =
-    (α, β) of y = α + βx (or ``lines[i, j]``, lines per polygon): where the line enters and leaves the polygon's interior, (m, n)
-    arrays (inf, -inf where it does not cross it)."""
-    nx = _next_index(k.shape[1])
-    if lines.ndim == 2:
-        lines = lines[None]
-    s = k[:, None, :, 1] - lines[..., 0, None] - lines[..., 1, None] * k[:, None, :, 0]  # (m, n, W)
-    sn = s[..., nx]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        xc = k[:, None, :, 0] + (k[:, None, nx, 0] - k[:, None, :, 0]) * (s / (s - sn))
-    cross = ((s < 0) & (sn > 0)) | ((s > 0) & (sn < 0))
-    through = (s.min(2) < 0) & (s.max(2) > 0)
-    xe = np.where(cross, xc, np.inf).min(2)
-    xf = np.where(cross, xc, -np.inf).max(2)
-    return np.where(through, xe, np.inf), np.where(through, xf, -np.inf)
-
-
-def _inside_run(k: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per convex polygon ``k[i]`` (W, 2; padded by repetition): two abscissae ``xa <= xb``
-    where every line y = α + βx with (α, β) in the polygon of vertices ``V`` ((nV, 2), or
-    (m, nV, 2) one set per polygon; NaN rows ignored) lies inside it, the ends of that
-    stretch nudged inwards (xa > xb where there is none). Exact: a line through a vertical
-    chord is a mean of the vertices' lines, so the stretch is the intersection of the
-    vertices' chords; each abscissa returned is checked again (:func:`_inside_at`)."""
-    xe, xf = _chords(k, V)
-    gone = np.isnan(V[..., 0]) if V.ndim == 3 else np.isnan(V[None, :, 0])
-    xe, xf = np.where(gone, -np.inf, xe), np.where(gone, np.inf, xf)
-    lo, hi = xe.max(1), xf.min(1)
-    pad = 1e-9 * (1.0 + np.abs(lo) + np.abs(hi)) + 1e-6 * np.maximum(hi - lo, 0.0)
-    xa, xb = lo + pad, hi - pad
-    ok = np.isfinite(lo) & np.isfinite(hi) & (xa <= xb)
-    if ok.any():
-        sel = np.flatnonzero(ok)
-        good = _inside_at(k[sel], np.stack([xa[sel], xb[sel]], 1), V if V.ndim == 2 else V[sel]).all(1)
-        ok[sel[~good]] = False
-    return np.where(ok, xa, 1.0), np.where(ok, xb, 0.0)
-
-
 def _clear_of(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:
-    """Per convex polygon ``k[..., i]`` (W, 2; NaN padding allowed), whether every line
-    y = α + βx with (α, β) in the polygon of vertices ``V`` ((..., nV, 2), NaN rows
-    ignored; one set per polygon, or shared along leading axes) passes wholly above it or
-    wholly below it, at least ``wd`` (vertically) clear of it: exact, over every vertex of
-    both (the lines' heights are linear in (α, β), the polygon the hull of its vertices)."""
-    gap = (V[..., None, :, 0] + V[..., None, :, 1] * k[..., :, None, 0]) - k[..., :, None, 1]  # (..., W, nV)
-    lo = np.where(np.isnan(gap), np.inf, gap).min((-2, -1))
-    hi = np.where(np.isnan(gap), -np.inf, gap).max((-2, -1))
-    some = ~np.isnan(gap).all((-2, -1))
-    return some & ((hi <= -wd - SLACK) | (lo >= wd + SLACK))
+    """Per convex polygon ``k[i]`` (W, 2; NaN padding allowed), whether every line
+    y = α + βx with (α, β) in the polygon of vertices ``V[i]`` (NaN rows ignored) passes
+    wholly above it or wholly below it, at least ``wd`` (vertically) clear of it: exact,
+    over every vertex of both (the lines' heights are linear in (α, β), the polygon the
+    hull of its vertices) (:func:`.kernels.clear_of`)."""
+    i = np.arange(len(k))
+    return clear_of(k, V, i, i, wd, SLACK)
+
+
+def _clear_of_each(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:
+    """:func:`_clear_of` of every polygon ``k[i]`` with every vertex set ``V[g]``: (G, m)."""
+    G, m = len(V), len(k)
+    return clear_of(k, V, np.tile(np.arange(m), G), np.repeat(np.arange(G), m), wd, SLACK).reshape(G, m)
 
 
 def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: np.ndarray | None,
@@ -731,7 +696,7 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
     relaxation's heights miss the most: there the strips' inside stretches reach nearer
     the chord's ends. Only steers the search (a wrong answer costs time, never
     soundness)."""
-    xe, xf = _chords(bd.k, ab[None])
+    xe, xf = chords(bd.k, ab[None])
     crossed = np.flatnonzero(np.isfinite(xe[:, 0]))
     if not len(crossed):
         return None
@@ -792,30 +757,6 @@ def _hull_halfplanes_many(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     counter-clockwise order, padded by repeating the last one, and the count of each
     (:func:`.kernels.hull_halfplanes`)."""
     return hull_halfplanes(pts)
-
-
-def _inside_at(kv: np.ndarray, xs: np.ndarray, V: np.ndarray) -> np.ndarray:
-    """Per convex polygon ``kv[i]`` (W, 2) and abscissa ``xs[i, s]``: whether every line
-    y = α + βx with (α, β) in the polygon of vertices ``V`` ((nV, 2), or (m, nV, 2) one
-    set per polygon, NaN rows ignored) lies inside it there (within its vertical chord)."""
-    a = kv
-    b = kv[:, _next_index(kv.shape[1])]  # (m, W, 2)
-    lo_x, hi_x = np.minimum(a[..., 0], b[..., 0]), np.maximum(a[..., 0], b[..., 0])
-    dx = b[..., 0] - a[..., 0]
-    X = xs[:, :, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (X - a[:, None, :, 0]) / dx[:, None, :]
-        y = a[:, None, :, 1] + t * (b[:, None, :, 1] - a[:, None, :, 1])  # (m, S, W)
-    on = (X >= lo_x[:, None, :]) & (X <= hi_x[:, None, :]) & (np.abs(dx)[:, None, :] > 1e-15)
-    ylo = np.min(np.where(on, y, np.inf), 2)
-    yhi = np.max(np.where(on, y, -np.inf), 2)
-    if V.ndim == 2:
-        lines = V[None, None, :, 0] + V[None, None, :, 1] * xs[..., None]  # (m, S, nV)
-        return np.all((lines > ylo[..., None]) & (lines < yhi[..., None]), 2)
-    lines = V[:, None, :, 0] + V[:, None, :, 1] * xs[..., None]
-    with np.errstate(invalid="ignore"):
-        good = np.isnan(lines) | ((lines > ylo[..., None]) & (lines < yhi[..., None]))
-    return np.all(good, 2)
 
 
 def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],

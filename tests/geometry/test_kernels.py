@@ -106,3 +106,33 @@ def test_e_los_separator_kernel_gives_the_numpy_verdicts(monkeypatch):
         return out
 
     assert verdicts(True) == verdicts(False)
+
+
+def _convex(rng: np.random.Generator, verts: int) -> np.ndarray:
+    ang = np.sort(rng.uniform(0, 2 * np.pi, verts))
+    return np.stack([np.cos(ang), np.sin(ang)], 1) * rng.uniform(0.5, 2.0) + rng.normal(size=2)
+
+
+def _line(ab: np.ndarray) -> shapely.Geometry:
+    return shapely.LineString([(-50, ab[0] - 50 * ab[1]), (50, ab[0] + 50 * ab[1])])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(4, 9))
+def test_e_los_kernel_chords_are_shapelys_crossings(seed, verts):
+    from skirmish.geometry.kernels import chords
+
+    rng = np.random.default_rng(seed)
+    k = np.stack([_convex(rng, verts) for _ in range(3)])
+    k[:, -1] = k[:, -2]  # (padding by repetition)
+    lines = np.column_stack([rng.normal(size=5), rng.normal(size=5)])
+    xe, xf = chords(k, lines)
+    for i in range(3):
+        poly = shapely.Polygon(k[i])
+        for j in range(5):
+            cut = poly.intersection(_line(lines[j]))
+            if cut.length > 1e-9:
+                x0, _, x1, _ = cut.bounds
+                assert abs(xe[i, j] - x0) < 1e-9 and abs(xf[i, j] - x1) < 1e-9
+            elif cut.is_empty:
+                assert xe[i, j] == np.inf and xf[i, j] == -np.inf

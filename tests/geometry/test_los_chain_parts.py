@@ -184,9 +184,9 @@ def _chord_x(poly: Polygon, a: float, b: float) -> tuple[float, float] | None:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_E_LOS_inside_run_is_where_every_line_of_the_region_is_inside(seed):
-    """_inside_run: at both abscissae it returns every line of the region is inside the
+    """inside_run: at both abscissae it returns every line of the region is inside the
     solid, and the stretch is the intersection of the vertex lines' chords (shapely)."""
-    from skirmish.geometry.los_chain import _inside_run
+    from skirmish.geometry.kernels import inside_run as _inside_run
 
     rng = np.random.default_rng(seed)
     k = _convex(rng, 3, 8) * 2.0
