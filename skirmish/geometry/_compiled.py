@@ -192,48 +192,75 @@ def _line_chord(hp: np.ndarray, circ: np.ndarray, is_round: bool, ox: float, oy:
 
 
 @_jit
-def _separator_cover(o: np.ndarray, d: np.ndarray, smin: np.ndarray, smax: np.ndarray, tlo: np.ndarray,
-                     thi: np.ndarray, zP: np.ndarray, zQ: np.ndarray, start: np.ndarray, stop: np.ndarray,
-                     cand: np.ndarray, piece: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
-                     round_: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, eta: float
-                     ) -> np.ndarray:
-    L = o.shape[0]
-    covered = np.zeros(L, np.bool_)
+def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, CQ: np.ndarray, zP: np.ndarray,
+                zQ: np.ndarray, order: np.ndarray, first: np.ndarray, last: np.ndarray, piece: np.ndarray,
+                z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, round_: np.ndarray, halfplanes: np.ndarray,
+                piece_circle: np.ndarray, eta: float) -> np.ndarray:
+    R, V = o.shape[0], CP.shape[1]
+    covered = np.zeros(R, np.bool_)
     most = 1
-    for k in range(L):
-        most = max(most, stop[k] - start[k])
+    for b in range(first.shape[0]):
+        most = max(most, last[b] - first[b])
     lo_buf = np.empty(most)
     hi_buf = np.empty(most)
-    for k in range(L):
+    dP = np.empty(V)
+    dQ = np.empty(V)
+    sP = np.empty(V)
+    sQ = np.empty(V)
+    for k in range(R):
+        b = bund[k]
         ox, oy, dx, dy = o[k, 0], o[k, 1], d[k, 0], d[k, 1]
+        nx, ny = -dy, dx
+        flip = -1.0 if (CP[b, 0, 0] - ox) * nx + (CP[b, 0, 1] - oy) * ny < 0 else 1.0
+        apart = True
+        for v in range(V):  # the line must separate the patches
+            dP[v] = ((CP[b, v, 0] - ox) * nx + (CP[b, v, 1] - oy) * ny) * flip
+            dQ[v] = -((CQ[b, v, 0] - ox) * nx + (CQ[b, v, 1] - oy) * ny) * flip
+            if not (dP[v] > 0 and dQ[v] > 0):
+                apart = False
+                break
+            sP[v] = (CP[b, v, 0] - ox) * dx + (CP[b, v, 1] - oy) * dy
+            sQ[v] = (CQ[b, v, 0] - ox) * dx + (CQ[b, v, 1] - oy) * dy
+        if not apart:
+            continue
+        # the stretch [smin, smax] of the line the segments cross, at t in [tlo, thi]
+        smin, smax = np.inf, -np.inf
+        pmin, pmax, qmin, qmax = np.inf, -np.inf, np.inf, -np.inf
+        for v in range(V):
+            pmin, pmax = min(pmin, dP[v]), max(pmax, dP[v])
+            qmin, qmax = min(qmin, dQ[v]), max(qmax, dQ[v])
+            for w in range(V):
+                s = (dQ[w] * sP[v] + dP[v] * sQ[w]) / (dP[v] + dQ[w])
+                smin, smax = min(smin, s), max(smax, s)
+        tlo, thi = pmin / (pmin + qmax), pmax / (pmax + qmin)
         dd = max(dx * dx + dy * dy, 1e-300)
-        top = max((1 - tlo[k]) * zP[k, 1] + tlo[k] * zQ[k, 1], (1 - thi[k]) * zP[k, 1] + thi[k] * zQ[k, 1])
-        bot = min((1 - tlo[k]) * zP[k, 0] + tlo[k] * zQ[k, 0], (1 - thi[k]) * zP[k, 0] + thi[k] * zQ[k, 0])
+        top = max((1 - tlo) * zP[b, 1] + tlo * zQ[b, 1], (1 - thi) * zP[b, 1] + thi * zQ[b, 1])
+        bot = min((1 - tlo) * zP[b, 0] + tlo * zQ[b, 0], (1 - thi) * zP[b, 0] + thi * zQ[b, 0])
+        # the bundle's solids that rise above every segment over the crossings may cover
+        # the line together (abutting walls, the pieces of one ruin)
         n = 0
-        for c in range(start[k], stop[k]):
-            r = cand[c]
+        for c in range(first[b], last[b]):
+            r = order[c]
             p = piece[r]
             # (a piece whose bounding circle misses the line's stretch covers none of it)
-            cx, cy, cr = piece_circle[p, 0], piece_circle[p, 1], piece_circle[p, 2]
-            wx, wy = cx - ox, cy - oy
-            t = min(max((wx * dx + wy * dy) / dd, smin[k]), smax[k])
-            if not np.hypot(wx - t * dx, wy - t * dy) <= cr + 1e-9:
+            wx, wy = piece_circle[p, 0] - ox, piece_circle[p, 1] - oy
+            t = min(max((wx * dx + wy * dy) / dd, smin), smax)
+            if not np.hypot(wx - t * dx, wy - t * dy) <= piece_circle[p, 2] + 1e-9:
                 continue
-            # only a solid above every segment over the crossings may cover the line
             need = z0[r] + (0.0 if sealed[r] else eta)
             if not (top < z1[r] and bot >= need):
                 continue
-            a, b = _line_chord(halfplanes[p], piece_circle[p], round_[r], ox, oy, dx, dy)
-            if max(a, smin[k]) < min(b, smax[k]):
+            a, e = _line_chord(halfplanes[p], piece_circle[p], round_[r], ox, oy, dx, dy)
+            if max(a, smin) < min(e, smax):
                 lo_buf[n] = a
-                hi_buf[n] = b
+                hi_buf[n] = e
                 n += 1
         if n == 0:
             continue
         # sweep the intervals in order: covered when they start before smin, leave no gap
         # and reach past smax (touching is a gap: a sight line may pass keeping exactly ε)
         srt = np.argsort(lo_buf[:n])
-        if not lo_buf[srt[0]] < smin[k] - 1e-12:
+        if not lo_buf[srt[0]] < smin - 1e-12:
             continue
         reach = hi_buf[srt[0]]
         gap = False
@@ -243,7 +270,7 @@ def _separator_cover(o: np.ndarray, d: np.ndarray, smin: np.ndarray, smax: np.nd
                 gap = True
                 break
             reach = max(reach, hi_buf[j])
-        covered[k] = not gap and reach > smax[k] + 1e-12
+        covered[k] = not gap and reach > smax + 1e-12
     return covered
 
 

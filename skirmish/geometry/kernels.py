@@ -133,24 +133,24 @@ def crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarra
                            np.ascontiguousarray(halfplanes, f8), np.ascontiguousarray(piece_circle, f8), float(margin))
 
 
-def separator_cover(o: np.ndarray, d: np.ndarray, smin: np.ndarray, smax: np.ndarray, tlo: np.ndarray,
-                    thi: np.ndarray, zP: np.ndarray, zQ: np.ndarray, start: np.ndarray, stop: np.ndarray,
-                    cand: np.ndarray, piece: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
-                    round_: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, eta: float) -> np.ndarray:
-    """Per separator line ``o[k] + s·d[k]`` over the stretch ``[smin[k], smax[k]]`` (segments
-    of heights ``zP[k]`` → ``zQ[k]`` crossing it at t in ``[tlo[k], thi[k]]``): whether the
-    rows ``cand[start[k]:stop[k]]`` (piece ``piece[r]``, heights ``z0[r]``–``z1[r]``,
-    ``sealed[r]``, ``round_[r]``) that rise above every such segment cover the stretch with
-    open chords that start before it, leave no gap (touching is a gap) and end after it.
-    A row counts when its piece's circle ``piece_circle`` comes within 1e-9 of the stretch
-    and it is above every segment: below ``z1`` and not under ``z0`` (+ ``eta`` unsealed);
-    its chord is cut from its ``halfplanes`` (a·x < b) or, round, its circle."""
+def separators(o: np.ndarray, d: np.ndarray, bundle: np.ndarray, CP: np.ndarray, CQ: np.ndarray, zP: np.ndarray,
+               zQ: np.ndarray, piece: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
+               round_: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, eta: float) -> np.ndarray:
+    """Per row r (a solid of bundle ``bundle[r]``: piece ``piece[r]``, heights ``z0[r]``–
+    ``z1[r]``, ``sealed[r]``, ``round_[r]``), whether the line ``o[r] + s·d[r]`` separates
+    the bundle's patches ``CP[b]`` and ``CQ[b]`` (V, 2) and the bundle's solids that rise
+    above every segment where it crosses the line (heights ``zP[b]`` → ``zQ[b]``: below
+    ``z1``, not under ``z0`` (+ ``eta`` unsealed)) cover the stretch the segments cross
+    with open chords (their ``halfplanes`` a·x < b, or circle ``piece_circle`` when round)
+    that start before it, leave no gap (touching is a gap) and end after it."""
     f8, i8 = np.float64, np.int64
-    return _c()._separator_cover(
-        np.ascontiguousarray(o, f8), np.ascontiguousarray(d, f8), np.ascontiguousarray(smin, f8),
-        np.ascontiguousarray(smax, f8), np.ascontiguousarray(tlo, f8), np.ascontiguousarray(thi, f8),
-        np.ascontiguousarray(zP, f8), np.ascontiguousarray(zQ, f8), np.ascontiguousarray(start, i8),
-        np.ascontiguousarray(stop, i8), np.ascontiguousarray(cand, i8), np.ascontiguousarray(piece, i8),
+    bundle = np.asarray(bundle, i8)
+    order = np.argsort(bundle, kind="stable")
+    ends = np.searchsorted(bundle[order], np.arange(len(CP) + 1))
+    return _c()._separators(
+        np.ascontiguousarray(o, f8), np.ascontiguousarray(d, f8), bundle, np.ascontiguousarray(CP, f8),
+        np.ascontiguousarray(CQ, f8), np.ascontiguousarray(zP, f8), np.ascontiguousarray(zQ, f8),
+        order.astype(i8), ends[:-1].astype(i8), ends[1:].astype(i8), np.ascontiguousarray(piece, i8),
         np.ascontiguousarray(z0, f8), np.ascontiguousarray(z1, f8), np.ascontiguousarray(sealed, np.bool_),
         np.ascontiguousarray(round_, np.bool_), np.ascontiguousarray(halfplanes, f8),
         np.ascontiguousarray(piece_circle, f8), float(eta))

@@ -1129,8 +1129,13 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict
     vn = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-300)
     across = np.stack([-v[:, 1] / vn, v[:, 0] / vn], 1)
     sep = np.zeros(len(b), bool)
+    fast = kernels.wanted(int((np.bincount(b) ** 2).sum()))
     for d in (across, axis[:, 2:]):
-        sep |= _separator(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_)
+        if fast:
+            sep |= kernels.separators(axis[:, :2], d, b, vP, vQ, zP, zQ, rows.piece, z0, z1, sealed, round_,
+                                      obs.halfplanes, obs.piece_circle, ETA)
+        else:
+            sep |= _separator(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_)
     return {"separator": np.flatnonzero(sep), "containment": np.flatnonzero(contain & ~sep)}
 
 
@@ -1152,7 +1157,8 @@ def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[n
 
 
 def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_) -> np.ndarray:
-    """Rows where the line o + s·d separates the patches and the obstacle covers every crossing."""
+    """Rows where the line o + s·d separates the patches and the obstacle covers every
+    crossing (the numpy twin of :func:`.kernels.separators`, for small queries)."""
     out = np.zeros(len(o), bool)
     nx, ny = -d[:, 1:2], d[:, 0:1]
     PX, PY = CP[..., 0] - o[:, 0:1], CP[..., 1] - o[:, 1:2]
@@ -1176,11 +1182,6 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     order = np.argsort(rows.bundle, kind="stable")
     lo_i = np.searchsorted(rows.bundle[order], rows.bundle[apart], "left")
     hi_i = np.searchsorted(rows.bundle[order], rows.bundle[apart], "right")
-    if kernels.wanted(int((hi_i - lo_i).sum())):
-        out[apart] = kernels.separator_cover(o[apart], d[apart], smin, smax, tlo, thi, zP[apart], zQ[apart], lo_i,
-                                             hi_i, order, rows.piece, z0, z1, sealed, round_, obs.halfplanes,
-                                             obs.piece_circle, ETA)
-        return out
     size = hi_i - lo_i
     k = np.repeat(np.arange(len(apart)), size)
     other = order[np.repeat(lo_i, size) + np.arange(size.sum()) - np.repeat(np.cumsum(size) - size, size)]
