@@ -462,3 +462,62 @@ def _clear_of(k: np.ndarray, V: np.ndarray, kidx: np.ndarray, vidx: np.ndarray, 
                     lo, hi = min(lo, gap), max(hi, gap)
         out[e] = lo <= hi and (hi <= -wd - slack or lo >= wd + slack)
     return out
+
+
+@_jit
+def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    R, V = P.shape[0], P.shape[1]
+    W = Q.shape[1]
+    t0 = np.empty(R)
+    t1 = np.empty(R)
+    for r in range(R):
+        cx, cy, rad = circ[r, 0], circ[r, 1], circ[r, 2]
+        lo_all, hi_all = -np.inf, np.inf
+        nan_lo, nan_hi = False, False
+        for v in range(V):
+            ax, ay = P[r, v, 0] - cx, P[r, v, 1] - cy
+            for w in range(W):
+                ex, ey = Q[r, w, 0] - P[r, v, 0], Q[r, w, 1] - P[r, v, 1]
+                A = ex * ex + ey * ey
+                B = 2 * (ax * ex + ay * ey)
+                C = ax * ax + ay * ay - rad * rad
+                if A > 1e-24:
+                    disc = B * B - 4 * A * C
+                    if disc <= 0:
+                        lo, hi = np.inf, -B / (2 * A)
+                    elif disc > 0:
+                        sq = np.sqrt(disc)
+                        lo, hi = (-B - sq) / (2 * A), (-B + sq) / (2 * A)
+                    else:
+                        lo, hi = np.nan, np.nan
+                else:  # (a point, or NaN: inside for all t or for none)
+                    lo, hi = (-np.inf, np.inf) if C < 0 else (np.inf, -np.inf)
+                nan_lo |= np.isnan(lo)
+                nan_hi |= np.isnan(hi)
+                lo_all, hi_all = max(lo_all, lo), min(hi_all, hi)
+        t0[r] = np.nan if nan_lo else max(lo_all, 0.0)
+        t1[r] = np.nan if nan_hi else min(hi_all, 1.0)
+    return t0, t1
+
+
+@_jit
+def _binding_vertices(k: np.ndarray, kidx: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    R, W = kidx.shape[0], k.shape[1]
+    lo_v = np.empty((R, 3, 2))
+    hi_v = np.empty((R, 3, 2))
+    for r in range(R):
+        kk = k[kidx[r]]
+        for s in range(3):
+            beta = b_lo[r] if s == 0 else ((b_lo[r] + b_hi[r]) / 2 if s == 1 else b_hi[r])
+            best_lo, best_hi = np.inf, -np.inf
+            ilo, ihi = 0, 0
+            for w in range(W):
+                val = kk[w, 1] - beta * kk[w, 0]
+                if val < best_lo:  # (NaN: never chosen; the first of equals)
+                    best_lo, ilo = val, w
+                if val > best_hi:
+                    best_hi, ihi = val, w
+            lo_v[r, s, 0], lo_v[r, s, 1] = kk[ilo, 0], kk[ilo, 1]
+            hi_v[r, s, 0], hi_v[r, s, 1] = kk[ihi, 0], kk[ihi, 1]
+    return lo_v, hi_v

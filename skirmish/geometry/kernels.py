@@ -133,6 +133,30 @@ def crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarra
                            np.ascontiguousarray(halfplanes, f8), np.ascontiguousarray(piece_circle, f8), float(margin))
 
 
+def disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the t-interval (t0, t1) within [0, 1] where every point (1-t)p + tq, p a
+    vertex of ``P[r]`` (V, 2) and q of ``Q[r]``, is inside the circle ``circ[r]``
+    (x, y, r): empty when t0 >= t1; NaN where a vertex is."""
+    f8 = np.float64
+    return _c()._disc_containment(np.ascontiguousarray(P, f8), np.ascontiguousarray(Q, f8),
+                                  np.ascontiguousarray(circ, f8))
+
+
+def binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[i]`` (m, W, 2; NaN padding allowed), the vertices binding
+    "the polygon lies above the line y = α + βx" (the least v_y - β v_x, the first of
+    equals) and "below" (the greatest) at β = ``b_lo``, the middle and ``b_hi``, which
+    broadcast to (..., m): (..., m, 3, 2) each."""
+    shape = np.broadcast_shapes(np.shape(b_lo), np.shape(b_hi), (len(k),))
+    lo = np.broadcast_to(b_lo, shape).reshape(-1)
+    hi = np.broadcast_to(b_hi, shape).reshape(-1)
+    kidx = np.broadcast_to(np.arange(len(k)), shape).reshape(-1)
+    f8 = np.float64
+    a, b = _c()._binding_vertices(np.ascontiguousarray(k, f8), np.ascontiguousarray(kidx, np.int64),
+                                  np.ascontiguousarray(lo, f8), np.ascontiguousarray(hi, f8))
+    return a.reshape(shape + (3, 2)), b.reshape(shape + (3, 2))
+
+
 def separators(o: np.ndarray, d: np.ndarray, bundle: np.ndarray, CP: np.ndarray, CQ: np.ndarray, zP: np.ndarray,
                zQ: np.ndarray, piece: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
                round_: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, eta: float) -> np.ndarray:

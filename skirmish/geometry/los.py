@@ -1116,10 +1116,11 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict
         hQ = _support(Q[poly], D_Q[b[poly]], a)
         pad = off >= _BIG / 2
         t0[poly], t1[poly] = _clip(np.where(pad, 1.0, off - hP), np.where(pad, 0.0, hQ - hP))
+    fast = kernels.wanted(int((np.bincount(b) ** 2).sum()))
     rnd = np.flatnonzero(round_)
     if len(rnd):
         circ = obs.owner_circle[rows.owner[rnd]]
-        t0[rnd], t1[rnd] = _disc_containment(P[rnd], Q[rnd], circ)
+        t0[rnd], t1[rnd] = (kernels.disc_containment if fast else _disc_containment)(P[rnd], Q[rnd], circ)
     with np.errstate(invalid="ignore"):
         contain = (t1 - t0 > 1e-12) & _containment_blocks(t0, t1, zP[b], zQ[b], z0, z1, sealed)
     # separator lines: through each piece's centroid across the bundle, and along its axis
@@ -1129,7 +1130,6 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict
     vn = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-300)
     across = np.stack([-v[:, 1] / vn, v[:, 0] / vn], 1)
     sep = np.zeros(len(b), bool)
-    fast = kernels.wanted(int((np.bincount(b) ** 2).sum()))
     for d in (across, axis[:, 2:]):
         if fast:
             sep |= kernels.separators(axis[:, :2], d, b, vP, vQ, zP, zQ, rows.piece, z0, z1, sealed, round_,
@@ -1140,7 +1140,8 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict
 
 
 def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Open t-interval where every vertex (1-t)p_i + t q_j of the combination is inside the circle."""
+    """Open t-interval where every vertex (1-t)p_i + t q_j of the combination is inside the
+    circle (the numpy twin of :func:`.kernels.disc_containment`, for small queries)."""
     c, R = circ[:, None, None, :2], circ[:, None, None, 2]
     a = P[:, :, None, :] - c  # (rows, V, 1, 2)
     e = Q[:, None, :, :] - P[:, :, None, :]  # (rows, V, V, 2)

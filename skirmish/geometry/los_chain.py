@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .kernels import (chords, clear_of, clip_polygons, feasible_blocks, hull_halfplanes, inside_run, vertices,
-                      vertices_each, xrange_within)
+from .kernels import (binding_vertices, chords, clear_of, clip_polygons, feasible_blocks, hull_halfplanes,
+                      inside_run, vertices, vertices_each, xrange_within)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -245,7 +245,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     ok &= ~np.all(np.isnan(Vz_all[..., 0]), 1)
     # per solid, the vertices binding "K above the line" (min of v_y - β v_x) and "below"
     # (max) for β across its range; a subset of the vertices is still implied
-    lo_v, hi_v = _binding_vertices(k, b_lo[rb], b_hi[rb])  # (R, 3, 2)
+    lo_v, hi_v = binding_vertices(k, b_lo[rb], b_hi[rb])  # (R, 3, 2)
     zt, zbot = z1, z0 - np.where(sealed, eta, 0.0)
     # rows that every line of the base region passes wholly above or below (in plan): exact,
     # over every vertex (a solid left out must be escaped by every line)
@@ -541,7 +541,7 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
     nV = max(len(v) for v in Vs)
     V = np.stack([_pad(v[None], nV)[0] for v in Vs])  # (G, nV, 2), padded by repetition
     k = bd.k
-    lo_v, hi_v = _binding_vertices(k[None], V[:, None, :, 1].min(2), V[:, None, :, 1].max(2))  # (G, m, 3, 2)
+    lo_v, hi_v = binding_vertices(k, V[:, None, :, 1].min(2), V[:, None, :, 1].max(2))  # (G, m, 3, 2)
     free: list[dict[float, np.ndarray]] = [{} for _ in range(G)]
     for wd, fr in parent.free.items():
         f = fr[None] | _clear_of_each(k, V, wd)  # (G, m)
@@ -654,21 +654,6 @@ def _support_y(k: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     when α lies between them)."""
     val = k[..., 1] - beta[:, None] * k[..., 0]
     return np.where(np.isnan(val), np.inf, val).min(1), np.where(np.isnan(val), -np.inf, val).max(1)
-
-
-def _binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per convex polygon ``k[..., i]`` (W, 2; NaN padding allowed), the vertices binding
-    "the polygon lies above the line y = α + βx" (the least v_y - β v_x) and "below" (the
-    greatest) at β = ``b_lo``, the middle and ``b_hi`` (broadcast against the polygons'
-    leading axes): (..., 3, 2) each. Any subset of the vertices gives implied constraints;
-    these are the ones that bind in that β range."""
-    betas = np.stack([b_lo, (b_lo + b_hi) / 2, b_hi], -1)  # (..., 3)
-    val = k[..., None, :, 1] - betas[..., :, None] * k[..., None, :, 0]  # (..., 3, W)
-    kk = np.broadcast_to(k[..., None, :, :], val.shape + (2,))
-    lo = np.where(np.isnan(val), np.inf, val).argmin(-1)
-    hi = np.where(np.isnan(val), -np.inf, val).argmax(-1)
-    return (np.take_along_axis(kk, lo[..., None, None], -2)[..., 0, :],
-            np.take_along_axis(kk, hi[..., None, None], -2)[..., 0, :])
 
 
 def _clear_of(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:

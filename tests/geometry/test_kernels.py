@@ -136,3 +136,51 @@ def test_e_los_kernel_chords_are_shapelys_crossings(seed, verts):
                 assert abs(xe[i, j] - x0) < 1e-9 and abs(xf[i, j] - x1) < 1e-9
             elif cut.is_empty:
                 assert xe[i, j] == np.inf and xf[i, j] == -np.inf
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(3, 9))
+def test_e_los_kernel_binding_vertices_are_the_extreme_vertices(seed, verts):
+    from skirmish.geometry.kernels import binding_vertices
+
+    rng = np.random.default_rng(seed)
+    k = np.stack([_convex(rng, verts) for _ in range(3)])
+    k[0, -1] = np.nan  # (NaN padding is skipped)
+    b_lo = rng.normal(size=(2, 1))
+    b_hi = b_lo + rng.uniform(0, 1, (2, 1))
+    lo_v, hi_v = binding_vertices(k, b_lo, b_hi)
+    assert lo_v.shape == hi_v.shape == (2, 3, 3, 2)
+    for g in range(2):
+        for i in range(3):
+            pts = k[i][~np.isnan(k[i, :, 0])]
+            for s, beta in enumerate([b_lo[g, 0], (b_lo[g, 0] + b_hi[g, 0]) / 2, b_hi[g, 0]]):
+                val = pts[:, 1] - beta * pts[:, 0]
+                assert np.array_equal(lo_v[g, i, s], pts[np.argmin(val)])
+                assert np.array_equal(hi_v[g, i, s], pts[np.argmax(val)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_e_los_kernel_disc_containment_is_where_every_blend_is_inside(seed):
+    """The t-interval where every (1-t)p + tq is inside a circle (containment in a round
+    solid): inside at sampled t within it, some blend outside just beyond its ends."""
+    from skirmish.geometry.kernels import disc_containment
+
+    rng = np.random.default_rng(seed)
+    P = rng.normal(size=(4, 5, 2)) * 0.2 + np.array([-2.0, 0.0])
+    Q = rng.normal(size=(4, 5, 2)) * 0.2 + np.array([2.0, 0.0])
+    circ = np.column_stack([rng.normal(size=(4, 2)) * 0.5, rng.uniform(0.5, 2.5, 4)])
+    t0, t1 = disc_containment(P, Q, circ)
+
+    def worst(r: int, t: float) -> float:  # the farthest blend from the centre, minus the radius
+        blend = (1 - t) * P[r][:, None] + t * Q[r][None]
+        return float(np.hypot(*(blend - circ[r, :2]).transpose(2, 0, 1)).max() - circ[r, 2])
+
+    for r in range(4):
+        if t1[r] - t0[r] > 1e-9:
+            for t in np.linspace(t0[r], t1[r], 7)[1:-1]:
+                assert worst(r, t) < 1e-12
+            for t in (t0[r] - 1e-6, t1[r] + 1e-6):
+                assert not 0 < t < 1 or worst(r, t) > 0
+        else:
+            assert all(worst(r, t) > -1e-9 for t in np.linspace(0, 1, 41))
