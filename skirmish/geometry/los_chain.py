@@ -225,7 +225,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     # where a segment can cross K: within K and the corridor conv(P ∪ Q) that holds every
     # segment; this x-range shrinks to the crossing as the bundle does (the height escapes
     # below are taken at its ends)
-    hull, nhull = _hull_halfplanes_many(np.concatenate([fP, fQ], 1))
+    hull, nhull = hull_halfplanes(np.concatenate([fP, fQ], 1))
     hull[..., 2] -= widen + SLACK
     kx0, kx1, hit = xrange_within(k, hull[rb], nhull[rb])
     live &= hit
@@ -735,13 +735,6 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
     if top[c] - min(ze, zf) <= max(ze, zf) - bot[c]:
         return float(xe[c] if ze < zf else xf[c])
     return float(xe[c] if ze > zf else xf[c])
-
-
-def _hull_halfplanes_many(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of ``pts`` (B, N, 2), its convex hull as half-planes n·x >= c: (B, E, 3) in
-    counter-clockwise order, padded by repeating the last one, and the count of each
-    (:func:`.kernels.hull_halfplanes`)."""
-    return hull_halfplanes(pts)
 
 
 def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],

@@ -10,9 +10,8 @@ from shapely.geometry import Polygon
 
 import pytest
 
-from skirmish.geometry.kernels import clip_polygons, vertices, xrange_within
+from skirmish.geometry.kernels import clip_polygons, hull_halfplanes, vertices, xrange_within
 from skirmish.geometry.los import clip_polygons_many
-from skirmish.geometry.los_chain import _hull_halfplanes_many
 
 
 def _convex(rng: np.random.Generator, rows: int, verts: int) -> np.ndarray:
@@ -50,7 +49,7 @@ def test_corridor_x_range_is_the_bounds_of_shapelys_intersection(seed, verts):
     rng = np.random.default_rng(seed)
     k = clip_polygons(_convex(rng, 4, verts), np.tile([1.0, 0.0], (4, 1)), np.full(4, -0.5))
     pts = rng.normal(size=(8, 2)) * 1.2
-    hp, count = _hull_halfplanes_many(pts[None])
+    hp, count = hull_halfplanes(pts[None])
     lo, hi, hit = xrange_within(k, np.repeat(hp, 4, 0), np.repeat(count, 4))
     hull = shapely.MultiPoint(pts).convex_hull
     for r in range(4):
@@ -73,7 +72,7 @@ def test_hull_half_planes_bound_shapelys_convex_hull(seed, n, collinear):
     if collinear:  # (repeated and collinear points: one edge per direction)
         pts[:, n // 2:] = pts[:, :n - n // 2]
         pts[1, :, 1] = 0.5 * pts[1, :, 0]
-    hp, count = _hull_halfplanes_many(pts)
+    hp, count = hull_halfplanes(pts)
     for b in range(3):
         hull = shapely.MultiPoint(pts[b]).convex_hull
         rows = hp[b, :count[b]]
