@@ -1208,14 +1208,18 @@ class TableMovement:
                 raise RuleInputError(f"a Climb goes to a point on another surface, not to a model ({to!r}); "
                                      "give --to X,Y[,Z]")
             return Climb(self, mv, budget).plan(self._mv_jump_aim(mv, to), notes)
-        net = mv.net(falls, budget if bounded and not isinstance(to, str) else math.inf)
         if not falls:
             notes.append("falls are not allowed (falls=False)")
-        if isinstance(to, str):
-            route, why, more = self._mv_route_to_model(mv, net, to)
+        straight = None if isinstance(to, str) else self._mv_straight(mv, to)
+        if straight is not None:  # (the shortest path, found without the movement net)
+            route, why = straight, ""
         else:
-            route, why, more = self._mv_route_to_point(mv, net, to)
-        notes += more
+            net = mv.net(falls, budget if bounded and not isinstance(to, str) else math.inf)
+            if isinstance(to, str):
+                route, why, more = self._mv_route_to_model(mv, net, to)
+            else:
+                route, why, more = self._mv_route_to_point(mv, net, to)
+            notes += more
         pts = [(x, y, mv.surfaces[k].z) for x, y, k in route]
         surf = [k for _, _, k in route]
         w = self._mv_walk(mv, pts, surf, budget, limited)
@@ -1223,6 +1227,27 @@ class TableMovement:
             w.violations.append(Violation(max(0, len(pts) - 2), why, to if isinstance(to, str) else None))
             w.violations.sort(key=lambda v: v.at)
         return self._mv_plan(mv, w, budget, notes)
+
+    def _mv_straight(self, mv: _Mover, to: Sequence[float]) -> list[tuple[float, float, int]] | None:
+        """The straight route to ``to`` = (x, y, z) on the surface the model stands on,
+        where its base may end there and the straight way keeps every clearance: then it
+        is the shortest path (no path is shorter than the straight line, and it stays on
+        one surface: no climbs, steps or falls), the one the movement net would give.
+        None otherwise (the net decides)."""
+        if len(to) != 3 or not all(math.isfinite(float(v)) for v in to):
+            return None
+        k = mv.home
+        if abs(mv.surfaces[k].z - float(to[2])) > Z_TOL:
+            return None
+        sp = mv.space(k)
+        q = np.array([[float(to[0]), float(to[1])]])
+        s = np.array([mv.start], float)
+        if not (sp.end.point_free(q, tol=1e-7)[0] and sp.trav.segments_clear(s, q, relax0=s, relax1=q)[0]):
+            return None
+        start = (float(mv.start[0]), float(mv.start[1]), k)
+        if abs(q[0, 0] - start[0]) <= 1e-9 and abs(q[0, 1] - start[1]) <= 1e-9:
+            return [start]
+        return [start, (float(q[0, 0]), float(q[0, 1]), k)]
 
     def _mv_jump_aim(self, mv: _Mover, to: PointLike) -> tuple[float, float, float]:
         """A jump's aim point ``(x, y, z)``: ``z`` given, or the highest surface under ``(x, y)``."""
@@ -1485,8 +1510,8 @@ class TableMovement:
                 f"no legal path takes {mv.model.id} into base contact with {target}"), notes
         return self._mv_route(mv, net, best), "", notes
 
-    def end_bounds(self, model_id: str, xy: np.ndarray, *, falls: bool = True, within: float | None = None
-                   ) -> list[list[tuple[float, float]]]:
+    def end_bounds(self, model_id: str, xy: np.ndarray, *, falls: bool = True, within: float | None = None,
+                   straight: bool = False) -> list[list[tuple[float, float]]]:
         """For each plan point of ``xy`` ((n, 2)), the surfaces where ``model_id``'s base
         may end there, as ``(z, bound)``: ``bound`` is a lower bound of the Movement cost of
         any path there (a shortest path reaches it straight from some node of the
@@ -1494,18 +1519,29 @@ class TableMovement:
 
         ``within``: only whether a bound is at most ``within`` matters to the caller; a
         bound up to ``within`` is the same, a larger one may be larger still (the movement
-        net is built only as far as ``within`` reaches)."""
+        net is built only as far as ``within`` reaches).
+
+        ``straight=True``: no movement net is built; the bound is the straight-line plan
+        distance from the start (weaker, still a lower bound), on every surface the model
+        can reach at all."""
         mv = self._mv_mover(model_id)
-        net = mv.net(falls, math.inf if within is None else float(within))
         Q = np.asarray(xy, float).reshape(-1, 2)
         out: list[list[tuple[float, float]]] = [[] for _ in range(len(Q))]
-        fin = np.flatnonzero(np.isfinite(net.dist))
-        if not len(Q) or not len(fin):
+        if not len(Q):
             return out
-        nxy = net.xy[fin]
-        bound = (net.dist[fin][None, :] + np.hypot(Q[:, None, 0] - nxy[None, :, 0],
-                                                   Q[:, None, 1] - nxy[None, :, 1])).min(axis=1)
-        for k in net.levels:
+        if straight:
+            levels = mv.reachable_levels()
+            bound = np.hypot(Q[:, 0] - mv.start[0], Q[:, 1] - mv.start[1])
+        else:
+            net = mv.net(falls, math.inf if within is None else float(within))
+            fin = np.flatnonzero(np.isfinite(net.dist))
+            if not len(fin):
+                return out
+            levels = net.levels
+            nxy = net.xy[fin]
+            bound = (net.dist[fin][None, :] + np.hypot(Q[:, None, 0] - nxy[None, :, 0],
+                                                       Q[:, None, 1] - nxy[None, :, 1])).min(axis=1)
+        for k in levels:
             z = mv.surfaces[k].z
             for i in np.flatnonzero(mv.space(k).end.point_free(Q, tol=1e-7)).tolist():
                 out[i].append((z, float(bound[i])))

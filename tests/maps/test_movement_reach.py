@@ -67,3 +67,63 @@ def test_e_move_bounded_net_keeps_every_cost_within_its_reach(seed: int, pick: i
     inside = full.dist <= budget
     assert np.array_equal(part.dist[inside], full.dist[inside])
     assert np.all(part.dist[~inside] >= full.dist[~inside])
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 5), qseed=st.integers(0, 2 ** 31))
+def test_e_move_straight_way_is_the_nets_shortest_path(seed: int, pick: int, qseed: int) -> None:
+    """Where the straight way keeps every clearance on the model's own surface,
+    ``plan_move`` takes it without building the movement net: the plan the net gives
+    (checked by planning the same points with the shortcut turned off), and the
+    straight-line ``end_bounds`` never exceed a planned cost nor drop a reachable end."""
+    from skirmish.maps import table_movement
+
+    fast, slow = _tables(seed)
+    mid = fast.models[pick % len(fast.models)].id
+    m = fast.model(mid)
+    rng = np.random.default_rng(qseed)
+    a = rng.uniform(0, 2 * math.pi, 16)
+    r = 10.0 * np.sqrt(rng.uniform(0, 1, 16))
+    pts = np.clip(np.column_stack([m.x + r * np.cos(a), m.y + r * np.sin(a)]), 0.0, 36.0)
+    straight = fast.end_bounds(mid, pts, straight=True)
+    netted = slow.end_bounds(mid, pts)
+    original = table_movement.TableMovement._mv_straight
+    for (x, y), ends, want_ends in zip(pts, straight, netted):
+        assert {z for z, _ in want_ends} <= {z for z, _ in ends}  # (every reachable end is kept)
+        for z, bound in ends:
+            got = fast.plan_move(mid, (float(x), float(y), z), budget=1e9, declared=True)
+            table_movement.TableMovement._mv_straight = lambda self, mv, to: None  # type: ignore[method-assign]
+            try:
+                want = slow.plan_move(mid, (float(x), float(y), z), budget=1e9, declared=True)
+            finally:
+                table_movement.TableMovement._mv_straight = original  # type: ignore[method-assign]
+            assert got.legal == want.legal and got.points == want.points and got.length == want.length
+            if want.legal:
+                assert bound <= want.cost + 1e-9
+
+
+def test_e_move_an_open_straight_walk_builds_no_movement_net() -> None:
+    """The shortcut is taken: on an open table a walk in a straight line is planned (and
+    its end drawn) without a movement net; one round a wall needs the net."""
+    from skirmish.scenario.load import loads
+
+    t = loads("""format = 1
+[table]
+size = [24, 24]
+[[scenery]]
+id = "wall"
+polygon = [[10, 4], [11, 4], [11, 20], [10, 20]]
+height = 3
+[[models]]
+id = "a"
+side = "red"
+size = "M"
+at = [5, 12]
+attributes = { SPD = 6 }
+""")
+    plan = t.plan_move("a", (8.0, 14.0, 0.0), budget=6.0, declared=True)
+    assert plan.legal and [p[:2] for p in plan.points] == [(5.0, 12.0), (8.0, 14.0)]
+    assert t.end_bounds("a", np.array([[8.0, 14.0]]), straight=True) == [[(0.0, math.hypot(3, 2))]]
+    assert not t._mv_mover("a")._nets
+    round_wall = t.plan_move("a", (14.0, 12.0, 0.0), budget=30.0, declared=True)
+    assert round_wall.legal and len(round_wall.points) > 2 and t._mv_mover("a")._nets

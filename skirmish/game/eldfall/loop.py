@@ -472,7 +472,8 @@ class EldfallGame:
             mv = Move(kind, p, self._face_nearest(model_id, p[:2]) if face else None, toggle)  # type: ignore[arg-type]
             return mv if not check or self._legal(model_id, mv) else None
 
-        return sample_ends(self.state.table, model_id, rng, n, budget, accept)
+        # (each end checked: the straight-line filter spares the movement net where the way is open)
+        return sample_ends(self.state.table, model_id, rng, n, budget, accept, straight=check)
 
     def _legal(self, model_id: str, move: Move) -> bool:
         try:

@@ -7,7 +7,11 @@ kept when the model's base may end there on some surface, perhaps within the bud
 :meth:`~skirmish.maps.table.Table.end_bounds`, one batch per draw), and accepted when
 the game's own check of the whole move passes (``accept``). Rejecting and redrawing
 keeps the kept points uniform by plan area over the legal ends; where a base may end on
-two surfaces at one plan point (under and on a bridge) one of them is drawn evenly.
+two surfaces at one plan point (under and on a bridge) they are tried in a random
+order and the first accepted is kept: one of the legal ones, drawn evenly.
+
+With ``straight`` the lower bound is the straight-line distance, so no movement net is
+built to draw: where the way is open, the check (``accept``) needs none either.
 """
 
 from __future__ import annotations
@@ -28,10 +32,12 @@ BATCH = 8
 
 
 def sample_ends(table: Table, model_id: str, rng: random.Random, n: int, budget: float,
-                accept: Callable[[tuple[float, float, float]], T | None], *, tries: int | None = None) -> list[T]:
+                accept: Callable[[tuple[float, float, float]], T | None], *, tries: int | None = None,
+                straight: bool = False) -> list[T]:
     """Up to ``n`` accepted moves to end points drawn uniformly (by plan area) from where
     ``model_id`` can end within ``budget`` inches; ``accept(end)`` returns the move or
-    None (refused). At most ``tries`` points are drawn (30 per wanted point)."""
+    None (refused). At most ``tries`` points are drawn (30 per wanted point).
+    ``straight``: filter by the straight-line bound (no movement net is built to draw)."""
     if n <= 0 or budget <= 0:
         return []
     m = table.model(model_id)
@@ -50,12 +56,11 @@ def sample_ends(table: Table, model_id: str, rng: random.Random, n: int, budget:
                 pts.append((round(x, 4), round(y, 4)))
         if not pts:
             continue
-        for (x, y), ends in zip(pts, table.end_bounds(model_id, np.array(pts), within=budget)):
+        for (x, y), ends in zip(pts, table.end_bounds(model_id, np.array(pts), within=budget, straight=straight)):
             ok = [z for z, cost in ends if cost <= budget + 1e-9]
-            if not ok:
-                continue
-            z = ok[rng.randrange(len(ok))] if len(ok) > 1 else ok[0]
-            got = accept((x, y, z))
+            if len(ok) > 1:
+                rng.shuffle(ok)
+            got = next((g for z in ok if (g := accept((x, y, z))) is not None), None)
             if got is not None:
                 out.append(got)
                 if len(out) == n:
