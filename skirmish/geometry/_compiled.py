@@ -259,7 +259,7 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
             continue
         # sweep the intervals in order: covered when they start before smin, leave no gap
         # and reach past smax (touching is a gap: a sight line may pass keeping exactly ε)
-        srt = np.argsort(lo_buf[:n])
+        srt = np.argsort(lo_buf[:n], kind="mergesort")  # (stable: ties in the numpy twin's order)
         if not lo_buf[srt[0]] < smin - 1e-12:
             continue
         reach = hi_buf[srt[0]]
@@ -484,7 +484,7 @@ def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[n
                 if A > 1e-24:
                     disc = B * B - 4 * A * C
                     if disc <= 0:
-                        lo, hi = np.inf, -B / (2 * A)
+                        lo, hi = np.inf, (-B + 0.0) / (2 * A)
                     elif disc > 0:
                         sq = np.sqrt(disc)
                         lo, hi = (-B - sq) / (2 * A), (-B + sq) / (2 * A)

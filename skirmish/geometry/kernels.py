@@ -8,7 +8,12 @@ beside this file, or in the user's cache where that is read-only), so a process 
 never reaches the chain test never imports numba.
 
 Each kernel keeps the arithmetic and tolerances of the vectorised code it replaces; the
-tests check them against a plain numpy enumeration (the oracle).
+tests check them against a plain numpy enumeration (the oracle). The kernels with a numpy
+twin in :mod:`.los` (taken for small queries, :func:`wanted`) do the same operations in
+the same order, so both give the same bits (numpy's two-term einsum, hypot and sqrt
+round as the compiled loops do; the tests check it): an answer never depends on whether
+a process had loaded numba (a game replays alike with any number of workers, scalar and
+batch agree).
 """
 
 from __future__ import annotations

@@ -184,3 +184,52 @@ def test_e_los_kernel_disc_containment_is_where_every_blend_is_inside(seed):
                 assert not 0 < t < 1 or worst(r, t) > 0
         else:
             assert all(worst(r, t) > -1e-9 for t in np.linspace(0, 1, 41))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(-0.01, 0.01))
+def test_e_los_kernel_twins_give_the_same_bits(seed, margin):
+    """The kernels with a numpy twin (crossings, containment in a circle) give the twin's
+    exact bits, NaN where it has NaN: which one a process runs never changes an answer."""
+    from skirmish.geometry import kernels, los
+
+    rng = np.random.default_rng(seed)
+    obs = _obstacles(seed % 4)
+    R = 40
+    p = rng.uniform(0, 36, (R, 2))
+    q = p + rng.normal(size=(R, 2)) * 6
+    q[0] = p[0]  # (a point)
+    piece = rng.integers(0, len(obs.piece_owner), R)
+    rows = los._Rows(np.arange(R), piece, obs.piece_owner[piece])
+    monkey = kernels.wanted
+    try:
+        kernels.wanted = lambda work: True
+        fast = los._crossing(p, q, rows, obs, margin)
+        kernels.wanted = lambda work: False
+        slow = los._crossing(p, q, rows, obs, margin)
+    finally:
+        kernels.wanted = monkey
+    for a, b in zip(fast, slow):
+        assert np.array_equal(a, b, equal_nan=True)
+    P = rng.normal(size=(R, 6, 2)) * 0.3 + rng.uniform(0, 5, (R, 1, 2))
+    Q = rng.normal(size=(R, 6, 2)) * 0.3 + rng.uniform(0, 5, (R, 1, 2))
+    P[1] = np.nan
+    Q[2] = P[2]
+    circ = np.column_stack([rng.uniform(0, 5, (R, 2)), rng.uniform(0.2, 4, R)])
+    for a, b in zip(kernels.disc_containment(P, Q, circ), los._disc_containment(P, Q, circ)):
+        assert np.array_equal(a, b, equal_nan=True)
+
+
+_OBS: dict[int, object] = {}
+
+
+def _obstacles(seed: int):
+    """The grown LoS obstacles of a dense table (built once per seed)."""
+    import random
+
+    from skirmish.geometry.los import DEFAULT_TOLERANCE
+    from skirmish.scenario.adversarial import dense_table
+
+    if seed not in _OBS:
+        _OBS[seed] = dense_table(random.Random(seed)).los_obstacles.grown(DEFAULT_TOLERANCE)
+    return _OBS[seed]
