@@ -65,14 +65,15 @@ def _vertices_each(A: np.ndarray) -> np.ndarray:
 
 
 @_jit
-def _feasible_blocks(S: np.ndarray, start: np.ndarray, blocks: np.ndarray, nrows: np.ndarray,
-                            which: np.ndarray) -> np.ndarray:
-    nb = blocks.shape[0]
+def _feasible_blocks(S: np.ndarray, start: np.ndarray, rows: np.ndarray, first: np.ndarray,
+                     which: np.ndarray) -> np.ndarray:
+    nb = which.shape[0]
     found = np.zeros(nb, np.bool_)
     out = np.empty((1, 2))
     for b in range(nb):
         s = which[b]
-        found[b] = _vertices_into(S, start[s], start[s + 1], blocks[b], nrows[b], out, True) > 0
+        blk = rows[first[b]:first[b + 1]]
+        found[b] = _vertices_into(S, start[s], start[s + 1], blk, blk.shape[0], out, True) > 0
     return found
 
 

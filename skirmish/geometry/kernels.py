@@ -59,13 +59,11 @@ def feasible_blocks(systems: list[np.ndarray], blocks: list[np.ndarray], which: 
     with it has a vertex (as :func:`vertices`): stops at the first one found."""
     S = np.ascontiguousarray(np.concatenate(systems), dtype=np.float64)
     start = np.zeros(len(systems) + 1, np.int64)
-    np.cumsum([len(s) for s in systems], out=start[1:])
-    B = np.zeros((len(blocks), 3, 3))
-    nrows = np.empty(len(blocks), np.int64)
-    for e, r in enumerate(blocks):
-        B[e, :len(r)] = r
-        nrows[e] = len(r)
-    return _c()._feasible_blocks(S, start, B, nrows, np.asarray(which, np.int64))
+    np.cumsum(np.fromiter(map(len, systems), np.int64, len(systems)), out=start[1:])
+    first = np.zeros(len(blocks) + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, blocks), np.int64, len(blocks)), out=first[1:])
+    rows = np.ascontiguousarray(np.concatenate(blocks) if blocks else np.zeros((0, 3)), dtype=np.float64)
+    return _c()._feasible_blocks(S, start, rows, first, np.asarray(which, np.int64))
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
