@@ -155,8 +155,8 @@ def binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tuple
     hi = np.broadcast_to(b_hi, shape).reshape(-1)
     kidx = np.broadcast_to(np.arange(len(k)), shape).reshape(-1)
     f8 = np.float64
-    a, b = _c()._binding_vertices(np.ascontiguousarray(k, f8), np.ascontiguousarray(kidx, np.int64),
-                                  np.ascontiguousarray(lo, f8), np.ascontiguousarray(hi, f8))
+    a, b = _c()._binding_vertices(np.ascontiguousarray(k, f8), np.array(kidx, np.int64), np.array(lo, f8),
+                                  np.array(hi, f8))  # (copies: the broadcast views are read-only)
     return a.reshape(shape + (3, 2)), b.reshape(shape + (3, 2))
 
 
@@ -188,7 +188,21 @@ def load() -> None:
     query that needs it: for a long-running process or a benchmark."""
     A = np.array([[1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0, -1.0, 1.0]])
     vertices(A)
+    vertices_each(A[None])
     feasible_blocks([A], [A[:1]], np.zeros(1, int))
     square = A[None, :, :2]
     clip_polygons(square, np.array([[1.0, 0.0]]), np.zeros(1))
     xrange_within(square, A[None], np.array([4]))
+    hull_halfplanes(square)
+    lines = np.array([[0.0, 0.5]])
+    chords(square, lines)
+    inside_run(square, lines[None])
+    one = np.zeros(1, np.int64)
+    clear_of(square, lines[None], one, one, 0.0, 0.0)
+    binding_vertices(square, np.zeros(1), np.ones(1))
+    circle = np.array([[0.0, 0.0, 1.0]])
+    disc_containment(square, square, circle)
+    pt, d = np.zeros((1, 2)), np.ones((1, 2))
+    crossings(pt, d, one, circle, A[None], circle, 0.0)
+    separators(pt, d, one, square, square, np.zeros((1, 2)), np.ones((1, 2)), one, np.zeros(1), np.ones(1),
+               np.zeros(1, bool), np.zeros(1, bool), A[None], circle, 1e-9)
