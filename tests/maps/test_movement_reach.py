@@ -107,20 +107,9 @@ def test_e_move_an_open_straight_walk_builds_no_movement_net() -> None:
     its end drawn) without a movement net; one round a wall needs the net."""
     from skirmish.scenario.load import loads
 
-    t = loads("""format = 1
-[table]
-size = [24, 24]
-[[scenery]]
-id = "wall"
-polygon = [[10, 4], [11, 4], [11, 20], [10, 20]]
-height = 3
-[[models]]
-id = "a"
-side = "red"
-size = "M"
-at = [5, 12]
-attributes = { SPD = 6 }
-""")
+    t = loads('format = 1\ntable = { size = [24, 24] }\n'
+              'scenery = [{ id = "wall", polygon = [[10, 4], [11, 4], [11, 20], [10, 20]], height = 3 }]\n'
+              'models = [{ id = "a", side = "red", size = "M", at = [5, 12], attributes = { SPD = 6 } }]\n')
     plan = t.plan_move("a", (8.0, 14.0, 0.0), budget=6.0, declared=True)
     assert plan.legal and [p[:2] for p in plan.points] == [(5.0, 12.0), (8.0, 14.0)]
     assert t.end_bounds("a", np.array([[8.0, 14.0]]), straight=True) == [[(0.0, math.hypot(3, 2))]]
