@@ -167,6 +167,33 @@ def _xrange(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float
 
 
 @_jit
+def _near(c: np.ndarray, ox: float, oy: float, dx: float, dy: float, lo: float, hi: float, pad: float) -> bool:
+    """Whether the circle ``c`` (x, y, r) comes within ``pad`` of o + t·d, t in [lo, hi]
+    (the twin of ``los._near_segment``)."""
+    wx, wy = c[0] - ox, c[1] - oy
+    t = min(max((wx * dx + wy * dy) / max(dx * dx + dy * dy, 1e-300), lo), hi)
+    return np.hypot(wx - t * dx, wy - t * dy) <= c[2] + pad
+
+
+@_jit
+def _halfplane_span(hp: np.ndarray, ox: float, oy: float, dx: float, dy: float, margin: float, lo: float,
+                    hi: float) -> tuple[float, float]:
+    """The open interval of t within [lo, hi] where o + t·d keeps a·x < b - margin for
+    every row of ``hp`` (padding rows never bind); hi = -inf where a row parallel to d is
+    never kept (the twin of ``los._clip``)."""
+    for e in range(hp.shape[0]):
+        num = hp[e, 2] - margin - (hp[e, 0] * ox + hp[e, 1] * oy)
+        den = hp[e, 0] * dx + hp[e, 1] * dy
+        if den > 0:
+            hi = min(hi, num / den)
+        elif den < 0:
+            lo = max(lo, num / den)
+        elif num <= 0:
+            hi = -np.inf
+    return lo, hi
+
+
+@_jit
 def _line_chord(hp: np.ndarray, circ: np.ndarray, is_round: bool, ox: float, oy: float, dx: float, dy: float
                 ) -> tuple[float, float]:
     """The open interval of s where o + s·d is inside the piece: its half-planes a·x < b
@@ -179,17 +206,7 @@ def _line_chord(hp: np.ndarray, circ: np.ndarray, is_round: bool, ox: float, oy:
             half = np.sqrt(h2)
             return sc - half, sc + half
         return np.inf, -np.inf
-    lo, hi = -np.inf, np.inf
-    for e in range(hp.shape[0]):
-        num = hp[e, 2] - (hp[e, 0] * ox + hp[e, 1] * oy)
-        den = hp[e, 0] * dx + hp[e, 1] * dy
-        if den > 0:
-            hi = min(hi, num / den)
-        elif den < 0:
-            lo = max(lo, num / den)
-        elif num <= 0:
-            return lo, -np.inf
-    return lo, hi
+    return _halfplane_span(hp, ox, oy, dx, dy, 0.0, -np.inf, np.inf)
 
 
 @_jit
@@ -234,7 +251,6 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
                 s = (dQ[w] * sP[v] + dP[v] * sQ[w]) / (dP[v] + dQ[w])
                 smin, smax = min(smin, s), max(smax, s)
         tlo, thi = pmin / (pmin + qmax), pmax / (pmax + qmin)
-        dd = max(dx * dx + dy * dy, 1e-300)
         top = max((1 - tlo) * zP[b, 1] + tlo * zQ[b, 1], (1 - thi) * zP[b, 1] + thi * zQ[b, 1])
         bot = min((1 - tlo) * zP[b, 0] + tlo * zQ[b, 0], (1 - thi) * zP[b, 0] + thi * zQ[b, 0])
         # the bundle's solids that rise above every segment over the crossings may cover
@@ -243,11 +259,8 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
         for c in range(first[b], last[b]):
             r = order[c]
             p = piece[r]
-            # (a piece whose bounding circle misses the line's stretch covers none of it)
-            wx, wy = piece_circle[p, 0] - ox, piece_circle[p, 1] - oy
-            t = min(max((wx * dx + wy * dy) / dd, smin), smax)
-            if not np.hypot(wx - t * dx, wy - t * dy) <= piece_circle[p, 2] + 1e-9:
-                continue
+            if not _near(piece_circle[p], ox, oy, dx, dy, smin, smax, 1e-9):
+                continue  # (a piece whose bounding circle misses the line's stretch covers none of it)
             need = z0[r] + (0.0 if sealed[r] else eta)
             if not (top < z1[r] and bot >= need):
                 continue
@@ -336,26 +349,12 @@ def _crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarr
     for r in range(R):
         px, py, dx, dy = pp[r, 0], pp[r, 1], dd[r, 0], dd[r, 1]
         p = piece[r]
-        # (only a piece whose bounding circle comes near the segment is solved)
-        wx, wy = piece_circle[p, 0] - px, piece_circle[p, 1] - py
-        A = dx * dx + dy * dy
-        t = min(max((wx * dx + wy * dy) / max(A, 1e-300), 0.0), 1.0)
-        if not np.hypot(wx - t * dx, wy - t * dy) <= piece_circle[p, 2] + pad:
-            continue
+        if not _near(piece_circle[p], px, py, dx, dy, 0.0, 1.0, pad):
+            continue  # (only a piece whose bounding circle comes near the segment is solved)
         if np.isnan(circ[r, 0]):  # a convex piece: its half-planes a·x < b - margin
-            lo, hi = 0.0, 1.0
-            for e in range(halfplanes.shape[1]):
-                a0, a1 = halfplanes[p, e, 0], halfplanes[p, e, 1]
-                num = halfplanes[p, e, 2] - margin - (a0 * px + a1 * py)
-                den = a0 * dx + a1 * dy
-                if den > 0:
-                    hi = min(hi, num / den)
-                elif den < 0:
-                    lo = max(lo, num / den)
-                elif num <= 0:
-                    hi = -np.inf
-            t0[r], t1[r] = lo, hi
+            t0[r], t1[r] = _halfplane_span(halfplanes[p], px, py, dx, dy, margin, 0.0, 1.0)
             continue
+        A = dx * dx + dy * dy
         cx, cy, rad = circ[r, 0], circ[r, 1], circ[r, 2] - margin  # a round owner: its true circle
         ex, ey = px - cx, py - cy
         B = 2 * (dx * ex + dy * ey)
