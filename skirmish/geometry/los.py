@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, NamedTuple
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 import numpy as np
 import shapely
@@ -82,32 +82,83 @@ Stage = Literal["arc", "separator", "containment", "witness", "subdivision", "un
 # The obstacles of a scene
 # ---------------------------------------------------------------------------------------
 
+class _Solids(NamedTuple):
+    """The solids of a scene, per owner: what the arrays are assembled from and what
+    growing starts from."""
+
+    z0: np.ndarray  # bottom as given
+    z1: np.ndarray  # top
+    grounded: np.ndarray  # blocks from the surface up (see :func:`build_obstacles`)
+    sealed: np.ndarray  # a segment at exactly its bottom is blocked
+    geoms: tuple[Polygon, ...]  # exact footprint (discs as polygons)
+    circles: tuple[tuple[float, float, float] | None, ...]  # (cx, cy, r) of a round owner
+    parts: tuple[tuple[Polygon, ...], ...]  # convex parts of a polygon owner
+
+
+class _Arrays(NamedTuple):
+    """The arrays of :class:`Obstacles` (see there), assembled together."""
+
+    owner_z0: np.ndarray
+    owner_z1: np.ndarray
+    owner_sealed: np.ndarray
+    owner_geom: tuple[Polygon, ...]
+    owner_circle: np.ndarray
+    owner_axis: np.ndarray
+    owner_npieces: np.ndarray
+    piece_owner: np.ndarray
+    halfplanes: np.ndarray
+    tree: shapely.STRtree
+    owner_pieces_start: np.ndarray
+    piece_circle: np.ndarray
+    piece_round: np.ndarray
+    piece_axis: np.ndarray
+    owner_bound: np.ndarray
+    piece_verts: np.ndarray
+
+
+_T = TypeVar("_T")
+
+
+class _Assembled(Generic[_T]):
+    """One of the arrays of :class:`Obstacles`: all of them are assembled on the first
+    read of any (a scene that is only grown never assembles its own), then held in the
+    instance."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Obstacles, objtype: type | None = None) -> _T:
+        obj.__dict__.update(_assemble(obj.solids)._asdict())
+        return obj.__dict__[self.name]  # type: ignore[no-any-return]
+
+
 @dataclass(frozen=True, eq=False)
 class Obstacles:
     """Blocking solids as arrays. One *owner* (a model or scenery piece) may have
     several convex *pieces*; all per-piece arrays have one row per piece."""
 
     names: tuple[str, ...]  # per owner
-    owner_z0: np.ndarray  # per owner: bottom of the blocking range (0 when grounded)
-    owner_z1: np.ndarray  # per owner: top
-    owner_sealed: np.ndarray  # per owner: a segment at exactly z0 is blocked
-    owner_geom: tuple[Polygon, ...]  # per owner: exact footprint (discs as polygons, for culling)
-    owner_circle: np.ndarray  # per owner: (cx, cy, r), NaN for polygons
-    owner_axis: np.ndarray  # per owner: (ox, oy, ux, uy) principal axis through the centroid
-    owner_npieces: np.ndarray
-    piece_owner: np.ndarray  # per piece
-    halfplanes: np.ndarray  # per piece: (K, 3) rows a·x < b (padded with never-binding rows)
-    tree: shapely.STRtree  # over owner footprints
-    owner_pieces_start: np.ndarray
-    piece_circle: np.ndarray  # per piece: a circle (cx, cy, r) containing it
-    piece_round: np.ndarray  # per piece: the owner is round (its halfplanes are unused padding)
-    piece_axis: np.ndarray  # per piece: (ox, oy, ux, uy) principal axis through its centroid
-    owner_bound: np.ndarray  # per owner: a circle (cx, cy, r) containing its footprint
-    piece_verts: np.ndarray  # per piece: (W, 2) a convex polygon inside it (circles: inscribed), padded
-    _source: tuple = field(default=(), repr=False)  # what growing needs: (z0, grounded, circles, convex parts)
+    solids: _Solids = field(repr=False)
     grown_by: float = 0.0  # the solids are the scene's grown by this much (inches)
     members: tuple[tuple[int, ...], ...] = ()  # grown sets: the scene's owners behind each owner (stacks: two)
     _grown: dict[float, Obstacles] = field(default_factory=dict, repr=False)
+
+    owner_z0 = _Assembled[np.ndarray]()  # per owner: bottom of the blocking range (0 when grounded)
+    owner_z1 = _Assembled[np.ndarray]()  # per owner: top
+    owner_sealed = _Assembled[np.ndarray]()  # per owner: a segment at exactly z0 is blocked
+    owner_geom = _Assembled[tuple[Polygon, ...]]()  # per owner: exact footprint (discs as polygons, for culling)
+    owner_circle = _Assembled[np.ndarray]()  # per owner: (cx, cy, r), NaN for polygons
+    owner_axis = _Assembled[np.ndarray]()  # per owner: (ox, oy, ux, uy) principal axis through the centroid
+    owner_npieces = _Assembled[np.ndarray]()
+    piece_owner = _Assembled[np.ndarray]()  # per piece
+    halfplanes = _Assembled[np.ndarray]()  # per piece: (K, 3) rows a·x < b (padded with never-binding rows)
+    tree = _Assembled[shapely.STRtree]()  # over owner footprints
+    owner_pieces_start = _Assembled[np.ndarray]()
+    piece_circle = _Assembled[np.ndarray]()  # per piece: a circle (cx, cy, r) containing it
+    piece_round = _Assembled[np.ndarray]()  # per piece: the owner is round (its halfplanes are unused padding)
+    piece_axis = _Assembled[np.ndarray]()  # per piece: (ox, oy, ux, uy) principal axis through its centroid
+    owner_bound = _Assembled[np.ndarray]()  # per owner: a circle (cx, cy, r) containing its footprint
+    piece_verts = _Assembled[np.ndarray]()  # per piece: (W, 2) a convex polygon inside it (circles: inscribed), padded
 
     @property
     def n_owners(self) -> int:
@@ -176,13 +227,22 @@ def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
     return out
 
 
+#: Disc footprints by circle (x, y, r): a model that did not move is the same polygon
+#: on the next board (and :func:`_rows_key` finds its rows by identity).
+_DISCS: IdentityMemo[Polygon] = IdentityMemo(4096)
+
+
 def _discs(circles: Sequence[tuple[float, float, float]]) -> Iterator[Polygon]:
-    """The footprints of the circles (x, y, r), drawn as :class:`Cylinder` draws its own,
-    all in one call."""
-    if not circles:
-        return iter(())
-    c = np.asarray(circles, float).reshape(-1, 3)
-    return iter(shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS))
+    """The footprints of the circles (x, y, r), drawn as :class:`Cylinder` draws its own;
+    the new ones all in one call."""
+    keys = [(float(x), float(y), float(r)) for x, y, r in circles]
+    got = [_DISCS.find(k, ()) for k in keys]
+    miss = [i for i, g in enumerate(got) if g is None]
+    if miss:
+        c = np.array([keys[i] for i in miss], float).reshape(-1, 3)
+        for i, g in zip(miss, shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS)):
+            got[i] = _DISCS.put(keys[i], (), g)
+    return iter(got)
 
 
 def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: float = 1e-6) -> Obstacles:
@@ -230,7 +290,7 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
         else:
             sealed[i] = any(abs(z1a[j] - z0a[i]) <= tol and geoms[j].intersection(geoms[i]).area > tol
                             for j in range(n) if j != i)
-    return _assemble(tuple(names), z0a, z1a, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts), 0.0)
+    return Obstacles(tuple(names), _Solids(z0a, z1a, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts)))
 
 
 #: Vertices of the polygon inscribed in a round piece for the chain test.
@@ -293,7 +353,8 @@ def _rows_key(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ...]
     if circle is not None:
         key: tuple[object, ...] = ("c", circle[0], circle[1], circle[2], len(geom.exterior.coords))
         hit = _ROWS.get(key)
-        return key, (hit[1] if hit is not None and shapely.equals_exact(hit[0][0], geom, 0.0) else None)
+        return key, (hit[1] if hit is not None and (hit[0][0] is geom or shapely.equals_exact(hit[0][0], geom, 0.0))
+                     else None)
     key = ("p", id(ps), id(geom))
     hit = _ROWS.get(key)
     return key, (hit[1] if hit is not None and hit[0][0] is geom and hit[0][1] is ps else None)
@@ -309,15 +370,16 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
     miss = [i for i, rows in enumerate(out) if rows is None]
     if miss:
         plist = [p for i in miss if circles[i] is None for p in parts[i]]
-        part_axes = iter(_axes(plist))
-        # every part's ring at once: counter-clockwise (the vertices and halfplanes) and as
-        # drawn (its circle, as before)
-        ccw_xy, ccw_at = _rings(shapely.orient_polygons(_geom_array(plist), exterior_cw=False))
-        ccw_rings = iter(np.split(ccw_xy, np.searchsorted(ccw_at, np.arange(1, len(plist)))))
-        halfplanes = iter(halfplanes_rings(ccw_xy, ccw_at, len(plist)))
-        xy_all, at_all = _rings(_geom_array(plist))
-        rings = iter(np.split(xy_all, np.searchsorted(at_all, np.arange(1, len(plist)))))
-        geom_axes = iter(_axes([geoms[i] for i in miss if circles[i] is None]))
+        if any(circles[i] is None for i in miss):  # (discs alone need none of this)
+            part_axes = iter(_axes(plist))
+            # every part's ring at once: counter-clockwise (the vertices and halfplanes) and as
+            # drawn (its circle, as before)
+            ccw_xy, ccw_at = _rings(shapely.orient_polygons(_geom_array(plist), exterior_cw=False))
+            ccw_rings = iter(np.split(ccw_xy, np.searchsorted(ccw_at, np.arange(1, len(plist)))))
+            halfplanes = iter(halfplanes_rings(ccw_xy, ccw_at, len(plist)))
+            xy_all, at_all = _rings(_geom_array(plist))
+            rings = iter(np.split(xy_all, np.searchsorted(at_all, np.arange(1, len(plist)))))
+            geom_axes = iter(_axes([geoms[i] for i in miss if circles[i] is None]))
         bounds = _bounding_circles([geoms[i] for i in miss])
         for k, i in enumerate(miss):
             circle, ps, geom = circles[i], parts[i], geoms[i]
@@ -352,10 +414,10 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
     return [rows for rows in out if rows is not None]
 
 
-def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded: np.ndarray, sealed: np.ndarray,
-              geoms: tuple[Polygon, ...], circles: tuple[tuple[float, float, float] | None, ...],
-              parts: tuple[tuple[Polygon, ...], ...], grown_by: float) -> Obstacles:
-    n = len(names)
+def _assemble(solids: _Solids) -> _Arrays:
+    """The arrays of the owners ``solids``: each owner's rows (:func:`_owner_rows`) in turn."""
+    z0a, z1a, grounded, sealed, geoms, circles, parts = solids
+    n = len(geoms)
     pieces: list[np.ndarray] = []
     owners: list[int] = []
     circles_p: list[tuple[float, float, float]] = []
@@ -389,26 +451,24 @@ def _assemble(names: tuple[str, ...], z0a: np.ndarray, z1a: np.ndarray, grounded
         pv[k, len(v):] = v[-1]
     axes = np.array(owner_axes, float).reshape(-1, 4)
     circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
-    return Obstacles(names, eff, z1a, sealed, geoms, circ, axes,
-                     npieces, owners_a, hp, shapely.STRtree(geoms), start,
-                     np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
-                     np.array(axes_p, float).reshape(-1, 4), np.array(bounds, float).reshape(-1, 3), pv,
-                     _source=(z0a, grounded, circles, parts), grown_by=grown_by)
+    return _Arrays(eff, z1a, sealed, geoms, circ, axes, npieces, owners_a, hp, shapely.STRtree(geoms), start,
+                   np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
+                   np.array(axes_p, float).reshape(-1, 4), np.array(bounds, float).reshape(-1, 3), pv)
 
 
 def _grow(obs: Obstacles, eps: float) -> Obstacles:
-    z0a, grounded, circles, parts = obs._source
+    z0a, z1a, grounded, sealed, _, circles, parts = obs.solids
     gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
     drawn = _discs([c for c in gc if c is not None])
     grown = [((), next(drawn)) if c is not None else _grown_owner(ps, eps) for ps, c in zip(parts, gc)]
     gp = tuple(g[0] for g in grown)
     gg = tuple(g[1] for g in grown)
     z0g = np.where(grounded, 0.0, z0a - eps)
-    z1g = obs.owner_z1 + eps
+    z1g = z1a + eps
     stacks = _stacks(gp, z0g, z1g)
     names = list(obs.names)
     members: list[tuple[int, ...]] = [(i,) for i in range(obs.n_owners)]
-    zz0, zz1, gr, se = list(z0g), list(z1g), list(grounded), list(obs.owner_sealed)
+    zz0, zz1, gr, se = list(z0g), list(z1g), list(grounded), list(sealed)
     geoms, circs, prts = list(gg), list(gc), list(gp)
     for a, b, poly in stacks:
         low = a if z0g[a] <= z0g[b] else b
@@ -417,14 +477,13 @@ def _grow(obs: Obstacles, eps: float) -> Obstacles:
         zz0.append(min(z0g[a], z0g[b]))
         zz1.append(max(z1g[a], z1g[b]))
         gr.append(bool(grounded[low]))
-        se.append(bool(obs.owner_sealed[low]))
+        se.append(bool(sealed[low]))
         geoms.append(poly)
         circs.append(None)
         prts.append((poly,))
-    g = _assemble(tuple(names), np.array(zz0, float), np.array(zz1, float), np.array(gr, bool), np.array(se, bool),
-                  tuple(geoms), tuple(circs), tuple(prts), obs.grown_by + eps)
-    object.__setattr__(g, "members", tuple(members))
-    return g
+    return Obstacles(tuple(names), _Solids(np.array(zz0, float), np.array(zz1, float), np.array(gr, bool),
+                                           np.array(se, bool), tuple(geoms), tuple(circs), tuple(prts)),
+                     obs.grown_by + eps, tuple(members))
 
 
 #: Grown parts and footprint per owner and ε (the same solid grown again is the same
