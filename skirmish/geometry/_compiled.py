@@ -78,33 +78,117 @@ def _feasible_blocks(S: np.ndarray, start: np.ndarray, rows: np.ndarray, first: 
 
 
 @_jit
+def _clip_one(verts: np.ndarray, V: int, nx: float, ny: float, c: float, out: np.ndarray) -> None:
+    """Polygon ``verts[:V]`` clipped to n·x >= c, into ``out[:V + 1]`` (all-NaN if empty)."""
+    cnt = 0
+    for i in range(V):
+        j = i + 1 if i + 1 < V else 0
+        ax, ay = verts[i, 0], verts[i, 1]
+        bx, by = verts[j, 0], verts[j, 1]
+        sa = ax * nx + ay * ny - c
+        sb = bx * nx + by * ny - c
+        if sa >= 0:  # (a NaN side is neither inside nor crossing)
+            if cnt <= V:
+                out[cnt, 0] = ax
+                out[cnt, 1] = ay
+            cnt += 1
+        if (sa >= 0) != (sb >= 0):
+            t = sa / (sa - sb)
+            if cnt <= V:
+                out[cnt, 0] = ax + (bx - ax) * t
+                out[cnt, 1] = ay + (by - ay) * t
+            cnt += 1
+    if cnt > 0:
+        for p in range(min(cnt, V + 1), V + 1):
+            out[p, 0] = out[0, 0]
+            out[p, 1] = out[0, 1]
+    else:
+        out[:V + 1] = np.nan
+
+
+@_jit
 def _clip(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
     rows, V, _ = verts.shape
-    out = np.full((rows, V + 1, 2), np.nan)
+    out = np.empty((rows, V + 1, 2))
     for r in range(rows):
-        nx, ny, c = n[r, 0], n[r, 1], c0[r]
-        cnt = 0
-        for i in range(V):
-            j = i + 1 if i + 1 < V else 0
-            ax, ay = verts[r, i, 0], verts[r, i, 1]
-            bx, by = verts[r, j, 0], verts[r, j, 1]
-            sa = ax * nx + ay * ny - c
-            sb = bx * nx + by * ny - c
-            if sa >= 0:  # (a NaN side is neither inside nor crossing)
-                if cnt <= V:
-                    out[r, cnt, 0] = ax
-                    out[r, cnt, 1] = ay
-                cnt += 1
-            if (sa >= 0) != (sb >= 0):
-                t = sa / (sa - sb)
-                if cnt <= V:
-                    out[r, cnt, 0] = ax + (bx - ax) * t
-                    out[r, cnt, 1] = ay + (by - ay) * t
-                cnt += 1
-        if cnt > 0:
-            for p in range(min(cnt, V + 1), V + 1):
-                out[r, p, 0] = out[r, 0, 0]
-                out[r, p, 1] = out[r, 0, 1]
+        _clip_one(verts[r], V, n[r, 0], n[r, 1], c0[r], out[r])
+    return out
+
+
+@_jit
+def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``los._patches``: each box cut by its region's half-plane, then by the tangent of
+    its disc facing the box (the same operations as the numpy twin)."""
+    n = box.shape[0]
+    out = np.empty((n, 6, 2))
+    ok = np.empty(n, np.bool_)
+    corners = np.empty((4, 2))
+    once = np.empty((5, 2))
+    for r in range(n):
+        x0, y0, x1, y1 = box[r, 0], box[r, 1], box[r, 2], box[r, 3]
+        corners[0, 0], corners[0, 1] = x0, y0
+        corners[1, 0], corners[1, 1] = x1, y0
+        corners[2, 0], corners[2, 1] = x1, y1
+        corners[3, 0], corners[3, 1] = x0, y1
+        cut = False
+        for v in range(4):
+            cx, cy = corners[v, 0], corners[v, 1]
+            if cx * H[r, 0] + cy * H[r, 1] < H[r, 2] or np.hypot(cx - D[r, 0], cy - D[r, 1]) > D[r, 2]:
+                cut = True
+        if not cut:
+            for v in range(6):
+                out[r, v, 0] = corners[v % 4, 0]
+                out[r, v, 1] = corners[v % 4, 1]
+        else:
+            _clip_one(corners, 4, H[r, 0], H[r, 1], H[r, 2], once)
+            mx = (x0 + x1) / 2 - D[r, 0]
+            my = (y0 + y1) / 2 - D[r, 1]
+            d = np.hypot(mx, my)
+            if d > 1e-12:
+                ux, uy = -mx / d, -my / d
+                c = ux * D[r, 0] + uy * D[r, 1] - D[r, 2]
+            else:
+                ux, uy, c = 0.0, 0.0, -1e18
+            _clip_one(once, 5, ux, uy, c, out[r])
+        ok[r] = not np.isnan(out[r, 0, 0])
+    return out, ok
+
+
+@_jit
+def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """``los._region_bbox``: the box of each disc ∩ half-plane (its four extreme points
+    and the chord's two ends that lie in the region)."""
+    n = D.shape[0]
+    out = np.empty((n, 4))
+    px = np.empty(6)
+    py = np.empty(6)
+    ok = np.empty(6, np.bool_)
+    for r in range(n):
+        cx, cy, rad = D[r, 0], D[r, 1], D[r, 2]
+        nx, ny, c0 = H[r, 0], H[r, 1], H[r, 2]
+        px[0], py[0] = cx - rad, cy
+        px[1], py[1] = cx + rad, cy
+        px[2], py[2] = cx, cy - rad
+        px[3], py[3] = cx, cy + rad
+        for k in range(4):
+            ok[k] = nx * px[k] + ny * py[k] >= c0 - 1e-12
+        off = c0 - (nx * cx + ny * cy)
+        half = np.sqrt(max(rad * rad - off * off, 0.0))
+        mx, my = cx + off * nx, cy + off * ny
+        chord = abs(off) <= rad and (nx != 0 or ny != 0)
+        for k, sgn in ((4, -1.0), (5, 1.0)):
+            px[k] = mx - sgn * ny * half
+            py[k] = my + sgn * nx * half
+            ok[k] = chord
+        x0 = y0 = np.inf
+        x1 = y1 = -np.inf
+        for k in range(6):
+            if ok[k]:  # (+ 0.0 as the twin adds it: -0.0 becomes 0.0)
+                x0 = min(x0, px[k] + 0.0)
+                y0 = min(y0, py[k] + 0.0)
+                x1 = max(x1, px[k] - 0.0)
+                y1 = max(y1, py[k] - 0.0)
+        out[r, 0], out[r, 1], out[r, 2], out[r, 3] = x0, y0, x1, y1
     return out
 
 

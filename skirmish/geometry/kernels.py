@@ -74,6 +74,19 @@ def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarra
     return _c()._clip(np.ascontiguousarray(verts, f8), np.ascontiguousarray(n, f8), np.ascontiguousarray(c0, f8))
 
 
+def patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``los._patches`` compiled (the same bits): per box (x0, y0, x1, y1), a convex polygon
+    (6, 2) containing the box ∩ the region (disc ``D`` ∩ half-plane ``H``), and whether it
+    is non-empty."""
+    f8 = np.float64
+    return _c()._patches(np.ascontiguousarray(box, f8), np.ascontiguousarray(D, f8), np.ascontiguousarray(H, f8))
+
+
+def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
+    return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
+
+
 def xrange_within(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float = 1e-12
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per convex polygon ``k[r]`` (V, 2; counter-clockwise, padded by repetition, all-NaN
@@ -192,6 +205,8 @@ def load() -> None:
     feasible_blocks([A], [A[:1]], np.zeros(1, int))
     square = A[None, :, :2]
     clip_polygons(square, np.array([[1.0, 0.0]]), np.zeros(1))
+    region = np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]])
+    patches(region_bbox(*region), *region)
     xrange_within(square, A[None], np.array([4]))
     hull_halfplanes(square)
     lines = np.array([[0.0, 0.5]])

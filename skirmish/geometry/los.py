@@ -569,6 +569,8 @@ class _Pairs:
 
 def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """Exact bounding boxes of disc ∩ half-plane regions, shape (n, 4)."""
+    if kernels.wanted(len(D)):
+        return kernels.region_bbox(D, H)
     cx, cy, r = D.T
     nx, ny, c0 = H.T
     pts = [np.stack([cx - r, cy], 1), np.stack([cx + r, cy], 1), np.stack([cx, cy - r], 1), np.stack([cx, cy + r], 1)]
@@ -663,6 +665,8 @@ def clip_polygons_many(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.n
 def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Convex polygons containing box ∩ region: the box cut by the region's half-plane
     and by the disc's tangent facing the box. Returns (vertices (rows, 6, 2), non-empty)."""
+    if kernels.wanted(len(box)):
+        return kernels.patches(box, D, H)
     corners = _corners(box)
     verts = np.concatenate([corners, corners[:, :2]], 1)  # 6 slots, padded by repetition
     behind = np.any(np.einsum("rvj,rj->rv", corners, H[:, :2]) < H[:, 2:3], 1)

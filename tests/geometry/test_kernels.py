@@ -220,6 +220,43 @@ def test_e_los_kernel_twins_give_the_same_bits(seed, margin):
         assert np.array_equal(a, b, equal_nan=True)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_e_los_kernel_patches_and_region_boxes_give_the_twins_bits(seed):
+    """E-LOS, E-ARC: the regions' boxes and the patches (a box cut to a disc ∩ front
+    half-plane) of the first round of a search, compiled and numpy, bit for bit: the
+    whole boxes, their quarters and slivers, from discs with and without a facing."""
+    from skirmish.geometry import kernels, los
+
+    rng = np.random.default_rng(seed)
+    R = 60
+    D = np.column_stack([rng.uniform(0, 36, (R, 2)), rng.uniform(0.1, 2.0, R)])
+    a = rng.uniform(0, 2 * np.pi, R)
+    H = np.column_stack([np.cos(a), np.sin(a), np.zeros(R)])
+    H[:, 2] = H[:, 0] * D[:, 0] + H[:, 1] * D[:, 1] + rng.choice([0.0, 0.3, -0.3], R) * D[:, 2]
+    H[::5] = (0.0, 0.0, -1e18)  # (no facing: the whole disc)
+    monkey = kernels.wanted
+    try:
+        kernels.wanted = lambda work: True
+        fast = los._region_bbox(D, H)
+        kernels.wanted = lambda work: False
+        slow = los._region_bbox(D, H)
+        assert np.array_equal(fast, slow, equal_nan=True)
+        x0, y0, x1, y1 = slow.T
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        quarters = [np.column_stack(b) for b in ((x0, y0, mx, my), (mx, y0, x1, my), (x0, my, mx, y1),
+                                                 (mx, my, x1, y1))]
+        sliver = np.column_stack([x0, y0, x0 + 1e-7, y0 + 1e-7])
+        for box in [slow, *quarters, sliver]:
+            kernels.wanted = lambda work: True
+            fv, fo = los._patches(box, D, H)
+            kernels.wanted = lambda work: False
+            sv, so = los._patches(box, D, H)
+            assert np.array_equal(fv, sv, equal_nan=True) and np.array_equal(fo, so)
+    finally:
+        kernels.wanted = monkey
+
+
 _OBS: dict[int, object] = {}
 
 
