@@ -28,9 +28,15 @@ import numpy as np
 WORTH_LOADING = 20_000
 
 
-def _c() -> ModuleType:
-    from . import _compiled  # (numba is imported only here, on the first kernel call)
+_compiled: ModuleType | None = None
 
+
+def _c() -> ModuleType:
+    global _compiled
+    if _compiled is None:
+        from . import _compiled as mod  # (numba is imported only here, on the first kernel call)
+
+        _compiled = mod
     return _compiled
 
 

@@ -611,6 +611,14 @@ def _project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
     return q
 
 
+def _project_corners(V: np.ndarray, sel: np.ndarray, D: np.ndarray, H: np.ndarray, count: int) -> list[np.ndarray]:
+    """:func:`_project` of the corners ``0 .. count - 1`` of the patches ``V[sel]``, in one
+    call: one (len(sel), 2) array per corner."""
+    m = len(sel)
+    pts = V[sel, :count].transpose(1, 0, 2).reshape(-1, 2)
+    return list(_project(pts, np.tile(D[sel], (count, 1)), np.tile(H[sel], (count, 1))).reshape(count, m, 2))
+
+
 def _box_meets_region(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
     cx = np.clip(D[:, 0], box[:, 0], box[:, 2])
     cy = np.clip(D[:, 1], box[:, 1], box[:, 3])
@@ -906,8 +914,9 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         vQ, okQ = _patches(bQ, D_Q, H)
         gone = ~(okP & okQ)  # the box misses the region: nothing to prove there
         # the candidate segment of each bundle joins the region points nearest the patch centres
-        p = _project(np.nanmean(vP, 1) if not gone.all() else bP[:, :2], D_P, H)
-        q = _project(np.nanmean(vQ, 1) if not gone.all() else bQ[:, :2], D_Q, H)
+        # (a patch is all NaN, or none: padded by repeating a vertex)
+        p = _project(vP.mean(1) if not gone.all() else bP[:, :2], D_P, H)
+        q = _project(vQ.mean(1) if not gone.all() else bQ[:, :2], D_Q, H)
         rows = _cull(_rows(bp, pairs, obs), obs, vP, vQ, p, q)
         blocked = gone.copy()
         # only a solid that rises above the lower of the two tops can block every segment
@@ -926,8 +935,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         open_ = np.flatnonzero(~blocked)
         if len(open_):
             # candidates: the centre segment, then segments between the patches' matching corners
-            cp = [p[open_]] + [_project(vP[open_, c], D_P[open_], H[open_]) for c in range(CORNER_CANDIDATES)]
-            cq = [q[open_]] + [_project(vQ[open_, c], D_Q[open_], H[open_]) for c in range(CORNER_CANDIDATES)]
+            cp = [p[open_]] + _project_corners(vP, open_, D_P, H, CORNER_CANDIDATES)
+            cq = [q[open_]] + _project_corners(vQ, open_, D_Q, H, CORNER_CANDIDATES)
             okc, culprit, wit = _try_witnesses(open_, cp, cq, rows, obs, zP, zQ, bp, results, sources, targets)
             ok = okc[: len(open_)]
             for i, seg in wit.items():
@@ -944,8 +953,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         # every patch corner and the centre on each side
         first = np.flatnonzero(split & (examined[bp] >= CHAIN_AFTER) & (chained[bp] == 0))
         if len(first):
-            gp = [_project(vP[first, c], D_P[first], H[first]) for c in range(vP.shape[1])] + [p[first]]
-            gq = [_project(vQ[first, c], D_Q[first], H[first]) for c in range(vQ.shape[1])] + [q[first]]
+            gp = _project_corners(vP, first, D_P, H, vP.shape[1]) + [p[first]]
+            gq = _project_corners(vQ, first, D_Q, H, vQ.shape[1]) + [q[first]]
             cp = [a for a in gp for _ in gq]
             cq = [b for _ in gp for b in gq]
             _, _, wit = _try_witnesses(first, cp, cq, rows, obs, zP, zQ, bp, results, sources, targets)

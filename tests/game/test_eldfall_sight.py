@@ -90,3 +90,29 @@ def test_e_los_e_arc_seen_by_alone_matches_one_table_per_point(seed):
     assert s.sees is None and s.others == tuple(others)
     for i, p in enumerate(pts):
         assert list(s.seen_by[i]) == _oracle(table, m, p, others)[0], (m.id, p)
+
+
+def test_e_los_seen_by_a_piece_resting_on_the_mover_floats_once_it_has_left():
+    """E-LOS heights: a slab whose base is the mover's top and whose footprint lies inside
+    its base blocks from the table up while the mover holds it up. Seen at another point
+    of its path, the mover has left: the slab floats and the reactor sees under it (as on
+    the one table with the mover moved there), although the table as it stands would
+    say blocked."""
+    from skirmish.game.eldfall import sight
+    from skirmish.scenario.load import loads
+
+    models = ('format = 1\ntable = { size = [24, 24] }\n'
+              'models = [{ id = "r", side = "blue", size = "M", at = [10, 10] },\n'
+              '          { id = "m", side = "red", size = "L", at = [14, 10] }]\n')
+    m = loads(models).model("m")
+    table = loads(models + f'scenery = [{{ id = "slab", circle = [14, 10, {m.radius - 0.01}], '
+                           f'base = {m.hitbox_height - 0.001}, height = 3 }}]\n')
+    m = table.model("m")
+    far = (18.0, 10.0, 0.0)
+    assert sight._holds_up(table, m)
+    oracle = _oracle(table, m, far, ["r"])[0]
+    assert oracle == [True]
+    assert list(sight_along(table, m, [far], ["r"]).seen_by[0]) == oracle
+    # the table as it stands (the slab grounded through the mover) would block it
+    as_it_stands = sight._seen_by(table, m, [far], ("r",))
+    assert list(as_it_stands[0]) == [False]

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
 
 from ...geometry.los import Viewer, line_of_sight_batch
 from ...maps.pieces import Model
@@ -77,7 +78,9 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     if not (n and k):
         return Sight(ids, seen_by, sees, tables)
     if not both:
-        return Sight(ids, _seen_by(without(table, model.id), table.model(model.id), points, ids), None, tables)
+        m = table.model(model.id)
+        return Sight(ids, _seen_by(without(table, model.id) if _holds_up(table, m) else table, m, points, ids),
+                     None, tables)
     pts = np.array([(p[0], p[1]) for p in points], float)
     pv = probe_visibility(without(table, model.id), pts, table.model(model.id), models=ids)
     z = np.array([p[2] for p in points], float)
@@ -93,14 +96,26 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     return Sight(ids, seen_by, sees, tables)
 
 
+def _holds_up(table: Table, model: Model) -> bool:
+    """Whether a floating LoS-blocking piece may rest on ``model`` (its footprint meets the
+    model's base): the piece may then block from the table up only while the model
+    stands there (E-LOS heights, ``build_obstacles``)."""
+    base = shapely.Point(model.x, model.y)
+    return any(s.blocks_los and s.solid.z0 > 1e-6 and shapely.dwithin(s.solid.footprint, base, model.radius)
+               for s in table.scenery)
+
+
 def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: tuple[str, ...]) -> np.ndarray:
     """``seen_by`` alone: each of ``ids`` looks from its front arc at ``model``'s hitbox
-    standing at each point, on ``rest`` (the table without the model), in one batch.
-    The model's own solid is never an obstacle to a sight line that ends on it, so this
-    is the answer on the table with the model moved there, wherever the point is."""
+    standing at each point, on ``rest`` (the table with the model where it stands, or
+    without it), in one batch. The model's solid never blocks a sight line that ends on
+    it, wherever it stood, so this is the answer on the table with the model moved there,
+    wherever the point is (the table as it is needs no new obstacles: unless a floating
+    piece rests on the model, :func:`_holds_up`, it blocks as on the table without it)."""
     idx = {mid: k for k, mid in enumerate(rest.model_ids)}
     r, h = model.radius, model.hitbox_height
-    targets = [Viewer(float(p[0]), float(p[1]), r, float(p[2]), h, -1) for p in points]
+    me = idx.get(model.id, -1)
+    targets = [Viewer(float(p[0]), float(p[1]), r, float(p[2]), h, me) for p in points]
     others = [rest.models[idx[o]] for o in ids]
     views = [Viewer(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others]
     n, k = len(targets), len(ids)
