@@ -8,9 +8,11 @@ taken off); a point where the probe would not stand as the path has it (mid-clim
 the air, or at another height than the surface under it) is solved alone on the table
 with the model moved there (``Table.line_of_sight_pairs``): the same answer, slower.
 Without (the reactions: only the others' front arcs looking at the mover), the sight
-lines of every point go in one batch on the table without the mover, ending on its
-hitbox at each point (its own solid never blocks a line that ends on it, so this is
-the one-table answer wherever the point is).
+lines of every point go in one batch on the table as it stands, ending on the mover's
+hitbox at each point, the mover its own target: its solid never blocks a line that
+ends on it, wherever it stood, so this is the one-table answer wherever the point is
+(and the table's obstacles serve the action after). Only where a floating piece rests
+on the mover is the table without it taken instead.
 """
 
 from __future__ import annotations
