@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -72,9 +73,9 @@ class Model:
         """The size's height, or the base's thickness when Crouched or Dead (E-SIZE)."""
         return BASE_THICKNESS if self.states & FLAT_STATES else self.standing_height
 
-    @property
+    @cached_property
     def hitbox(self) -> Cylinder:
-        """The E-HITBOX cylinder."""
+        """The E-HITBOX cylinder (made once: the model is immutable)."""
         return Cylinder(self.x, self.y, self.z, self.radius, self.hitbox_height)
 
     @property
