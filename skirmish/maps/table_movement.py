@@ -1193,8 +1193,9 @@ class TableMovement:
         reaches. In Standard mode the path is measured only up to the Movement (E-MODE).
 
         ``bounded=True`` is for a caller that uses the plan only when it is legal: to a
-        point, the movement net is then built only as far as the budget reaches, so a
-        legal plan is the same and an illegal one stays illegal, but its path and
+        point, the movement net is then built only as far as the budget reaches, and a
+        point it cannot reach gives no path to the nearest point it can (only the reason),
+        so a legal plan is the same and an illegal one stays illegal, but its path and
         reasons may differ. (To a model it changes nothing.)
         """
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "plan a path")
@@ -1218,7 +1219,7 @@ class TableMovement:
             if isinstance(to, str):
                 route, why, more = self._mv_route_to_model(mv, net, to)
             else:
-                route, why, more = self._mv_route_to_point(mv, net, to)
+                route, why, more = self._mv_route_to_point(mv, net, to, budget if bounded else None)
             notes += more
         pts = [(x, y, mv.surfaces[k].z) for x, y, k in route]
         surf = [k for _, _, k in route]
@@ -1261,8 +1262,12 @@ class TableMovement:
             raise SkirmishError(f"({p[0]:g}, {p[1]:g}) is off the table; a jump's point must be on it")
         return p[0], p[1], max(tops)
 
-    def _mv_route_to_point(self, mv: _Mover, net: _Net, to: Sequence[float]
+    def _mv_route_to_point(self, mv: _Mover, net: _Net, to: Sequence[float], bounded: float | None = None
                         ) -> tuple[list[tuple[float, float, int]], str, list[str]]:
+        """The route to ``to``, or (with a reason) to the nearest point the base can end
+        and reach. ``bounded`` (the budget of a caller that uses legal plans only): an
+        unreachable point gives the start alone and the reason, with no search for the
+        nearest point."""
         to = tuple(float(v) for v in to)
         if len(to) not in (2, 3) or not all(math.isfinite(v) for v in to):
             raise SkirmishError(f"a target point is (x, y) or (x, y, z) in inches, got {to!r}")
@@ -1282,6 +1287,15 @@ class TableMovement:
         else:
             legal = [k for k in levels if mv.space(k).end.point_free(q, tol=1e-7)[0]]
         best = self._mv_best_connection(mv, net, legal, q)
+        if best is None and bounded is not None:
+            if not why:
+                why = (f"({q[0]:g}, {q[1]:g}) cannot be reached" if legal else
+                       f"its base cannot end at ({q[0]:g}, {q[1]:g}) (it would overlap scenery or a model, or hang "
+                       "off the surface)")
+            d = math.hypot(q[0] - mv.start[0], q[1] - mv.start[1])
+            if d > bounded:
+                why += f"; over budget: it lies {d:.2f} in away in a straight line, the Movement gives {bounded:g} in"
+            return [(mv.start[0], mv.start[1], mv.home)], why, []
         if best is None:
             best, near = self._mv_nearest_end(mv, net, levels, q)
             if best is not None and not why:

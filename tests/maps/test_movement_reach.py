@@ -116,3 +116,25 @@ def test_e_move_an_open_straight_walk_builds_no_movement_net() -> None:
     assert not t._mv_mover("a")._nets
     round_wall = t.plan_move("a", (14.0, 12.0, 0.0), budget=30.0, declared=True)
     assert round_wall.legal and len(round_wall.points) > 2 and t._mv_mover("a")._nets
+
+
+def test_e_move_a_bounded_plan_out_of_reach_is_illegal_with_its_reasons_and_no_path() -> None:
+    """A bounded plan (a caller that uses legal plans only) to a point its net cannot
+    reach stays illegal, as the whole plan is, and says why (over the budget; or the base
+    cannot end there) without searching for the nearest point it could reach."""
+    from skirmish.scenario.load import loads
+
+    t = loads('format = 1\ntable = { size = [40, 24] }\n'  # a U open to the east, the point inside
+              'scenery = [{ id = "west", polygon = [[10, 3], [11, 3], [11, 21], [10, 21]], height = 3 },\n'
+              '           { id = "north", polygon = [[10, 20], [32, 20], [32, 21], [10, 21]], height = 3 },\n'
+              '           { id = "south", polygon = [[10, 3], [32, 3], [32, 4], [10, 4]], height = 3 }]\n'
+              'models = [{ id = "a", side = "red", size = "M", at = [5, 12], attributes = { SPD = 6 } },\n'
+              '          { id = "b", side = "blue", size = "M", at = [16, 12] }]\n')
+    far = (15.0, 15.0, 0.0)  # inside the U: the way in runs round it, far beyond a 6 in Walk
+    bounded = t.plan_move("a", far, budget=6.0, declared=True, bounded=True)  # (first: a whole net serves both)
+    whole = t.plan_move("a", far, budget=6.0, declared=True)
+    assert not whole.legal and len(whole.points) > 2  # the whole plan walks round toward it
+    assert not bounded.legal and [p[:2] for p in bounded.points] == [(5.0, 12.0)]
+    assert "over budget" in bounded.violations[-1].what and "cannot be reached" in bounded.violations[-1].what
+    on_b = t.plan_move("a", (16.0, 12.0, 0.0), budget=6.0, declared=True, bounded=True)
+    assert not on_b.legal and "base cannot end" in on_b.violations[-1].what
