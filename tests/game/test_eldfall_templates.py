@@ -218,3 +218,16 @@ def test_e_tmpl_whole_games_with_template_weapons_keep_the_rules(policy):
                     assert e["target"] in covered
         assert all(u.hp >= 0 for u in g.state.units.values())
     assert placed_any
+
+
+def test_e_tmpl_e_setup_a_template_weapon_needs_no_attribute_to_be_playable():
+    """E-SETUP, E-TMPL: a template is placed, it rolls no attribute, so a model whose only
+    weapon is a template is playable without the attribute the weapon names, and the
+    game offers the template (the check and the game agree on what can attack)."""
+    from skirmish.game.eldfall.settings import check_playable, usable_weapons
+    no_acc = "AGI = 6, SPD = 4, STA = 2, MEL = 12, ARM = 1, HP = 2"
+    t = _table(model("r1", "red", (3, 7), 0, '["fire-pot"]', attrs=no_acc) + model("b1", "blue", (9, 7), 180))
+    check_playable(t)
+    assert [w.name for w in usable_weapons(t.model("r1"))] == ["Fire Pot"]
+    g = _game(t, Driven(["r1"], moves={"r1": Move("idle")}, actions={"r1": Action("attack", "b1", "Fire Pot")}))
+    assert Action("attack", "b1", "Fire Pot") in g.action_options("r1", "walk")

@@ -15,6 +15,7 @@ from ...maps.results import Cover, LineOfSight, Reach
 from ...maps.table import Table
 from ...rules.eldfall.exchange import Exchange, Side
 from ...rules.eldfall.weapons import Weapon
+from .settings import usable_weapons
 from .state import GameState, Unit, attributes_of
 
 
@@ -47,13 +48,6 @@ class AttackGeometry:
                 "accuracy": self.reach.accuracy, "cover": self.cover.to_json() if self.cover else None,
                 "los": self.sight.visible, "aura": self.weapon.aura,
                 "witness": [list(p) for p in self.sight.witness] if self.sight.witness else None}
-
-
-def usable_weapons(model: Model) -> tuple[Weapon, ...]:
-    """The weapons the model can attack with: a Power, and the attribute they roll
-    against (a template weapon rolls none: it is placed, E-TMPL)."""
-    return tuple(w for w in model.weapons
-                 if w.pw is not None and (w.template is not None or model.attributes.get(w.attribute) is not None))
 
 
 def attack_geometry(table: Table, attacker: str, target: str, weapon: Weapon, *,

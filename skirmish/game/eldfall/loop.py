@@ -34,13 +34,13 @@ from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
-                      strike_of, usable_weapons, weapons_in_hand, with_rerolls)
+                      strike_of, weapons_in_hand, with_rerolls)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
                       strike_splits,
                       path_samples)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
 from .sampling import sample_ends
-from .settings import GameSettings, all_models, all_sides
+from .settings import GameSettings, all_models, all_sides, usable_weapons
 from .templates import place, roll_hits
 from .templates import targets as template_targets
 from .sight import Sight, moved_to, sight_along

@@ -28,9 +28,10 @@ from ...geometry.distance import cylinder_distance
 from ...geometry.solids import Cylinder
 from ...maps.table import CONTACT_TOLERANCE
 from ...rules.eldfall.modifiers import damage_target
-from .attacks import (armour_of, attack_geometry, attacking_side, defending_side, strike_of, usable_weapons,
-                      weapons_in_hand, with_rerolls)
+from .attacks import (armour_of, attack_geometry, attacking_side, defending_side, strike_of, weapons_in_hand,
+                      with_rerolls)
 from .choices import NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction
+from .settings import usable_weapons
 from .sight import moved_to, sight_along
 from .state import facing_toward
 from .templates import TemplateTarget, expected_wounds, place

@@ -23,7 +23,7 @@ from typing import Any
 from ...errors import ScenarioError
 from ...maps.pieces import Model
 from ...maps.table import Table
-from ...rules.eldfall.weapons import BUILTIN_WEAPONS
+from ...rules.eldfall.weapons import BUILTIN_WEAPONS, Weapon
 
 #: Attributes every model needs to be played (E-AP: STA; E-MOVE-KIND: SPD; E-WOUND: HP).
 REQUIRED_ATTRIBUTES = ("STA", "SPD", "HP")
@@ -129,9 +129,17 @@ def all_sides(table: Table) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.side for m in all_models(table)))
 
 
+def usable_weapons(model: Model) -> tuple[Weapon, ...]:
+    """The weapons the model can attack with: a Power, and the attribute they roll
+    against (a template weapon rolls none: it is placed, E-TMPL)."""
+    return tuple(w for w in model.weapons
+                 if w.pw is not None and (w.template is not None or model.attributes.get(w.attribute) is not None))
+
+
 def check_playable(table: Table, source: str = "<scenario>") -> None:
     """Refuse a table the game cannot play: exactly two sides, and every model with
-    STA, SPD, HP and at least one weapon with a Power whose attribute it has."""
+    STA, SPD, HP and at least one weapon it can attack with (:func:`usable_weapons`:
+    a Power, and the attribute it rolls against, or a template)."""
     sides = all_sides(table)
     if len(sides) != 2:
         raise ScenarioError(f"{source}: a game of Eldfall needs exactly two sides, found {len(sides)} "
@@ -141,8 +149,7 @@ def check_playable(table: Table, source: str = "<scenario>") -> None:
         if missing:
             raise ScenarioError(f"{source}: model {m.id!r} has no {', '.join(missing)}; the game needs STA (AP), "
                                 "SPD (Movement) and HP (Wounds): add them to its attributes or profile")
-        usable = [w for w in m.weapons if w.pw is not None and m.attributes.get(w.attribute) is not None]
-        if not usable:
+        if not usable_weapons(m):
             names = ", ".join(f"{w.name} (pw {w.pw}, " + (f"template {w.template})" if w.template else
                                                           f"rolls {w.attribute})") for w in m.weapons) or "none"
             raise ScenarioError(f"{source}: model {m.id!r} has no weapon it can attack with (weapons: {names}); "
