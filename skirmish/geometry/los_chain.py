@@ -38,6 +38,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -136,6 +137,13 @@ class _Bundle:
     fQ: np.ndarray
     zP: np.ndarray  # (1, 2) the end height ranges
     zQ: np.ndarray
+
+    @cached_property
+    def end_spans(self) -> np.ndarray:
+        """The x-ranges (with their margin) where a segment of the bundle may start, on P
+        (from P's least abscissa to the slab), and end, on Q (from the slab to Q's greatest)."""
+        xP0, xQ1 = float(self.fP[:, 0].min()), float(self.fQ[:, 0].max())
+        return np.array([(xP0, self.x1, 1e-9), (self.x2, xQ1, 1e-9)])
 
 
 def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, zP: np.ndarray,
@@ -551,10 +559,9 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
     need = np.flatnonzero(~allfree.all(0) & bd.can_pass)
     # where the region's lines can meet each solid that matters, and the two patches
     # (for a solid, inside the slab, within ``widen`` of them)
-    xP0, xQ1 = float(bd.fP[:, 0].min()), float(bd.fQ[:, 0].max())
     W = max(k.shape[1], len(bd.fP), len(bd.fQ))
     polys = np.concatenate([_pad(k[need], W), _pad(bd.fP[None], W), _pad(bd.fQ[None], W)])
-    spans = np.array([(bd.x1, bd.x2, widen + SLACK)] * len(need) + [(xP0, bd.x1, 1e-9), (bd.x2, xQ1, 1e-9)])
+    spans = np.concatenate([np.array([(bd.x1, bd.x2, widen + SLACK)] * len(need)).reshape(-1, 3), bd.end_spans])
     P_ = len(polys)
     lo, hi = _band_xrange(np.tile(polys, (G, 1, 1)), np.repeat(V, P_, 0), np.tile(spans, (G, 1)))
     lo, hi = lo.reshape(G, P_), hi.reshape(G, P_)
@@ -695,10 +702,9 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
             return None
     # heights for this line over every chord: over or under each crossed solid, its ends
     # on its chords of the two patches
-    xP0, xQ1 = float(bd.fP[:, 0].min()), float(bd.fQ[:, 0].max())
     W = max(len(bd.fP), len(bd.fQ))
     lo, hi = _band_xrange(np.concatenate([_pad(bd.fP[None], W), _pad(bd.fQ[None], W)]), np.tile(ab, (2, 1, 1)),
-                          np.array([(xP0, bd.x1, 1e-9), (bd.x2, xQ1, 1e-9)]))
+                          bd.end_spans)
     fixed = [_regions_heights(bd, reg, lo[:1], hi[1:])[0][0]]
     ops: list[list[np.ndarray]] = []
     for c in range(len(crossed)):
