@@ -611,6 +611,17 @@ def _project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
     return q
 
 
+def _centres(V: np.ndarray) -> np.ndarray:
+    """The mean of each patch's vertices, NaN for an empty patch (all NaN): np.nanmean's
+    values, without its cost where no patch is partly NaN (the patches are padded by
+    repeating a vertex, so none is)."""
+    m = V.mean(1)
+    part = np.isnan(m[:, 0]) & ~np.isnan(V[:, :, 0]).all(1)
+    if part.any():
+        m[part] = np.nanmean(V[part], 1)
+    return m
+
+
 def _project_corners(V: np.ndarray, sel: np.ndarray, D: np.ndarray, H: np.ndarray, count: int) -> list[np.ndarray]:
     """:func:`_project` of the corners ``0 .. count - 1`` of the patches ``V[sel]``, in one
     call: one (len(sel), 2) array per corner."""
@@ -914,9 +925,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         vQ, okQ = _patches(bQ, D_Q, H)
         gone = ~(okP & okQ)  # the box misses the region: nothing to prove there
         # the candidate segment of each bundle joins the region points nearest the patch centres
-        # (a patch is all NaN, or none: padded by repeating a vertex)
-        p = _project(vP.mean(1) if not gone.all() else bP[:, :2], D_P, H)
-        q = _project(vQ.mean(1) if not gone.all() else bQ[:, :2], D_Q, H)
+        p = _project(_centres(vP) if not gone.all() else bP[:, :2], D_P, H)
+        q = _project(_centres(vQ) if not gone.all() else bQ[:, :2], D_Q, H)
         rows = _cull(_rows(bp, pairs, obs), obs, vP, vQ, p, q)
         blocked = gone.copy()
         # only a solid that rises above the lower of the two tops can block every segment
