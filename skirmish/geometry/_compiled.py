@@ -193,6 +193,74 @@ def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
 
 
 @_jit
+def _support_one(v: np.ndarray, D: np.ndarray, a0: float, a1: float) -> float:
+    """``los._support`` of one patch ``v`` (W, 2) in its disc ``D`` in direction (a0, a1):
+    NaN where a vertex is (np.max and np.minimum pass NaN on)."""
+    hv = -np.inf
+    for w in range(v.shape[0]):
+        x = a0 * v[w, 0] + a1 * v[w, 1]
+        if np.isnan(x):
+            return np.nan
+        if x > hv:
+            hv = x
+    hd = a0 * D[0] + a1 * D[1] + D[2] * np.hypot(a0, a1)
+    if np.isnan(hd):
+        return np.nan
+    return hv if hv < hd else hd
+
+
+@_jit
+def _containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray, b: np.ndarray, piece: np.ndarray,
+                 round_: np.ndarray, hp: np.ndarray, t0r: np.ndarray, t1r: np.ndarray, zP: np.ndarray,
+                 zQ: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, eta: float, big: float
+                 ) -> np.ndarray:
+    """``los._blocked_rows``' containment test, row by row: the t-interval where the
+    combination (1-t)P + tQ of the bundle's patches lies inside the piece (support
+    functions against its half-planes; a round piece's interval is given, ``t0r``/``t1r``),
+    then whether every segment there is below its top and not under its bottom."""
+    R = b.shape[0]
+    out = np.zeros(R, np.bool_)
+    for r in range(R):
+        g = b[r]
+        if round_[r]:
+            t0, t1 = t0r[r], t1r[r]
+        else:
+            lo, hi = -np.inf, np.inf
+            never = False
+            for k in range(hp.shape[1]):
+                a0, a1, off = hp[piece[r], k, 0], hp[piece[r], k, 1], hp[piece[r], k, 2]
+                if off >= big / 2:  # (padding: no bound)
+                    continue
+                hP = _support_one(vP[g], DP[g], a0, a1)
+                hQ = _support_one(vQ[g], DQ[g], a0, a1)
+                num, den = off - hP, hQ - hP
+                if den > 0:
+                    hi = min(hi, num / den)
+                elif den < 0:
+                    lo = max(lo, num / den)
+                elif den == 0 and num <= 0:
+                    never = True
+            t0 = lo if lo > 0.0 else 0.0
+            t1 = -np.inf if never else (hi if hi < 1.0 else 1.0)
+        if not t1 - t0 > 1e-12:  # (NaN too)
+            continue
+        # every segment below the top and not under the bottom for some t in (t0, t1)
+        need = z0[r] + (0.0 if sealed[r] else eta)
+        dtop = zQ[g, 1] - zP[g, 1]
+        dbot = zQ[g, 0] - zP[g, 0]
+        lo, hi, never = t0, t1, False
+        for num, den in ((z1[r] - zP[g, 1], dtop), (zP[g, 0] - need + 1e-15, -dbot)):
+            if den > 0:
+                hi = min(hi, num / den)
+            elif den < 0:
+                lo = max(lo, num / den)
+            elif den == 0 and num <= 0:
+                never = True
+        out[r] = not never and hi - lo > 1e-12
+    return out
+
+
+@_jit
 def _xrange(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     R, V, _ = k.shape

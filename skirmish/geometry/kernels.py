@@ -93,6 +93,20 @@ def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
 
 
+def containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray, b: np.ndarray, piece: np.ndarray,
+                round_: np.ndarray, halfplanes: np.ndarray, t0r: np.ndarray, t1r: np.ndarray, zP: np.ndarray,
+                zQ: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, eta: float, big: float
+                ) -> np.ndarray:
+    """``los._blocked_rows``' containment verdicts compiled (the numpy twin's), per row
+    (bundle ``b``, piece ``piece``): a polygon piece's t-interval from its half-planes, a
+    round one's given (``t0r``, ``t1r``), then the heights over it."""
+    f8, i8 = np.float64, np.int64
+    c = np.ascontiguousarray
+    return _c()._containment(c(vP, f8), c(vQ, f8), c(DP, f8), c(DQ, f8), c(b, i8), c(piece, i8), c(round_, bool),
+                             c(halfplanes, f8), c(t0r, f8), c(t1r, f8), c(zP, f8), c(zQ, f8), c(z0, f8), c(z1, f8),
+                             c(sealed, bool), float(eta), float(big))
+
+
 def xrange_within(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float = 1e-12
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per convex polygon ``k[r]`` (V, 2; counter-clockwise, padded by repetition, all-NaN
@@ -213,6 +227,9 @@ def load() -> None:
     clip_polygons(square, np.array([[1.0, 0.0]]), np.zeros(1))
     region = np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]])
     patches(region_bbox(*region), *region)
+    one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
+    containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1), np.zeros((1, 2)),
+                np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18)
     xrange_within(square, A[None], np.array([4]))
     hull_halfplanes(square)
     lines = np.array([[0.0, 0.5]])

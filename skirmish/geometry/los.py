@@ -1187,24 +1187,28 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict
     z0, z1, sealed = obs.owner_z0[rows.owner], obs.owner_z1[rows.owner], obs.owner_sealed[rows.owner]
     round_ = obs.piece_round[rows.piece]
     P, Q = vP[b], vQ[b]
+    fast = kernels.wanted(int((np.bincount(b) ** 2).sum()))
     # containment: the whole combination (1-t)P + tQ inside the piece for t in (t0, t1)
     t0 = np.zeros(len(b))
     t1 = np.zeros(len(b))
-    poly = np.flatnonzero(~round_)
-    if len(poly):
-        hp = obs.halfplanes[rows.piece[poly]]
-        a, off = hp[..., :2], hp[..., 2]
-        hP = _support(P[poly], D_P[b[poly]], a)
-        hQ = _support(Q[poly], D_Q[b[poly]], a)
-        pad = off >= _BIG / 2
-        t0[poly], t1[poly] = _clip(np.where(pad, 1.0, off - hP), np.where(pad, 0.0, hQ - hP))
-    fast = kernels.wanted(int((np.bincount(b) ** 2).sum()))
     rnd = np.flatnonzero(round_)
     if len(rnd):
         circ = obs.owner_circle[rows.owner[rnd]]
         t0[rnd], t1[rnd] = (kernels.disc_containment if fast else _disc_containment)(P[rnd], Q[rnd], circ)
-    with np.errstate(invalid="ignore"):
-        contain = (t1 - t0 > 1e-12) & _containment_blocks(t0, t1, zP[b], zQ[b], z0, z1, sealed)
+    if fast:
+        contain = kernels.containment(vP, vQ, D_P, D_Q, b, rows.piece, round_, obs.halfplanes, t0, t1, zP, zQ, z0, z1,
+                                      sealed, ETA, _BIG)
+    else:
+        poly = np.flatnonzero(~round_)
+        if len(poly):
+            hp = obs.halfplanes[rows.piece[poly]]
+            a, off = hp[..., :2], hp[..., 2]
+            hP = _support(P[poly], D_P[b[poly]], a)
+            hQ = _support(Q[poly], D_Q[b[poly]], a)
+            pad = off >= _BIG / 2
+            t0[poly], t1[poly] = _clip(np.where(pad, 1.0, off - hP), np.where(pad, 0.0, hQ - hP))
+        with np.errstate(invalid="ignore"):
+            contain = (t1 - t0 > 1e-12) & _containment_blocks(t0, t1, zP[b], zQ[b], z0, z1, sealed)
     # separator lines: through each piece's centroid across the bundle, and along its axis
     cP, cQ = P.mean(1), Q.mean(1)
     axis = obs.piece_axis[rows.piece]

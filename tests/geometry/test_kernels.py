@@ -108,6 +108,40 @@ def test_e_los_separator_kernel_gives_the_numpy_verdicts(monkeypatch):
     assert verdicts(True) == verdicts(False)
 
 
+def test_e_los_blocked_rows_kernels_give_the_numpy_rows(monkeypatch):
+    """The single-solid tests of every round (containment and separators), compiled and
+    numpy, name the same rows on every bundle the searches of six dense tables examine
+    (their inputs recorded, then replayed both ways)."""
+    import random
+
+    from skirmish.geometry import kernels, los
+    from skirmish.scenario.adversarial import dense_table
+
+    calls = []
+    real = los._blocked_rows
+
+    def record(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(los, "_blocked_rows", record)
+    for seed in range(6):
+        dense_table(random.Random(seed)).line_of_sight_all()
+    monkeypatch.setattr(los, "_blocked_rows", real)
+    assert sum(len(args[0].bundle) for args in calls) > 1000
+    found = {"separator": 0, "containment": 0}
+    for args in calls:
+        monkeypatch.setattr(kernels, "wanted", lambda work: True)
+        fast = real(*args)
+        monkeypatch.setattr(kernels, "wanted", lambda work: False)
+        slow = real(*args)
+        assert fast.keys() == slow.keys()
+        for kind in fast:
+            assert np.array_equal(fast[kind], slow[kind]), kind
+            found[kind] += len(fast[kind])
+    assert min(found.values()) > 0, found  # (both tests name rows)
+
+
 def _convex(rng: np.random.Generator, verts: int) -> np.ndarray:
     ang = np.sort(rng.uniform(0, 2 * np.pi, verts))
     return np.stack([np.cos(ang), np.sin(ang)], 1) * rng.uniform(0.5, 2.0) + rng.normal(size=2)
