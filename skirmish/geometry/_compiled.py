@@ -155,6 +155,34 @@ def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray,
 
 
 @_jit
+def _project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """``los._project``: the point of each disc ∩ half-plane nearest to ``pt`` (the same
+    operations as the numpy twin)."""
+    n = pt.shape[0]
+    out = np.empty((n, 2))
+    for i in range(n):
+        cx, cy, r = D[i, 0], D[i, 1], D[i, 2]
+        vx, vy = pt[i, 0] - cx, pt[i, 1] - cy
+        d = np.hypot(vx, vy)
+        scale = r / max(d, 1e-300) if d > r else 1.0
+        qx, qy = cx + vx * scale, cy + vy * scale
+        nx, ny, c0 = H[i, 0], H[i, 1], H[i, 2]
+        if nx * qx + ny * qy < c0 - 1e-15:  # behind the half-plane: onto its chord of the disc
+            off = c0 - (nx * cx + ny * cy)
+            mx, my = cx + nx * off, cy + ny * off
+            half = np.sqrt(max(r * r - off * off, 0.0))
+            tx, ty = -ny, nx
+            s = (pt[i, 0] - mx) * tx + (pt[i, 1] - my) * ty
+            if s < -half:
+                s = -half
+            elif s > half:
+                s = half
+            qx, qy = mx + tx * s, my + ty * s
+        out[i, 0], out[i, 1] = qx, qy
+    return out
+
+
+@_jit
 def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox``: the box of each disc ∩ half-plane (its four extreme points
     and the chord's two ends that lie in the region)."""

@@ -88,6 +88,13 @@ def patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, 
     return _c()._patches(np.ascontiguousarray(box, f8), np.ascontiguousarray(D, f8), np.ascontiguousarray(H, f8))
 
 
+def project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """``los._project`` compiled (the same bits): the point of each disc ``D`` ∩ half-plane
+    ``H`` nearest to ``pt`` (rows)."""
+    f8 = np.float64
+    return _c()._project(np.ascontiguousarray(pt, f8), np.ascontiguousarray(D, f8), np.ascontiguousarray(H, f8))
+
+
 def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
     return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
@@ -227,6 +234,7 @@ def load() -> None:
     clip_polygons(square, np.array([[1.0, 0.0]]), np.zeros(1))
     region = np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]])
     patches(region_bbox(*region), *region)
+    project(np.zeros((1, 2)), *region)
     one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
     containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1), np.zeros((1, 2)),
                 np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18)

@@ -594,6 +594,8 @@ def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
 
 def _project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """The point of each region disc ∩ half-plane nearest to ``pt`` (rows)."""
+    if kernels.wanted(len(pt)):
+        return kernels.project(pt, D, H)
     c, r = D[:, :2], D[:, 2]
     v = pt - c
     d = np.hypot(v[:, 0], v[:, 1])

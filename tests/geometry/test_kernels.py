@@ -257,9 +257,10 @@ def test_e_los_kernel_twins_give_the_same_bits(seed, margin):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_e_los_kernel_patches_and_region_boxes_give_the_twins_bits(seed):
-    """E-LOS, E-ARC: the regions' boxes and the patches (a box cut to a disc ∩ front
-    half-plane) of the first round of a search, compiled and numpy, bit for bit: the
-    whole boxes, their quarters and slivers, from discs with and without a facing."""
+    """E-LOS, E-ARC: the regions' boxes, the patches (a box cut to a disc ∩ front
+    half-plane) and the region points nearest to given points, of every round of a
+    search, compiled and numpy, bit for bit: the whole boxes, their quarters and slivers,
+    from discs with and without a facing."""
     from skirmish.geometry import kernels, los
 
     rng = np.random.default_rng(seed)
@@ -287,6 +288,16 @@ def test_e_los_kernel_patches_and_region_boxes_give_the_twins_bits(seed):
             kernels.wanted = lambda work: False
             sv, so = los._patches(box, D, H)
             assert np.array_equal(fv, sv, equal_nan=True) and np.array_equal(fo, so)
+        # the nearest region points: from inside, outside the disc, behind the half-plane
+        pt = D[:, :2] + rng.normal(size=(R, 2)) * D[:, 2:3] * 2
+        pt[1] = np.nan
+        kernels.wanted = lambda work: True
+        fast = los._project(pt, D, H)
+        kernels.wanted = lambda work: False
+        slow = los._project(pt, D, H)
+        assert np.array_equal(fast, slow, equal_nan=True)
+        behind = np.einsum("ij,ij->i", H[:, :2], pt) < H[:, 2]
+        assert behind.sum() > 5  # (the chord branch is exercised)
     finally:
         kernels.wanted = monkey
 
