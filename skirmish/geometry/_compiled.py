@@ -356,6 +356,16 @@ def _near(c: np.ndarray, ox: float, oy: float, dx: float, dy: float, lo: float, 
 
 
 @_jit
+def _near_rows(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray) -> np.ndarray:
+    """:func:`_near` row by row over t in [0, 1] (``los._near_segment``'s default range)."""
+    n = c.shape[0]
+    out = np.empty(n, np.bool_)
+    for i in range(n):
+        out[i] = _near(c[i], a[i, 0], a[i, 1], d[i, 0], d[i, 1], 0.0, 1.0, pad[i])
+    return out
+
+
+@_jit
 def _halfplane_span(hp: np.ndarray, ox: float, oy: float, dx: float, dy: float, margin: float, lo: float,
                     hi: float) -> tuple[float, float]:
     """The open interval of t within [lo, hi] where o + t·d keeps a·x < b - margin for

@@ -95,6 +95,15 @@ def project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
     return _c()._project(np.ascontiguousarray(pt, f8), np.ascontiguousarray(D, f8), np.ascontiguousarray(H, f8))
 
 
+def near_segment(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray | float) -> np.ndarray:
+    """``los._near_segment`` compiled (its verdicts): row by row, whether the circle ``c``
+    (x, y, r) comes within ``pad`` of the segment a + t·d, t in [0, 1]."""
+    f8 = np.float64
+    c = np.ascontiguousarray(c, f8)
+    return _c()._near_rows(c, np.ascontiguousarray(a, f8), np.ascontiguousarray(d, f8),
+                           np.ascontiguousarray(np.broadcast_to(np.asarray(pad, f8), (len(c),)), f8))
+
+
 def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
     return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
@@ -235,6 +244,7 @@ def load() -> None:
     region = np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]])
     patches(region_bbox(*region), *region)
     project(np.zeros((1, 2)), *region)
+    near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0)
     one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
     containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1), np.zeros((1, 2)),
                 np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18)

@@ -764,6 +764,8 @@ def _near_segment(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray |
                   lo: np.ndarray | float = 0.0, hi: np.ndarray | float = 1.0) -> np.ndarray:
     """Row by row, whether the circle ``c`` (x, y, r) comes within ``pad`` of the
     segment a + t·d, t in [lo, hi]."""
+    if isinstance(lo, float) and isinstance(hi, float) and lo == 0.0 and hi == 1.0 and kernels.wanted(len(c)):
+        return kernels.near_segment(c, a, d, pad)
     w = c[:, :2] - a
     t = np.clip(np.einsum("ij,ij->i", w, d) / np.maximum(np.einsum("ij,ij->i", d, d), 1e-300), lo, hi)
     return np.hypot(w[:, 0] - t * d[:, 0], w[:, 1] - t * d[:, 1]) <= c[:, 2] + pad
@@ -772,7 +774,7 @@ def _near_segment(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray |
 def _cull(rows: _Rows, obs: Obstacles, vP: np.ndarray, vQ: np.ndarray, p: np.ndarray, q: np.ndarray) -> _Rows:
     """Keep the rows whose piece comes near the bundle: its bounding circle meets the
     capsule around the segment between the patch centres that holds both patches."""
-    cP, cQ = np.nanmean(vP, 1), np.nanmean(vQ, 1)
+    cP, cQ = _centres(vP), _centres(vQ)
     rP = np.maximum(np.nanmax(np.hypot(*(vP - cP[:, None]).transpose(2, 0, 1)), 1), np.hypot(*(p - cP).T))
     rQ = np.maximum(np.nanmax(np.hypot(*(vQ - cQ[:, None]).transpose(2, 0, 1)), 1), np.hypot(*(q - cQ).T))
     b = rows.bundle

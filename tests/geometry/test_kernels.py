@@ -252,6 +252,23 @@ def test_e_los_kernel_twins_give_the_same_bits(seed, margin):
     circ = np.column_stack([rng.uniform(0, 5, (R, 2)), rng.uniform(0.2, 4, R)])
     for a, b in zip(kernels.disc_containment(P, Q, circ), los._disc_containment(P, Q, circ)):
         assert np.array_equal(a, b, equal_nan=True)
+    # a circle near a segment (culling): arrays and one pad, a point segment, NaN
+    a0 = rng.uniform(0, 5, (R, 2))
+    d0 = rng.normal(size=(R, 2)) * 3
+    d0[3] = 0.0
+    a0[4] = np.nan
+    for pad in (rng.uniform(0, 1, R), 1e-9):
+        kernels.wanted = lambda work: True
+        try:
+            fast = los._near_segment(circ, a0, d0, pad)
+        finally:
+            kernels.wanted = monkey
+        kernels.wanted = lambda work: False
+        try:
+            slow = los._near_segment(circ, a0, d0, pad)
+        finally:
+            kernels.wanted = monkey
+        assert np.array_equal(fast, slow) and 0 < fast.sum() < R
 
 
 @settings(max_examples=40, deadline=None)
