@@ -42,6 +42,8 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from ..memo import IdentityMemo
+
 #: Numerical slack (inches) for "touching is not overlapping" in exact tests.
 EPS = 1e-9
 #: Default: the configuration-space polygon's round corners stand at most this far
@@ -367,6 +369,10 @@ def _pair_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
 # Free space of one surface
 # ---------------------------------------------------------------------------------------
 
+#: A surface's edge capsules per clearance (every space on that surface, every board).
+_SUPPORT_CAPS: IdentityMemo[np.ndarray] = IdentityMemo(1024)
+
+
 class FreeSpace:
     """Where the centre of a disc of radius ``clearance`` may be on one surface.
 
@@ -384,14 +390,11 @@ class FreeSpace:
         self.max_error = max_error
         self.box = box
         self.names: tuple[str, ...] = tuple(o.name for o in self.obstacles)
-        caps = [_ring_capsules(support, self.clearance)]
-        owners = [np.full(len(caps[0]), -1)]
-        for i, o in enumerate(self.obstacles):
-            c = o.capsules()
-            caps.append(c)
-            owners.append(np.full(len(c), i))
-        self.caps = np.concatenate(caps) if caps else np.zeros((0, 5))
-        self.owner = np.concatenate(owners).astype(int)
+        edge = _SUPPORT_CAPS.get((id(support), self.clearance), (support,),
+                                 lambda: _ring_capsules(support, self.clearance))
+        caps = [edge, *(o.capsules() for o in self.obstacles)]
+        self.caps = np.concatenate(caps)
+        self.owner = np.repeat(np.arange(-1, len(self.obstacles)), [len(c) for c in caps])
         shapely.prepare(self.support)
 
     @cached_property
