@@ -238,6 +238,19 @@ def _support_one(v: np.ndarray, D: np.ndarray, a0: float, a1: float) -> float:
 
 
 @_jit
+def _bound(lo: float, hi: float, never: bool, num: float, den: float) -> tuple[float, float, bool]:
+    """The interval (lo, hi) of t cut by t·den < num (``los._clip``'s column): an upper
+    bound where den > 0, a lower one where den < 0, and no t at all where den = 0 and num <= 0."""
+    if den > 0:
+        hi = min(hi, num / den)
+    elif den < 0:
+        lo = max(lo, num / den)
+    elif den == 0 and num <= 0:
+        never = True
+    return lo, hi, never
+
+
+@_jit
 def _containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray, b: np.ndarray, piece: np.ndarray,
                  round_: np.ndarray, hp: np.ndarray, t0r: np.ndarray, t1r: np.ndarray, zP: np.ndarray,
                  zQ: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, eta: float, big: float
@@ -261,13 +274,7 @@ def _containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray,
                     continue
                 hP = _support_one(vP[g], DP[g], a0, a1)
                 hQ = _support_one(vQ[g], DQ[g], a0, a1)
-                num, den = off - hP, hQ - hP
-                if den > 0:
-                    hi = min(hi, num / den)
-                elif den < 0:
-                    lo = max(lo, num / den)
-                elif den == 0 and num <= 0:
-                    never = True
+                lo, hi, never = _bound(lo, hi, never, off - hP, hQ - hP)
             t0 = lo if lo > 0.0 else 0.0
             t1 = -np.inf if never else (hi if hi < 1.0 else 1.0)
         if not t1 - t0 > 1e-12:  # (NaN too)
@@ -277,13 +284,8 @@ def _containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray,
         dtop = zQ[g, 1] - zP[g, 1]
         dbot = zQ[g, 0] - zP[g, 0]
         lo, hi, never = t0, t1, False
-        for num, den in ((z1[r] - zP[g, 1], dtop), (zP[g, 0] - need + 1e-15, -dbot)):
-            if den > 0:
-                hi = min(hi, num / den)
-            elif den < 0:
-                lo = max(lo, num / den)
-            elif den == 0 and num <= 0:
-                never = True
+        lo, hi, never = _bound(lo, hi, never, z1[r] - zP[g, 1], dtop)
+        lo, hi, never = _bound(lo, hi, never, zP[g, 0] - need + 1e-15, -dbot)
         out[r] = not never and hi - lo > 1e-12
     return out
 
