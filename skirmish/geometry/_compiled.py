@@ -183,6 +183,27 @@ def _project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
 
 
 @_jit
+def _point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
+    """``paths.point_capsule_distance``: (n, m) distances from the points to the capsules'
+    segments (the same operations as the numpy twin; NaN passed on as np.clip does)."""
+    n, m = pts.shape[0], caps.shape[0]
+    out = np.empty((n, m))
+    for j in range(m):
+        ax, ay = caps[j, 0], caps[j, 1]
+        sx, sy = caps[j, 2] - ax, caps[j, 3] - ay
+        ss = sx * sx + sy * sy
+        den = ss if ss > 0 else 1.0
+        for i in range(n):
+            wx, wy = pts[i, 0] - ax, pts[i, 1] - ay
+            t = (wx * sx + wy * sy) / den
+            if not np.isnan(t):
+                t = t if t > 0.0 else 0.0
+                t = t if t < 1.0 else 1.0
+            out[i, j] = np.hypot(pts[i, 0] - (ax + t * sx), pts[i, 1] - (ay + t * sy))
+    return out
+
+
+@_jit
 def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox``: the box of each disc ∩ half-plane (its four extreme points
     and the chord's two ends that lie in the region)."""

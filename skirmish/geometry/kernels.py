@@ -104,6 +104,13 @@ def near_segment(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray | 
                            np.ascontiguousarray(np.broadcast_to(np.asarray(pad, f8), (len(c),)), f8))
 
 
+def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
+    """``paths.point_capsule_distance`` compiled (the same bits): (n, m) distances from the
+    points to the capsules' segments (rows ax ay bx by c)."""
+    f8 = np.float64
+    return _c()._point_capsule_distance(np.ascontiguousarray(pts, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8))
+
+
 def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
     return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
@@ -244,6 +251,7 @@ def load() -> None:
     region = np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]])
     patches(region_bbox(*region), *region)
     project(np.zeros((1, 2)), *region)
+    point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5)))
     near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0)
     one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
     containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1), np.zeros((1, 2)),

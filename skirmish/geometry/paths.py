@@ -43,6 +43,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from ..memo import IdentityMemo
+from . import kernels
 
 #: Numerical slack (inches) for "touching is not overlapping" in exact tests.
 EPS = 1e-9
@@ -265,6 +266,8 @@ def _slab(off: np.ndarray, rate: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray)
 def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     """(n, m) distances from points to the capsules' segments (minus nothing)."""
     pts = np.asarray(pts, float).reshape(-1, 2)
+    if kernels.wanted(len(pts) * len(caps)):
+        return kernels.point_capsule_distance(pts, caps)
     a, b = caps[None, :, 0:2], caps[None, :, 2:4]
     s = b - a
     ss = np.einsum("...j,...j->...", s, s)

@@ -319,6 +319,30 @@ def test_e_los_kernel_patches_and_region_boxes_give_the_twins_bits(seed):
         kernels.wanted = monkey
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_e_move_kernel_point_capsule_distances_give_the_twins_bits(seed):
+    """E-MOVE: the distances from points to capsules (the movement checker's clearance
+    of a base centre), compiled and numpy, bit for bit: segments, point capsules, points
+    on and beyond their ends, a NaN point."""
+    from skirmish.geometry import kernels, paths
+
+    rng = np.random.default_rng(seed)
+    caps = np.column_stack([rng.uniform(0, 10, (25, 4)), rng.uniform(0.3, 1.5, 25)])
+    caps[::6, 2:4] = caps[::6, 0:2]  # (point capsules: a round obstacle)
+    pts = np.vstack([rng.uniform(-2, 12, (30, 2)), caps[:3, 0:2], [[np.nan, 1.0]]])
+    monkey = kernels.wanted
+    try:
+        kernels.wanted = lambda work: True
+        fast = paths.point_capsule_distance(pts, caps)
+        kernels.wanted = lambda work: False
+        slow = paths.point_capsule_distance(pts, caps)
+    finally:
+        kernels.wanted = monkey
+    assert fast.shape == slow.shape == (len(pts), len(caps))
+    assert np.array_equal(fast, slow, equal_nan=True)
+
+
 _OBS: dict[int, object] = {}
 
 
