@@ -204,6 +204,109 @@ def _point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
 
 
 @_jit
+def _nmin(a: float, b: float) -> float:
+    """np.minimum of two floats (NaN passed on, ties to ``b``)."""
+    return a if (a < b or np.isnan(a)) else b
+
+
+@_jit
+def _nmax(a: float, b: float) -> float:
+    """np.maximum of two floats (NaN passed on, ties to ``b``)."""
+    return a if (a > b or np.isnan(a)) else b
+
+
+@_jit
+def _slab(off: float, rate: float, lo_b: float, hi_b: float) -> tuple[float, float]:
+    """``paths._slab`` for one row: the t with lo_b < off + t·rate < hi_b."""
+    if abs(rate) < 1e-15:
+        inside = off > lo_b and off < hi_b
+        return (-np.inf, np.inf) if inside else (np.inf, -np.inf)
+    t0, t1 = (lo_b - off) / rate, (hi_b - off) / rate
+    return _nmin(t0, t1), _nmax(t0, t1)
+
+
+@_jit
+def _segment_distance(px: float, py: float, cap: np.ndarray) -> float:
+    """``paths._pair_distance`` for one point and one capsule's segment."""
+    ax, ay = cap[0], cap[1]
+    sx, sy = cap[2] - ax, cap[3] - ay
+    ss = sx * sx + sy * sy
+    t = ((px - ax) * sx + (py - ay) * sy) / (ss if ss > 0 else 1.0)
+    if not np.isnan(t):
+        t = t if t > 0.0 else 0.0
+        t = t if t < 1.0 else 1.0
+    return np.hypot(px - (ax + t * sx), py - (ay + t * sy))
+
+
+@_jit
+def _violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray,
+              relax1: np.ndarray) -> np.ndarray:
+    """``paths.violated``: per segment p0 → p1, whether it comes closer than a capsule's
+    clearance less ``shrink`` (each clearance lowered to the distance a relax point,
+    non-NaN, already has); the pairs whose boxes meet, row by row, as the numpy twin
+    computes them (``_relaxed_clearance``, ``capsule_intervals``)."""
+    n, m = p0.shape[0], caps.shape[0]
+    out = np.zeros(n, np.bool_)
+    inf = np.inf
+    box = np.empty((m, 4))  # each capsule's box grown by its clearance: x0, x1, y0, y1
+    for j in range(m):
+        c0 = caps[j, 4]
+        box[j, 0] = min(caps[j, 0], caps[j, 2]) - c0
+        box[j, 1] = max(caps[j, 0], caps[j, 2]) + c0
+        box[j, 2] = min(caps[j, 1], caps[j, 3]) - c0
+        box[j, 3] = max(caps[j, 1], caps[j, 3]) + c0
+    for i in range(n):
+        px, py = p0[i, 0], p0[i, 1]
+        dx, dy = p1[i, 0] - px, p1[i, 1] - py
+        sx0, sx1 = min(px, p1[i, 0]), max(px, p1[i, 0])
+        sy0, sy1 = min(py, p1[i, 1]), max(py, p1[i, 1])
+        dd = dx * dx + dy * dy
+        moving = dd > 1e-24
+        safe_dd = dd if moving else 1.0
+        for j in range(m):
+            if not (sx0 < box[j, 1] and sx1 > box[j, 0] and sy0 < box[j, 3] and sy1 > box[j, 2]):
+                continue
+            cap = caps[j]
+            clear = cap[4]
+            for rel in (relax0, relax1):
+                if not np.isnan(rel[i, 0]):
+                    clear = _nmin(clear, _nmax(_segment_distance(rel[i, 0], rel[i, 1], cap), 0.0) + shrink)
+            c = clear - shrink
+            cc = c * c
+            lo, hi = inf, -inf
+            still_in = False
+            for e in (0, 2):
+                wx, wy = px - cap[e], py - cap[e + 1]
+                bb = dx * wx + dy * wy
+                kk = wx * wx + wy * wy - cc
+                disc = bb * bb - safe_dd * kk
+                if disc > 0 and moving:
+                    root = np.sqrt(disc)
+                    lo = _nmin(lo, (-bb - root) / safe_dd)
+                    hi = _nmax(hi, (-bb + root) / safe_dd)
+                still_in = still_in or (not moving and kk < 0)
+            ax, ay = cap[0], cap[1]
+            sx, sy = cap[2] - ax, cap[3] - ay
+            ln = np.hypot(sx, sy)
+            if ln > 1e-15:
+                inv = 1.0 / ln
+                ux, uy = sx * inv, sy * inv
+                wx, wy = px - ax, py - ay
+                lo_s, hi_s = _slab(ux * wy - uy * wx, ux * dy - uy * dx, -c, c)
+                lo_t, hi_t = _slab(ux * wx + uy * wy, ux * dx + uy * dy, 0.0, ln)
+                slo, shi = _nmax(lo_s, lo_t), _nmin(hi_s, hi_t)
+                if slo < shi:
+                    lo = _nmin(lo, slo)
+                    hi = _nmax(hi, shi)
+            if still_in:
+                lo, hi = -inf, inf
+            if _nmax(lo, 0.0) < _nmin(hi, 1.0):
+                out[i] = True
+                break
+    return out
+
+
+@_jit
 def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox``: the box of each disc ∩ half-plane (its four extreme points
     and the chord's two ends that lie in the region)."""

@@ -111,6 +111,19 @@ def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     return _c()._point_capsule_distance(np.ascontiguousarray(pts, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8))
 
 
+def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
+             relax1: np.ndarray | None) -> np.ndarray:
+    """``paths.violated`` compiled (its verdicts): per segment, whether it comes closer than
+    some capsule's clearance (lowered by the relax points, rows of NaN where unused)."""
+    f8 = np.float64
+    p0 = np.ascontiguousarray(p0, f8).reshape(-1, 2)
+    none = np.full((len(p0), 2), np.nan)
+    r0 = none if relax0 is None else np.ascontiguousarray(relax0, f8).reshape(-1, 2)
+    r1 = none if relax1 is None else np.ascontiguousarray(relax1, f8).reshape(-1, 2)
+    return _c()._violated(p0, np.ascontiguousarray(p1, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8),
+                          float(shrink), r0, r1)
+
+
 def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
     return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
@@ -252,6 +265,7 @@ def load() -> None:
     patches(region_bbox(*region), *region)
     project(np.zeros((1, 2)), *region)
     point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5)))
+    violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
     near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0)
     one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
     containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1), np.zeros((1, 2)),

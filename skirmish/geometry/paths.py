@@ -328,6 +328,8 @@ def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: float 
     for row, without collecting and sorting the intervals)."""
     p0 = np.asarray(p0, float).reshape(-1, 2)
     p1 = np.asarray(p1, float).reshape(-1, 2)
+    if kernels.wanted(len(p0) * len(caps)):
+        return kernels.violated(p0, p1, caps, shrink, relax0, relax1)
     out = np.zeros(len(p0), bool)
     i, j = _bbox_pairs(p0, p1, caps)
     if len(i) == 0:

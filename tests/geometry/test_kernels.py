@@ -343,6 +343,38 @@ def test_e_move_kernel_point_capsule_distances_give_the_twins_bits(seed):
     assert np.array_equal(fast, slow, equal_nan=True)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_e_move_kernel_violated_gives_the_numpy_verdicts(seed):
+    """E-MOVE: whether a straight step keeps every clearance (the movement checker and
+    the visibility graph's edges), compiled and numpy: segments across, along and near
+    capsules, standing still inside and outside one, steps that start or end too close
+    (relaxed), point capsules."""
+    from skirmish.geometry import kernels, paths
+
+    rng = np.random.default_rng(seed)
+    caps = np.column_stack([rng.uniform(0, 10, (20, 4)), rng.uniform(0.2, 1.2, 20)])
+    caps[::5, 2:4] = caps[::5, 0:2]
+    n = 60
+    p0 = rng.uniform(-1, 11, (n, 2))
+    p1 = p0 + rng.normal(size=(n, 2)) * 3
+    p1[:4] = p0[:4]  # (standing still)
+    p0[4:8] = caps[:4, 0:2] + 0.1  # (starting inside one)
+    relax0 = np.where(rng.uniform(size=(n, 1)) < 0.5, p0, np.nan)
+    relax1 = np.where(rng.uniform(size=(n, 1)) < 0.3, p1, np.nan)
+    monkey = kernels.wanted
+    try:
+        for r0, r1 in ((None, None), (relax0, None), (relax0, relax1)):
+            kernels.wanted = lambda work: True
+            fast = paths.violated(p0, p1, caps, relax0=r0, relax1=r1)
+            kernels.wanted = lambda work: False
+            slow = paths.violated(p0, p1, caps, relax0=r0, relax1=r1)
+            assert np.array_equal(fast, slow)
+            assert 0 < slow.sum() < n  # (both verdicts occur)
+    finally:
+        kernels.wanted = monkey
+
+
 _OBS: dict[int, object] = {}
 
 
