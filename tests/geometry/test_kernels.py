@@ -235,14 +235,7 @@ def test_e_los_kernel_twins_give_the_same_bits(seed, margin):
     q[0] = p[0]  # (a point)
     piece = rng.integers(0, len(obs.piece_owner), R)
     rows = los._Rows(np.arange(R), piece, obs.piece_owner[piece])
-    monkey = kernels.wanted
-    try:
-        kernels.wanted = lambda work: True
-        fast = los._crossing(p, q, rows, obs, margin)
-        kernels.wanted = lambda work: False
-        slow = los._crossing(p, q, rows, obs, margin)
-    finally:
-        kernels.wanted = monkey
+    fast, slow = _both_ways(los._crossing, p, q, rows, obs, margin)
     for a, b in zip(fast, slow):
         assert np.array_equal(a, b, equal_nan=True)
     P = rng.normal(size=(R, 6, 2)) * 0.3 + rng.uniform(0, 5, (R, 1, 2))
@@ -258,16 +251,7 @@ def test_e_los_kernel_twins_give_the_same_bits(seed, margin):
     d0[3] = 0.0
     a0[4] = np.nan
     for pad in (rng.uniform(0, 1, R), 1e-9):
-        kernels.wanted = lambda work: True
-        try:
-            fast = los._near_segment(circ, a0, d0, pad)
-        finally:
-            kernels.wanted = monkey
-        kernels.wanted = lambda work: False
-        try:
-            slow = los._near_segment(circ, a0, d0, pad)
-        finally:
-            kernels.wanted = monkey
+        fast, slow = _both_ways(los._near_segment, circ, a0, d0, pad)
         assert np.array_equal(fast, slow) and 0 < fast.sum() < R
 
 
@@ -278,7 +262,7 @@ def test_e_los_kernel_patches_and_region_boxes_give_the_twins_bits(seed):
     half-plane) and the region points nearest to given points, of every round of a
     search, compiled and numpy, bit for bit: the whole boxes, their quarters and slivers,
     from discs with and without a facing."""
-    from skirmish.geometry import kernels, los
+    from skirmish.geometry import los
 
     rng = np.random.default_rng(seed)
     R = 60
@@ -287,36 +271,22 @@ def test_e_los_kernel_patches_and_region_boxes_give_the_twins_bits(seed):
     H = np.column_stack([np.cos(a), np.sin(a), np.zeros(R)])
     H[:, 2] = H[:, 0] * D[:, 0] + H[:, 1] * D[:, 1] + rng.choice([0.0, 0.3, -0.3], R) * D[:, 2]
     H[::5] = (0.0, 0.0, -1e18)  # (no facing: the whole disc)
-    monkey = kernels.wanted
-    try:
-        kernels.wanted = lambda work: True
-        fast = los._region_bbox(D, H)
-        kernels.wanted = lambda work: False
-        slow = los._region_bbox(D, H)
-        assert np.array_equal(fast, slow, equal_nan=True)
-        x0, y0, x1, y1 = slow.T
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        quarters = [np.column_stack(b) for b in ((x0, y0, mx, my), (mx, y0, x1, my), (x0, my, mx, y1),
-                                                 (mx, my, x1, y1))]
-        sliver = np.column_stack([x0, y0, x0 + 1e-7, y0 + 1e-7])
-        for box in [slow, *quarters, sliver]:
-            kernels.wanted = lambda work: True
-            fv, fo = los._patches(box, D, H)
-            kernels.wanted = lambda work: False
-            sv, so = los._patches(box, D, H)
-            assert np.array_equal(fv, sv, equal_nan=True) and np.array_equal(fo, so)
-        # the nearest region points: from inside, outside the disc, behind the half-plane
-        pt = D[:, :2] + rng.normal(size=(R, 2)) * D[:, 2:3] * 2
-        pt[1] = np.nan
-        kernels.wanted = lambda work: True
-        fast = los._project(pt, D, H)
-        kernels.wanted = lambda work: False
-        slow = los._project(pt, D, H)
-        assert np.array_equal(fast, slow, equal_nan=True)
-        behind = np.einsum("ij,ij->i", H[:, :2], pt) < H[:, 2]
-        assert behind.sum() > 5  # (the chord branch is exercised)
-    finally:
-        kernels.wanted = monkey
+    fast, slow = _both_ways(los._region_bbox, D, H)
+    assert np.array_equal(fast, slow, equal_nan=True)
+    x0, y0, x1, y1 = slow.T
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    quarters = [np.column_stack(b) for b in ((x0, y0, mx, my), (mx, y0, x1, my), (x0, my, mx, y1), (mx, my, x1, y1))]
+    sliver = np.column_stack([x0, y0, x0 + 1e-7, y0 + 1e-7])
+    for box in [slow, *quarters, sliver]:
+        (fv, fo), (sv, so) = _both_ways(los._patches, box, D, H)
+        assert np.array_equal(fv, sv, equal_nan=True) and np.array_equal(fo, so)
+    # the nearest region points: from inside, outside the disc, behind the half-plane
+    pt = D[:, :2] + rng.normal(size=(R, 2)) * D[:, 2:3] * 2
+    pt[1] = np.nan
+    fast, slow = _both_ways(los._project, pt, D, H)
+    assert np.array_equal(fast, slow, equal_nan=True)
+    behind = np.einsum("ij,ij->i", H[:, :2], pt) < H[:, 2]
+    assert behind.sum() > 5  # (the chord branch is exercised)
 
 
 @settings(max_examples=30, deadline=None)
@@ -325,20 +295,13 @@ def test_e_move_kernel_point_capsule_distances_give_the_twins_bits(seed):
     """E-MOVE: the distances from points to capsules (the movement checker's clearance
     of a base centre), compiled and numpy, bit for bit: segments, point capsules, points
     on and beyond their ends, a NaN point."""
-    from skirmish.geometry import kernels, paths
+    from skirmish.geometry import paths
 
     rng = np.random.default_rng(seed)
     caps = np.column_stack([rng.uniform(0, 10, (25, 4)), rng.uniform(0.3, 1.5, 25)])
     caps[::6, 2:4] = caps[::6, 0:2]  # (point capsules: a round obstacle)
     pts = np.vstack([rng.uniform(-2, 12, (30, 2)), caps[:3, 0:2], [[np.nan, 1.0]]])
-    monkey = kernels.wanted
-    try:
-        kernels.wanted = lambda work: True
-        fast = paths.point_capsule_distance(pts, caps)
-        kernels.wanted = lambda work: False
-        slow = paths.point_capsule_distance(pts, caps)
-    finally:
-        kernels.wanted = monkey
+    fast, slow = _both_ways(paths.point_capsule_distance, pts, caps)
     assert fast.shape == slow.shape == (len(pts), len(caps))
     assert np.array_equal(fast, slow, equal_nan=True)
 
@@ -350,7 +313,7 @@ def test_e_move_kernel_violated_gives_the_numpy_verdicts(seed):
     the visibility graph's edges), compiled and numpy: segments across, along and near
     capsules, standing still inside and outside one, steps that start or end too close
     (relaxed), point capsules."""
-    from skirmish.geometry import kernels, paths
+    from skirmish.geometry import paths
 
     rng = np.random.default_rng(seed)
     caps = np.column_stack([rng.uniform(0, 10, (20, 4)), rng.uniform(0.2, 1.2, 20)])
@@ -362,17 +325,25 @@ def test_e_move_kernel_violated_gives_the_numpy_verdicts(seed):
     p0[4:8] = caps[:4, 0:2] + 0.1  # (starting inside one)
     relax0 = np.where(rng.uniform(size=(n, 1)) < 0.5, p0, np.nan)
     relax1 = np.where(rng.uniform(size=(n, 1)) < 0.3, p1, np.nan)
-    monkey = kernels.wanted
+    for r0, r1 in ((None, None), (relax0, None), (relax0, relax1)):
+        fast, slow = _both_ways(paths.violated, p0, p1, caps, relax0=r0, relax1=r1)
+        assert np.array_equal(fast, slow)
+        assert 0 < slow.sum() < n  # (both verdicts occur)
+
+
+def _both_ways(f, *args, **kwargs):
+    """``f(*args, **kwargs)`` with the compiled kernels, then with their numpy twins."""
+    from skirmish.geometry import kernels
+
+    keep = kernels.wanted
     try:
-        for r0, r1 in ((None, None), (relax0, None), (relax0, relax1)):
-            kernels.wanted = lambda work: True
-            fast = paths.violated(p0, p1, caps, relax0=r0, relax1=r1)
-            kernels.wanted = lambda work: False
-            slow = paths.violated(p0, p1, caps, relax0=r0, relax1=r1)
-            assert np.array_equal(fast, slow)
-            assert 0 < slow.sum() < n  # (both verdicts occur)
+        kernels.wanted = lambda work: True
+        fast = f(*args, **kwargs)
+        kernels.wanted = lambda work: False
+        slow = f(*args, **kwargs)
     finally:
-        kernels.wanted = monkey
+        kernels.wanted = keep
+    return fast, slow
 
 
 _OBS: dict[int, object] = {}
