@@ -40,7 +40,7 @@ from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice
                       path_samples)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
 from .sampling import sample_ends
-from .settings import GameSettings, all_models, all_sides, usable_weapons
+from .settings import GameSettings, all_models, all_sides
 from .templates import place, roll_hits
 from .templates import targets as template_targets
 from .sight import Sight, moved_to, sight_along
