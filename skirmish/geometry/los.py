@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Generic, Literal, NamedTuple, TypeVar
 
 import numpy as np
@@ -163,6 +164,12 @@ class Obstacles:
     @property
     def n_owners(self) -> int:
         return len(self.names)
+
+    @cached_property
+    def first_stack(self) -> int:
+        """The first owner that is a stack of two solids (a grown set's stacks come after
+        the scene's owners; ``n_owners`` when there is none)."""
+        return next((i for i, m in enumerate(self.members) if len(m) > 1), self.n_owners)
 
     def grown(self, eps: float) -> Obstacles:
         """The same solids grown by ``eps``: discs by ``eps`` in radius, polygons offset by
@@ -1022,8 +1029,9 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
             st: Stage = "subdivision" if "subdivision" in stage_of[i] or len(stage_of[i]) > 1 or examined[i] > 1 \
                 else ("separator" if "separator" in stage_of[i] else "containment")
             results[i] = LosAnswer(False, st, blockers=tuple(sorted(blockers[i])), bundles=int(examined[i]))
-    if obs.members:  # a stack of two solids reports its members
-        results = [r if r is None or not r.blockers else
+    stack0 = obs.first_stack
+    if stack0 < obs.n_owners:  # a stack of two solids reports its members (the others stand for themselves)
+        results = [r if r is None or not r.blockers or r.blockers[-1] < stack0 else
                    replace(r, blockers=tuple(sorted({m for o in r.blockers for m in obs.members[o]})))
                    for r in results]
     return [r for r in results if r is not None]
