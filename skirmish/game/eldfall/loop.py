@@ -891,9 +891,9 @@ class EldfallGame:
                 states = states - {"Crouched", "Engaged"}
             elif u.hp <= 0 and "Incapacitated" not in states:
                 states = states | {"Incapacitated", "Crouched"}
-            nu = dataclasses.replace(u, states=states, ap=0 if states & OUT else u.ap)
-            if nu != u:
-                self.state = self.state.with_unit(nu)
+            ap = 0 if states & OUT else u.ap
+            if states != u.states or ap != u.ap:
+                self.state = self.state.with_unit(dataclasses.replace(u, states=states, ap=ap))
                 changed.add(u.id)
         return changed
 
