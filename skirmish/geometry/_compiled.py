@@ -307,6 +307,66 @@ def _violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, r
 
 
 @_jit
+def _witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.ndarray, z1: np.ndarray,
+                     sealed: np.ndarray, zP: np.ndarray, zQ: np.ndarray, eta: float
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``los._heights_over`` (the same operations, the rows in the same order)."""
+    n, R = zP.shape[0], bundle.shape[0]
+    heights = np.empty((n, 2))
+    for k in range(n):
+        heights[k, 0] = (zP[k, 0] + zP[k, 1]) / 2
+        heights[k, 1] = (zQ[k, 0] + zQ[k, 1]) / 2
+    hard = np.zeros(R, np.bool_)
+    bad = np.zeros(n, np.bool_)
+    amb = np.zeros(n, np.bool_)
+    crossed = np.zeros(R, np.bool_)
+    for i in range(R):
+        if not t1[i] - t0[i] > 1e-12:
+            continue
+        crossed[i] = True
+        k = bundle[i]
+        ta, tb = t0[i], t1[i]
+        over = ((1 - ta) * zP[k, 1] + ta * zQ[k, 1] >= z1[i] - 1e-12) and \
+            ((1 - tb) * zP[k, 1] + tb * zQ[k, 1] >= z1[i] - 1e-12)
+        need = z0[i] - (eta if sealed[i] else 0.0)
+        under = ((1 - ta) * zP[k, 0] + ta * zQ[k, 0] <= need) and ((1 - tb) * zP[k, 0] + tb * zQ[k, 0] <= need)
+        if not over and not under:
+            hard[i] = True
+            bad[k] = True
+        elif not over:
+            amb[k] = True
+    lam = np.zeros(n)
+    for i in range(R):  # (in row order, as np.maximum.at)
+        if not crossed[i]:
+            continue
+        k = bundle[i]
+        m0, m1 = heights[k, 0], heights[k, 1]
+        lt = [0.0, 0.0]
+        for e in range(2):
+            t = t0[i] if e == 0 else t1[i]
+            top = (1 - t) * zP[k, 1] + t * zQ[k, 1]
+            mid = (1 - t) * m0 + t * m1
+            denom = top - mid
+            if denom > 0:
+                lt[e] = (z1[i] - mid) / denom
+            else:
+                lt[e] = -np.inf if mid >= z1[i] else np.inf
+        lam[k] = _nmax(lam[k], _nmax(lt[0], lt[1]))
+    for k in range(n):
+        if bad[k] or amb[k]:
+            continue
+        x = lam[k]
+        if not np.isnan(x):
+            x = x if x > 0.0 else 0.0
+            x = x if x < 1.0 else 1.0
+        x = x + (1 - x) / 2 if x > 0 else 0.0
+        m0, m1 = heights[k, 0], heights[k, 1]
+        heights[k, 0] = m0 + x * (zP[k, 1] - m0)
+        heights[k, 1] = m1 + x * (zQ[k, 1] - m1)
+    return hard, bad, amb, heights
+
+
+@_jit
 def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox``: the box of each disc ∩ half-plane (its four extreme points
     and the chord's two ends that lie in the region)."""

@@ -124,6 +124,17 @@ def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, re
                           float(shrink), r0, r1)
 
 
+def witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.ndarray, z1: np.ndarray,
+                    sealed: np.ndarray, zP: np.ndarray, zQ: np.ndarray, eta: float
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``los._heights_over`` compiled (the same bits): per row (segment ``bundle[i]`` ×
+    the piece it crosses on (t0, t1)) whether no heights clear it; per segment, whether
+    it is ruled out, whether some piece may be passed under, and its heights."""
+    f8, c = np.float64, np.ascontiguousarray
+    return _c()._witness_heights(c(bundle, np.int64), c(t0, f8), c(t1, f8), c(z0, f8), c(z1, f8), c(sealed, bool),
+                                 c(zP, f8), c(zQ, f8), float(eta))
+
+
 def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
     return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
@@ -270,12 +281,13 @@ def load() -> None:
     one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
     containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1), np.zeros((1, 2)),
                 np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18)
+    witness_heights(one, np.zeros(1), np.ones(1), np.zeros(1), np.ones(1), flag, np.zeros((1, 2)),
+                    np.ones((1, 2)), 1e-9)
     xrange_within(square, A[None], np.array([4]))
     hull_halfplanes(square)
     lines = np.array([[0.0, 0.5]])
     chords(square, lines)
     inside_run(square, lines[None])
-    one = np.zeros(1, np.int64)
     clear_of(square, lines[None], one, one, 0.0, 0.0)
     binding_vertices(square, np.zeros(1), np.ones(1))
     circle = np.array([[0.0, 0.0, 1.0]])

@@ -1387,21 +1387,54 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
                      zP: np.ndarray, zQ: np.ndarray) -> tuple[np.ndarray, np.ndarray, _Culprits]:
     """For each plan segment p→q (rows index them), end heights (u, v) that clear
     every obstacle, if any. Returns (ok mask, heights (n, 2), culprits per segment)."""
-    heights = np.zeros((n, 2))
-    ok = np.ones(n, bool)
     culprits = _Culprits()
-    mid = np.stack([zP.mean(1), zQ.mean(1)], 1)
-    top = np.stack([zP[:, 1], zQ[:, 1]], 1)
-    heights[:] = mid
     if not len(rows.bundle):
-        return ok, heights, culprits
+        return np.ones(n, bool), np.stack([zP.mean(1), zQ.mean(1)], 1), culprits
     t0, t1 = _crossing(p, q, rows, obs, ETA)
-    crossed = t1 - t0 > 1e-12
-    r = np.flatnonzero(crossed)
-    if not len(r):
-        return ok, heights, culprits
+    z0, z1, sealed = obs.owner_z0[rows.owner], obs.owner_z1[rows.owner], obs.owner_sealed[rows.owner]
+    if kernels.wanted(len(rows.bundle)):
+        hard, bad, amb, heights = kernels.witness_heights(rows.bundle, t0, t1, z0, z1, sealed, zP, zQ, ETA)
+    else:
+        hard, bad, amb, heights = _heights_over(rows.bundle, t0, t1, z0, z1, sealed, zP, zQ)
+    culprits.set_many(rows.bundle[hard], rows.owner[hard])
+    ok = ~bad
+    # some obstacle may be passed under: solve the small 2D problem exactly
+    r = np.flatnonzero(t1 - t0 > 1e-12)
     b = rows.bundle[r]
-    z0, z1, sealed = obs.owner_z0[rows.owner[r]], obs.owner_z1[rows.owner[r]], obs.owner_sealed[rows.owner[r]]
+    order = np.argsort(b, kind="stable")
+    starts = np.searchsorted(b[order], np.arange(n + 1))
+    for k in np.flatnonzero(ok & amb):
+        sel = r[order[starts[k]:starts[k + 1]]]
+        h = _heights_lp(t0[sel], t1[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
+        if h is None:
+            ok[k] = False
+            culprits[int(k)] = sorted({int(o) for o in rows.owner[sel]})
+        else:
+            heights[k] = h
+    return ok, heights, culprits
+
+
+def _heights_over(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.ndarray, z1: np.ndarray,
+                  sealed: np.ndarray, zP: np.ndarray, zQ: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The first pass of :func:`_witness_heights` over the rows (segment ``bundle[i]`` ×
+    a piece it crosses on (t0, t1)): which rows no heights clear (``hard``), the segments
+    they rule out (``bad``), those some piece may be passed under (``amb``, left to the
+    exact 2D problem), and for the rest, heights lifted from mid-height towards the tops
+    just enough to pass over every piece, then halfway more (the numpy twin of
+    :func:`.kernels.witness_heights`)."""
+    n = len(zP)
+    heights = np.stack([zP.mean(1), zQ.mean(1)], 1)
+    mid = heights.copy()
+    top = np.stack([zP[:, 1], zQ[:, 1]], 1)
+    hard_all = np.zeros(len(bundle), bool)
+    bad = np.zeros(n, bool)
+    amb = np.zeros(n, bool)
+    r = np.flatnonzero(t1 - t0 > 1e-12)
+    if not len(r):
+        return hard_all, bad, amb, heights
+    b = bundle[r]
+    z0, z1, sealed = z0[r], z1[r], sealed[r]
     ta, tb = t0[r], t1[r]
 
     def line(h, t):
@@ -1412,15 +1445,10 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
     need = z0 - np.where(sealed, ETA, 0.0)
     under_ok = (line(bottom, ta) <= need) & (line(bottom, tb) <= need)
     hard = ~over_ok & ~under_ok
-    ambiguous = ~over_ok & under_ok
-    bad = np.zeros(n, bool)
+    hard_all[r] = hard
     bad[b[hard]] = True
-    amb = np.zeros(n, bool)
-    amb[b[ambiguous]] = True
-    culprits.set_many(b[hard], rows.owner[r][hard])
-    ok = ~bad
-    # all constraints "over": lift from mid-height towards the tops just enough, then halfway more
-    simple = ok & ~amb
+    amb[b[~over_ok & under_ok]] = True
+    simple = ~bad & ~amb
     if simple.any():
         denom_a = line(top, ta) - line(mid, ta)
         denom_b = line(top, tb) - line(mid, tb)
@@ -1432,18 +1460,7 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
         lam = np.clip(lam, 0.0, 1.0)
         lam = np.where(lam > 0, lam + (1 - lam) / 2, 0.0)
         heights[simple] = (mid + lam[:, None] * (top - mid))[simple]
-    # some obstacle may be passed under: solve the small 2D problem exactly
-    order = np.argsort(b, kind="stable")
-    starts = np.searchsorted(b[order], np.arange(n + 1))
-    for k in np.flatnonzero(ok & amb):
-        sel = order[starts[k]:starts[k + 1]]
-        h = _heights_lp(ta[sel], tb[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
-        if h is None:
-            ok[k] = False
-            culprits[int(k)] = sorted({int(o) for o in rows.owner[r][sel]})
-        else:
-            heights[k] = h
-    return ok, heights, culprits
+    return hard_all, bad, amb, heights
 
 
 def _heights_lp(ta, tb, z0, z1, sealed, zP, zQ) -> tuple[float, float] | None:

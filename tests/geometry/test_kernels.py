@@ -108,26 +108,36 @@ def test_e_los_separator_kernel_gives_the_numpy_verdicts(monkeypatch):
     assert verdicts(True) == verdicts(False)
 
 
-def test_e_los_blocked_rows_kernels_give_the_numpy_rows(monkeypatch):
-    """The single-solid tests of every round (containment and separators), compiled and
-    numpy, name the same rows on every bundle the searches of six dense tables examine
-    (their inputs recorded, then replayed both ways)."""
+def _recorded(monkeypatch, name: str) -> list[tuple]:
+    """The arguments of every call of ``los.<name>`` while the LoS of every ordered pair
+    of six dense tables is solved."""
     import random
 
-    from skirmish.geometry import kernels, los
+    from skirmish.geometry import los
     from skirmish.scenario.adversarial import dense_table
 
-    calls = []
-    real = los._blocked_rows
+    calls: list[tuple] = []
+    real = getattr(los, name)
 
     def record(*args):
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(los, "_blocked_rows", record)
+    monkeypatch.setattr(los, name, record)
     for seed in range(6):
         dense_table(random.Random(seed)).line_of_sight_all()
-    monkeypatch.setattr(los, "_blocked_rows", real)
+    monkeypatch.setattr(los, name, real)
+    return calls
+
+
+def test_e_los_blocked_rows_kernels_give_the_numpy_rows(monkeypatch):
+    """The single-solid tests of every round (containment and separators), compiled and
+    numpy, name the same rows on every bundle the searches of six dense tables examine
+    (their inputs recorded, then replayed both ways)."""
+    from skirmish.geometry import kernels, los
+
+    calls = _recorded(monkeypatch, "_blocked_rows")
+    real = los._blocked_rows
     assert sum(len(args[0].bundle) for args in calls) > 1000
     found = {"separator": 0, "containment": 0}
     for args in calls:
@@ -140,6 +150,24 @@ def test_e_los_blocked_rows_kernels_give_the_numpy_rows(monkeypatch):
             assert np.array_equal(fast[kind], slow[kind]), kind
             found[kind] += len(fast[kind])
     assert min(found.values()) > 0, found  # (both tests name rows)
+
+
+def test_e_los_witness_heights_kernel_gives_the_numpy_heights(monkeypatch):
+    """E-LOS witnesses: the heights of every candidate segment the searches of six dense
+    tables try (over every piece it crosses, or passing under some), compiled and numpy:
+    the same verdicts, the same culprits and the same heights, bit for bit."""
+    from skirmish.geometry import los
+
+    calls = _recorded(monkeypatch, "_witness_heights")
+    real = los._witness_heights
+    seen = {"ok": 0, "ruled out": 0}
+    for args in calls:
+        (fok, fh, fc), (sok, sh, sc) = _both_ways(real, *args)
+        assert np.array_equal(fok, sok) and np.array_equal(fh, sh)
+        assert all(fc[k] == sc[k] for k in range(args[1]))
+        seen["ok"] += int(sok.sum())
+        seen["ruled out"] += int((~sok).sum())
+    assert min(seen.values()) > 100, seen
 
 
 def _convex(rng: np.random.Generator, verts: int) -> np.ndarray:
