@@ -116,6 +116,30 @@ def _clip(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
 
 
 @_jit
+def _within_disc(P: np.ndarray, D: np.ndarray, far_c: float) -> np.ndarray:
+    """``los_chain._within_disc``: each polygon ``P[i]`` (V, 2) cut, vertex by vertex, by
+    its disc's tangent facing that vertex where it lies outside the disc (the same clips
+    in the same order): (rows, 2V, 2)."""
+    rows, V, _ = P.shape
+    out = np.empty((rows, 2 * V, 2))
+    a = np.empty((2 * V, 2))
+    b = np.empty((2 * V, 2))
+    for r in range(rows):
+        a[:V] = P[r]
+        for j in range(V):
+            wx, wy = P[r, j, 0] - D[r, 0], P[r, j, 1] - D[r, 1]
+            dist = np.hypot(wx, wy)
+            far = dist > D[r, 2] * (1 + 1e-9) + 1e-12
+            den = dist if far else 1.0
+            ux, uy = wx / den, wy / den
+            c0 = -(ux * D[r, 0] + uy * D[r, 1] + D[r, 2]) if far else -far_c
+            _clip_one(a, V + j, -ux, -uy, c0, b)
+            a, b = b, a
+        out[r] = a
+    return out
+
+
+@_jit
 def _patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``los._patches``: each box cut by its region's half-plane, then by the tangent of
     its disc facing the box (the same operations as the numpy twin)."""

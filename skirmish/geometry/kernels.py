@@ -135,6 +135,14 @@ def witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.n
                                  c(zP, f8), c(zQ, f8), float(eta))
 
 
+def within_disc(P: np.ndarray, D: np.ndarray, far: float) -> np.ndarray:
+    """``los_chain._within_disc`` in one compiled pass (the same clips, the same bits):
+    each polygon ``P[i]`` cut by its disc ``D[i]``'s tangent facing each of its vertices
+    outside the disc; (rows, 2V, 2), padded by repetition."""
+    f8 = np.float64
+    return _c()._within_disc(np.ascontiguousarray(P, f8), np.ascontiguousarray(D, f8), float(far))
+
+
 def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
     return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
@@ -278,6 +286,7 @@ def load() -> None:
     point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5)))
     violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
     near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0)
+    within_disc(square, region[0], 1e18)
     one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
     containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1), np.zeros((1, 2)),
                 np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18)

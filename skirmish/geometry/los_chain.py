@@ -43,7 +43,7 @@ from functools import cached_property
 import numpy as np
 
 from .kernels import (binding_vertices, chords, clear_of, clip_polygons, feasible_blocks, hull_halfplanes,
-                      inside_run, vertices, vertices_each, xrange_within)
+                      inside_run, vertices, vertices_each, within_disc, xrange_within)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -641,18 +641,10 @@ def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndar
 
 def _within_disc(P: np.ndarray, D: np.ndarray) -> np.ndarray:
     """Per convex polygon ``P[i]`` (V, 2), a convex polygon holding its part inside the
-    disc ``D[i]`` = (cx, cy, r): cut by the disc's tangent facing each vertex outside it.
-    (V + V, 2), padded by repetition."""
-    out = P
-    for j in range(P.shape[1]):
-        w = P[:, j] - D[:, :2]
-        dist = np.hypot(w[:, 0], w[:, 1])
-        far = dist > D[:, 2] * (1 + 1e-9) + 1e-12
-        u = w / np.where(far, dist, 1.0)[:, None]
-        # keep u·x <= u·c + r: (-u)·x >= -(u·c + r); a vertex inside keeps everything
-        c0 = np.where(far, -(np.einsum("ij,ij->i", u, D[:, :2]) + D[:, 2]), -_FAR)
-        out = clip_polygons(out, -u, c0)
-    return out
+    disc ``D[i]`` = (cx, cy, r): cut by the disc's tangent facing each vertex outside it
+    (keep u·x <= u·c + r, u the unit direction to the vertex; a vertex inside keeps
+    everything). (V + V, 2), padded by repetition."""
+    return within_disc(P, D, _FAR)
 
 
 def _support_y(k: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -359,6 +359,39 @@ def test_e_move_kernel_violated_gives_the_numpy_verdicts(seed):
         assert 0 < slow.sum() < n  # (both verdicts occur)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_e_los_kernel_within_disc_is_the_clips_one_vertex_at_a_time(seed):
+    """E-LOS chain test: a patch cut to its disc in one compiled pass equals the clips
+    done one vertex at a time (the tangent facing each vertex outside the disc), bit for
+    bit, and holds the patch ∩ disc."""
+    from skirmish.geometry import kernels
+    from skirmish.geometry.los_chain import _FAR
+
+    rng = np.random.default_rng(seed)
+    R = 30
+    D = np.column_stack([rng.uniform(0, 5, (R, 2)), rng.uniform(0.3, 2.0, R)])
+    ang = np.sort(rng.uniform(0, 2 * np.pi, (R, 6)), 1)  # convex, counter-clockwise, partly outside
+    rho = D[:, 2:3] * rng.uniform(0.5, 1.8, (R, 1))
+    P = D[:, None, :2] + rng.normal(size=(R, 1, 2)) * 0.3 + rho[..., None] * np.stack([np.cos(ang), np.sin(ang)], 2)
+    P[0] = np.nan
+    one_by_one = P
+    for j in range(P.shape[1]):
+        w = P[:, j] - D[:, :2]
+        dist = np.hypot(w[:, 0], w[:, 1])
+        far = dist > D[:, 2] * (1 + 1e-9) + 1e-12
+        u = w / np.where(far, dist, 1.0)[:, None]
+        c0 = np.where(far, -(np.einsum("ij,ij->i", u, D[:, :2]) + D[:, 2]), -_FAR)
+        one_by_one = kernels.clip_polygons(one_by_one, -u, c0)
+    got = kernels.within_disc(P, D, _FAR)
+    assert np.array_equal(got, one_by_one, equal_nan=True)
+    for i in range(1, R):  # the vertices inside the disc stay in
+        inside = P[i][np.hypot(*(P[i] - D[i, :2]).T) <= D[i, 2]]
+        if len(inside) and not np.isnan(got[i, 0, 0]):
+            poly = shapely.Polygon(got[i]).buffer(1e-9)
+            assert all(poly.covers(shapely.Point(*v)) for v in inside)
+
+
 def _both_ways(f, *args, **kwargs):
     """``f(*args, **kwargs)`` with the compiled kernels, then with their numpy twins."""
     from skirmish.geometry import kernels
