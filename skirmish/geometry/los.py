@@ -292,12 +292,23 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
         # (a support whose box stays 2 tol clear of this footprint's adds nothing to its cover)
         near = np.all((box[:, :2] <= box[i, 2:] + 2 * tol) & (box[:, 2:] >= box[i, :2] - 2 * tol), 1)
         supports = [geoms[j] for j in np.flatnonzero(grounded & near) if z1a[j] >= z0a[i] - tol]
-        if supports and shapely.union_all(supports).buffer(tol).covers(geoms[i]):
+        if supports and _covered(geoms[i], supports, tol):
             grounded[i] = sealed[i] = True
         else:
             sealed[i] = any(abs(z1a[j] - z0a[i]) <= tol and geoms[j].intersection(geoms[i]).area > tol
                             for j in range(n) if j != i)
     return Obstacles(tuple(names), _Solids(z0a, z1a, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts)))
+
+
+#: Whether solids (grown by a tolerance) cover a footprint, by the very objects (a model
+#: standing on a roof is the same disc on the same roof on every board until it moves).
+_COVERED: IdentityMemo[bool] = IdentityMemo(4096)
+
+
+def _covered(geom: Polygon, supports: list[Polygon], tol: float) -> bool:
+    """Whether ``supports`` grown by ``tol`` cover ``geom`` (the footprint stands on them)."""
+    return _COVERED.get((id(geom), *map(id, supports), tol), (geom, *supports),
+                        lambda: bool(shapely.union_all(supports).buffer(tol).covers(geom)))
 
 
 #: Vertices of the polygon inscribed in a round piece for the chain test.
