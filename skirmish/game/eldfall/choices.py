@@ -24,6 +24,7 @@ from shapely.ops import nearest_points
 
 from ...errors import IllegalActionError
 from ...maps.table import Table
+from ...memo import IdentityMemo
 
 MoveKindName = Literal["idle", "walk", "run", "climb", "jump", "dodge"]
 ActionKind = Literal["attack", "cast", "dodge", "nothing", "death-blow"]
@@ -155,6 +156,10 @@ def path_samples(points: tuple[tuple[float, ...], ...], step: float = 2.0, most:
     return tuple(dedup)
 
 
+#: Where a base of a radius fits on a top (its footprint shrunk), per footprint and radius.
+_ROOM: IdentityMemo[shapely.Geometry] = IdentityMemo(1024)
+
+
 def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Random, n: int
                     ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
     """Candidate ends of a Climb and aims of a Jump (E-MOVE-CLIMB, E-MOVE-JUMP) for
@@ -175,7 +180,7 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
             ground = shapely.box(0, 0, table.width, table.depth).difference(shapely.union_all(under))
             tops.append((0.0, ground))
     for z, foot in tops:
-        room = foot.buffer(-(m.radius + 0.01))
+        room = _ROOM.get((id(foot), m.radius), (foot,), lambda: foot.buffer(-(m.radius + 0.01)))
         # a lower bound of either movement: the base centre's displacement (and the height, for a climb)
         if room.is_empty or shapely.distance(room, here) + abs(z - m.z) > budget:
             continue
