@@ -207,23 +207,28 @@ def _project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
 
 
 @_jit
+def _segment_distance(px: float, py: float, cap: np.ndarray) -> float:
+    """The distance from a point to one capsule's segment (``paths._pair_distance`` for
+    one row, ``paths.point_capsule_distance`` for one entry)."""
+    ax, ay = cap[0], cap[1]
+    sx, sy = cap[2] - ax, cap[3] - ay
+    ss = sx * sx + sy * sy
+    t = ((px - ax) * sx + (py - ay) * sy) / (ss if ss > 0 else 1.0)
+    if not np.isnan(t):
+        t = t if t > 0.0 else 0.0
+        t = t if t < 1.0 else 1.0
+    return np.hypot(px - (ax + t * sx), py - (ay + t * sy))
+
+
+@_jit
 def _point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     """``paths.point_capsule_distance``: (n, m) distances from the points to the capsules'
     segments (the same operations as the numpy twin; NaN passed on as np.clip does)."""
     n, m = pts.shape[0], caps.shape[0]
     out = np.empty((n, m))
     for j in range(m):
-        ax, ay = caps[j, 0], caps[j, 1]
-        sx, sy = caps[j, 2] - ax, caps[j, 3] - ay
-        ss = sx * sx + sy * sy
-        den = ss if ss > 0 else 1.0
         for i in range(n):
-            wx, wy = pts[i, 0] - ax, pts[i, 1] - ay
-            t = (wx * sx + wy * sy) / den
-            if not np.isnan(t):
-                t = t if t > 0.0 else 0.0
-                t = t if t < 1.0 else 1.0
-            out[i, j] = np.hypot(pts[i, 0] - (ax + t * sx), pts[i, 1] - (ay + t * sy))
+            out[i, j] = _segment_distance(pts[i, 0], pts[i, 1], caps[j])
     return out
 
 
@@ -247,19 +252,6 @@ def _slab(off: float, rate: float, lo_b: float, hi_b: float) -> tuple[float, flo
         return (-np.inf, np.inf) if inside else (np.inf, -np.inf)
     t0, t1 = (lo_b - off) / rate, (hi_b - off) / rate
     return _nmin(t0, t1), _nmax(t0, t1)
-
-
-@_jit
-def _segment_distance(px: float, py: float, cap: np.ndarray) -> float:
-    """``paths._pair_distance`` for one point and one capsule's segment."""
-    ax, ay = cap[0], cap[1]
-    sx, sy = cap[2] - ax, cap[3] - ay
-    ss = sx * sx + sy * sy
-    t = ((px - ax) * sx + (py - ay) * sy) / (ss if ss > 0 else 1.0)
-    if not np.isnan(t):
-        t = t if t > 0.0 else 0.0
-        t = t if t < 1.0 else 1.0
-    return np.hypot(px - (ax + t * sx), py - (ay + t * sy))
 
 
 @_jit

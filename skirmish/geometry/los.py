@@ -789,10 +789,11 @@ def _near_segment(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray |
     return np.hypot(w[:, 0] - t * d[:, 0], w[:, 1] - t * d[:, 1]) <= c[:, 2] + pad
 
 
-def _cull(rows: _Rows, obs: Obstacles, vP: np.ndarray, vQ: np.ndarray, p: np.ndarray, q: np.ndarray) -> _Rows:
+def _cull(rows: _Rows, obs: Obstacles, vP: np.ndarray, vQ: np.ndarray, cP: np.ndarray, cQ: np.ndarray,
+          p: np.ndarray, q: np.ndarray) -> _Rows:
     """Keep the rows whose piece comes near the bundle: its bounding circle meets the
-    capsule around the segment between the patch centres that holds both patches."""
-    cP, cQ = _centres(vP), _centres(vQ)
+    capsule around the segment between the patch centres (``cP``, ``cQ``) that holds
+    both patches."""
     rP = np.maximum(np.nanmax(np.hypot(*(vP - cP[:, None]).transpose(2, 0, 1)), 1), np.hypot(*(p - cP).T))
     rQ = np.maximum(np.nanmax(np.hypot(*(vQ - cQ[:, None]).transpose(2, 0, 1)), 1), np.hypot(*(q - cQ).T))
     b = rows.bundle
@@ -947,15 +948,16 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         vQ, okQ = _patches(bQ, D_Q, H)
         gone = ~(okP & okQ)  # the box misses the region: nothing to prove there
         # the candidate segment of each bundle joins the region points nearest the patch centres
-        p = _project(_centres(vP) if not gone.all() else bP[:, :2], D_P, H)
-        q = _project(_centres(vQ) if not gone.all() else bQ[:, :2], D_Q, H)
-        rows = _cull(_rows(bp, pairs, obs), obs, vP, vQ, p, q)
+        cP, cQ = _centres(vP), _centres(vQ)
+        p = _project(cP if not gone.all() else bP[:, :2], D_P, H)
+        q = _project(cQ if not gone.all() else bQ[:, :2], D_Q, H)
+        rows = _cull(_rows(bp, pairs, obs), obs, vP, vQ, cP, cQ, p, q)
         blocked = gone.copy()
         # only a solid that rises above the lower of the two tops can block every segment
         tall = obs.owner_z1[rows.owner] > np.minimum(zP[rows.bundle, 1], zQ[rows.bundle, 1])
         tall_rows = _Rows(rows.bundle[tall], rows.piece[tall], rows.owner[tall])
         if len(tall_rows.bundle):
-            by = _blocked_rows(tall_rows, obs, vP, vQ, D_P, D_Q, zP, zQ)
+            by = _blocked_rows(tall_rows, obs, vP, vQ, cP, cQ, D_P, D_Q, zP, zQ)
             for kind, hit in by.items():
                 blocked[tall_rows.bundle[hit]] = True
                 for b, o in zip(bp[tall_rows.bundle[hit]], tall_rows.owner[hit]):
@@ -1204,8 +1206,9 @@ def _split(bp: np.ndarray, bP: np.ndarray, bQ: np.ndarray, pairs: _Pairs):
     return nbp[keep][order], nP[keep][order], nQ[keep][order]
 
 
-def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict[str, np.ndarray]:
-    """Rows (bundle × piece) whose obstacle provably meets every segment of the bundle."""
+def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, cP, cQ, D_P, D_Q, zP, zQ) -> dict[str, np.ndarray]:
+    """Rows (bundle × piece) whose obstacle provably meets every segment of the bundle
+    (``cP``, ``cQ``: the bundles' patch centres)."""
     b = rows.bundle
     z0, z1, sealed = obs.owner_z0[rows.owner], obs.owner_z1[rows.owner], obs.owner_sealed[rows.owner]
     round_ = obs.piece_round[rows.piece]
@@ -1233,9 +1236,8 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, zQ) -> dict
         with np.errstate(invalid="ignore"):
             contain = (t1 - t0 > 1e-12) & _containment_blocks(t0, t1, zP[b], zQ[b], z0, z1, sealed)
     # separator lines: through each piece's centroid across the bundle, and along its axis
-    cP, cQ = P.mean(1), Q.mean(1)
     axis = obs.piece_axis[rows.piece]
-    v = cQ - cP
+    v = (cQ - cP)[b]
     vn = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-300)
     across = np.stack([-v[:, 1] / vn, v[:, 0] / vn], 1)
     sep = np.zeros(len(b), bool)
@@ -1410,11 +1412,14 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
     culprits.set_many(rows.bundle[hard], rows.owner[hard])
     ok = ~bad
     # some obstacle may be passed under: solve the small 2D problem exactly
+    under = np.flatnonzero(ok & amb)
+    if not len(under):
+        return ok, heights, culprits
     r = np.flatnonzero(t1 - t0 > 1e-12)
     b = rows.bundle[r]
     order = np.argsort(b, kind="stable")
     starts = np.searchsorted(b[order], np.arange(n + 1))
-    for k in np.flatnonzero(ok & amb):
+    for k in under:
         sel = r[order[starts[k]:starts[k + 1]]]
         h = _heights_lp(t0[sel], t1[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
         if h is None:
