@@ -139,11 +139,20 @@ class _Bundle:
     zQ: np.ndarray
 
     @cached_property
+    def xP0(self) -> float:
+        """P's least abscissa in the frame: where the bundle's segments may start at the furthest."""
+        return float(self.fP[:, 0].min())
+
+    @cached_property
+    def xQ1(self) -> float:
+        """Q's greatest abscissa in the frame: where they may end at the furthest."""
+        return float(self.fQ[:, 0].max())
+
+    @cached_property
     def end_spans(self) -> np.ndarray:
         """The x-ranges (with their margin) where a segment of the bundle may start, on P
-        (from P's least abscissa to the slab), and end, on Q (from the slab to Q's greatest)."""
-        xP0, xQ1 = float(self.fP[:, 0].min()), float(self.fQ[:, 0].max())
-        return np.array([(xP0, self.x1, 1e-9), (self.x2, xQ1, 1e-9)])
+        (from :attr:`xP0` to the slab), and end, on Q (from the slab to :attr:`xQ1`)."""
+        return np.array([(self.xP0, self.x1, 1e-9), (self.x2, self.xQ1, 1e-9)])
 
 
 def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, zP: np.ndarray,
@@ -467,7 +476,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
         return found
 
     root = _Region(bd.base, bd.Vp, bd.free, bd.insides, bd.ka, bd.kb, bd.lo_v, bd.hi_v, bd.zbase, bd.Vz,
-                   float(bd.fP[:, 0].min()), float(bd.fQ[:, 0].max()))
+                   bd.xP0, bd.xQ1)
     cuts = [0]  # strips searched
 
     def search(wd: float, reg: _Region, depth: int) -> np.ndarray | None:

@@ -20,12 +20,12 @@ from typing import Any
 from ...errors import SkirmishError
 from ...maps.table import Table
 from ...maps.template_results import TemplateResult
+from ...memo import IdentityMemo
 from ...rules.eldfall.modifiers import damage_target
 from ...rules.eldfall.template_hits import roll_template_hit, template_wound_odds
 from ...rules.eldfall.templates import template_spec
 from ...rules.eldfall.weapons import Weapon
 from .attacks import armour_of, defending_side
-from ...memo import IdentityMemo
 from .state import GameState
 
 
