@@ -478,11 +478,28 @@ class FreeSpace:
             walls = []
         else:
             base = self.support
-            walls = [Polygon(grow_convex(np.array([c[:2], c[2:4]]), r, self.max_error)) for c in
-                     _ring_capsules(self.support, r)[:, :4].reshape(-1, 4)]
+            walls = [Polygon(w) for w in self._walls()]
         blocked = shapely.union_all([*walls, *self.grown]) if (walls or self.grown) else None
         free = base if blocked is None else shapely.difference(base, blocked)
         return shapely.make_valid(free) if not free.is_valid else free
+
+    def _walls(self) -> list[np.ndarray]:
+        """A non-box support's edges grown by the clearance (convex, counter-clockwise)."""
+        if self.box:
+            return []
+        return [grow_convex(np.array([c[:2], c[2:4]]), self.clearance, self.max_error) for c in
+                _ring_capsules(self.support, self.clearance)[:, :4].reshape(-1, 4)]
+
+    @cached_property
+    def reflex(self) -> Nodes:
+        """The reflex corners of :attr:`polygon` (:func:`reflex_nodes`), found without
+        building it: a reflex corner of the free space is a corner of a grown convex
+        piece that no other grown piece covers, inside the support."""
+        walls = self._walls()
+        xy, ring = shapely.get_coordinates(self.grown, return_index=True)
+        last = np.r_[ring[1:] != ring[:-1], True][:len(ring)]  # each ring's closing point
+        sizes = np.r_[[len(w) for w in walls], np.bincount(ring[~last], minlength=len(self.grown))].astype(int)
+        return convex_corners(np.concatenate([*walls, xy[~last]]), sizes, self.support, self.clearance, self.box)
 
     def minus(self, extra: Sequence[PlanObstacle]) -> BaseGeometry:
         """:attr:`polygon` with more obstacles taken out (e.g. where a move may not end)."""
@@ -551,6 +568,105 @@ def reflex_nodes(free: BaseGeometry, min_turn: float = 1e-7) -> Nodes:
         z = np.zeros((0, 2))
         return Nodes(z, z, z)
     return Nodes(np.concatenate(xy), np.concatenate(ein), np.concatenate(eout))
+
+
+def convex_corners(xy: np.ndarray, sizes: np.ndarray, support: BaseGeometry, clearance: float, box: bool,
+                   min_turn: float = 1e-7, tol: float = 1e-9) -> Nodes:
+    """The reflex corners of the free space — ``support`` (shrunk by ``clearance`` when
+    ``box``) minus the union of convex pieces — as :func:`reflex_nodes` finds them on
+    that polygon, without building it. ``xy`` holds the pieces' corners (either
+    orientation), ``sizes[i]`` of them for piece ``i`` in turn.
+
+    Where two boundaries cross, the union has a concave corner, so every convex corner
+    of the union is a corner of a piece: one that no other piece covers or touches (a
+    corner on another piece's edge is not a corner of the union; a corner that two
+    pieces share is one when their wedges there join into a convex one). The corners
+    strictly inside the support are kept, with the directions of the free space's
+    boundary, which goes round an obstacle clockwise. ``tol``: the distance (inches)
+    within which a corner counts as on an edge or on another corner."""
+    if not len(xy):
+        z = np.zeros((0, 2))
+        return Nodes(z, z, z)
+    pid = np.repeat(np.arange(len(sizes)), sizes)
+    start = np.cumsum(sizes) - sizes
+    k = np.arange(len(xy)) - start[pid]
+    nxt = start[pid] + (k + 1) % sizes[pid]
+    prv = start[pid] + (k - 1) % sizes[pid]
+    # each piece counter-clockwise (the sign of its area)
+    flip = ~(np.bincount(pid, weights=xy[:, 0] * xy[nxt, 1] - xy[nxt, 0] * xy[:, 1]) > 0)[pid]
+    nxt, prv = np.where(flip, prv, nxt), np.where(flip, nxt, prv)
+    # clockwise round the obstacle: in from the next corner, out to the previous one
+    e_in, e_out = xy - xy[nxt], xy[prv] - xy
+    ln_in, ln_out = np.hypot(e_in[:, 0], e_in[:, 1]), np.hypot(e_out[:, 0], e_out[:, 1])
+    ok = (ln_in > 1e-12) & (ln_out > 1e-12)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        e_in, e_out = e_in / ln_in[:, None], e_out / ln_out[:, None]
+    ok &= e_in[:, 0] * e_out[:, 1] - e_in[:, 1] * e_out[:, 0] < -min_turn
+    if box:
+        x0, y0, x1, y1 = support.bounds
+        r = clearance
+        ok &= (xy[:, 0] > x0 + r) & (xy[:, 0] < x1 - r) & (xy[:, 1] > y0 + r) & (xy[:, 1] < y1 - r)
+    else:
+        ok &= shapely.contains_xy(support, xy[:, 0], xy[:, 1])
+    # each corner against the other pieces whose bounding boxes hold it
+    lo = np.stack([np.minimum.reduceat(xy[:, 0], start), np.minimum.reduceat(xy[:, 1], start)], 1) - tol
+    hi = np.stack([np.maximum.reduceat(xy[:, 0], start), np.maximum.reduceat(xy[:, 1], start)], 1) + tol
+    cand = np.flatnonzero(ok)
+    v, b = np.nonzero((xy[cand, None, 0] >= lo[None, :, 0]) & (xy[cand, None, 0] <= hi[None, :, 0]) &
+                      (xy[cand, None, 1] >= lo[None, :, 1]) & (xy[cand, None, 1] <= hi[None, :, 1]) &
+                      (pid[cand, None] != np.arange(len(sizes))[None, :]))
+    shared: dict[int, list[int]] = {}
+    if len(v):
+        v = cand[v]
+        a = start[b, None] + np.minimum(np.arange(int(sizes.max()))[None, :], sizes[b, None] - 1)  # (pads repeat)
+        ex, ey = xy[nxt[a], 0] - xy[a, 0], xy[nxt[a], 1] - xy[a, 1]
+        # signed distance of the corner from each edge's line (> 0: inside)
+        side = (ex * (xy[v, 1, None] - xy[a, 1]) - ey * (xy[v, 0, None] - xy[a, 0])) / np.maximum(
+            np.hypot(ex, ey), 1e-300)
+        within = (side > -tol).all(1)  # inside the piece or on its boundary
+        at = np.hypot(xy[a, 0] - xy[v, 0, None], xy[a, 1] - xy[v, 1, None]) <= tol
+        corner = within & at.any(1)
+        ok[v[within & ~corner]] = False
+        for vi, ai in zip(v[corner].tolist(), a[corner, at[corner].argmax(1)].tolist()):
+            shared.setdefault(vi, []).append(ai)
+    for vi, others in shared.items():  # a corner two pieces share: one wedge or none
+        if not ok[vi]:
+            continue
+        wedge = _joined_wedge(xy, nxt, prv, [vi, *others])
+        for o in others:
+            ok[o] = False
+        if wedge is None:
+            ok[vi] = False
+        else:
+            e_in[vi], e_out[vi] = e_in[wedge[0]], e_out[wedge[1]]
+    keep = np.flatnonzero(ok)
+    return Nodes(xy[keep], e_in[keep], e_out[keep])
+
+
+def _joined_wedge(xy: np.ndarray, nxt: np.ndarray, prv: np.ndarray, corners: list[int]) -> tuple[int, int] | None:
+    """The union of the pieces' wedges at one point (``corners``: each piece's corner
+    there, counter-clockwise neighbours ``nxt``/``prv``): the corners whose edges bound
+    it (the free space's boundary comes in along the first and leaves along the second),
+    or None when the union is not one convex wedge (no reflex corner there)."""
+    v = xy[corners[0]]
+    lo = [math.atan2(*(xy[nxt[c]] - v)[::-1]) for c in corners]  # each wedge runs counter-clockwise
+    width = [(math.atan2(*(xy[prv[c]] - v)[::-1]) - a) % (2 * math.pi) for c, a in zip(corners, lo)]
+    # the joined wedge starts at a start no other wedge covers
+    for i, a0 in enumerate(lo):
+        if any(0 < (a0 - a) % (2 * math.pi) < w for j, (a, w) in enumerate(zip(lo, width)) if j != i):
+            continue
+        end, last = a0 + width[i], i
+        grew = True
+        while grew:
+            grew = False
+            for j, (a, w) in enumerate(zip(lo, width)):
+                rel = (a - a0) % (2 * math.pi)
+                if rel <= end - a0 + 1e-12 and a0 + rel + w > end:
+                    end, last, grew = a0 + rel + w, j, True
+        if end - a0 >= math.pi - 1e-7 or any((a - a0) % (2 * math.pi) > end - a0 + 1e-12 for a in lo):
+            return None
+        return corners[i], corners[last]
+    return None
 
 
 def point_nodes(pts: np.ndarray, group: np.ndarray | int = -1) -> Nodes:
@@ -636,13 +752,13 @@ class Graph:
 
 def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
                 within: tuple[float, float, float] | None = None) -> Graph:
-    """The reduced visibility graph of ``space``: reflex corners (plus ``extra`` point
-    nodes), joined when tangent at both ends and clear.
+    """The reduced visibility graph of ``space``: reflex corners (:attr:`FreeSpace.reflex`,
+    plus ``extra`` point nodes), joined when tangent at both ends and clear.
 
     ``within=(x, y, r)``: only edges between nodes in that disc (every node is kept,
     in the same order, and these edges are exactly the full graph's edges between
     them, in the same order): a path no longer than ``r`` from ``(x, y)`` uses no other."""
-    nodes = reflex_nodes(space.polygon)
+    nodes = space.reflex
     if extra is not None and len(extra):
         nodes = join_nodes(nodes, extra)
     if within is None:

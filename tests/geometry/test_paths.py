@@ -177,3 +177,82 @@ def test_violated_flags_exactly_the_segments_violations_lists(seed):
         want = np.zeros(n, bool)
         want[i] = True
         assert np.array_equal(P.violated(p0, p1, caps, **kw), want)
+
+
+def varied_space(seed: int) -> P.FreeSpace:
+    """A free space with the awkward cases of a table: non-convex footprints (convex
+    pieces that share edges and corners), overlapping and repeated obstacles, posts,
+    obstacles across the edge, and (every other seed) a non-box support with a notch."""
+    rng = random.Random(seed)
+    r = rng.choice([0.5, 0.75, 1.0])
+    obs: list[P.PlanObstacle] = []
+    for i in range(rng.randint(2, 8)):
+        x, y = rng.uniform(-1, 13), rng.uniform(-1, 13)
+        kind = rng.choice(["L", "block", "post", "wall"])
+        if kind == "post":
+            obs.append(P.PlanObstacle(f"post{i}", r, circle=(x, y, rng.uniform(0.3, 0.9)), phase=rng.uniform(0, 6)))
+            continue
+        if kind == "L":
+            a, b = rng.uniform(1, 3), rng.uniform(1, 3)
+            poly = shapely.Polygon([(0, 0), (a, 0), (a, 0.6), (0.6, 0.6), (0.6, b), (0, b)])
+        else:
+            w, d = (rng.uniform(2, 5), 0.4) if kind == "wall" else (rng.uniform(1, 2.5), rng.uniform(1, 2.5))
+            poly = shapely.box(-w / 2, -d / 2, w / 2, d / 2)
+        poly = shapely.affinity.translate(shapely.affinity.rotate(poly, rng.choice([0, 90, rng.uniform(0, 180)]),
+                                                                  origin=(0, 0)), x, y)
+        obs.append(P.PlanObstacle(f"{kind}{i}", r, polygon=poly))
+        if rng.random() < 0.2:  # the same footprint twice: every corner shared
+            obs.append(P.PlanObstacle(f"{kind}{i}b", r, polygon=poly))
+    if seed % 2:
+        support = shapely.box(0, 0, 12, 12).difference(shapely.box(8, 8, 12.5, 12.5))
+        return P.FreeSpace(support, r, obs)
+    return P.FreeSpace(shapely.box(0, 0, 12, 12), r, obs, box=True)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(0, 10_000))
+def test_reflex_corners_without_the_polygon_match_the_polygons(seed):
+    """build_graph's nodes (FreeSpace.reflex, from the grown pieces alone) are the reflex
+    corners of the free-space polygon (the shapely union, the slow oracle), with the same
+    edge directions, to rounding (the union may snap a corner by ~1e-8 where pieces are
+    repeated, and its next corner may be a computed crossing)."""
+    space = varied_space(seed)
+    oracle = P.reflex_nodes(space.polygon)
+    ours = space.reflex
+    assert len(ours) == len(oracle)
+    if not len(ours):
+        return
+    d = np.hypot(ours.xy[:, None, 0] - oracle.xy[None, :, 0], ours.xy[:, None, 1] - oracle.xy[None, :, 1])
+    match = d.argmin(1)
+    assert d.min(1).max() < 1e-6
+    assert sorted(match.tolist()) == list(range(len(oracle)))  # one to one
+    assert np.abs(ours.e_in - oracle.e_in[match]).max() < 1e-5
+    assert np.abs(ours.e_out - oracle.e_out[match]).max() < 1e-5
+
+
+def test_reflex_corners_of_touching_and_repeated_pieces():
+    """A corner on another piece's edge is no corner of the union; a footprint given twice
+    has its corners once; two squares meeting at a corner keep it where they join convex."""
+    box = shapely.box(0, 0, 20, 20)
+    a = P.PlanObstacle("a", 0.5, polygon=shapely.box(4, 4, 6, 6))
+    twice = P.FreeSpace(box, 0.5, [a, P.PlanObstacle("a2", 0.5, polygon=shapely.box(4, 4, 6, 6))], box=True)
+    once = P.FreeSpace(box, 0.5, [a], box=True)
+    assert len(twice.reflex) == len(once.reflex) == len(P.reflex_nodes(once.polygon))
+    # an L footprint: its two convex pieces share an edge; the union's corners only
+    ell = P.PlanObstacle("L", 0.5, polygon=shapely.Polygon([(4, 4), (8, 4), (8, 5), (5, 5), (5, 8), (4, 8)]))
+    space = P.FreeSpace(box, 0.5, [ell], box=True)
+    assert len(space.reflex) == len(P.reflex_nodes(space.polygon))
+
+
+def test_reflex_corners_where_pieces_share_corners():
+    """Raw pieces meeting along an edge: their shared corners join into a straight
+    boundary (no corner); a corner three squares share in an L is a concave one."""
+    box = shapely.box(0, 0, 10, 10)
+
+    def corners(*squares):
+        xy = np.concatenate([np.asarray(shapely.box(*s).exterior.coords)[:-1] for s in squares])
+        got = P.convex_corners(xy, np.full(len(squares), 4), box, 0.0, True)
+        return sorted(map(tuple, np.round(got.xy, 9).tolist()))
+
+    assert corners((2, 2, 3, 3), (3, 2, 4, 3)) == [(2, 2), (2, 3), (4, 2), (4, 3)]
+    assert corners((2, 2, 3, 3), (3, 2, 4, 3), (2, 3, 3, 4)) == [(2, 2), (2, 4), (3, 4), (4, 2), (4, 3)]
