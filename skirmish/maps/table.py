@@ -20,6 +20,7 @@ from ..geometry.distance import (
 )
 from ..geometry.los import (
     DEFAULT_TOLERANCE,
+    LosAnswer,
     Obstacles,
     Viewer,
     build_obstacles,
@@ -261,7 +262,16 @@ class Table(TableMovement, TableTemplates, Map):
                          tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None,
                          prune: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`visible_fraction`'s samples: which ones ``a`` sees (only those in the mask
-        ``only`` are solved, the rest are False) and their area weights.
+        ``only`` are solved, the rest are False) and their area weights."""
+        answers, weights = self._sample_answers(a, b, arc=arc, samples=samples, tolerance=tolerance, only=only,
+                                                prune=prune)
+        return np.array([r is not None and r.visible for r in answers], float), weights
+
+    def _sample_answers(self, a: str, b: str, *, arc: LosArc = "front", samples: int = 16,
+                        tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None,
+                        prune: bool = True) -> tuple[list[LosAnswer | None], np.ndarray]:
+        """The LoS answer from ``a`` to each of ``b``'s surface samples (None where not
+        solved: outside the mask ``only``, or pruned) and the samples' area weights.
 
         ``prune``: a sample on ``b``'s far side is hidden by ``b`` itself, and is not
         solved: every point of ``a``'s hitbox lies strictly behind the plane tangent to
@@ -283,9 +293,10 @@ class Table(TableMovement, TableTemplates, Map):
         facing = ma.facing_vector if arc == "front" else None
         raw = line_of_sight_batch(self.los_obstacles, [src] * len(targets), targets, [facing] * len(targets),
                                   tolerance=tolerance)
-        seen = np.zeros(len(pts), float)
-        seen[ask] = [r.visible for r in raw]
-        return seen, weights
+        answers: list[LosAnswer | None] = [None] * len(pts)
+        for i, r in zip(ask.tolist(), raw):
+            answers[i] = r
+        return answers, weights
 
     def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE,
                           progress: Callable[[int], None] | None = None) -> list[LineOfSight]:
@@ -362,16 +373,14 @@ class Table(TableMovement, TableTemplates, Map):
                 and cylinder_prism_distance(mt.hitbox, s.solid) <= 1.0 + CONTACT_TOLERANCE]
         seen: float | None = None  # (not computed where no piece can give Cover and it is not asked for)
         if near or fraction:
-            mask, weights = self._visible_samples(attacker, target)
+            answers, weights = self._sample_answers(attacker, target)
+            mask = np.array([r is not None and r.visible for r in answers], float)
             seen = float(mask @ weights / weights.sum())
         best: Cover | None = None
         for s in near:
             if seen is None or not 0 < seen < 1:
                 continue
-            without = replace(self, scenery=tuple(o for o in self.scenery if o.id != s.id))
-            # a sample seen past every solid is seen past fewer: only the hidden ones are asked again
-            more, _ = without._visible_samples(attacker, target, only=mask == 0)
-            if float((mask + more) @ weights / weights.sum()) <= seen + 1e-9:
+            if not self._seen_without(s, attacker, target, answers, mask, weights, seen):
                 continue
             rect = s.solid.footprint.minimum_rotated_rectangle
             xy = np.asarray(rect.exterior.coords)
@@ -386,6 +395,34 @@ class Table(TableMovement, TableTemplates, Map):
         if crouched:
             return Cover("light", -2, None, f"{target} is Crouched", seen)
         return Cover("none", 0, None, "not visible" if seen == 0 else "no scenery within 1\" hides it", seen)
+
+    def _seen_without(self, piece: Scenery, attacker: str, target: str, answers: list[LosAnswer | None],
+                      mask: np.ndarray, weights: np.ndarray, seen: float) -> bool:
+        """E-COVER: whether ``target`` is more visible without ``piece`` (``answers``: the
+        samples as the table stands). A sample seen past every solid is seen past fewer,
+        and a hidden one whose proof does not use the piece stays hidden (its blockers
+        remain as they were; a proof that uses a floating piece, whose solid may depend on
+        what holds it up, or no solid, is not trusted): only the others are asked again on
+        the table without the piece, those hidden by the piece alone first (the likeliest
+        to come into view: when one does, the rest are not needed)."""
+        names = self.los_obstacles.names
+        floating = {o.id for o in self.scenery if o.solid.z0 > 1e-6}
+        alone = np.zeros(len(answers), bool)
+        uses = np.zeros(len(answers), bool)
+        for i, r in enumerate(answers):
+            if r is None or r.visible or r.out_of_arc:
+                continue
+            used = {names[o] for o in r.blockers}
+            alone[i] = used == {piece.id}
+            uses[i] = not used or piece.id in used or bool(used & floating) or r.stage == "undecided"
+        without = replace(self, scenery=tuple(o for o in self.scenery if o.id != piece.id))
+        more = np.zeros(len(answers), float)
+        for ask in (alone, uses & ~alone):
+            if ask.any():
+                more += without._visible_samples(attacker, target, only=ask)[0]
+                if float((mask + more) @ weights / weights.sum()) > seen + 1e-9:
+                    return True
+        return False
 
     # -- E-MODE ----------------------------------------------------------------
     def measure(self, a: str, b: str, *, declared: bool = False, mode: Mode | str | None = None) -> Measurement:
