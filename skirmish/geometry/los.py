@@ -522,6 +522,10 @@ def _stacks(parts: Sequence[tuple[Polygon, ...]], z0: np.ndarray, z1: np.ndarray
     a post). Where their footprints overlap they block one joined height range: a
     *stack*, added as one more solid so the blocking tests see the union (it blocks only
     what its two members block)."""
+    # (two solids that block from the same height hold one another's height range: a stack
+    # needs a member that does not block from the table up)
+    if not (np.asarray(z0) != 0.0).any():
+        return []
     flat = [(o, p) for o, ps in enumerate(parts) for p in ps]
     if len(flat) < 2:
         return []

@@ -155,6 +155,21 @@ def test_obstacles_of_only_polygons_or_only_discs_build():
     assert discs.owner_axis.tolist() == [[0.0, 0.0, 1.0, 0.0]]
 
 
+def test_e_los_stacks_need_a_member_that_does_not_stand_on_the_table():
+    """A deck on a post blocks as one joined solid (a stack of the two); solids that all
+    stand on the table hold one another's height range and make no stack."""
+    from shapely.geometry import box
+
+    from skirmish.geometry.los import build_obstacles
+    from skirmish.geometry.solids import Cylinder, Prism
+
+    post, wall = Prism(box(0, 0, 1, 1), 0.0, 2.0), Prism(box(0.5, 0, 3, 0.4), 0.0, 3.0)
+    grounded = build_obstacles([("post", post), ("wall", wall), ("m", Cylinder(0.6, 0.6, 0.0, 0.5, 1.0))])
+    assert grounded.grown(0.004).members == ((0,), (1,), (2,))
+    deck = build_obstacles([("post", post), ("deck", Prism(box(0.5, 0.5, 4, 4), 1.9, 2.2))]).grown(0.004)
+    assert deck.names == ("post", "deck", "post+deck") and deck.members[-1] == (0, 1)
+
+
 # --- the chain test's own line-space cuts (E-LOS, issue 12): each part against brute force
 
 
