@@ -324,23 +324,47 @@ class Table(TableMovement, TableTemplates, Map):
         memo = self._los_memo if progress is None else {}
         todo = list(pairs) if progress is not None else \
             [(a, b) for a, b in dict.fromkeys((a, b) for a, b in pairs) if (a, b, arc, tolerance) not in memo]
-        src = [self._viewer(a) for a, _ in todo]
-        dst = [self._viewer(b) for _, b in todo]
-        facing = {a: self.model(a).facing_vector for a in dict.fromkeys(a for a, _ in todo)} if arc == "front" else {}
-        facings = [facing.get(a) for a, _ in todo]
         raw = []
         for k in range(0, len(todo), LOS_BATCH):  # bounded memory; the rows of a batch stay in cache
-            raw += line_of_sight_batch(self.los_obstacles, src[k:k + LOS_BATCH], dst[k:k + LOS_BATCH],
-                                       facings[k:k + LOS_BATCH], tolerance=tolerance)
+            raw += self._solve(todo[k:k + LOS_BATCH], arc, tolerance)
             if progress is not None:
                 progress(len(raw))
+        self._remember(todo, raw, memo, arc, tolerance)
+        return [memo[(a, b, arc, tolerance)] for a, b in pairs]
+
+    def line_of_sight_with(self, pairs: Sequence[tuple[str, str]], sources: Sequence[Viewer],
+                           targets: Sequence[Viewer], facings: Sequence[tuple[float, float] | None]
+                           ) -> list[LosAnswer]:
+        """Raw sight lines (``line_of_sight_batch`` rows on this table's obstacles) solved
+        in one batch with the front-arc LoS of ``pairs`` not yet answered on this table,
+        which are kept as :meth:`line_of_sight_pairs` keeps its answers (asked later, they
+        are answered at once). Returns the raw rows' answers."""
+        memo = self._los_memo
+        todo = [(a, b) for a, b in dict.fromkeys(pairs) if a != b and (a, b, "front", DEFAULT_TOLERANCE) not in memo]
+        raw = self._solve(todo, "front", DEFAULT_TOLERANCE, (sources, targets, facings))
+        self._remember(todo, raw[:len(todo)], memo, "front", DEFAULT_TOLERANCE)
+        return raw[len(todo):]
+
+    def _solve(self, todo: Sequence[tuple[str, str]], arc: LosArc, tolerance: float,
+               rows: tuple[Sequence[Viewer], Sequence[Viewer], Sequence[tuple[float, float] | None]] = ((), (), ())
+               ) -> list[LosAnswer]:
+        """One batch: the model pairs ``todo``, then the raw ``rows`` (sources, targets, facings)."""
+        src = [self._viewer(a) for a, _ in todo] + list(rows[0])
+        dst = [self._viewer(b) for _, b in todo] + list(rows[1])
+        facing = {a: self.model(a).facing_vector for a in dict.fromkeys(a for a, _ in todo)} if arc == "front" else {}
+        facings = [facing.get(a) for a, _ in todo] + list(rows[2])
+        if not src:
+            return []
+        return line_of_sight_batch(self.los_obstacles, src, dst, facings, tolerance=tolerance)
+
+    def _remember(self, todo: Sequence[tuple[str, str]], raw: Sequence[LosAnswer],
+                  memo: dict[tuple[str, str, str, float], LineOfSight], arc: LosArc, tolerance: float) -> None:
         names = self.los_obstacles.names if todo else ()
         for (a, b), r in zip(todo, raw):
             reason: Literal["clear", "out_of_arc", "blocked"] = \
                 "clear" if r.visible else ("out_of_arc" if r.out_of_arc else "blocked")
             memo[(a, b, arc, tolerance)] = LineOfSight(a, b, r.visible, reason, r.witness,
                                                        tuple(names[o] for o in r.blockers), tolerance, arc, r.stage)
-        return [memo[(a, b, arc, tolerance)] for a, b in pairs]
 
     @cached_property
     def _los_memo(self) -> dict[tuple[str, str, str, float], LineOfSight]:

@@ -238,3 +238,19 @@ def test_e_cover_piece_hides_as_the_whole_table_without_it_shows(mill, which):
             assert t._seen_without(s, a, b, answers, mask, weights, seen) == oracle, (a, b, s.id)
             asked += oracle
     assert asked  # some piece did hide part of a target
+
+
+def test_e_los_pairs_solved_with_raw_rows_answer_as_alone(mill):
+    """``line_of_sight_with``: the raw rows answer as their own batch does, and the pairs
+    solved with them are kept with the answers a fresh table gives (E-LOS)."""
+    ids = mill.model_ids
+    pairs = [(ids[0], o) for o in ids[1:]]
+    views = [mill._viewer(o) for o in ids[1:]]
+    src, dst = [mill._viewer(ids[0])] * len(views), views
+    facings = [mill.model(ids[0]).facing_vector] * len(views)
+    t = _fresh(mill)
+    raw = t.line_of_sight_with(pairs, src, dst, facings)
+    alone = los.line_of_sight_batch(t.los_obstacles, src, dst, facings)
+    assert [(r.visible, r.stage, r.blockers) for r in raw] == [(r.visible, r.stage, r.blockers) for r in alone]
+    assert all((a, b, "front", los.DEFAULT_TOLERANCE) in t._los_memo for a, b in pairs)
+    assert t.line_of_sight_pairs(pairs) == _fresh(mill).line_of_sight_pairs(pairs)

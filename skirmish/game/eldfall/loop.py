@@ -31,6 +31,7 @@ from ...rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, re
 from ...rules.eldfall.exchange import Exchange
 from ...rules.eldfall.modifiers import modify
 from ...rules.eldfall.movement import half_up
+from ...rules.eldfall.weapons import Weapon
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
@@ -630,7 +631,10 @@ class EldfallGame:
         every Reactive model at once per point (cached in the sequence)."""
         if seq.sight is None:
             ids = [u.id for u in self.state.in_play(self.state.reactive) if u.ap >= 1]  # only they may react
-            seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids)
+            # the action's LoS (the same board: reactions move no one) joins the batch
+            also = [] if seq.move.kind in SPECIAL_MOVES or "Blinded" in self.state.unit(seq.mover).states else \
+                [(seq.mover, e) for e, ws in self._in_reach(seq.mover).items() if ws]
+            seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids, also=also)
             seq.tables = list(seq.sight.tables)
         sight = seq.sight
         if reactor not in sight.others:
@@ -674,10 +678,8 @@ class EldfallGame:
         opts: list[Action] = [NOTHING, Action("dodge")]
         enemies = [e for e in st.side_units(st.enemy_of(m.side)) if "Dead" not in e.states]
         engaged = bool(self.engaged_by(model_id))
-        hand = weapons_in_hand(m, engaged)
         # reach first (a distance), LoS only for the enemies some weapon reaches
-        reach = {e.id: [w for w in hand if st.table.reach(model_id, e.id, w).in_reach]
-                 for e in enemies if e.in_play}
+        reach = self._in_reach(model_id)
         live = [eid for eid, ws in reach.items() if ws]
         if live:
             blind = "Blinded" in st.unit(model_id).states
@@ -702,6 +704,14 @@ class EldfallGame:
             if not e.in_play and st.table.distance(model_id, e.id) <= CONTACT_TOLERANCE:
                 opts.append(Action("death-blow", e.id))
         return tuple(opts)
+
+    def _in_reach(self, model_id: str) -> dict[str, list[Weapon]]:
+        """Per enemy in play, the weapons in ``model_id``'s hand that reach it (E-DIST;
+        Engaged: melee only, E-STATE-ENGAGED)."""
+        st = self.state
+        hand = weapons_in_hand(st.model(model_id), bool(self.engaged_by(model_id)))
+        return {e.id: [w for w in hand if st.table.reach(model_id, e.id, w).in_reach]
+                for e in st.side_units(st.enemy_of(st.unit(model_id).side)) if "Dead" not in e.states and e.in_play}
 
     # resolution -------------------------------------------------------------------------
     def _resolve(self, seq: _Sequence, action: Action) -> None:

@@ -70,8 +70,10 @@ def without(table: Table, model_id: str) -> Table:
 
 
 def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], others: Sequence[str], *,
-                both: bool = False) -> Sight:
-    """Sight between ``model`` at each of ``points`` ((x, y, z)) and ``others``."""
+                both: bool = False, also: Sequence[tuple[str, str]] = ()) -> Sight:
+    """Sight between ``model`` at each of ``points`` ((x, y, z)) and ``others``. ``also``:
+    model pairs whose front-arc LoS on ``table`` is wanted next (the action's), solved in
+    the same batch where the table as it stands is used, and kept on ``table``."""
     ids = tuple(others)
     n, k = len(points), len(ids)
     seen_by = np.zeros((n, k), bool)
@@ -81,8 +83,9 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
         return Sight(ids, seen_by, sees, tables)
     if not both:
         m = table.model(model.id)
-        return Sight(ids, _seen_by(without(table, model.id) if _holds_up(table, m) else table, m, points, ids),
-                     None, tables)
+        held = _holds_up(table, m)
+        return Sight(ids, _seen_by(without(table, model.id) if held else table, m, points, ids,
+                                   () if held else also), None, tables)
     pts = np.array([(p[0], p[1]) for p in points], float)
     pv = probe_visibility(without(table, model.id), pts, table.model(model.id), models=ids)
     z = np.array([p[2] for p in points], float)
@@ -107,13 +110,15 @@ def _holds_up(table: Table, model: Model) -> bool:
                for s in table.scenery)
 
 
-def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: tuple[str, ...]) -> np.ndarray:
+def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: tuple[str, ...],
+             also: Sequence[tuple[str, str]] = ()) -> np.ndarray:
     """``seen_by`` alone: each of ``ids`` looks from its front arc at ``model``'s hitbox
     standing at each point, on ``rest`` (the table with the model where it stands, or
     without it), in one batch. The model's solid never blocks a sight line that ends on
     it, wherever it stood, so this is the answer on the table with the model moved there,
     wherever the point is (the table as it is needs no new obstacles: unless a floating
-    piece rests on the model, :func:`_holds_up`, it blocks as on the table without it)."""
+    piece rests on the model, :func:`_holds_up`, it blocks as on the table without it).
+    The pairs ``also`` join the batch (:meth:`Table.line_of_sight_with`)."""
     idx = {mid: k for k, mid in enumerate(rest.model_ids)}
     r, h = model.radius, model.hitbox_height
     me = idx.get(model.id, -1)
@@ -124,5 +129,6 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     src = [views[j] for _ in range(n) for j in range(k)]
     dst = [targets[i] for i in range(n) for _ in range(k)]
     facing = [others[j].facing_vector for _ in range(n) for j in range(k)]
-    got = line_of_sight_batch(rest.los_obstacles, src, dst, facing)
+    got = rest.line_of_sight_with(also, src, dst, facing) if also else \
+        line_of_sight_batch(rest.los_obstacles, src, dst, facing)
     return np.array([a.visible for a in got], bool).reshape(n, k)
