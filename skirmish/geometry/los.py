@@ -40,6 +40,7 @@ of pairs at once, vectorised over (bundle × obstacle) rows.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -129,7 +130,9 @@ class _Assembled(Generic[_T]):
         self.name = name
 
     def __get__(self, obj: Obstacles, objtype: type | None = None) -> _T:
-        obj.__dict__.update(_assemble(obj.solids)._asdict())
+        base = obj.__dict__.pop("_base", None)
+        got = _reassemble(base[0], base[1], obj.solids) if base is not None else None
+        obj.__dict__.update((got or _assemble(obj.solids))._asdict())
         return obj.__dict__[self.name]  # type: ignore[no-any-return]
 
 
@@ -474,7 +477,86 @@ def _assemble(solids: _Solids) -> _Arrays:
                    np.array(axes_p, float).reshape(-1, 4), np.array(bounds, float).reshape(-1, 3), pv)
 
 
+#: Scenes grown lately, (ungrown, grown): the next board mostly differs from one of them
+#: in a model or two, and is grown and assembled from it (:func:`_grow_like`).
+_RECENT: deque[tuple[Obstacles, Obstacles]] = deque(maxlen=8)
+#: Owners a board may differ in to be grown from a recent one.
+_FEW = 4
+
+
 def _grow(obs: Obstacles, eps: float) -> Obstacles:
+    got = _grow_like(obs, eps)
+    if got is None:
+        got = _grow_all(obs, eps)
+    _RECENT.append((obs, got))
+    return got
+
+
+def _changed(a: _Solids, b: _Solids) -> list[int] | None:
+    """The owners whose solids differ between two scenes of as many owners (None: more
+    than :data:`_FEW`)."""
+    diff = (a.z0 != b.z0) | (a.z1 != b.z1) | (a.grounded != b.grounded) | (a.sealed != b.sealed)
+    out = [i for i in range(len(a.geoms)) if diff[i] or a.geoms[i] is not b.geoms[i] or a.parts[i] is not b.parts[i]
+           or a.circles[i] != b.circles[i]]
+    return out if len(out) <= _FEW else None
+
+
+def _grow_like(obs: Obstacles, eps: float) -> Obstacles | None:
+    """``obs`` grown by ``eps`` from a recently grown scene of the same owners that differs
+    only in round owners standing on the table or on scenery (models that moved): its
+    grown solids with theirs replaced, and its arrays with their rows replaced when first
+    read (:func:`_reassemble`). The same values as growing afresh (:func:`_grow_all`);
+    None where that does not apply (stacks, floating solids)."""
+    new = obs.solids
+    if not new.grounded.all():  # (a floating solid may stack: grown afresh)
+        return None
+    for old, grown in reversed(_RECENT):
+        if grown.grown_by != old.grown_by + eps or old.names != obs.names or len(grown.names) != len(obs.names):
+            continue
+        changed = _changed(old.solids, new)
+        if changed is None or any(new.circles[i] is None or old.solids.circles[i] is None for i in changed):
+            continue
+        g = grown.solids
+        z0, z1, gr, se = g.z0.copy(), g.z1.copy(), g.grounded.copy(), g.sealed.copy()
+        geoms, circles, parts = list(g.geoms), list(g.circles), list(g.parts)
+        gc = [(new.circles[i][0], new.circles[i][1], new.circles[i][2] + eps) for i in changed]  # type: ignore[index]
+        for i, c, disc in zip(changed, gc, _discs(gc)):
+            z0[i], z1[i], gr[i], se[i] = 0.0, new.z1[i] + eps, True, new.sealed[i]
+            geoms[i], circles[i], parts[i] = disc, c, ()
+        out = Obstacles(obs.names, _Solids(z0, z1, gr, se, tuple(geoms), tuple(circles), tuple(parts)),
+                        obs.grown_by + eps, grown.members)
+        out.__dict__["_base"] = (grown, changed)
+        return out
+    return None
+
+
+def _reassemble(base: Obstacles, changed: list[int], solids: _Solids) -> _Arrays | None:
+    """The arrays of ``solids`` from those of ``base`` (assembled, the same owners and
+    pieces) where only the round owners ``changed`` differ: their rows replaced (the
+    values :func:`_assemble` gives). None when ``base`` was never assembled."""
+    if "owner_z0" not in base.__dict__:
+        return None
+    a = _Arrays(*(base.__dict__[f] for f in _Arrays._fields))
+    z0, z1, owner_circle, owner_axis = a.owner_z0.copy(), a.owner_z1.copy(), a.owner_circle.copy(), a.owner_axis.copy()
+    sealed, bound = a.owner_sealed.copy(), a.owner_bound.copy()
+    piece_circle, piece_axis, piece_verts = a.piece_circle.copy(), a.piece_axis.copy(), a.piece_verts.copy()
+    geoms = list(a.owner_geom)
+    rows = _owner_rows([solids.circles[i] for i in changed], [() for _ in changed], [solids.geoms[i] for i in changed])
+    for i, r in zip(changed, rows):
+        p = int(a.owner_pieces_start[i])
+        z0[i] = 0.0 if solids.grounded[i] else solids.z0[i]
+        z1[i], sealed[i], geoms[i] = solids.z1[i], solids.sealed[i], solids.geoms[i]
+        owner_circle[i], owner_axis[i], bound[i] = solids.circles[i], r.axis, r.bound
+        piece_circle[p], piece_axis[p] = r.circles[0], r.axes[0]
+        v = r.verts[0]
+        piece_verts[p, :len(v)] = v
+        piece_verts[p, len(v):] = v[-1]
+    return a._replace(owner_z0=z0, owner_z1=z1, owner_sealed=sealed, owner_geom=tuple(geoms), owner_circle=owner_circle,
+                      owner_axis=owner_axis, tree=shapely.STRtree(geoms), piece_circle=piece_circle,
+                      piece_axis=piece_axis, owner_bound=bound, piece_verts=piece_verts)
+
+
+def _grow_all(obs: Obstacles, eps: float) -> Obstacles:
     z0a, z1a, grounded, sealed, _, circles, parts = obs.solids
     gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
     drawn = _discs([c for c in gc if c is not None])

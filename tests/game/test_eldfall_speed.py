@@ -254,3 +254,34 @@ def test_e_los_pairs_solved_with_raw_rows_answer_as_alone(mill):
     assert [(r.visible, r.stage, r.blockers) for r in raw] == [(r.visible, r.stage, r.blockers) for r in alone]
     assert all((a, b, "front", los.DEFAULT_TOLERANCE) in t._los_memo for a, b in pairs)
     assert t.line_of_sight_pairs(pairs) == _fresh(mill).line_of_sight_pairs(pairs)
+
+
+def test_e_los_board_grown_from_the_last_equals_one_grown_afresh():
+    """A board that differs from a recent one in models that moved (one onto a roof) gets
+    its grown obstacles and arrays from that one: the same values as built afresh."""
+    t = random_table(random.Random(3), models=8, scenery=20)
+    eps = los.DEFAULT_TOLERANCE
+    t.los_obstacles.grown(eps).tree  # grown and assembled, as a game's board is
+    roof = next(s for s in t.scenery if s.walkable and s.blocks_los)
+    c = roof.solid.footprint.representative_point()
+    m0, m1 = t.models[0], t.models[1]
+    moved = t.with_model(dataclasses.replace(m0, x=m0.x + 0.5, y=m0.y - 0.25)).with_model(
+        dataclasses.replace(m1, x=c.x, y=c.y, z=roof.solid.z1))
+    ungrown = moved.los_obstacles
+    got = ungrown.grown(eps)
+    assert "_base" in got.__dict__  # taken from the last board
+    fresh = los._grow_all(ungrown, eps)
+    assert got.names == fresh.names and got.members == fresh.members
+    for f in ("z0", "z1", "grounded", "sealed"):
+        assert np.array_equal(getattr(got.solids, f), getattr(fresh.solids, f)), f
+    assert got.solids.circles == fresh.solids.circles and got.solids.parts == fresh.solids.parts
+    assert all(a.equals_exact(b, 0.0) for a, b in zip(got.solids.geoms, fresh.solids.geoms))
+    want = los._assemble(fresh.solids)
+    for f in los._Arrays._fields:
+        a, b = getattr(got, f), getattr(want, f)
+        if f == "tree":
+            assert all(x.equals_exact(y, 0.0) for x, y in zip(a.geometries, b.geometries))
+        elif f == "owner_geom":
+            assert all(x.equals_exact(y, 0.0) for x, y in zip(a, b))
+        else:
+            assert np.array_equal(a, b, equal_nan=True), f
