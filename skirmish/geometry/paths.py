@@ -378,6 +378,16 @@ def _pair_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
 _SUPPORT_CAPS: IdentityMemo[np.ndarray] = IdentityMemo(1024)
 
 
+def capsule_rows(support: Polygon | MultiPolygon, clearance: float, obstacles: Sequence[PlanObstacle]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The capsules a centre keeps clear of on ``support``: its edges' (owner -1), then
+    each obstacle's in turn (owner: its index), as (rows, owners)."""
+    edge = _SUPPORT_CAPS.get((id(support), float(clearance)), (support,),
+                             lambda: _ring_capsules(support, float(clearance)))
+    caps = [edge, *(o.capsules() for o in obstacles)]
+    return np.concatenate(caps), np.repeat(np.arange(-1, len(obstacles)), [len(c) for c in caps])
+
+
 class FreeSpace:
     """Where the centre of a disc of radius ``clearance`` may be on one surface.
 
@@ -388,18 +398,16 @@ class FreeSpace:
     """
 
     def __init__(self, support: Polygon | MultiPolygon, clearance: float, obstacles: Sequence[PlanObstacle] = (),
-                 *, max_error: float = MAX_ERROR, box: bool = False):
+                 *, max_error: float = MAX_ERROR, box: bool = False,
+                 rows: tuple[np.ndarray, np.ndarray] | None = None):
         self.support = support
         self.clearance = float(clearance)
         self.obstacles = tuple(obstacles)
         self.max_error = max_error
         self.box = box
         self.names: tuple[str, ...] = tuple(o.name for o in self.obstacles)
-        edge = _SUPPORT_CAPS.get((id(support), self.clearance), (support,),
-                                 lambda: _ring_capsules(support, self.clearance))
-        caps = [edge, *(o.capsules() for o in self.obstacles)]
-        self.caps = np.concatenate(caps)
-        self.owner = np.repeat(np.arange(-1, len(self.obstacles)), [len(c) for c in caps])
+        # (``rows``: the caller's :func:`capsule_rows` of these very obstacles, made in parts)
+        self.caps, self.owner = capsule_rows(support, self.clearance, self.obstacles) if rows is None else rows
         shapely.prepare(self.support)
 
     @cached_property

@@ -117,17 +117,13 @@ class _Space:
         t, m = mover.table, mover.model
         r, h, z = mover.r, mover.h, surface.z
         top = z + h
-        self.blockers: list[P.PlanObstacle] = []
-        self.low: list[P.PlanObstacle] = []
-        self.heights: dict[str, tuple[float, float]] = {}
-        for s in t.scenery:
-            z0, z1 = s.solid.z0, s.solid.z1
-            if z1 <= z + Z_TOL or z0 >= top - Z_TOL:
-                continue  # under the surface (or forming it), or overhead
-            o = _obstacle(s, r, (m.x, m.y))
-            self.heights[s.id] = (z0, z1)
-            # E-STATE-OTHER: a Flying model passes over scenery (it may not end on a piece)
-            (self.blockers if is_fall(z1 - z, h) and not mover.flying else self.low).append(o)
+        here = (m.x, m.y)
+        sc = _pieces_on(t.scenery, surface, r, h, mover.flying)
+        #: each piece's heights (read only: shared by the movers of this size here)
+        self.heights: dict[str, tuple[float, float]] = sc.heights
+        obs = [sc.polygons.get(s.id) or _obstacle(s, r, here) for s, _ in sc.pieces]
+        self.blockers: list[P.PlanObstacle] = [o for o, (_, way) in zip(obs, sc.pieces) if way]
+        self.low: list[P.PlanObstacle] = [o for o, (_, way) in zip(obs, sc.pieces) if not way]
         self.enemies: list[tuple[str, float, float, float]] = []
         self.friends: list[tuple[str, float, float, float]] = []
         for o in t.models:
@@ -137,17 +133,28 @@ class _Space:
             (self.friends if o.side == m.side or "Dead" in o.states else self.enemies).append((o.id, o.x, o.y, o.radius))
         self.enemy_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in self.enemies]).reshape(-1, 5)
         self.model_ids = [e[0] for e in (*self.enemies, *self.friends)]
-        here = (m.x, m.y)
         enemy_obs = [P.PlanObstacle(i, r + ENEMY_MARGIN, circle=(x, y, rad), phase=_phase((x, y), here))
                      for i, x, y, rad in self.enemies]
-        #: planning: support, blockers, enemies kept a little beyond contact
-        self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box)
-        #: checking: support and blockers (models are tested separately)
-        self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box)
-        #: ending: also low pieces and every model (touching is fine)
         model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad), phase=_phase((x, y), here))
                      for i, x, y, rad in (*self.enemies, *self.friends)]
-        self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box)
+        # the capsule rows: the support's and the pieces' are kept with the pieces, the models' added
+        way, owner = sc.way
+        nb, nl = len(self.blockers), len(self.low)
+
+        def rows(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+            return np.concatenate([way, *(c for c, _ in parts)]), np.concatenate([owner, *(o for _, o in parts)])
+
+        def discs(obstacles: list[P.PlanObstacle], first: int) -> tuple[np.ndarray, np.ndarray]:
+            return (np.concatenate([o.capsules() for o in obstacles]) if obstacles else np.zeros((0, 5)),
+                    np.arange(first, first + len(obstacles)))  # (a disc is one capsule)
+        #: planning: support, blockers, enemies kept a little beyond contact
+        self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box,
+                                rows=rows(discs(enemy_obs, nb)))
+        #: checking: support and blockers (models are tested separately)
+        self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box, rows=sc.way)
+        #: ending: also low pieces and every model (touching is fine)
+        self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box,
+                               rows=rows((sc.low_caps, sc.low_owner + nb), discs(model_obs, nb + nl)))
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
@@ -210,6 +217,45 @@ def _obstacle(s: Scenery, r: float, towards: tuple[float, float]) -> P.PlanObsta
 #: A polygon piece's plan obstacle per clearance (a round one is turned toward the mover,
 #: so it is made afresh): key (id(piece), clearance).
 _OBSTACLES: IdentityMemo[P.PlanObstacle] = IdentityMemo(4096)
+
+
+@dataclass(frozen=True, eq=False)
+class _Pieces:
+    """The scenery a base of one size meets on one surface: the same for every mover of
+    that size there (only a round piece's polygon is turned to each mover)."""
+
+    heights: dict[str, tuple[float, float]]
+    #: the pieces met, in the table's order: (piece, in the way; else low, passed over)
+    pieces: tuple[tuple[Scenery, bool], ...]
+    polygons: dict[str, P.PlanObstacle]  # the polygon pieces' obstacles
+    way: tuple[np.ndarray, np.ndarray]  # capsule rows: the support's edges, then the pieces in the way
+    low_caps: np.ndarray  # the low pieces' capsule rows
+    low_owner: np.ndarray  # (their index among the low pieces)
+
+
+_PIECES: IdentityMemo[_Pieces] = IdentityMemo(1024)
+
+
+def _pieces_on(scenery: tuple[Scenery, ...], surface: Surface, r: float, h: float, flying: bool) -> _Pieces:
+    def make() -> _Pieces:
+        z, top = surface.z, surface.z + h
+        met: list[tuple[Scenery, bool]] = []
+        heights: dict[str, tuple[float, float]] = {}
+        for s in scenery:
+            z0, z1 = s.solid.z0, s.solid.z1
+            if z1 <= z + Z_TOL or z0 >= top - Z_TOL:
+                continue  # under the surface (or forming it), or overhead
+            heights[s.id] = (z0, z1)
+            # E-STATE-OTHER: a Flying model passes over scenery (it may not end on a piece)
+            met.append((s, is_fall(z1 - z, h) and not flying))
+        obs = [_obstacle(s, r, (0.0, 0.0)) for s, _ in met]  # (a round piece's capsule has no corners)
+        low = [o for o, (_, way) in zip(obs, met) if not way]
+        low_caps, low_owner = P.capsule_rows(surface.support, r, low)
+        edge = int((low_owner < 0).sum())
+        return _Pieces(heights, tuple(met), {o.name: o for o in obs if o.circle is None},
+                       P.capsule_rows(surface.support, r, [o for o, (_, way) in zip(obs, met) if way]),
+                       low_caps[edge:], low_owner[edge:])
+    return _PIECES.get((id(scenery), id(surface.support), surface.z, r, h, flying), (scenery, surface.support), make)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1556,8 +1602,13 @@ class TableMovement:
             bound = (net.dist[fin][None, :] + np.hypot(Q[:, None, 0] - nxy[None, :, 0],
                                                        Q[:, None, 1] - nxy[None, :, 1])).min(axis=1)
         for k in levels:
+            x0, y0, x1, y1 = mv.surfaces[k].support.bounds
+            # (a point off the surface's bounds cannot end on it: no other surface is built)
+            near = np.flatnonzero((Q[:, 0] >= x0) & (Q[:, 0] <= x1) & (Q[:, 1] >= y0) & (Q[:, 1] <= y1))
+            if not len(near):
+                continue
             z = mv.surfaces[k].z
-            for i in np.flatnonzero(mv.space(k).end.point_free(Q, tol=1e-7)).tolist():
+            for i in near[mv.space(k).end.point_free(Q[near], tol=1e-7)].tolist():
                 out[i].append((z, float(bound[i])))
         return out
 

@@ -16,7 +16,7 @@ import shapely
 from skirmish.game.eldfall.policies import LazyRandomPolicy
 from skirmish.game.eldfall.sampling import sample_ends
 from skirmish.game.policy import Decision
-from skirmish.geometry import los
+from skirmish.geometry import los, paths
 from skirmish.geometry.distance import cylinder_prism_distance
 from skirmish.maps import table as table_mod
 from skirmish.maps import table_movement
@@ -285,3 +285,23 @@ def test_e_los_board_grown_from_the_last_equals_one_grown_afresh():
             assert all(x.equals_exact(y, 0.0) for x, y in zip(a, b))
         else:
             assert np.array_equal(a, b, equal_nan=True), f
+
+
+@pytest.mark.parametrize("which", ["mill", "random"])
+def test_e_move_spaces_kept_per_piece_size_give_the_capsules_made_afresh(mill, which):
+    """The capsules a mover keeps clear of on a surface, made from the pieces' rows kept
+    per surface and base size (and a Flying mover's), are those of its obstacles made
+    afresh, owner for owner (E-MOVE)."""
+    t = mill if which == "mill" else random_table(random.Random(4), models=8, scenery=25)
+    flying = dataclasses.replace(t.models[0], states=frozenset({"Flying"}))
+    seen = 0
+    for table in (t, t.with_model(flying)):
+        for m in table.models[:4]:
+            mv = table._mv_mover(m.id)
+            for k in mv.reachable_levels():
+                sp = mv.space(k)
+                for free in (sp.trav, sp.check, sp.end):
+                    caps, owner = paths.capsule_rows(free.support, free.clearance, free.obstacles)
+                    assert np.array_equal(free.caps, caps) and np.array_equal(free.owner, owner)
+                    seen += 1
+    assert seen >= 24
