@@ -139,6 +139,16 @@ class Table(TableMovement, TableTemplates, Map):
     # -- E-DIST, E-CONTACT ----------------------------------------------------
     def distance(self, a: str, b: str) -> float:
         """E-DIST: 3D distance between the nearest points of two hitboxes (or a hitbox and scenery)."""
+        got = self._distances.get((a, b))
+        if got is None:
+            got = self._distances[(a, b)] = self._distance(a, b)
+        return got
+
+    @cached_property
+    def _distances(self) -> dict[tuple[str, str], float]:
+        return {}  # (the table is immutable: each distance is measured once)
+
+    def _distance(self, a: str, b: str) -> float:
         pa, pb = self.piece(a), self.piece(b)
         if isinstance(pa, Scenery) and isinstance(pb, Scenery):
             raise SkirmishError(f"distance: {a!r} and {b!r} are both scenery; measure from a model")

@@ -279,3 +279,32 @@ def test_e_action_dodge_roll_then_dodge_move_up_to_half_speed():
     g = _game(model("r1", "red", (5, 2), 90, attrs=ATTRS) + model("b1", "blue", (20, 20), 180, attrs=ATTRS))
     with pytest.raises(IllegalChoice, match="over budget"):
         g.plan("r1", Move("dodge", (5.0, 4.5, 0.0)))  # 2.5" > ⌈4/2⌉
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_e_state_engaged_far_enemies_skipped_as_measuring_them_finds(seed):
+    """E-STATE-ENGAGED: enemies whose bases are further apart than any melee reach are not
+    measured; the engagers are those of measuring every enemy (the oracle)."""
+    from skirmish.game.eldfall.attacks import engagers
+    from skirmish.game.eldfall.settings import usable_weapons
+
+    rng = random.Random(seed)
+    cells = rng.sample([(i, j) for i in range(4) for j in range(4)], 8)  # bases 1.3" apart or more
+    spots = "".join(model(f"{'rb'[k % 2]}{k}", ("red", "blue")[k % 2],
+                          (4 + 1.5 * i + rng.uniform(-0.1, 0.1), 4 + 1.5 * j + rng.uniform(-0.1, 0.1)),
+                          rng.uniform(0, 360), attrs=ATTRS) for k, (i, j) in enumerate(cells))
+    st = _game(spots).state
+    found = 0
+    for u in st.units.values():
+        t = st.table
+        want = tuple(sorted(e.id for e in st.in_play(st.enemy_of(u.side)) if not e.states & {"Crouched", "Blinded"}
+                            and any(not w.ranged and t.reach(e.id, u.id, w).in_reach
+                                    for w in usable_weapons(st.model(e.id)))
+                            and t.line_of_sight(e.id, u.id).visible))
+        assert engagers(st, u.id) == want
+        found += bool(want)
+    assert found  # some model is engaged
+    # at the edge of the reach, within the contact tolerance (E-DIST): still engaged
+    far = max(w.reach for w in usable_weapons(st.model("r0")) if not w.ranged) + 2 * R + 0.0005
+    g = _game(model("r1", "red", (5, 5), 0, attrs=ATTRS) + model("b1", "blue", (5 + far, 5), 180, attrs=ATTRS))
+    assert g.engaged_by("b1") == ("r1",) and g.engaged_by("r1") == ("b1",)

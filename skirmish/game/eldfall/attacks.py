@@ -7,12 +7,13 @@ the exchange and its dice from :mod:`skirmish.rules.eldfall` (E-CONF, E-DODGE).
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Literal
 
 from ...maps.pieces import Model
 from ...maps.results import Cover, LineOfSight, Reach
-from ...maps.table import Table
+from ...maps.table import CONTACT_TOLERANCE, Table
 from ...rules.eldfall.exchange import Exchange, Side
 from ...rules.eldfall.weapons import Weapon
 from .settings import usable_weapons
@@ -109,13 +110,18 @@ def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
     if not u.in_play or "Flying" in u.states:
         return ()
     t = state.table
+    m = state.model(model_id)
     out = []
     for e in state.in_play(state.enemy_of(u.side)):
         if e.states & {"Crouched", "Blinded"}:
             continue
         em = state.model(e.id)
-        if any(not w.ranged and t.reach(e.id, model_id, w).in_reach for w in usable_weapons(em)) and \
-                t.line_of_sight(e.id, model_id).visible:
+        melee = [w for w in usable_weapons(em) if not w.ranged]
+        # (E-DIST is never shorter than the gap between the bases: far enemies are not measured)
+        if not melee or not any(w.aura for w in melee) and math.hypot(em.x - m.x, em.y - m.y) - em.radius - \
+                m.radius > max(w.reach for w in melee) + CONTACT_TOLERANCE + 1e-9:
+            continue
+        if any(t.reach(e.id, model_id, w).in_reach for w in melee) and t.line_of_sight(e.id, model_id).visible:
             out.append(e.id)
     return tuple(sorted(out))
 

@@ -127,7 +127,7 @@ class EldfallGame:
         self.start_table = table  # where the models stood at the start (own table edges, E-MORALE)
         # plans already made on this board: (model, move) -> (table, unit, plan or refusal)
         self._plans: dict[tuple[str, Move], tuple[Table, Unit, MoveResult | IllegalChoice]] = {}
-        self._engaged: dict[str, tuple[Table, Mapping[str, Unit], tuple[str, ...]]] = {}  # see engaged_by
+        self._engaged: dict[str, tuple[Table, tuple[Any, ...], tuple[str, ...]]] = {}  # see engaged_by
 
     # -- asking ------------------------------------------------------------------------
     def ask(self, side: str, decision: Decision[Any]) -> Any:
@@ -485,11 +485,13 @@ class EldfallGame:
 
     def engaged_by(self, model_id: str) -> tuple[str, ...]:
         """E-STATE-ENGAGED: the enemies engaging ``model_id`` now (:func:`.attacks.engagers`),
-        found once per board and units."""
+        found once per board and the units' States (AP and Wounds change nothing there but
+        being in play)."""
         st = self.state
+        facts = tuple((u.in_play, u.states) for u in st.units.values())
         hit = self._engaged.get(model_id)
-        if hit is None or hit[0] is not st.table or hit[1] is not st.units:
-            hit = self._engaged[model_id] = (st.table, st.units, engagers(st, model_id))
+        if hit is None or hit[0] is not st.table or hit[1] != facts:
+            hit = self._engaged[model_id] = (st.table, facts, engagers(st, model_id))
         return hit[2]
 
     def budget(self, model_id: str, kind: str, states: frozenset[str] | None = None) -> float:
