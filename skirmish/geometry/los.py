@@ -971,8 +971,12 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
             H[i] = (f[0], f[1], f[0] * s.x + f[1] * s.y)
     zP = np.array([(s.z, s.z + s.h) for s in sources], float).reshape(n, 2)
     zQ = np.array([(t.z, t.z + t.h) for t in targets], float).reshape(n, 2)
-    qi, oi = corridor_owners(obs, P, Q, zP, zQ, np.array([s.owner for s in sources], int).reshape(n),
-                             np.array([t.owner for t in targets], int).reshape(n))
+    # (a pair out of arc, E-ARC, is answered before any candidate is looked at: none looked up)
+    live = np.flatnonzero(_front_reach(H, Q) >= -1e-12)
+    qi, oi = corridor_owners(obs, P[live], Q[live], zP[live], zQ[live],
+                             np.array([s.owner for s in sources], int).reshape(n)[live],
+                             np.array([t.owner for t in targets], int).reshape(n)[live])
+    qi = live[qi]
     # expand owners to pieces
     npc = obs.owner_npieces[oi]
     pair_of_piece = np.repeat(qi, npc)
@@ -982,6 +986,12 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
     count = np.bincount(pair_of_piece, minlength=n)
     start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(int)
     return _Pairs(P, Q, H, zP, zQ, start, count, piece)
+
+
+def _front_reach(H: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """How far each target disc ``Q`` reaches into its source's front half-plane ``H``
+    (E-ARC: out of arc below zero)."""
+    return np.einsum("ij,ij->i", H[:, :2], Q[:, :2]) + Q[:, 2] - H[:, 2]
 
 
 def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
@@ -1004,8 +1014,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     pairs = _pairs_arrays(obs, sources, targets, facings)
     results: list[LosAnswer | None] = [None] * n
     # E-ARC: the target must reach into the front half-plane
-    front_reach = np.einsum("ij,ij->i", pairs.H[:, :2], pairs.Q[:, :2]) + pairs.Q[:, 2] - pairs.H[:, 2]
-    for ii in np.flatnonzero(front_reach < -1e-12):
+    for ii in np.flatnonzero(_front_reach(pairs.H, pairs.Q) < -1e-12):
         results[int(ii)] = LosAnswer(False, "arc", out_of_arc=True)
     live = np.array([r is None for r in results], bool)
     bp = np.flatnonzero(live)
