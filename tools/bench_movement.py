@@ -29,7 +29,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
-import shapely  # noqa: E402
 
 from _bench import fmt, line, median_seconds  # noqa: E402
 from skirmish.geometry import paths as P  # noqa: E402

@@ -10,7 +10,6 @@ from ..maps.table_attack import Attack, attack
 from ..rules.eldfall.reactions import REACTION_KINDS
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table, require_table
-from .los import print_one
 from .odds import dist_lines, states_line
 
 

@@ -34,7 +34,7 @@ from ..rules.partyhard.log import FightLog
 from ..rules.partyhard.policy import Policy
 from ..rules.partyhard.state import ROW_CAP, Exit, FightSetup, Reinforcement, SideSetup
 from .base import SameSpaceSight, register_map, unknown_id
-from .results import LineOfSight, MovePlan, MoveRange, Reach, Violation
+from .results import MovePlan, MoveRange, Reach, Violation
 
 Room = tuple[int, int]
 #: The side of every creature: creatures are never a player's.

@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import SkirmishError
 from ..rules.spiritisland.island import INVADERS, Island, Land
 from .base import SameSpaceSight, register_map, unknown_id
-from .results import LineOfSight, MovePlan, MoveRange
+from .results import MovePlan, MoveRange
 
 #: The side of explorers, towns and cities; dahan are their own side.
 INVADER_SIDE = "invaders"

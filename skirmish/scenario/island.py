@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..maps.regions import DAHAN_SIDE, GROUPS, INVADER_SIDE, Regions
-from ..rules.spiritisland.island import BLIGHTED_AT, DEFEAT_AT, PIECES, TERRAINS, Island, Land, island
+from ..rules.spiritisland.island import BLIGHTED_AT, DEFEAT_AT, PIECES, TERRAINS, Land, island
 from . import fields as F
 from .fields import Entry, show
 

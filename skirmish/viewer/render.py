@@ -33,7 +33,6 @@ from .scene import (
     Line,
     Prim,
     Profile,
-    Text,
     legend_height,
     legend_items,
     legend_prims,

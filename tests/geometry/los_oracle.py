@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import random
 
-import shapely
 from shapely.geometry import LineString, Point
 
 from skirmish.maps.table import Table

@@ -3,7 +3,6 @@ climbing down, ranges over roofs and the ground, storeys (E-FALL), Standard mode
 
 from __future__ import annotations
 
-import math
 
 import pytest
 import shapely

@@ -14,7 +14,6 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import skirmish
 from skirmish.errors import MeasurementRefused
 from skirmish.maps.results import MovePlan, MoveRange, Violation
 from skirmish.rules.eldfall.modes import Mode

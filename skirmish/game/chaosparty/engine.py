@@ -28,7 +28,7 @@ from ...errors import IllegalActionError, RuleInputError, SkirmishError
 from ...rules.chaosparty.attack import D4, D20, Attack, Faces, Resolution, resolve
 from ...rules.chaosparty.build import Duel
 from ...rules.chaosparty.flow import FLOW_DIE, apply_move, legal_moves
-from ...rules.chaosparty.tokens import Character, Player, Tokens
+from ...rules.chaosparty.tokens import Character, Tokens
 from ...rules.chaosparty.turn import (
     has_advantage,
     legal_bids,
