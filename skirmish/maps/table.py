@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
+import shapely
 
 from ..errors import SkirmishError
 from ..memo import IdentityMemo
@@ -273,15 +274,16 @@ class Table(TableMovement, TableTemplates, Map):
                          prune: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`visible_fraction`'s samples: which ones ``a`` sees (only those in the mask
         ``only`` are solved, the rest are False) and their area weights."""
-        answers, weights = self._sample_answers(a, b, arc=arc, samples=samples, tolerance=tolerance, only=only,
-                                                prune=prune)
+        answers, weights, _ = self._sample_answers(a, b, arc=arc, samples=samples, tolerance=tolerance, only=only,
+                                                   prune=prune)
         return np.array([r is not None and r.visible for r in answers], float), weights
 
     def _sample_answers(self, a: str, b: str, *, arc: LosArc = "front", samples: int = 16,
                         tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None,
-                        prune: bool = True) -> tuple[list[LosAnswer | None], np.ndarray]:
+                        prune: bool = True) -> tuple[list[LosAnswer | None], np.ndarray, np.ndarray]:
         """The LoS answer from ``a`` to each of ``b``'s surface samples (None where not
-        solved: outside the mask ``only``, or pruned) and the samples' area weights.
+        solved: outside the mask ``only``, or pruned), the samples' area weights and the
+        samples (x, y, z).
 
         ``prune``: a sample on ``b``'s far side is hidden by ``b`` itself, and is not
         solved: every point of ``a``'s hitbox lies strictly behind the plane tangent to
@@ -306,7 +308,7 @@ class Table(TableMovement, TableTemplates, Map):
         answers: list[LosAnswer | None] = [None] * len(pts)
         for i, r in zip(ask.tolist(), raw):
             answers[i] = r
-        return answers, weights
+        return answers, weights, pts
 
     def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE,
                           progress: Callable[[int], None] | None = None) -> list[LineOfSight]:
@@ -407,14 +409,14 @@ class Table(TableMovement, TableTemplates, Map):
                 and cylinder_prism_distance(mt.hitbox, s.solid) <= 1.0 + CONTACT_TOLERANCE]
         seen: float | None = None  # (not computed where no piece can give Cover and it is not asked for)
         if near or fraction:
-            answers, weights = self._sample_answers(attacker, target)
+            answers, weights, pts = self._sample_answers(attacker, target)
             mask = np.array([r is not None and r.visible for r in answers], float)
             seen = float(mask @ weights / weights.sum())
         best: Cover | None = None
         for s in near:
             if seen is None or not 0 < seen < 1:
                 continue
-            if not self._seen_without(s, attacker, target, answers, mask, weights, seen):
+            if not self._seen_without(s, attacker, target, answers, mask, weights, seen, pts):
                 continue
             rect = s.solid.footprint.minimum_rotated_rectangle
             xy = np.asarray(rect.exterior.coords)
@@ -431,32 +433,47 @@ class Table(TableMovement, TableTemplates, Map):
         return Cover("none", 0, None, "not visible" if seen == 0 else "no scenery within 1\" hides it", seen)
 
     def _seen_without(self, piece: Scenery, attacker: str, target: str, answers: list[LosAnswer | None],
-                      mask: np.ndarray, weights: np.ndarray, seen: float) -> bool:
+                      mask: np.ndarray, weights: np.ndarray, seen: float, pts: np.ndarray) -> bool:
         """E-COVER: whether ``target`` is more visible without ``piece`` (``answers``: the
-        samples as the table stands). A sample seen past every solid is seen past fewer,
-        and a hidden one whose proof does not use the piece stays hidden (its blockers
-        remain as they were; a proof that uses a floating piece, whose solid may depend on
-        what holds it up, or no solid, is not trusted): only the others are asked again on
-        the table without the piece, those hidden by the piece alone first (the likeliest
-        to come into view: when one does, the rest are not needed)."""
+        samples ``pts`` as the table stands). A sample seen past every solid is seen past
+        fewer, and a hidden one whose sight lines all keep clear of the piece stays hidden
+        without it: in plan they run within the attacker's radius of the line from its
+        centre to the sample. Only the others are asked again on the table without the
+        piece (all of them where something stands on the piece: its solid may change),
+        those the piece alone hides first (the likeliest to come into view: when one does,
+        the rest are not needed)."""
+        near = self._may_clear(piece, attacker, answers, pts)
         names = self.los_obstacles.names
-        floating = {o.id for o in self.scenery if o.solid.z0 > 1e-6}
-        alone = np.zeros(len(answers), bool)
-        uses = np.zeros(len(answers), bool)
-        for i, r in enumerate(answers):
-            if r is None or r.visible or r.out_of_arc:
-                continue
-            used = {names[o] for o in r.blockers}
-            alone[i] = used == {piece.id}
-            uses[i] = not used or piece.id in used or bool(used & floating) or r.stage == "undecided"
+        alone = np.array([bool(near[i]) and r is not None and {names[o] for o in r.blockers} == {piece.id}
+                          for i, r in enumerate(answers)], bool)
         without = replace(self, scenery=tuple(o for o in self.scenery if o.id != piece.id))
         more = np.zeros(len(answers), float)
-        for ask in (alone, uses & ~alone):
+        for ask in (alone, near & ~alone):
             if ask.any():
                 more += without._visible_samples(attacker, target, only=ask)[0]
                 if float((mask + more) @ weights / weights.sum()) > seen + 1e-9:
                     return True
         return False
+
+    def _may_clear(self, piece: Scenery, attacker: str, answers: list[LosAnswer | None], pts: np.ndarray
+                   ) -> np.ndarray:
+        """The hidden samples (``answers`` to ``pts``) that may come into view without
+        ``piece``: those whose sight lines may meet it (in plan they run within the
+        attacker's radius of the line from its centre to the sample; the solids are grown
+        by ε), or every hidden one where something stands on the piece."""
+        ma = self.model(attacker)
+        hidden = np.array([r is not None and not r.visible and not r.out_of_arc for r in answers], bool)
+        foot = piece.solid.footprint
+        held = any(o.id != piece.id and o.solid.z0 > 1e-6 and shapely.dwithin(o.solid.footprint, foot, 1e-6)
+                   for o in self.scenery) or \
+            any(m.z > 1e-6 and shapely.dwithin(foot, shapely.Point(m.x, m.y), m.radius + 1e-6) for m in self.models)
+        if held or not hidden.any():
+            return hidden
+        at = np.flatnonzero(hidden)
+        lines = shapely.linestrings(np.stack([np.broadcast_to([ma.x, ma.y], (len(at), 2)), pts[at, :2]], 1))
+        near = hidden.copy()
+        near[at] = shapely.distance(foot, lines) <= ma.radius + 3 * DEFAULT_TOLERANCE
+        return near
 
     # -- E-MODE ----------------------------------------------------------------
     def measure(self, a: str, b: str, *, declared: bool = False, mode: Mode | str | None = None) -> Measurement:

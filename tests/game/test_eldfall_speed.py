@@ -213,9 +213,10 @@ def test_e_move_a_friends_move_keeps_the_net_and_it_answers_as_a_fresh_build(mil
 
 @pytest.mark.parametrize("which", ["random", "dense", "mill"])
 def test_e_cover_piece_hides_as_the_whole_table_without_it_shows(mill, which):
-    """E-COVER's "partly hides it": the samples asked again without the piece (those whose
-    proof used it, or a piece that may rest on it) decide as the whole table without the
-    piece does (every sample solved afresh: the oracle), on tables with floating pieces."""
+    """E-COVER's "partly hides it": the samples asked again without the piece (the hidden
+    ones whose sight lines may meet it; all where something stands on it) decide as the
+    whole table without the piece does (every sample solved afresh: the oracle), on
+    tables with floating pieces."""
     t = {"random": lambda: random_table(random.Random(2), models=8, scenery=25),
          "dense": lambda: dense_table(random.Random(1), width=24, depth=24, models=14, pieces=22),
          "mill": lambda: mill}[which]()
@@ -225,7 +226,7 @@ def test_e_cover_piece_hides_as_the_whole_table_without_it_shows(mill, which):
     # it hides only together with other pieces (the second round of re-solved samples)
     extra = {"dense": [("blue-1", "red-3"), ("blue-2", "red-7")]}.get(which, [])
     for a, b in rng.sample([(a, b) for a in t.model_ids for b in t.model_ids if a != b], 40) + extra:
-        answers, weights = t._sample_answers(a, b)
+        answers, weights, pts = t._sample_answers(a, b)
         mask = np.array([r is not None and r.visible for r in answers], float)
         seen = float(mask @ weights / weights.sum())
         if not 0 < seen < 1:
@@ -235,7 +236,10 @@ def test_e_cover_piece_hides_as_the_whole_table_without_it_shows(mill, which):
                 continue
             without = dataclasses.replace(t, scenery=tuple(o for o in t.scenery if o.id != s.id))
             oracle = without.visible_fraction(a, b) > seen + 1e-9
-            assert t._seen_without(s, a, b, answers, mask, weights, seen) == oracle, (a, b, s.id)
+            assert t._seen_without(s, a, b, answers, mask, weights, seen, pts) == oracle, (a, b, s.id)
+            # sample by sample: every sample the piece hides is one asked again
+            opened = (without._visible_samples(a, b)[0] > 0) & (mask == 0)
+            assert not (opened & ~t._may_clear(s, a, answers, pts)).any(), (a, b, s.id)
             asked += oracle
     assert asked  # some piece did hide part of a target
 
