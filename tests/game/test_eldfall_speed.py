@@ -274,21 +274,7 @@ def test_e_los_board_grown_from_the_last_equals_one_grown_afresh():
     ungrown = moved.los_obstacles
     got = ungrown.grown(eps)
     assert "_base" in got.__dict__  # taken from the last board
-    fresh = los._grow_all(ungrown, eps)
-    assert got.names == fresh.names and got.members == fresh.members
-    for f in ("z0", "z1", "grounded", "sealed"):
-        assert np.array_equal(getattr(got.solids, f), getattr(fresh.solids, f)), f
-    assert got.solids.circles == fresh.solids.circles and got.solids.parts == fresh.solids.parts
-    assert all(a.equals_exact(b, 0.0) for a, b in zip(got.solids.geoms, fresh.solids.geoms))
-    want = los._assemble(fresh.solids)
-    for f in los._Arrays._fields:
-        a, b = getattr(got, f), getattr(want, f)
-        if f == "tree":
-            assert all(x.equals_exact(y, 0.0) for x, y in zip(a.geometries, b.geometries))
-        elif f == "owner_geom":
-            assert all(x.equals_exact(y, 0.0) for x, y in zip(a, b))
-        else:
-            assert np.array_equal(a, b, equal_nan=True), f
+    _assert_grown_as_afresh(got, ungrown, eps)
 
 
 @pytest.mark.parametrize("which", ["mill", "random"])
@@ -309,3 +295,45 @@ def test_e_move_spaces_kept_per_piece_size_give_the_capsules_made_afresh(mill, w
                     assert np.array_equal(free.caps, caps) and np.array_equal(free.owner, owner)
                     seen += 1
     assert seen >= 24
+
+
+def _assert_grown_as_afresh(got, ungrown, eps):
+    fresh = los._grow_all(ungrown, eps)
+    assert got.names == fresh.names and got.members == fresh.members
+    for f in ("z0", "z1", "grounded", "sealed"):
+        assert np.array_equal(getattr(got.solids, f), getattr(fresh.solids, f)), f
+    assert got.solids.circles == fresh.solids.circles and got.solids.parts == fresh.solids.parts
+    assert all(a.equals_exact(b, 0.0) for a, b in zip(got.solids.geoms, fresh.solids.geoms))
+    want = los._assemble(fresh.solids)
+    for f in los._Arrays._fields:
+        a, b = getattr(got, f), getattr(want, f)
+        if f == "tree":
+            assert all(x.equals_exact(y, 0.0) for x, y in zip(a.geometries, b.geometries))
+        elif f == "owner_geom":
+            assert all(x.equals_exact(y, 0.0) for x, y in zip(a, b))
+        else:
+            assert np.array_equal(a, b, equal_nan=True), f
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_e_los_boards_of_a_walk_grown_from_each_other_equal_grown_afresh(seed):
+    """Board after board, models moving (onto roofs too, one at a time or two), each grown
+    from the last as a game grows them: the same obstacles as grown afresh."""
+    rng = random.Random(seed)
+    t = random_table(rng, models=8, scenery=20)
+    eps = los.DEFAULT_TOLERANCE
+    roofs = [s for s in t.scenery if s.walkable and s.blocks_los]
+    derived = 0
+    for _ in range(12):
+        t.los_obstacles.grown(eps).tree  # this board searched: grown and assembled
+        for m in rng.sample(t.models, rng.choice([1, 2])):
+            if roofs and rng.random() < 0.3:
+                c = rng.choice(roofs).solid.footprint.representative_point()
+                m2 = dataclasses.replace(m, x=c.x, y=c.y, z=rng.choice(roofs).solid.z1)
+            else:
+                m2 = dataclasses.replace(m, x=m.x + rng.uniform(-0.5, 0.5), y=m.y + rng.uniform(-0.5, 0.5), z=0.0)
+            t = t.with_model(m2)
+        got = t.los_obstacles.grown(eps)
+        derived += "_base" in got.__dict__
+        _assert_grown_as_afresh(got, t.los_obstacles, eps)
+    assert derived
