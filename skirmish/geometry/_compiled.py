@@ -605,14 +605,16 @@ def _line_chord(hp: np.ndarray, circ: np.ndarray, is_round: bool, ox: float, oy:
 def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, CQ: np.ndarray, zP: np.ndarray,
                 zQ: np.ndarray, order: np.ndarray, first: np.ndarray, last: np.ndarray, piece: np.ndarray,
                 z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, round_: np.ndarray, halfplanes: np.ndarray,
-                piece_circle: np.ndarray, eta: float) -> np.ndarray:
+                piece_circle: np.ndarray, eta: float) -> tuple[np.ndarray, np.ndarray]:
     R, V = o.shape[0], CP.shape[1]
     covered = np.zeros(R, np.bool_)
+    joint = np.zeros(R, np.bool_)
     most = 1
     for b in range(first.shape[0]):
         most = max(most, last[b] - first[b])
     lo_buf = np.empty(most)
     hi_buf = np.empty(most)
+    r_buf = np.empty(most, np.int64)
     dP = np.empty(V)
     dQ = np.empty(V)
     sP = np.empty(V)
@@ -660,6 +662,7 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
             if max(a, smin) < min(e, smax):
                 lo_buf[n] = a
                 hi_buf[n] = e
+                r_buf[n] = r
                 n += 1
         if n == 0:
             continue
@@ -677,7 +680,11 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
                 break
             reach = max(reach, hi_buf[j])
         covered[k] = not gap and reach > smax + 1e-12
-    return covered
+        if covered[k]:
+            for i in range(n):
+                if r_buf[i] != k:
+                    joint[k] = True
+    return covered, joint
 
 
 @_jit

@@ -250,14 +250,17 @@ def binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tuple
 
 def separators(o: np.ndarray, d: np.ndarray, bundle: np.ndarray, CP: np.ndarray, CQ: np.ndarray, zP: np.ndarray,
                zQ: np.ndarray, piece: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
-               round_: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, eta: float) -> np.ndarray:
+               round_: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, eta: float
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Per row r (a solid of bundle ``bundle[r]``: piece ``piece[r]``, heights ``z0[r]``–
     ``z1[r]``, ``sealed[r]``, ``round_[r]``), whether the line ``o[r] + s·d[r]`` separates
     the bundle's patches ``CP[b]`` and ``CQ[b]`` (V, 2) and the bundle's solids that rise
     above every segment where it crosses the line (heights ``zP[b]`` → ``zQ[b]``: below
     ``z1``, not under ``z0`` (+ ``eta`` unsealed)) cover the stretch the segments cross
     with open chords (their ``halfplanes`` a·x < b, or circle ``piece_circle`` when round)
-    that start before it, leave no gap (touching is a gap) and end after it."""
+    that start before it, leave no gap (touching is a gap) and end after it; and, per
+    row, whether a covered line's chords include another row's (the proof's solids are
+    then more than the row's own)."""
     f8, i8 = np.float64, np.int64
     bundle = np.asarray(bundle, i8)
     order = np.argsort(bundle, kind="stable")

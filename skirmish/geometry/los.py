@@ -44,7 +44,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Generic, Literal, NamedTuple, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 import numpy as np
 import shapely
@@ -1053,6 +1053,9 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
         tall_rows = _Rows(rows.bundle[tall], rows.piece[tall], rows.owner[tall])
         if len(tall_rows.bundle):
             by = _blocked_rows(tall_rows, obs, vP, vQ, cP, cQ, D_P, D_Q, zP, zQ)
+            covering = by.pop("with")  # pieces that cover a separator line with its own: named too
+            for bb, o in zip(bp[tall_rows.bundle[covering]], tall_rows.owner[covering]):
+                blockers[bb].add(int(o))
             for kind, hit in by.items():
                 blocked[tall_rows.bundle[hit]] = True
                 for b, o in zip(bp[tall_rows.bundle[hit]], tall_rows.owner[hit]):
@@ -1336,13 +1339,34 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, cP, cQ, D_P, D_Q, zP, zQ)
     vn = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-300)
     across = np.stack([-v[:, 1] / vn, v[:, 0] / vn], 1)
     sep = np.zeros(len(b), bool)
+    pairs = []  # (line row, row covering it): the proof's solids
     for d in (across, axis[:, 2:]):
         if fast:
-            sep |= kernels.separators(axis[:, :2], d, b, vP, vQ, zP, zQ, rows.piece, z0, z1, sealed, round_,
-                                      obs.halfplanes, obs.piece_circle, ETA)
+            hit, joint = kernels.separators(axis[:, :2], d, b, vP, vQ, zP, zQ, rows.piece, z0, z1, sealed, round_,
+                                            obs.halfplanes, obs.piece_circle, ETA)
+            if joint.any():  # (the rows that cover a line with its own: asked of the twin for those lines)
+                pairs.append(_covering(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_,
+                                       np.flatnonzero(joint)))
         else:
-            sep |= _separator(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_)
-    return {"separator": np.flatnonzero(sep), "containment": np.flatnonzero(contain & ~sep)}
+            hit, got = _separator(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_, pairs=True)
+            got = got[got[:, 0] != got[:, 1]]
+            if len(got):
+                pairs.append(got)
+        sep |= hit
+    every = np.concatenate(pairs) if pairs else np.zeros((0, 2), int)
+    return {"separator": np.flatnonzero(sep), "containment": np.flatnonzero(contain & ~sep),
+            "with": np.unique(every[every[:, 0] != every[:, 1], 1]) if len(every) else np.zeros(0, int)}
+
+
+def _covering(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_, lines: np.ndarray
+              ) -> np.ndarray:
+    """The (line row, row) pairs of :func:`_separator` for the covered ``lines`` only,
+    solved on the rows of their bundles."""
+    sub = np.flatnonzero(np.isin(rows.bundle, rows.bundle[lines]))
+    _, got = _separator(_Rows(rows.bundle[sub], rows.piece[sub], rows.owner[sub]), obs, o[sub], d[sub], CP[sub],
+                        CQ[sub], zP[sub], zQ[sub], z0[sub], z1[sub], sealed[sub], round_[sub],
+                        lines=np.searchsorted(sub, lines), pairs=True)
+    return sub[got]
 
 
 def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1363,10 +1387,14 @@ def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[n
     return np.maximum(lo.max((1, 2)), 0.0), np.minimum(hi.min((1, 2)), 1.0)
 
 
-def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_) -> np.ndarray:
+def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_,
+               lines: np.ndarray | None = None, pairs: bool = False) -> Any:
     """Rows where the line o + s·d separates the patches and the obstacle covers every
-    crossing (the numpy twin of :func:`.kernels.separators`, for small queries)."""
+    crossing (the numpy twin of :func:`.kernels.separators`, for small queries).
+    ``lines``: only these rows' lines are tried. ``pairs``: also the (line row, row)
+    pairs of the rows whose chords cover each covered line (every solid of its proof)."""
     out = np.zeros(len(o), bool)
+    none = np.zeros((0, 2), int)
     nx, ny = -d[:, 1:2], d[:, 0:1]
     PX, PY = CP[..., 0] - o[:, 0:1], CP[..., 1] - o[:, 1:2]
     QX, QY = CQ[..., 0] - o[:, 0:1], CQ[..., 1] - o[:, 1:2]
@@ -1374,8 +1402,10 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     flip = np.where(dP[:, 0] < 0, -1.0, 1.0)[:, None]
     dP, dQ = dP * flip, -dQ * flip
     apart = np.flatnonzero((dP.min(1) > 0) & (dQ.min(1) > 0))
+    if lines is not None:
+        apart = apart[np.isin(apart, lines)]
     if not len(apart):
-        return out
+        return (out, none) if pairs else out
     dP, dQ = dP[apart], dQ[apart]
     da = d[apart]
     sP = PX[apart] * da[:, 0:1] + PY[apart] * da[:, 1:2]
@@ -1399,18 +1429,18 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     tall = _heights_block(tlo[k], thi[k], zP[line_row], zQ[line_row], z0[other], z1[other], sealed[other])
     k, other, line_row = k[tall], other[tall], line_row[tall]
     if not len(k):
-        return out
+        return (out, none) if pairs else out
     olo, ohi = _line_interval(rows.piece[other], obs, o[line_row], d[line_row], round_[other])
     lo_c, hi_c = np.maximum(olo, smin[k]), np.minimum(ohi, smax[k])
     use = hi_c > lo_c
-    k, lo_c, hi_c, olo, ohi = k[use], lo_c[use], hi_c[use], olo[use], ohi[use]
+    k, lo_c, hi_c, olo, ohi, other = k[use], lo_c[use], hi_c[use], olo[use], ohi[use], other[use]
     if not len(k):
-        return out
+        return (out, none) if pairs else out
     # sweep each line's intervals in order: covered when they start before smin, leave
     # no gap and reach past smax (the solids are grown: where two grown solids only touch,
     # a sight line may pass between them keeping exactly ε, so touching is a gap)
     srt = np.lexsort((olo, k))
-    k, olo, ohi = k[srt], olo[srt], ohi[srt]
+    k, olo, ohi, other = k[srt], olo[srt], ohi[srt], other[srt]
     # (each line's running reach, exactly: a running maximum of the ends' ranks, offset per line)
     by_end = np.argsort(ohi, kind="stable")
     rank = np.empty(len(ohi), int)
@@ -1426,6 +1456,9 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     np.maximum.at(end_reach, k, ohi)
     covered = start_ok & ~has_gap & (end_reach > smax + 1e-12)
     out[apart[covered]] = True
+    if pairs:
+        used = covered[k]
+        return out, (np.column_stack([apart[k[used]], other[used]]) if used.any() else none)
     return out
 
 

@@ -133,13 +133,14 @@ def _recorded(monkeypatch, name: str) -> list[tuple]:
 def test_e_los_blocked_rows_kernels_give_the_numpy_rows(monkeypatch):
     """The single-solid tests of every round (containment and separators), compiled and
     numpy, name the same rows on every bundle the searches of six dense tables examine
-    (their inputs recorded, then replayed both ways)."""
+    (their inputs recorded, then replayed both ways), and the same rows that cover a
+    separator line together with its own (the proof's other solids)."""
     from skirmish.geometry import kernels, los
 
     calls = _recorded(monkeypatch, "_blocked_rows")
     real = los._blocked_rows
     assert sum(len(args[0].bundle) for args in calls) > 1000
-    found = {"separator": 0, "containment": 0}
+    found = {"separator": 0, "containment": 0, "with": 0}
     for args in calls:
         monkeypatch.setattr(kernels, "wanted", lambda work: True)
         fast = real(*args)

@@ -38,6 +38,14 @@ def test_E_LOS_open_ground_is_visible_with_a_valid_witness():
 def test_E_LOS_wall_blocks_and_is_named():
     r = los(table_text(model("a", (4, 10)) + model("b", (16, 10), side="blue"), scenery("wall", (9, 6, 9.5, 14))))
     assert not r.visible and r.reason == "blocked" and r.blockers == ("wall",)
+
+
+def test_E_LOS_two_abutting_walls_that_block_together_are_both_named():
+    """A line across the sight lines is covered by one wall and the next together (the
+    other's own line is not): the proof uses both, and both are named."""
+    r = los(table_text(model("a", (4, 10)) + model("b", (16, 10), side="blue"),
+                       scenery("low", (9.8, 7, 10.2, 10)) + scenery("long", (9.8, 10, 14, 13))))
+    assert not r.visible and r.stage == "separator" and r.blockers == ("low", "long")
     assert r.stage == "separator"  # settled in one step: the wall separates the bases
 
 
