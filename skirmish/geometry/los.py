@@ -510,7 +510,7 @@ def _grow_like(obs: Obstacles, eps: float) -> Obstacles | None:
     new = obs.solids
     if not new.grounded.all():  # (a floating solid may stack: grown afresh)
         return None
-    for old, grown in reversed(_RECENT):
+    for old, grown in reversed(tuple(_RECENT)):  # (a snapshot: another thread may add one)
         if grown.grown_by != old.grown_by + eps or old.names != obs.names or len(grown.names) != len(obs.names):
             continue
         changed = _changed(old.solids, new)
