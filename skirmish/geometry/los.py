@@ -668,6 +668,7 @@ class _Pairs:
     cand_start: np.ndarray  # CSR into cand_owner
     cand_count: np.ndarray
     cand_owner: np.ndarray  # candidate obstacle owners per pair (flattened)
+    out_of_arc: np.ndarray  # (n,) the target misses the source's front half-plane (E-ARC)
     pieces_start: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
 
 
@@ -971,8 +972,10 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
             H[i] = (f[0], f[1], f[0] * s.x + f[1] * s.y)
     zP = np.array([(s.z, s.z + s.h) for s in sources], float).reshape(n, 2)
     zQ = np.array([(t.z, t.z + t.h) for t in targets], float).reshape(n, 2)
-    # (a pair out of arc, E-ARC, is answered before any candidate is looked at: none looked up)
-    live = np.flatnonzero(_front_reach(H, Q) >= -1e-12)
+    # E-ARC: the target must reach into the front half-plane (a pair out of arc is answered
+    # before any candidate is looked at: none is looked up)
+    arc = np.einsum("ij,ij->i", H[:, :2], Q[:, :2]) + Q[:, 2] - H[:, 2] < -1e-12
+    live = np.flatnonzero(~arc)
     qi, oi = corridor_owners(obs, P[live], Q[live], zP[live], zQ[live],
                              np.array([s.owner for s in sources], int).reshape(n)[live],
                              np.array([t.owner for t in targets], int).reshape(n)[live])
@@ -985,13 +988,7 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
     pair_of_piece, piece = pair_of_piece[order], piece[order]
     count = np.bincount(pair_of_piece, minlength=n)
     start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(int)
-    return _Pairs(P, Q, H, zP, zQ, start, count, piece)
-
-
-def _front_reach(H: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    """How far each target disc ``Q`` reaches into its source's front half-plane ``H``
-    (E-ARC: out of arc below zero)."""
-    return np.einsum("ij,ij->i", H[:, :2], Q[:, :2]) + Q[:, 2] - H[:, 2]
+    return _Pairs(P, Q, H, zP, zQ, start, count, piece, arc)
 
 
 def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
@@ -1013,8 +1010,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     thin = (tolerance if resolution is None else resolution) * (2.0 - GROW_FACTOR)
     pairs = _pairs_arrays(obs, sources, targets, facings)
     results: list[LosAnswer | None] = [None] * n
-    # E-ARC: the target must reach into the front half-plane
-    for ii in np.flatnonzero(_front_reach(pairs.H, pairs.Q) < -1e-12):
+    for ii in np.flatnonzero(pairs.out_of_arc):  # E-ARC
         results[int(ii)] = LosAnswer(False, "arc", out_of_arc=True)
     live = np.array([r is None for r in results], bool)
     bp = np.flatnonzero(live)
@@ -1349,13 +1345,12 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, cP, cQ, D_P, D_Q, zP, zQ)
                                        np.flatnonzero(joint)))
         else:
             hit, got = _separator(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_, pairs=True)
-            got = got[got[:, 0] != got[:, 1]]
-            if len(got):
-                pairs.append(got)
+            pairs.append(got)
         sep |= hit
     every = np.concatenate(pairs) if pairs else np.zeros((0, 2), int)
+    other = every[every[:, 0] != every[:, 1], 1]  # (a line's own row is named already)
     return {"separator": np.flatnonzero(sep), "containment": np.flatnonzero(contain & ~sep),
-            "with": np.unique(every[every[:, 0] != every[:, 1], 1]) if len(every) else np.zeros(0, int)}
+            "with": np.unique(other) if len(other) else np.zeros(0, int)}
 
 
 def _covering(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_, lines: np.ndarray

@@ -384,8 +384,15 @@ def capsule_rows(support: Polygon | MultiPolygon, clearance: float, obstacles: S
     each obstacle's in turn (owner: its index), as (rows, owners)."""
     edge = _SUPPORT_CAPS.get((id(support), float(clearance)), (support,),
                              lambda: _ring_capsules(support, float(clearance)))
-    caps = [edge, *(o.capsules() for o in obstacles)]
-    return np.concatenate(caps), np.repeat(np.arange(-1, len(obstacles)), [len(c) for c in caps])
+    caps, owner = obstacle_rows(obstacles)
+    return np.concatenate([edge, caps]), np.concatenate([np.full(len(edge), -1), owner])
+
+
+def obstacle_rows(obstacles: Sequence[PlanObstacle], first: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Each obstacle's capsules in turn, as (rows, owners): owner ``first + i`` for obstacle ``i``."""
+    caps = [o.capsules() for o in obstacles]
+    return (np.concatenate(caps) if caps else np.zeros((0, 5)),
+            np.repeat(np.arange(first, first + len(caps)), [len(c) for c in caps]))
 
 
 class FreeSpace:

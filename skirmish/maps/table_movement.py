@@ -143,18 +143,14 @@ class _Space:
 
         def rows(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             return np.concatenate([way, *(c for c, _ in parts)]), np.concatenate([owner, *(o for _, o in parts)])
-
-        def discs(obstacles: list[P.PlanObstacle], first: int) -> tuple[np.ndarray, np.ndarray]:
-            return (np.concatenate([o.capsules() for o in obstacles]) if obstacles else np.zeros((0, 5)),
-                    np.arange(first, first + len(obstacles)))  # (a disc is one capsule)
         #: planning: support, blockers, enemies kept a little beyond contact
         self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box,
-                                rows=rows(discs(enemy_obs, nb)))
+                                rows=rows(P.obstacle_rows(enemy_obs, nb)))
         #: checking: support and blockers (models are tested separately)
         self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box, rows=sc.way)
         #: ending: also low pieces and every model (touching is fine)
         self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box,
-                               rows=rows((sc.low_caps, sc.low_owner + nb), discs(model_obs, nb + nl)))
+                               rows=rows(P.obstacle_rows(sc.low, nb), P.obstacle_rows(model_obs, nb + nl)))
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
@@ -229,8 +225,7 @@ class _Pieces:
     pieces: tuple[tuple[Scenery, bool], ...]
     polygons: dict[str, P.PlanObstacle]  # the polygon pieces' obstacles
     way: tuple[np.ndarray, np.ndarray]  # capsule rows: the support's edges, then the pieces in the way
-    low_caps: np.ndarray  # the low pieces' capsule rows
-    low_owner: np.ndarray  # (their index among the low pieces)
+    low: tuple[P.PlanObstacle, ...]  # the low pieces' obstacles (their capsules kept on them)
 
 
 _PIECES: IdentityMemo[_Pieces] = IdentityMemo(1024)
@@ -249,12 +244,9 @@ def _pieces_on(scenery: tuple[Scenery, ...], surface: Surface, r: float, h: floa
             # E-STATE-OTHER: a Flying model passes over scenery (it may not end on a piece)
             met.append((s, is_fall(z1 - z, h) and not flying))
         obs = [_obstacle(s, r, (0.0, 0.0)) for s, _ in met]  # (a round piece's capsule has no corners)
-        low = [o for o, (_, way) in zip(obs, met) if not way]
-        low_caps, low_owner = P.capsule_rows(surface.support, r, low)
-        edge = int((low_owner < 0).sum())
         return _Pieces(heights, tuple(met), {o.name: o for o in obs if o.circle is None},
                        P.capsule_rows(surface.support, r, [o for o, (_, way) in zip(obs, met) if way]),
-                       low_caps[edge:], low_owner[edge:])
+                       tuple(o for o, (_, way) in zip(obs, met) if not way))
     return _PIECES.get((id(scenery), id(surface.support), surface.z, r, h, flying), (scenery, surface.support), make)
 
 

@@ -486,9 +486,9 @@ class EldfallGame:
     def engaged_by(self, model_id: str) -> tuple[str, ...]:
         """E-STATE-ENGAGED: the enemies engaging ``model_id`` now (:func:`.attacks.engagers`),
         found once per board and the units' States (AP and Wounds change nothing there but
-        being in play)."""
+        the States: being in play is one)."""
         st = self.state
-        facts = tuple((u.in_play, u.states) for u in st.units.values())
+        facts = tuple(u.states for u in st.units.values())
         hit = self._engaged.get(model_id)
         if hit is None or hit[0] is not st.table or hit[1] != facts:
             hit = self._engaged[model_id] = (st.table, facts, engagers(st, model_id))
@@ -713,7 +713,7 @@ class EldfallGame:
         st = self.state
         hand = weapons_in_hand(st.model(model_id), bool(self.engaged_by(model_id)))
         return {e.id: [w for w in hand if st.table.reach(model_id, e.id, w).in_reach]
-                for e in st.side_units(st.enemy_of(st.unit(model_id).side)) if "Dead" not in e.states and e.in_play}
+                for e in st.in_play(st.enemy_of(st.unit(model_id).side))}
 
     # resolution -------------------------------------------------------------------------
     def _resolve(self, seq: _Sequence, action: Action) -> None:
