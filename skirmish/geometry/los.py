@@ -669,7 +669,6 @@ class _Pairs:
     cand_count: np.ndarray
     cand_owner: np.ndarray  # candidate obstacle owners per pair (flattened)
     out_of_arc: np.ndarray  # (n,) the target misses the source's front half-plane (E-ARC)
-    pieces_start: np.ndarray = field(default_factory=lambda: np.zeros(0, int))
 
 
 def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
