@@ -608,7 +608,7 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
                 piece_circle: np.ndarray, eta: float) -> tuple[np.ndarray, np.ndarray]:
     R, V = o.shape[0], CP.shape[1]
     covered = np.zeros(R, np.bool_)
-    joint = np.zeros(R, np.bool_)
+    named = np.zeros(R, np.bool_)
     most = 1
     for b in range(first.shape[0]):
         most = max(most, last[b] - first[b])
@@ -683,8 +683,8 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
         if covered[k]:
             for i in range(n):
                 if r_buf[i] != k:
-                    joint[k] = True
-    return covered, joint
+                    named[r_buf[i]] = True
+    return covered, named
 
 
 @_jit

@@ -259,8 +259,8 @@ def separators(o: np.ndarray, d: np.ndarray, bundle: np.ndarray, CP: np.ndarray,
     ``z1``, not under ``z0`` (+ ``eta`` unsealed)) cover the stretch the segments cross
     with open chords (their ``halfplanes`` a·x < b, or circle ``piece_circle`` when round)
     that start before it, leave no gap (touching is a gap) and end after it; and, per
-    row, whether a covered line's chords include another row's (the proof's solids are
-    then more than the row's own)."""
+    row, whether its chord helps cover another row's covered line (it is then one of that
+    proof's solids)."""
     f8, i8 = np.float64, np.int64
     bundle = np.asarray(bundle, i8)
     order = np.argsort(bundle, kind="stable")

@@ -1334,33 +1334,18 @@ def _blocked_rows(rows: _Rows, obs: Obstacles, vP, vQ, cP, cQ, D_P, D_Q, zP, zQ)
     vn = np.maximum(np.hypot(v[:, 0], v[:, 1]), 1e-300)
     across = np.stack([-v[:, 1] / vn, v[:, 0] / vn], 1)
     sep = np.zeros(len(b), bool)
-    pairs = []  # (line row, row covering it): the proof's solids
+    named = np.zeros(len(b), bool)  # rows that cover another row's separator line: its proof's solids too
     for d in (across, axis[:, 2:]):
         if fast:
-            hit, joint = kernels.separators(axis[:, :2], d, b, vP, vQ, zP, zQ, rows.piece, z0, z1, sealed, round_,
-                                            obs.halfplanes, obs.piece_circle, ETA)
-            if joint.any():  # (the rows that cover a line with its own: asked of the twin for those lines)
-                pairs.append(_covering(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_,
-                                       np.flatnonzero(joint)))
+            hit, also = kernels.separators(axis[:, :2], d, b, vP, vQ, zP, zQ, rows.piece, z0, z1, sealed, round_,
+                                           obs.halfplanes, obs.piece_circle, ETA)
+            named |= also
         else:
-            hit, got = _separator(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_, pairs=True)
-            pairs.append(got)
+            hit, got = _separator(rows, obs, axis[:, :2], d, P, Q, zP[b], zQ[b], z0, z1, sealed, round_)
+            named[got[got[:, 0] != got[:, 1], 1]] = True
         sep |= hit
-    every = np.concatenate(pairs) if pairs else np.zeros((0, 2), int)
-    other = every[every[:, 0] != every[:, 1], 1]  # (a line's own row is named already)
     return {"separator": np.flatnonzero(sep), "containment": np.flatnonzero(contain & ~sep),
-            "with": np.unique(other) if len(other) else np.zeros(0, int)}
-
-
-def _covering(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_, lines: np.ndarray
-              ) -> np.ndarray:
-    """The (line row, row) pairs of :func:`_separator` for the covered ``lines`` only,
-    solved on the rows of their bundles."""
-    sub = np.flatnonzero(np.isin(rows.bundle, rows.bundle[lines]))
-    _, got = _separator(_Rows(rows.bundle[sub], rows.piece[sub], rows.owner[sub]), obs, o[sub], d[sub], CP[sub],
-                        CQ[sub], zP[sub], zQ[sub], z0[sub], z1[sub], sealed[sub], round_[sub],
-                        lines=np.searchsorted(sub, lines), pairs=True)
-    return sub[got]
+            "with": np.flatnonzero(named)}
 
 
 def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1381,12 +1366,12 @@ def _disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[n
     return np.maximum(lo.max((1, 2)), 0.0), np.minimum(hi.min((1, 2)), 1.0)
 
 
-def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_,
-               lines: np.ndarray | None = None, pairs: bool = False) -> Any:
+def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed, round_
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Rows where the line o + s·d separates the patches and the obstacle covers every
     crossing (the numpy twin of :func:`.kernels.separators`, for small queries).
-    ``lines``: only these rows' lines are tried. ``pairs``: also the (line row, row)
-    pairs of the rows whose chords cover each covered line (every solid of its proof)."""
+    Also the (line row, row) pairs of the rows whose chords cover each covered line
+    (every solid of its proof)."""
     out = np.zeros(len(o), bool)
     none = np.zeros((0, 2), int)
     nx, ny = -d[:, 1:2], d[:, 0:1]
@@ -1396,10 +1381,8 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     flip = np.where(dP[:, 0] < 0, -1.0, 1.0)[:, None]
     dP, dQ = dP * flip, -dQ * flip
     apart = np.flatnonzero((dP.min(1) > 0) & (dQ.min(1) > 0))
-    if lines is not None:
-        apart = apart[np.isin(apart, lines)]
     if not len(apart):
-        return (out, none) if pairs else out
+        return out, none
     dP, dQ = dP[apart], dQ[apart]
     da = d[apart]
     sP = PX[apart] * da[:, 0:1] + PY[apart] * da[:, 1:2]
@@ -1423,13 +1406,13 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     tall = _heights_block(tlo[k], thi[k], zP[line_row], zQ[line_row], z0[other], z1[other], sealed[other])
     k, other, line_row = k[tall], other[tall], line_row[tall]
     if not len(k):
-        return (out, none) if pairs else out
+        return out, none
     olo, ohi = _line_interval(rows.piece[other], obs, o[line_row], d[line_row], round_[other])
     lo_c, hi_c = np.maximum(olo, smin[k]), np.minimum(ohi, smax[k])
     use = hi_c > lo_c
     k, lo_c, hi_c, olo, ohi, other = k[use], lo_c[use], hi_c[use], olo[use], ohi[use], other[use]
     if not len(k):
-        return (out, none) if pairs else out
+        return out, none
     # sweep each line's intervals in order: covered when they start before smin, leave
     # no gap and reach past smax (the solids are grown: where two grown solids only touch,
     # a sight line may pass between them keeping exactly ε, so touching is a gap)
@@ -1450,10 +1433,8 @@ def _separator(rows: _Rows, obs: Obstacles, o, d, CP, CQ, zP, zQ, z0, z1, sealed
     np.maximum.at(end_reach, k, ohi)
     covered = start_ok & ~has_gap & (end_reach > smax + 1e-12)
     out[apart[covered]] = True
-    if pairs:
-        used = covered[k]
-        return out, (np.column_stack([apart[k[used]], other[used]]) if used.any() else none)
-    return out
+    used = covered[k]
+    return out, (np.column_stack([apart[k[used]], other[used]]) if used.any() else none)
 
 
 def _line_interval(piece: np.ndarray, obs: Obstacles, o, d, round_) -> tuple[np.ndarray, np.ndarray]:
