@@ -288,6 +288,24 @@ class Table(TableMovement, TableTemplates, Map):
         ``prune``: a sample on ``b``'s far side is hidden by ``b`` itself, and is not
         solved: every point of ``a``'s hitbox lies strictly behind the plane tangent to
         ``b`` (grown by ε) there, so every sight line to it enters ``b``."""
+        pts, weights, want = self._wanted_samples(a, b, samples, tolerance, only, prune)
+        ma = self.model(a)
+        ask = np.flatnonzero(want)
+        src = self._viewer(a)
+        targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts[ask]]
+        facing = ma.facing_vector if arc == "front" else None
+        raw = line_of_sight_batch(self.los_obstacles, [src] * len(targets), targets, [facing] * len(targets),
+                                  tolerance=tolerance)
+        answers: list[LosAnswer | None] = [None] * len(pts)
+        for i, r in zip(ask.tolist(), raw):
+            answers[i] = r
+        return answers, weights, pts
+
+    def _wanted_samples(self, a: str, b: str, samples: int = 16, tolerance: float = DEFAULT_TOLERANCE,
+                        only: np.ndarray | None = None, prune: bool = True
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_sample_answers`' samples of ``b`` (x, y, z), their area weights and which
+        of them are solved (in the mask ``only`` and, with ``prune``, not on ``b``'s far side)."""
         ma, mb = self.model(a), self.model(b)
         if a == b:
             raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models")
@@ -299,16 +317,7 @@ class Table(TableMovement, TableTemplates, Map):
             n = (pts[:, :2] - (hb.x, hb.y)) / (hb.radius + tolerance)
             behind = (ha.x - hb.x) * n[:, 0] + (ha.y - hb.y) * n[:, 1] + ha.radius < hb.radius + tolerance - 1e-9
             want &= ~np.where(top, ha.top < hb.top + tolerance - 1e-9, behind)
-        ask = np.flatnonzero(want)
-        src = self._viewer(a)
-        targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts[ask]]
-        facing = ma.facing_vector if arc == "front" else None
-        raw = line_of_sight_batch(self.los_obstacles, [src] * len(targets), targets, [facing] * len(targets),
-                                  tolerance=tolerance)
-        answers: list[LosAnswer | None] = [None] * len(pts)
-        for i, r in zip(ask.tolist(), raw):
-            answers[i] = r
-        return answers, weights, pts
+        return pts, weights, want
 
     def line_of_sight_all(self, *, arc: LosArc = "front", tolerance: float = DEFAULT_TOLERANCE,
                           progress: Callable[[int], None] | None = None) -> list[LineOfSight]:
@@ -407,6 +416,9 @@ class Table(TableMovement, TableTemplates, Map):
             return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
         near = [s for s in self.scenery if s.blocks_los and s.top > mt.z + BASE_THICKNESS
                 and cylinder_prism_distance(mt.hitbox, s.solid) <= 1.0 + CONTACT_TOLERANCE]
+        if near and not fraction:  # a piece no sight line to a solved sample can meet hides none of them
+            pts, _, want = self._wanted_samples(attacker, target)
+            near = [s for s in near if self._lines_may_meet(s, attacker, pts, want).any()]
         seen: float | None = None  # (not computed where no piece can give Cover and it is not asked for)
         if near or fraction:
             answers, weights, pts = self._sample_answers(attacker, target)
@@ -458,20 +470,25 @@ class Table(TableMovement, TableTemplates, Map):
     def _may_clear(self, piece: Scenery, attacker: str, answers: list[LosAnswer | None], pts: np.ndarray
                    ) -> np.ndarray:
         """The hidden samples (``answers`` to ``pts``) that may come into view without
-        ``piece``: those whose sight lines may meet it (in plan they run within the
-        attacker's radius of the line from its centre to the sample; the solids are grown
-        by ε), or every hidden one where something stands on the piece."""
-        ma = self.model(attacker)
+        ``piece``: those whose sight lines may meet it (:meth:`_lines_may_meet`)."""
         hidden = np.array([r is not None and not r.visible and not r.out_of_arc for r in answers], bool)
+        return self._lines_may_meet(piece, attacker, pts, hidden)
+
+    def _lines_may_meet(self, piece: Scenery, attacker: str, pts: np.ndarray, among: np.ndarray) -> np.ndarray:
+        """Of the samples ``pts`` in the mask ``among``, those whose sight lines from
+        ``attacker`` may meet ``piece``: in plan they run within the attacker's radius of
+        the line from its centre to the sample (the solids are grown by ε); every one of
+        them where something stands on the piece (its solid may change without it)."""
+        ma = self.model(attacker)
         foot = piece.solid.footprint
         held = any(o.id != piece.id and o.solid.z0 > 1e-6 and shapely.dwithin(o.solid.footprint, foot, 1e-6)
                    for o in self.scenery) or \
             any(m.z > 1e-6 and shapely.dwithin(foot, shapely.Point(m.x, m.y), m.radius + 1e-6) for m in self.models)
-        if held or not hidden.any():
-            return hidden
-        at = np.flatnonzero(hidden)
+        if held or not among.any():
+            return among.copy()
+        at = np.flatnonzero(among)
         lines = shapely.linestrings(np.stack([np.broadcast_to([ma.x, ma.y], (len(at), 2)), pts[at, :2]], 1))
-        near = hidden.copy()
+        near = among.copy()
         near[at] = shapely.distance(foot, lines) <= ma.radius + 3 * DEFAULT_TOLERANCE
         return near
 
