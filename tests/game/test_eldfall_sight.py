@@ -115,4 +115,4 @@ def test_e_los_seen_by_a_piece_resting_on_the_mover_floats_once_it_has_left():
     assert list(sight_along(table, m, [far], ["r"]).seen_by[0]) == oracle
     # the table as it stands (the slab grounded through the mover) would block it
     as_it_stands = sight._seen_by(table, m, [far], ("r",))
-    assert list(as_it_stands[0]) == [False]
+    assert [a.visible for a in as_it_stands] == [False]

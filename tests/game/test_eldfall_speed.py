@@ -337,3 +337,42 @@ def test_e_los_boards_of_a_walk_grown_from_each_other_equal_grown_afresh(seed):
         derived += "_base" in got.__dict__
         _assert_grown_as_afresh(got, t.los_obstacles, eps)
     assert derived
+
+
+def test_e_reaction_attack_los_from_the_reaction_batch_holds_on_the_path_table():
+    """E-REACTION: an Attack of Opportunity takes its LoS from the reaction batch (solved on
+    the board as it stands); the witness keeps the clearance on the table with the mover
+    at the attack's path point, runs from the reactor's front half to the mover there,
+    and that table's own LoS is visible too."""
+    from skirmish.game.eldfall import parse_settings, play_game, with_builtin_power
+    from skirmish.game.eldfall.loop import EldfallGame
+    from skirmish.game.policy import load_policy
+
+    table = with_builtin_power(random_table(random.Random(1), models=10, scenery=25))
+    real = EldfallGame._sight_at
+    seen: list[tuple] = []
+
+    def record(self, seq, i, reactor):
+        got = real(self, seq, i, reactor)
+        seen.append((seq.tables[i], reactor, seq.mover, got))
+        return got
+
+    EldfallGame._sight_at = record
+    try:
+        for seed in (1, 2):
+            play_game(table, parse_settings(None, table), {s: load_policy("random", "eldfall") for s in table.sides},
+                      random.Random(seed), seed=seed)
+    finally:
+        EldfallGame._sight_at = real
+    given = [(t, r, m, s) for t, r, m, s in seen if s is not None]
+    assert len(given) >= 5
+    for t, r, m, s in given:
+        assert s.visible and t.line_of_sight(r, m).visible
+        (a, b) = s.witness
+        rm, mm = t.model(r), t.model(m)
+        fx, fy = rm.facing_vector
+        assert (a[0] - rm.x) * fx + (a[1] - rm.y) * fy >= -1e-7  # from the front half (E-ARC)
+        assert np.hypot(b[0] - mm.x, b[1] - mm.y) <= mm.radius + 1e-7  # to the mover's hitbox there
+        assert mm.z - 1e-7 <= b[2] <= mm.z + mm.hitbox_height + 1e-7
+        own = (t.model_ids.index(r), t.model_ids.index(m))
+        assert los.segment_is_clear(t.los_obstacles.grown(los.DEFAULT_TOLERANCE), s.witness, exclude=own)

@@ -24,7 +24,8 @@ from typing import Any
 
 from ...errors import ScenarioError, SkirmishError
 from ...game.policy import Decision, Policy
-from ...maps.results import MovePlan
+from ...geometry.los import DEFAULT_TOLERANCE
+from ...maps.results import LineOfSight, MovePlan
 from ...maps.table import CONTACT_TOLERANCE, Table
 from ...sim.script import Script
 from ...rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange, roll_d20
@@ -643,6 +644,18 @@ class EldfallGame:
             return False
         return bool(sight.seen_by[i, sight.others.index(reactor)])
 
+    def _sight_at(self, seq: _Sequence, i: int, reactor: str) -> LineOfSight | None:
+        """The reaction batch's LoS from ``reactor`` to the mover at path point ``i`` as the
+        table there answers it (its witness holds there: :class:`.sight.Sight`), or None
+        where the batch kept no witness (the table is asked)."""
+        sight = seq.sight
+        if sight is None or sight.witness is None or reactor not in sight.others:
+            return None
+        seg = sight.witness[i][sight.others.index(reactor)]
+        if seg is None:
+            return None
+        return LineOfSight(reactor, seq.mover, True, "clear", seg, (), DEFAULT_TOLERANCE, "front", "witness")
+
     def _reactions(self, seq: _Sequence) -> None:
         st = self.state
         side = st.reactive
@@ -792,7 +805,8 @@ class EldfallGame:
                 if r.kind == "attack":
                     rw = tgt.weapon(r.weapon or "")
                     assert rw is not None and r.at is not None
-                    back = attack_geometry(seq.tables[r.at], target, mover, rw)
+                    back = attack_geometry(seq.tables[r.at], target, mover, rw,
+                                           sight=self._sight_at(seq, r.at, target))
                     reactive = attacking_side(tgt, tu, back, reactive=True)
                     confronted.add(target)
                 elif r.kind == "dodge":
@@ -817,7 +831,7 @@ class EldfallGame:
             rm, ru = st.model(rid), st.unit(rid)
             rw = rm.weapon(r.weapon or "")
             assert rw is not None and r.at is not None
-            geo = attack_geometry(seq.tables[r.at], rid, mover, rw)
+            geo = attack_geometry(seq.tables[r.at], rid, mover, rw, sight=self._sight_at(seq, r.at, rid))
             active = attacking_side(rm, ru, geo, reactive=True)
             # E-LOS-MOVE: the mover turned freely while moving, so its Dodge has LoS
             reactive = defending_side(mm, mu, dodge=action.kind == "dodge")

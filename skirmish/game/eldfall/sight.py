@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from ...geometry.los import Viewer, line_of_sight_batch
+from ...geometry.los import LosAnswer, Segment3, Viewer, line_of_sight_batch
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table
@@ -35,12 +35,15 @@ from ...memo import IdentityMemo
 class Sight:
     """``seen_by[i, j]``: model ``others[j]`` sees the model at point ``i`` from its front
     arc (E-LOS, E-ARC); ``sees[i, j]``: the model at point ``i`` sees ``others[j]`` all
-    round (E-LOS-MOVE; only when asked for). ``tables[i]`` is the table with it there."""
+    round (E-LOS-MOVE; only when asked for). ``tables[i]`` is the table with it there.
+    ``witness[i][j]``: where ``seen_by`` was solved in one batch (without ``both``), the
+    witness segment of a True one (E-LOS), valid on ``tables[i]`` too (None elsewhere)."""
 
     others: tuple[str, ...]
     seen_by: np.ndarray
     sees: np.ndarray | None
     tables: tuple[Table, ...]
+    witness: tuple[tuple[Segment3 | None, ...], ...] | None = None
 
 
 #: Tables already built, with their LoS obstacles cached: the same table asked again (the
@@ -84,8 +87,9 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     if not both:
         m = table.model(model.id)
         held = _holds_up(table, m)
-        return Sight(ids, _seen_by(without(table, model.id) if held else table, m, points, ids,
-                                   () if held else also), None, tables)
+        got = _seen_by(without(table, model.id) if held else table, m, points, ids, () if held else also)
+        witness = tuple(tuple(a.witness for a in got[i * k:(i + 1) * k]) for i in range(n))
+        return Sight(ids, np.array([a.visible for a in got], bool).reshape(n, k), None, tables, witness)
     pts = np.array([(p[0], p[1]) for p in points], float)
     pv = probe_visibility(without(table, model.id), pts, table.model(model.id), models=ids)
     z = np.array([p[2] for p in points], float)
@@ -111,10 +115,10 @@ def _holds_up(table: Table, model: Model) -> bool:
 
 
 def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: tuple[str, ...],
-             also: Sequence[tuple[str, str]] = ()) -> np.ndarray:
-    """``seen_by`` alone: each of ``ids`` looks from its front arc at ``model``'s hitbox
-    standing at each point, on ``rest`` (the table with the model where it stands, or
-    without it), in one batch. The model's solid never blocks a sight line that ends on
+             also: Sequence[tuple[str, str]] = ()) -> list[LosAnswer]:
+    """The answers behind ``seen_by`` (point-major): each of ``ids`` looks from its front
+    arc at ``model``'s hitbox standing at each point, on ``rest`` (the table with the
+    model where it stands, or without it), in one batch. The model's solid never blocks a sight line that ends on
     it, wherever it stood, so this is the answer on the table with the model moved there,
     wherever the point is (the table as it is needs no new obstacles: unless a floating
     piece rests on the model, :func:`_holds_up`, it blocks as on the table without it).
@@ -129,6 +133,5 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     src = [views[j] for _ in range(n) for j in range(k)]
     dst = [targets[i] for i in range(n) for _ in range(k)]
     facing = [others[j].facing_vector for _ in range(n) for j in range(k)]
-    got = rest.line_of_sight_with(also, src, dst, facing) if also else \
+    return rest.line_of_sight_with(also, src, dst, facing) if also else \
         line_of_sight_batch(rest.los_obstacles, src, dst, facing)
-    return np.array([a.visible for a in got], bool).reshape(n, k)
