@@ -920,3 +920,187 @@ def _binding_vertices(k: np.ndarray, kidx: np.ndarray, b_lo: np.ndarray, b_hi: n
             lo_v[r, s, 0], lo_v[r, s, 1] = kk[ilo, 0], kk[ilo, 1]
             hi_v[r, s, 0], hi_v[r, s, 1] = kk[ihi, 0], kk[ihi, 1]
     return lo_v, hi_v
+
+
+@_jit
+def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: np.ndarray, own_p: np.ndarray,
+               own_q: np.ndarray, live: np.ndarray, thin: float, owner_box: np.ndarray, owner_bound: np.ndarray,
+               owner_z0: np.ndarray, owner_z1: np.ndarray, owner_sealed: np.ndarray, owner_circle: np.ndarray,
+               owner_start: np.ndarray, owner_npieces: np.ndarray, piece_circle: np.ndarray, piece_round: np.ndarray,
+               piece_axis: np.ndarray, halfplanes: np.ndarray, eta: float, big: float, ncorner: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The first round of ``los.line_of_sight_batch`` for every ``live`` pair, in one
+    compiled pass over the kernels it calls (the same operations, the same bits): the
+    whole regions as the bundle, the corridor's pieces, the single-solid proofs
+    (containment, separators) on the tall ones, then the centre and corner witness
+    candidates. Per pair: status (0 left to the search, 1 a witness, 2 blocked), the
+    witness (x0, y0, z0, x1, y1, z1), the proof's kinds (1 separator, 2 containment) and
+    its solids (per owner). A pair whose first round needs more (an empty or thin patch,
+    a candidate that may pass under a piece, one along a seam, no proof and no witness)
+    is left to the search."""
+    n, no = P.shape[0], owner_z0.shape[0]
+    status = np.zeros(n, np.int64)
+    wit = np.full((n, 6), np.nan)
+    kinds = np.zeros(n, np.int64)
+    named = np.zeros((n, no), np.bool_)
+    bP = _region_bbox(P, H)
+    bQ = _region_bbox(Q, H)
+    vP, okP = _patches(bP, P, H)
+    vQ, okQ = _patches(bQ, Q, H)
+    V = vP.shape[1]
+    cP = np.full((n, 2), np.nan)
+    cQ = np.full((n, 2), np.nan)
+    go = np.zeros(n, np.bool_)
+    for i in range(n):
+        small = max(np.hypot(bP[i, 2] - bP[i, 0], bP[i, 3] - bP[i, 1]),
+                    np.hypot(bQ[i, 2] - bQ[i, 0], bQ[i, 3] - bQ[i, 1])) < thin
+        go[i] = live[i] and okP[i] and okQ[i] and not small
+        if go[i]:
+            for k in range(2):
+                sp, sq = vP[i, 0, k], vQ[i, 0, k]
+                for v in range(1, V):
+                    sp += vP[i, v, k]
+                    sq += vQ[i, v, k]
+                cP[i, k], cQ[i, k] = sp / V, sq / V
+    p = _project(cP, P, H)
+    q = _project(cQ, Q, H)
+    # the corridor's pieces near the bundle, pair by pair (rows sorted by pair)
+    count = np.zeros(n, np.int64)
+    cap = 0
+    for i in range(n):
+        if go[i]:
+            for o in range(no):
+                cap += owner_npieces[o]
+    rb = np.empty(cap, np.int64)
+    rp = np.empty(cap, np.int64)
+    ro = np.empty(cap, np.int64)
+    R = 0
+    for i in range(n):
+        if not go[i]:
+            continue
+        rad = max(P[i, 2], Q[i, 2]) + 1e-6
+        bx0, bx1 = min(P[i, 0], Q[i, 0]) - rad, max(P[i, 0], Q[i, 0]) + rad
+        by0, by1 = min(P[i, 1], Q[i, 1]) - rad, max(P[i, 1], Q[i, 1]) + rad
+        zlo, zhi = min(zP[i, 0], zQ[i, 0]), max(zP[i, 1], zQ[i, 1])
+        rPi, rQi = np.hypot(p[i, 0] - cP[i, 0], p[i, 1] - cP[i, 1]), np.hypot(q[i, 0] - cQ[i, 0], q[i, 1] - cQ[i, 1])
+        for v in range(V):
+            rPi = max(rPi, np.hypot(vP[i, v, 0] - cP[i, 0], vP[i, v, 1] - cP[i, 1]))
+            rQi = max(rQi, np.hypot(vQ[i, v, 0] - cQ[i, 0], vQ[i, v, 1] - cQ[i, 1]))
+        pad = max(rPi, rQi) + 1e-9
+        for o in range(no):
+            if o == own_p[i] or o == own_q[i] or not (owner_z1[o] > zlo and owner_z0[o] < zhi):
+                continue
+            if owner_box[o, 0] > bx1 or owner_box[o, 2] < bx0 or owner_box[o, 1] > by1 or owner_box[o, 3] < by0:
+                continue
+            if not _near(owner_bound[o], P[i, 0], P[i, 1], Q[i, 0] - P[i, 0], Q[i, 1] - P[i, 1], 0.0, 1.0, rad):
+                continue
+            for pc in range(owner_start[o], owner_start[o] + owner_npieces[o]):
+                if _near(piece_circle[pc], cP[i, 0], cP[i, 1], cQ[i, 0] - cP[i, 0], cQ[i, 1] - cP[i, 1], 0.0, 1.0,
+                         pad):
+                    rb[R], rp[R], ro[R] = i, pc, o
+                    R += 1
+                    count[i] += 1
+    first = np.zeros(n, np.int64)
+    for i in range(1, n):
+        first[i] = first[i - 1] + count[i - 1]
+    # the single-solid proofs on the pieces that rise above the lower top
+    tall = np.zeros(R, np.bool_)
+    for r in range(R):
+        tall[r] = owner_z1[ro[r]] > min(zP[rb[r], 1], zQ[rb[r], 1])
+    ti = np.flatnonzero(tall)
+    T = ti.shape[0]
+    tb, tp, to = rb[ti], rp[ti], ro[ti]
+    z0t, z1t, st, rt = owner_z0[to], owner_z1[to], owner_sealed[to], piece_round[tp]
+    t0r = np.zeros(T)
+    t1r = np.zeros(T)
+    rnd = np.flatnonzero(rt)
+    if rnd.shape[0]:
+        circ = np.empty((rnd.shape[0], 3))
+        for k in range(rnd.shape[0]):
+            circ[k] = owner_circle[to[rnd[k]]]
+        a0, a1 = _disc_containment(vP[tb[rnd]], vQ[tb[rnd]], circ)
+        for k in range(rnd.shape[0]):
+            t0r[rnd[k]], t1r[rnd[k]] = a0[k], a1[k]
+    contain = _containment(vP, vQ, P, Q, tb, tp, rt, halfplanes, t0r, t1r, zP, zQ, z0t, z1t, st, eta, big)
+    tcount = np.zeros(n, np.int64)
+    for k in range(T):
+        tcount[tb[k]] += 1
+    tfirst = np.zeros(n, np.int64)
+    for i in range(1, n):
+        tfirst[i] = tfirst[i - 1] + tcount[i - 1]
+    tlast = tfirst + tcount
+    order = np.arange(T)
+    axis = piece_axis[tp]
+    o2 = np.ascontiguousarray(axis[:, :2])
+    across = np.empty((T, 2))
+    for k in range(T):
+        vx, vy = cQ[tb[k], 0] - cP[tb[k], 0], cQ[tb[k], 1] - cP[tb[k], 1]
+        vn = max(np.hypot(vx, vy), 1e-300)
+        across[k, 0], across[k, 1] = -vy / vn, vx / vn
+    sep = np.zeros(T, np.bool_)
+    also = np.zeros(T, np.bool_)
+    for d in (across, np.ascontiguousarray(axis[:, 2:])):
+        hit, nm = _separators(o2, d, tb, vP, vQ, zP, zQ, order, tfirst, tlast, tp, z0t, z1t, st, rt, halfplanes,
+                              piece_circle, eta)
+        sep |= hit
+        also |= nm
+    for k in range(T):
+        i = tb[k]
+        if sep[k]:
+            kinds[i] |= 1
+            named[i, to[k]] = True
+        elif contain[k]:
+            kinds[i] |= 2
+            named[i, to[k]] = True
+        if also[k]:
+            named[i, to[k]] = True
+    # witness candidates where no proof was found: the centre, then the corners (in order)
+    corners_p = np.empty((ncorner, n, 2))
+    corners_q = np.empty((ncorner, n, 2))
+    for c in range(ncorner):
+        corners_p[c] = _project(np.ascontiguousarray(vP[:, c, :]), P, H)
+        corners_q[c] = _project(np.ascontiguousarray(vQ[:, c, :]), Q, H)
+    for i in range(n):
+        if not go[i]:
+            continue
+        if kinds[i]:
+            status[i] = 2
+            continue
+        lo, hi = first[i], first[i] + count[i]
+        m = hi - lo
+        pp = np.empty((m, 2))
+        dd = np.empty((m, 2))
+        bund = np.zeros(m, np.int64)
+        pcs, circ2 = rp[lo:hi], np.empty((m, 3))
+        z0r, z1r, sr = np.empty(m), np.empty(m), np.empty(m, np.bool_)
+        multi = np.empty(m, np.bool_)
+        for k in range(m):
+            o = ro[lo + k]
+            circ2[k] = owner_circle[o]
+            z0r[k], z1r[k], sr[k] = owner_z0[o], owner_z1[o], owner_sealed[o]
+            multi[k] = owner_npieces[o] > 1
+        for c in range(ncorner + 1):
+            ax, ay = (p[i, 0], p[i, 1]) if c == 0 else (corners_p[c - 1, i, 0], corners_p[c - 1, i, 1])
+            bx, by = (q[i, 0], q[i, 1]) if c == 0 else (corners_q[c - 1, i, 0], corners_q[c - 1, i, 1])
+            for k in range(m):
+                pp[k, 0], pp[k, 1] = ax, ay
+                dd[k, 0], dd[k, 1] = bx - ax, by - ay
+            t0, t1 = _crossings(pp, dd, pcs, circ2, halfplanes, piece_circle, eta)
+            _, bad, amb, h = _witness_heights(bund, t0, t1, z0r, z1r, sr, zP[i:i + 1], zQ[i:i + 1], eta)
+            if bad[0]:
+                continue
+            if amb[0]:
+                break  # (the exact 2-D problem decides: left to the search)
+            seam = False
+            if multi.any():
+                b0, b1 = _crossings(pp, dd, pcs, circ2, halfplanes, piece_circle, -eta)
+                for k in range(m):
+                    if multi[k] and b1[k] - b0[k] >= 0 and not t1[k] - t0[k] > 1e-12:
+                        seam = True
+            if seam:
+                break  # (a line along a seam of one footprint: the whole footprint decides)
+            status[i] = 1
+            wit[i, 0], wit[i, 1], wit[i, 2] = ax, ay, h[0, 0]
+            wit[i, 3], wit[i, 4], wit[i, 5] = bx, by, h[0, 1]
+            break
+    return status, wit, kinds, named

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .los import Obstacles
 
 #: below this much work a caller keeps its numpy twin of a kernel, unless numba is loaded
 #: already: loading it costs ~0.5 s once per process, more than a small query takes
@@ -308,3 +312,25 @@ def load() -> None:
     crossings(pt, d, one, circle, A[None], circle, 0.0)
     separators(pt, d, one, square, square, np.zeros((1, 2)), np.ones((1, 2)), one, np.zeros(1), np.ones(1),
                np.zeros(1, bool), np.zeros(1, bool), A[None], circle, 1e-9)
+    i0, f0, b0 = np.zeros(0, np.int64), np.zeros(0), np.zeros(0, bool)  # (no solids)
+    _c()._round_one(circle, circle + [4.0, 0.0, 0.0], np.array([[0.0, 0.0, -1e18]]), np.array([[0.0, 1.0]]),
+                    np.array([[0.0, 1.0]]), -np.ones(1, np.int64), -np.ones(1, np.int64), np.ones(1, bool), 1e-4,
+                    np.zeros((0, 4)), np.zeros((0, 3)), f0, f0, b0, np.zeros((0, 3)), i0, i0, np.zeros((0, 3)), b0,
+                    np.zeros((0, 4)), np.zeros((0, 1, 3)), 1e-9, 1e18, 4)
+
+
+def round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: np.ndarray, own_p: np.ndarray,
+              own_q: np.ndarray, live: np.ndarray, thin: float, owner_box: np.ndarray, obs: Obstacles, eta: float,
+              big: float, ncorner: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``los.line_of_sight_batch``'s first round compiled (the same bits) over the pairs
+    (``P``/``Q`` discs, ``H`` half-planes, ``zP``/``zQ`` heights, own owners, ``live``: in
+    arc) and the grown obstacles ``obs`` (``owner_box``: their footprints' bounds): per
+    pair its status (0: left to the search, 1: a witness, 2: blocked), witness
+    (x0, y0, z0, x1, y1, z1), proof kinds (1 separator, 2 containment) and solids (n, owners)."""
+    f8, i8, c = np.float64, np.int64, np.ascontiguousarray
+    return _c()._round_one(c(P, f8), c(Q, f8), c(H, f8), c(zP, f8), c(zQ, f8), c(own_p, i8), c(own_q, i8),
+                           c(live, bool), float(thin), c(owner_box, f8), c(obs.owner_bound, f8), c(obs.owner_z0, f8),
+                           c(obs.owner_z1, f8), c(obs.owner_sealed, bool), c(obs.owner_circle, f8),
+                           c(obs.owner_pieces_start, i8), c(obs.owner_npieces, i8), c(obs.piece_circle, f8),
+                           c(obs.piece_round, bool), c(obs.piece_axis, f8), c(obs.halfplanes, f8), float(eta),
+                           float(big), int(ncorner))

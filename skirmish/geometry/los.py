@@ -169,6 +169,11 @@ class Obstacles:
         return len(self.names)
 
     @cached_property
+    def owner_box(self) -> np.ndarray:
+        """Per owner: the bounds (x0, y0, x1, y1) of its footprint (the STRtree's boxes)."""
+        return shapely.bounds(np.asarray(self.owner_geom, dtype=object)).reshape(-1, 4)
+
+    @cached_property
     def first_stack(self) -> int:
         """The first owner that is a stack of two solids (a grown set's stacks come after
         the scene's owners; ``n_owners`` when there is none)."""
@@ -959,8 +964,10 @@ def corridor_owners(obs: Obstacles, P: np.ndarray, Q: np.ndarray, zP: np.ndarray
     return qi[keep], oi[keep]
 
 
-def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
-                  facings: Sequence[tuple[float, float] | None]) -> _Pairs:
+def _pair_values(sources: Sequence[Viewer], targets: Sequence[Viewer], facings: Sequence[tuple[float, float] | None]
+                 ) -> tuple[np.ndarray, ...]:
+    """The pairs' discs P and Q (x, y, r), front half-planes H (nx, ny, c0; none: c0 =
+    -BIG), heights zP and zQ (z0, z1), own owners, and whether each is out of arc."""
     n = len(sources)
     P = np.array([(s.x, s.y, s.r) for s in sources], float).reshape(n, 3)
     Q = np.array([(t.x, t.y, t.r) for t in targets], float).reshape(n, 3)
@@ -974,10 +981,17 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
     # E-ARC: the target must reach into the front half-plane (a pair out of arc is answered
     # before any candidate is looked at: none is looked up)
     arc = np.einsum("ij,ij->i", H[:, :2], Q[:, :2]) + Q[:, 2] - H[:, 2] < -1e-12
+    own_p = np.array([s.owner for s in sources], int).reshape(n)
+    own_q = np.array([t.owner for t in targets], int).reshape(n)
+    return P, Q, H, zP, zQ, own_p, own_q, arc
+
+
+def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
+                  facings: Sequence[tuple[float, float] | None]) -> _Pairs:
+    n = len(sources)
+    P, Q, H, zP, zQ, own_p, own_q, arc = _pair_values(sources, targets, facings)
     live = np.flatnonzero(~arc)
-    qi, oi = corridor_owners(obs, P[live], Q[live], zP[live], zQ[live],
-                             np.array([s.owner for s in sources], int).reshape(n)[live],
-                             np.array([t.owner for t in targets], int).reshape(n)[live])
+    qi, oi = corridor_owners(obs, P[live], Q[live], zP[live], zQ[live], own_p[live], own_q[live])
     qi = live[qi]
     # expand owners to pieces
     npc = obs.owner_npieces[oi]
@@ -1007,6 +1021,54 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     # a bundle this small whose centre segment is blocked proves its segments thin: each one
     # lies within `resolution` of a blocked segment (the grown joins may overshoot by 2 %)
     thin = (tolerance if resolution is None else resolution) * (2.0 - GROW_FACTOR)
+    if n and kernels.wanted(n * max(obs.n_owners, 1)):
+        return _first_round_compiled(obs, sources, targets, facings, thin)
+    return _search(obs, sources, targets, facings, thin)
+
+
+def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
+                          facings: Sequence[tuple[float, float] | None], thin: float) -> list[LosAnswer]:
+    """:func:`line_of_sight_batch` with its first round compiled (:func:`.kernels.round_one`:
+    the same answers, bit for bit); the pairs that first round leaves open are searched
+    as before (:func:`_search`)."""
+    n = len(sources)
+    P, Q, H, zP, zQ, own_p, own_q, arc = _pair_values(sources, targets, facings)
+    status, wit, kinds, named = kernels.round_one(P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs,
+                                                  ETA, _BIG, CORNER_CANDIDATES)
+    results: list[LosAnswer | None] = [None] * n
+    for i in range(n):
+        if arc[i]:  # E-ARC
+            results[i] = LosAnswer(False, "arc", out_of_arc=True)
+        elif status[i] == 1:
+            w = wit[i].tolist()
+            results[i] = LosAnswer(True, "witness", witness=((w[0], w[1], w[2]), (w[3], w[4], w[5])), bundles=1)
+        elif status[i] == 2:
+            stage: Stage = ("separator", "containment", "subdivision")[int(kinds[i]) - 1]  # (both kinds: subdivision)
+            results[i] = LosAnswer(False, stage, blockers=tuple(np.flatnonzero(named[i]).tolist()), bundles=1)
+    results = _stacked(obs, results)
+    rest = [i for i in range(n) if results[i] is None]
+    if rest:
+        for i, r in zip(rest, _search(obs, [sources[i] for i in rest], [targets[i] for i in rest],
+                                      [facings[i] for i in rest], thin)):
+            results[i] = r
+    return [r for r in results if r is not None]
+
+
+def _stacked(obs: Obstacles, results: list[LosAnswer | None]) -> list[LosAnswer | None]:
+    """A stack of two solids (a grown set's owner) reports its members; the others stand for themselves."""
+    stack0 = obs.first_stack
+    if stack0 >= obs.n_owners:
+        return results
+    return [r if r is None or not r.blockers or r.blockers[-1] < stack0 else
+            replace(r, blockers=tuple(sorted({m for o in r.blockers for m in obs.members[o]})))
+            for r in results]
+
+
+def _search(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
+            facings: Sequence[tuple[float, float] | None], thin: float) -> list[LosAnswer]:
+    """The search of :func:`line_of_sight_batch` (numpy, with the compiled kernels where
+    they are loaded), on the grown obstacles ``obs``."""
+    n = len(sources)
     pairs = _pairs_arrays(obs, sources, targets, facings)
     results: list[LosAnswer | None] = [None] * n
     for ii in np.flatnonzero(pairs.out_of_arc):  # E-ARC
@@ -1135,12 +1197,7 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
             st: Stage = "subdivision" if "subdivision" in stage_of[i] or len(stage_of[i]) > 1 or examined[i] > 1 \
                 else ("separator" if "separator" in stage_of[i] else "containment")
             results[i] = LosAnswer(False, st, blockers=tuple(sorted(blockers[i])), bundles=int(examined[i]))
-    stack0 = obs.first_stack
-    if stack0 < obs.n_owners:  # a stack of two solids reports its members (the others stand for themselves)
-        results = [r if r is None or not r.blockers or r.blockers[-1] < stack0 else
-                   replace(r, blockers=tuple(sorted({m for o in r.blockers for m in obs.members[o]})))
-                   for r in results]
-    return [r for r in results if r is not None]
+    return [r for r in _stacked(obs, results) if r is not None]
 
 
 def _try_witnesses(sel: np.ndarray, cp: list[np.ndarray], cq: list[np.ndarray], rows: _Rows, obs: Obstacles,

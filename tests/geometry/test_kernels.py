@@ -4,6 +4,7 @@ obvious way): vertices and feasibility of small 2-D systems a·x <= c."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -118,6 +119,8 @@ def _recorded(monkeypatch, name: str) -> list[tuple]:
 
     calls: list[tuple] = []
     real = getattr(los, name)
+    # (the numpy search from the first round on: the compiled first round calls none of them)
+    monkeypatch.setattr(los, "_first_round_compiled", los._search)
 
     def record(*args):
         calls.append(args)
@@ -128,6 +131,39 @@ def _recorded(monkeypatch, name: str) -> list[tuple]:
         dense_table(random.Random(seed)).line_of_sight_all()
     monkeypatch.setattr(los, name, real)
     return calls
+
+
+@pytest.mark.parametrize("table", ["dense", "random"])
+def test_e_los_compiled_first_round_gives_the_searchs_answers(table):
+    """E-LOS: the first round compiled (:func:`.kernels.round_one`) answers every pair it
+    settles exactly as the search does (verdict, stage, solids, witness, bit for bit), and
+    it settles most pairs; the rest go on to the search."""
+    import random
+
+    from skirmish.geometry import kernels, los
+    from skirmish.scenario.adversarial import dense_table
+    from skirmish.scenario.generate import random_table
+
+    kernels.load()
+    thin = los.DEFAULT_TOLERANCE * (2.0 - los.GROW_FACTOR)
+    settled = total = 0
+    for seed in range(3):
+        t = dense_table(random.Random(seed)) if table == "dense" else \
+            random_table(random.Random(seed), models=12, scenery=25)
+        obs = t.los_obstacles.grown(los.DEFAULT_TOLERANCE)
+        ids = t.model_ids
+        src = [t._viewer(a) for a in ids for b in ids if a != b]
+        dst = [t._viewer(b) for a in ids for b in ids if a != b]
+        fac = [t.model(a).facing_vector for a in ids for b in ids if a != b]
+        P, Q, H, zP, zQ, own_p, own_q, arc = los._pair_values(src, dst, fac)
+        status = kernels.round_one(P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs, los.ETA,
+                                   los._BIG, los.CORNER_CANDIDATES)[0]
+        fast = los.line_of_sight_batch(obs, src, dst, fac)
+        slow = los._search(obs, src, dst, fac, thin)
+        assert fast == slow
+        settled += int((status > 0).sum())
+        total += int((~arc).sum())
+    assert settled > 0.6 * total, (settled, total)
 
 
 def test_e_los_blocked_rows_kernels_give_the_numpy_rows(monkeypatch):
