@@ -923,21 +923,49 @@ def _binding_vertices(k: np.ndarray, kidx: np.ndarray, b_lo: np.ndarray, b_hi: n
 
 
 @_jit
+def _candidate(ax: float, ay: float, bx: float, by: float, pp: np.ndarray, dd: np.ndarray, bund: np.ndarray,
+               pcs: np.ndarray, circ: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
+               multi: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
+               eta: float) -> tuple[int, float, float]:
+    """One witness candidate, the plan segment (ax, ay) → (bx, by), against a pair's
+    pieces ``pcs`` (``los._try_witnesses`` for one segment): 0 when no heights clear every
+    piece, 1 with the heights when they do, 2 when the exact 2-D problem must decide (a
+    piece it may pass under) or it runs along a seam of one footprint."""
+    m = pcs.shape[0]
+    for k in range(m):
+        pp[k, 0], pp[k, 1] = ax, ay
+        dd[k, 0], dd[k, 1] = bx - ax, by - ay
+    t0, t1 = _crossings(pp, dd, pcs, circ, halfplanes, piece_circle, eta)
+    _, bad, amb, h = _witness_heights(bund, t0, t1, z0, z1, sealed, zP, zQ, eta)
+    if bad[0]:
+        return 0, 0.0, 0.0
+    if amb[0]:
+        return 2, 0.0, 0.0
+    if multi.any():
+        b0, b1 = _crossings(pp, dd, pcs, circ, halfplanes, piece_circle, -eta)
+        for k in range(m):
+            if multi[k] and b1[k] - b0[k] >= 0 and not t1[k] - t0[k] > 1e-12:
+                return 2, 0.0, 0.0
+    return 1, h[0, 0], h[0, 1]
+
+
+@_jit
 def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: np.ndarray, own_p: np.ndarray,
                own_q: np.ndarray, live: np.ndarray, thin: float, owner_box: np.ndarray, owner_bound: np.ndarray,
                owner_z0: np.ndarray, owner_z1: np.ndarray, owner_sealed: np.ndarray, owner_circle: np.ndarray,
                owner_start: np.ndarray, owner_npieces: np.ndarray, piece_circle: np.ndarray, piece_round: np.ndarray,
                piece_axis: np.ndarray, halfplanes: np.ndarray, eta: float, big: float, ncorner: int
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               ) -> tuple[np.ndarray, ...]:
     """The first round of ``los.line_of_sight_batch`` for every ``live`` pair, in one
     compiled pass over the kernels it calls (the same operations, the same bits): the
     whole regions as the bundle, the corridor's pieces, the single-solid proofs
-    (containment, separators) on the tall ones, then the centre and corner witness
-    candidates. Per pair: status (0 left to the search, 1 a witness, 2 blocked), the
-    witness (x0, y0, z0, x1, y1, z1), the proof's kinds (1 separator, 2 containment) and
-    its solids (per owner). A pair whose first round needs more (an empty or thin patch,
-    a candidate that may pass under a piece, one along a seam, no proof and no witness)
-    is left to the search."""
+    (containment, separators) on the tall ones, the centre and corner witness
+    candidates, then the grid of every patch corner and the centre. Per pair: status (0
+    left to the search, 1 a witness, 2 blocked, 3 for the chain test), the witness (x0,
+    y0, z0, x1, y1, z1), the proof's kinds (1 separator, 2 containment) and its solids
+    (per owner); the rows (pair's ``first`` and ``count``, piece, owner) and the patches.
+    A pair whose first round needs more (an empty or thin patch, a candidate that may
+    pass under a piece, one along a seam) is left to the search."""
     n, no = P.shape[0], owner_z0.shape[0]
     status = np.zeros(n, np.int64)
     wit = np.full((n, 6), np.nan)
@@ -1054,10 +1082,11 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
             named[i, to[k]] = True
         if also[k]:
             named[i, to[k]] = True
-    # witness candidates where no proof was found: the centre, then the corners (in order)
-    corners_p = np.empty((ncorner, n, 2))
-    corners_q = np.empty((ncorner, n, 2))
-    for c in range(ncorner):
+    # witness candidates where no proof was found: the centre, then the corners (in order);
+    # then (before the chain test) the grid of every patch corner and the centre on each side
+    corners_p = np.empty((V, n, 2))
+    corners_q = np.empty((V, n, 2))
+    for c in range(V):
         corners_p[c] = _project(np.ascontiguousarray(vP[:, c, :]), P, H)
         corners_q[c] = _project(np.ascontiguousarray(vQ[:, c, :]), Q, H)
     for i in range(n):
@@ -1079,28 +1108,29 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
             circ2[k] = owner_circle[o]
             z0r[k], z1r[k], sr[k] = owner_z0[o], owner_z1[o], owner_sealed[o]
             multi[k] = owner_npieces[o] > 1
+        code = 0
         for c in range(ncorner + 1):
             ax, ay = (p[i, 0], p[i, 1]) if c == 0 else (corners_p[c - 1, i, 0], corners_p[c - 1, i, 1])
             bx, by = (q[i, 0], q[i, 1]) if c == 0 else (corners_q[c - 1, i, 0], corners_q[c - 1, i, 1])
-            for k in range(m):
-                pp[k, 0], pp[k, 1] = ax, ay
-                dd[k, 0], dd[k, 1] = bx - ax, by - ay
-            t0, t1 = _crossings(pp, dd, pcs, circ2, halfplanes, piece_circle, eta)
-            _, bad, amb, h = _witness_heights(bund, t0, t1, z0r, z1r, sr, zP[i:i + 1], zQ[i:i + 1], eta)
-            if bad[0]:
-                continue
-            if amb[0]:
-                break  # (the exact 2-D problem decides: left to the search)
-            seam = False
-            if multi.any():
-                b0, b1 = _crossings(pp, dd, pcs, circ2, halfplanes, piece_circle, -eta)
-                for k in range(m):
-                    if multi[k] and b1[k] - b0[k] >= 0 and not t1[k] - t0[k] > 1e-12:
-                        seam = True
-            if seam:
-                break  # (a line along a seam of one footprint: the whole footprint decides)
+            code, u, w = _candidate(ax, ay, bx, by, pp, dd, bund, pcs, circ2, z0r, z1r, sr, multi, halfplanes,
+                                    piece_circle, zP[i:i + 1], zQ[i:i + 1], eta)
+            if code:
+                break
+        if code == 0:
+            for a in range(V + 1):
+                ax, ay = (p[i, 0], p[i, 1]) if a == V else (corners_p[a, i, 0], corners_p[a, i, 1])
+                for c in range(V + 1):
+                    bx, by = (q[i, 0], q[i, 1]) if c == V else (corners_q[c, i, 0], corners_q[c, i, 1])
+                    code, u, w = _candidate(ax, ay, bx, by, pp, dd, bund, pcs, circ2, z0r, z1r, sr, multi,
+                                            halfplanes, piece_circle, zP[i:i + 1], zQ[i:i + 1], eta)
+                    if code:
+                        break
+                if code:
+                    break
+            if code == 0:
+                status[i] = 3  # no proof, no witness: the chain test's
+        if code == 1:
             status[i] = 1
-            wit[i, 0], wit[i, 1], wit[i, 2] = ax, ay, h[0, 0]
-            wit[i, 3], wit[i, 4], wit[i, 5] = bx, by, h[0, 1]
-            break
-    return status, wit, kinds, named
+            wit[i, 0], wit[i, 1], wit[i, 2] = ax, ay, u
+            wit[i, 3], wit[i, 4], wit[i, 5] = bx, by, w
+    return status, wit, kinds, named, first, count, rp, ro, vP, vQ

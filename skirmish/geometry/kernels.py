@@ -321,12 +321,14 @@ def load() -> None:
 
 def round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: np.ndarray, own_p: np.ndarray,
               own_q: np.ndarray, live: np.ndarray, thin: float, owner_box: np.ndarray, obs: Obstacles, eta: float,
-              big: float, ncorner: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+              big: float, ncorner: int) -> tuple[np.ndarray, ...]:
     """``los.line_of_sight_batch``'s first round compiled (the same bits) over the pairs
     (``P``/``Q`` discs, ``H`` half-planes, ``zP``/``zQ`` heights, own owners, ``live``: in
     arc) and the grown obstacles ``obs`` (``owner_box``: their footprints' bounds): per
-    pair its status (0: left to the search, 1: a witness, 2: blocked), witness
-    (x0, y0, z0, x1, y1, z1), proof kinds (1 separator, 2 containment) and solids (n, owners)."""
+    pair its status (0: left to the search, 1: a witness, 2: blocked, 3: for the chain
+    test), witness (x0, y0, z0, x1, y1, z1), proof kinds (1 separator, 2 containment) and
+    solids (n, owners); its rows (``first``, ``count`` into ``piece``, ``owner``) and
+    patches ``vP``, ``vQ`` (n, 6, 2)."""
     f8, i8, c = np.float64, np.int64, np.ascontiguousarray
     return _c()._round_one(c(P, f8), c(Q, f8), c(H, f8), c(zP, f8), c(zQ, f8), c(own_p, i8), c(own_q, i8),
                            c(live, bool), float(thin), c(owner_box, f8), c(obs.owner_bound, f8), c(obs.owner_z0, f8),

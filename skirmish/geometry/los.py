@@ -997,7 +997,7 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
     npc = obs.owner_npieces[oi]
     pair_of_piece = np.repeat(qi, npc)
     piece = np.repeat(obs.owner_pieces_start[oi], npc) + (np.arange(npc.sum()) - np.repeat(np.cumsum(npc) - npc, npc))
-    order = np.argsort(pair_of_piece, kind="stable")
+    order = np.lexsort((piece, pair_of_piece))  # (per pair in piece order: as the compiled first round has them)
     pair_of_piece, piece = pair_of_piece[order], piece[order]
     count = np.bincount(pair_of_piece, minlength=n)
     start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(int)
@@ -1021,21 +1021,32 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     # a bundle this small whose centre segment is blocked proves its segments thin: each one
     # lies within `resolution` of a blocked segment (the grown joins may overshoot by 2 %)
     thin = (tolerance if resolution is None else resolution) * (2.0 - GROW_FACTOR)
-    if n and kernels.wanted(n * max(obs.n_owners, 1)):
+    if n and MAX_BUNDLES_PER_PAIR >= 1 and kernels.wanted(n * max(obs.n_owners, 1)):
         return _first_round_compiled(obs, sources, targets, facings, thin)
     return _search(obs, sources, targets, facings, thin)
 
 
 def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
                           facings: Sequence[tuple[float, float] | None], thin: float) -> list[LosAnswer]:
-    """:func:`line_of_sight_batch` with its first round compiled (:func:`.kernels.round_one`:
-    the same answers, bit for bit); the pairs that first round leaves open are searched
-    as before (:func:`_search`)."""
+    """:func:`line_of_sight_batch` with its first round compiled (:func:`.kernels.round_one`),
+    then the chain test on the pairs it hands on (:func:`_chain_round`): the same answers,
+    bit for bit. The pairs still open are searched as before (:func:`_search`)."""
     n = len(sources)
     P, Q, H, zP, zQ, own_p, own_q, arc = _pair_values(sources, targets, facings)
-    status, wit, kinds, named = kernels.round_one(P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs,
-                                                  ETA, _BIG, CORNER_CANDIDATES)
+    status, wit, kinds, named, first, count, piece, owner, vP, vQ = kernels.round_one(
+        P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs, ETA, _BIG, CORNER_CANDIDATES)
     results: list[LosAnswer | None] = [None] * n
+    chain = np.flatnonzero(status == 3) if CHAIN_AFTER <= 1 and MAX_CHAIN_TESTS_PER_PAIR >= 1 else np.zeros(0, int)
+    if len(chain):  # the chain test of the first round, on the rows and patches found there
+        cnt = count[chain]
+        at = np.repeat(first[chain], cnt) + np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+        rows = _Rows(np.repeat(np.arange(len(chain)), cnt), piece[at], owner[at])
+        pairs = _Pairs(P[chain], Q[chain], H[chain], zP[chain], zQ[chain], np.cumsum(cnt) - cnt, cnt, rows.piece,
+                       np.zeros(len(chain), bool))
+        ids = chain.tolist()
+        for i, r in zip(ids, _chain_round(obs, pairs, rows, vP[chain], vQ[chain], thin, [sources[i] for i in ids],
+                                          [targets[i] for i in ids])):
+            results[i] = r
     for i in range(n):
         if arc[i]:  # E-ARC
             results[i] = LosAnswer(False, "arc", out_of_arc=True)
@@ -1047,11 +1058,39 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
             results[i] = LosAnswer(False, stage, blockers=tuple(np.flatnonzero(named[i]).tolist()), bundles=1)
     results = _stacked(obs, results)
     rest = [i for i in range(n) if results[i] is None]
-    if rest:
+    if rest:  # (a pair whose chain test above left it open goes on from there: not tested again)
+        tested = np.isin(rest, chain)
         for i, r in zip(rest, _search(obs, [sources[i] for i in rest], [targets[i] for i in rest],
-                                      [facings[i] for i in rest], thin)):
+                                      [facings[i] for i in rest], thin, tested)):
             results[i] = r
     return [r for r in results if r is not None]
+
+
+def _chain_round(obs: Obstacles, pairs: _Pairs, rows: _Rows, vP: np.ndarray, vQ: np.ndarray, thin: float,
+                 sources: Sequence[Viewer], targets: Sequence[Viewer]) -> list[LosAnswer | None]:
+    """The chain test of the first round of :func:`_search` on whole pairs that no single
+    solid proves blocked and no witness candidate clears (``rows``: their pieces, by pair;
+    ``vP``, ``vQ``: their patches), with the same answers: a witness on an escaping line,
+    or the proof; None where the search must go on (the bundle is split)."""
+    chains = _chains(np.arange(len(vP)), rows, obs, vP, vQ, pairs.P, pairs.Q, pairs.zP, pairs.zQ, 0.99 * thin)
+    lines = [(k, ch.line) for k, ch in enumerate(chains) if ch.line is not None and not (ch.blocked and not ch.thin)]
+    on_line = dict(zip([k for k, _ in lines], _line_witnesses([(ln, k) for k, ln in lines], pairs, obs, sources,
+                                                              targets)))
+    out: list[LosAnswer | None] = []
+    for k, ch in enumerate(chains):
+        found = on_line.get(k)
+        if found is not None:
+            out.append(LosAnswer(True, "witness", witness=found, bundles=1))
+            continue
+        if ch.widened is not None:  # no witness on its line: is the bundle thin?
+            ch = ch.widened()
+        if ch.blocked:
+            used = np.unique(rows.owner[rows.bundle == k][ch.used])
+            out.append(LosAnswer(False, "subdivision" if ch.thin else "separator",
+                                 blockers=tuple(int(o) for o in used), bundles=1))
+        else:
+            out.append(None)
+    return out
 
 
 def _stacked(obs: Obstacles, results: list[LosAnswer | None]) -> list[LosAnswer | None]:
@@ -1065,9 +1104,12 @@ def _stacked(obs: Obstacles, results: list[LosAnswer | None]) -> list[LosAnswer 
 
 
 def _search(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
-            facings: Sequence[tuple[float, float] | None], thin: float) -> list[LosAnswer]:
+            facings: Sequence[tuple[float, float] | None], thin: float, tested: np.ndarray | None = None
+            ) -> list[LosAnswer]:
     """The search of :func:`line_of_sight_batch` (numpy, with the compiled kernels where
-    they are loaded), on the grown obstacles ``obs``."""
+    they are loaded), on the grown obstacles ``obs``. ``tested``: the pairs whose first
+    round's chain test is known to leave them open (:func:`_chain_round`): it counts, and
+    is not run again."""
     n = len(sources)
     pairs = _pairs_arrays(obs, sources, targets, facings)
     results: list[LosAnswer | None] = [None] * n
@@ -1155,6 +1197,8 @@ def _search(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer]
         budget = chained.copy()
         for kk in np.flatnonzero(split):
             i = int(bp[kk])
+            if tested is not None and tested[i] and chained[i] == 0:
+                continue
             if results[i] is None and examined[i] >= CHAIN_AFTER and budget[i] < MAX_CHAIN_TESTS_PER_PAIR:
                 budget[i] += 1
                 todo.append(int(kk))
@@ -1178,6 +1222,8 @@ def _search(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer]
                 split[k] = False
                 continue
             chained[i] += 1
+            if k not in chains:  # (tested before: open)
+                continue
             ch = chains[k]
             if ch.line is not None and not (ch.blocked and not ch.thin):
                 found = on_line[k]

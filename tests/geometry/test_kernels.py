@@ -135,9 +135,10 @@ def _recorded(monkeypatch, name: str) -> list[tuple]:
 
 @pytest.mark.parametrize("table", ["dense", "random"])
 def test_e_los_compiled_first_round_gives_the_searchs_answers(table):
-    """E-LOS: the first round compiled (:func:`.kernels.round_one`) answers every pair it
-    settles exactly as the search does (verdict, stage, solids, witness, bit for bit), and
-    it settles most pairs; the rest go on to the search."""
+    """E-LOS: the first round compiled (:func:`.kernels.round_one`, then the chain test on
+    the pairs it leaves to it) answers every pair exactly as the search does (verdict,
+    stage, solids, witness, bit for bit); it settles most pairs or hands them to the
+    chain test, and the rest go on to the search."""
     import random
 
     from skirmish.geometry import kernels, los
