@@ -1134,3 +1134,92 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
             wit[i, 0], wit[i, 1], wit[i, 2] = ax, ay, u
             wit[i, 3], wit[i, 4], wit[i, 5] = bx, by, w
     return status, wit, kinds, named, first, count, rp, ro, vP, vQ
+
+
+@_jit
+def _convex_corners(xy: np.ndarray, sizes: np.ndarray, inside: np.ndarray, min_turn: float, tol: float
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``paths.convex_corners`` up to the corners two pieces share (the same operations):
+    per corner whether it is a convex corner of its piece, inside the support (``inside``)
+    and not covered by another piece, its in and out directions, its neighbours (each
+    piece counter-clockwise), and the (corner, other piece's corner) pairs where it meets
+    another piece's corner, in order."""
+    N, B = xy.shape[0], sizes.shape[0]
+    start = np.zeros(B, np.int64)
+    for b in range(1, B):
+        start[b] = start[b - 1] + sizes[b - 1]
+    pid = np.empty(N, np.int64)
+    for b in range(B):
+        for k in range(sizes[b]):
+            pid[start[b] + k] = b
+    nxt = np.empty(N, np.int64)
+    prv = np.empty(N, np.int64)
+    for v in range(N):
+        b = pid[v]
+        k = v - start[b]
+        nxt[v] = start[b] + (k + 1) % sizes[b]
+        prv[v] = start[b] + (k - 1) % sizes[b]
+    area = np.zeros(B)
+    for v in range(N):
+        area[pid[v]] += xy[v, 0] * xy[nxt[v], 1] - xy[nxt[v], 0] * xy[v, 1]
+    for v in range(N):
+        if not area[pid[v]] > 0:  # each piece counter-clockwise
+            nxt[v], prv[v] = prv[v], nxt[v]
+    e_in = np.empty((N, 2))
+    e_out = np.empty((N, 2))
+    ok = np.empty(N, np.bool_)
+    for v in range(N):
+        ix, iy = xy[v, 0] - xy[nxt[v], 0], xy[v, 1] - xy[nxt[v], 1]
+        ox, oy = xy[prv[v], 0] - xy[v, 0], xy[prv[v], 1] - xy[v, 1]
+        li, lo_ = np.hypot(ix, iy), np.hypot(ox, oy)
+        if not (li > 1e-12 and lo_ > 1e-12):  # (a repeated corner: no directions)
+            e_in[v, 0] = e_in[v, 1] = e_out[v, 0] = e_out[v, 1] = np.nan
+            ok[v] = False
+            continue
+        e_in[v, 0], e_in[v, 1] = ix / li, iy / li
+        e_out[v, 0], e_out[v, 1] = ox / lo_, oy / lo_
+        ok[v] = e_in[v, 0] * e_out[v, 1] - e_in[v, 1] * e_out[v, 0] < -min_turn and inside[v]
+    lo = np.empty((B, 2))
+    hi = np.empty((B, 2))
+    for b in range(B):
+        lo[b, 0] = lo[b, 1] = np.inf
+        hi[b, 0] = hi[b, 1] = -np.inf
+        for v in range(start[b], start[b] + sizes[b]):
+            lo[b, 0], lo[b, 1] = min(lo[b, 0], xy[v, 0]), min(lo[b, 1], xy[v, 1])
+            hi[b, 0], hi[b, 1] = max(hi[b, 0], xy[v, 0]), max(hi[b, 1], xy[v, 1])
+        lo[b, 0], lo[b, 1], hi[b, 0], hi[b, 1] = lo[b, 0] - tol, lo[b, 1] - tol, hi[b, 0] + tol, hi[b, 1] + tol
+    out = ok.copy()
+    sv = np.empty(0, np.int64)
+    sa = np.empty(0, np.int64)
+    nsh = 0
+    for v in range(N):
+        if not ok[v]:
+            continue
+        x, y = xy[v, 0], xy[v, 1]
+        for b in range(B):
+            if b == pid[v] or not (x >= lo[b, 0] and x <= hi[b, 0] and y >= lo[b, 1] and y <= hi[b, 1]):
+                continue
+            within = True
+            at = -1
+            for a in range(start[b], start[b] + sizes[b]):
+                ex, ey = xy[nxt[a], 0] - xy[a, 0], xy[nxt[a], 1] - xy[a, 1]
+                side = (ex * (y - xy[a, 1]) - ey * (x - xy[a, 0])) / max(np.hypot(ex, ey), 1e-300)
+                if not side > -tol:
+                    within = False
+                if at < 0 and np.hypot(xy[a, 0] - x, xy[a, 1] - y) <= tol:
+                    at = a
+            if not within:
+                continue
+            if at < 0:
+                out[v] = False
+            else:
+                if nsh == sv.shape[0]:
+                    sv2 = np.empty(2 * nsh + 4, np.int64)
+                    sa2 = np.empty(2 * nsh + 4, np.int64)
+                    sv2[:nsh], sa2[:nsh] = sv[:nsh], sa[:nsh]
+                    sv, sa = sv2, sa2
+                sv[nsh], sa[nsh] = v, at
+                nsh += 1
+    shared = np.empty((nsh, 2), np.int64)
+    shared[:, 0], shared[:, 1] = sv[:nsh], sa[:nsh]
+    return out, e_in, e_out, nxt, prv, shared

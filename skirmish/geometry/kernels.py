@@ -312,6 +312,7 @@ def load() -> None:
     crossings(pt, d, one, circle, A[None], circle, 0.0)
     separators(pt, d, one, square, square, np.zeros((1, 2)), np.ones((1, 2)), one, np.zeros(1), np.ones(1),
                np.zeros(1, bool), np.zeros(1, bool), A[None], circle, 1e-9)
+    convex_corners(square[0], np.array([4]), np.ones(4, bool), 1e-7, 1e-9)
     i0, f0, b0 = np.zeros(0, np.int64), np.zeros(0), np.zeros(0, bool)  # (no solids)
     _c()._round_one(circle, circle + [4.0, 0.0, 0.0], np.array([[0.0, 0.0, -1e18]]), np.array([[0.0, 1.0]]),
                     np.array([[0.0, 1.0]]), -np.ones(1, np.int64), -np.ones(1, np.int64), np.ones(1, bool), 1e-4,
@@ -336,3 +337,13 @@ def round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: n
                            c(obs.owner_pieces_start, i8), c(obs.owner_npieces, i8), c(obs.piece_circle, f8),
                            c(obs.piece_round, bool), c(obs.piece_axis, f8), c(obs.halfplanes, f8), float(eta),
                            float(big), int(ncorner))
+
+
+def convex_corners(xy: np.ndarray, sizes: np.ndarray, inside: np.ndarray, min_turn: float, tol: float
+                   ) -> tuple[np.ndarray, ...]:
+    """``paths.convex_corners`` compiled up to the corners two pieces share (the same
+    bits): per corner (``xy``, ``sizes[i]`` of them for piece ``i``) whether it is kept so
+    far, its directions in and out, its neighbours ``nxt`` and ``prv``, and the
+    (corner, the other piece's corner there) pairs, in order."""
+    return _c()._convex_corners(np.ascontiguousarray(xy, np.float64), np.ascontiguousarray(sizes, np.int64),
+                                np.ascontiguousarray(inside, bool), float(min_turn), float(tol))

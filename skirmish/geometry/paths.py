@@ -602,6 +602,18 @@ def convex_corners(xy: np.ndarray, sizes: np.ndarray, support: BaseGeometry, cle
     if not len(xy):
         z = np.zeros((0, 2))
         return Nodes(z, z, z)
+    if box:
+        x0, y0, x1, y1 = support.bounds
+        r = clearance
+        inside = (xy[:, 0] > x0 + r) & (xy[:, 0] < x1 - r) & (xy[:, 1] > y0 + r) & (xy[:, 1] < y1 - r)
+    else:
+        inside = shapely.contains_xy(support, xy[:, 0], xy[:, 1])
+    if kernels.wanted(len(xy) * len(sizes)):
+        ok, e_in, e_out, nxt, prv, pairs = kernels.convex_corners(xy, sizes, inside, min_turn, tol)
+        shared: dict[int, list[int]] = {}
+        for vi, ai in pairs.tolist():
+            shared.setdefault(vi, []).append(ai)
+        return _shared_corners(xy, ok, e_in, e_out, nxt, prv, shared)
     pid = np.repeat(np.arange(len(sizes)), sizes)
     start = np.cumsum(sizes) - sizes
     k = np.arange(len(xy)) - start[pid]
@@ -616,13 +628,7 @@ def convex_corners(xy: np.ndarray, sizes: np.ndarray, support: BaseGeometry, cle
     ok = (ln_in > 1e-12) & (ln_out > 1e-12)
     with np.errstate(invalid="ignore", divide="ignore"):
         e_in, e_out = e_in / ln_in[:, None], e_out / ln_out[:, None]
-    ok &= e_in[:, 0] * e_out[:, 1] - e_in[:, 1] * e_out[:, 0] < -min_turn
-    if box:
-        x0, y0, x1, y1 = support.bounds
-        r = clearance
-        ok &= (xy[:, 0] > x0 + r) & (xy[:, 0] < x1 - r) & (xy[:, 1] > y0 + r) & (xy[:, 1] < y1 - r)
-    else:
-        ok &= shapely.contains_xy(support, xy[:, 0], xy[:, 1])
+    ok &= (e_in[:, 0] * e_out[:, 1] - e_in[:, 1] * e_out[:, 0] < -min_turn) & inside
     # each corner against the other pieces whose bounding boxes hold it
     lo = np.stack([np.minimum.reduceat(xy[:, 0], start), np.minimum.reduceat(xy[:, 1], start)], 1) - tol
     hi = np.stack([np.maximum.reduceat(xy[:, 0], start), np.maximum.reduceat(xy[:, 1], start)], 1) + tol
@@ -644,7 +650,14 @@ def convex_corners(xy: np.ndarray, sizes: np.ndarray, support: BaseGeometry, cle
         ok[v[within & ~corner]] = False
         for vi, ai in zip(v[corner].tolist(), a[corner, at[corner].argmax(1)].tolist()):
             shared.setdefault(vi, []).append(ai)
-    for vi, others in shared.items():  # a corner two pieces share: one wedge or none
+    return _shared_corners(xy, ok, e_in, e_out, nxt, prv, shared)
+
+
+def _shared_corners(xy: np.ndarray, ok: np.ndarray, e_in: np.ndarray, e_out: np.ndarray, nxt: np.ndarray,
+                    prv: np.ndarray, shared: dict[int, list[int]]) -> Nodes:
+    """:func:`convex_corners`' nodes: the kept corners, where two pieces share a corner
+    one wedge or none (``shared``: each such corner with the others there)."""
+    for vi, others in shared.items():
         if not ok[vi]:
             continue
         wedge = _joined_wedge(xy, nxt, prv, [vi, *others])

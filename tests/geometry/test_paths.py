@@ -256,3 +256,31 @@ def test_reflex_corners_where_pieces_share_corners():
 
     assert corners((2, 2, 3, 3), (3, 2, 4, 3)) == [(2, 2), (2, 3), (4, 2), (4, 3)]
     assert corners((2, 2, 3, 3), (3, 2, 4, 3), (2, 3, 3, 4)) == [(2, 2), (2, 4), (3, 4), (4, 2), (4, 3)]
+
+
+def test_reflex_corners_compiled_give_the_numpy_corners(monkeypatch):
+    """convex_corners compiled (taken once numba is loaded) and in numpy: the same nodes
+    and directions, bit for bit, on the varied spaces and on pieces sharing corners."""
+    from skirmish.geometry import kernels
+
+    kernels.load()
+    squares = [(2, 2, 3, 3), (3, 2, 4, 3), (2, 3, 3, 4), (3, 3, 4, 4), (6, 6, 7, 7), (7, 7, 8, 8)]
+    cases = [(np.concatenate([np.asarray(shapely.box(*s).exterior.coords)[:-1] for s in squares]),
+              np.full(len(squares), 4), shapely.box(0, 0, 10, 10), 0.0, True)]
+    for seed in range(60):
+        space = varied_space(seed)
+        walls = space._walls()
+        xy, ring = shapely.get_coordinates(space.grown, return_index=True)
+        last = np.r_[ring[1:] != ring[:-1], True][:len(ring)]
+        sizes = np.r_[[len(w) for w in walls], np.bincount(ring[~last], minlength=len(space.grown))].astype(int)
+        cases.append((np.concatenate([*walls, xy[~last]]), sizes, space.support, space.clearance, space.box))
+    shared = 0
+    for xy, sizes, support, clearance, box in cases:
+        monkeypatch.setattr(kernels, "wanted", lambda work: True)
+        fast = P.convex_corners(xy, sizes, support, clearance, box)
+        monkeypatch.setattr(kernels, "wanted", lambda work: False)
+        slow = P.convex_corners(xy, sizes, support, clearance, box)
+        assert np.array_equal(fast.xy, slow.xy)
+        assert np.array_equal(fast.e_in, slow.e_in) and np.array_equal(fast.e_out, slow.e_out)
+        shared += len(kernels.convex_corners(xy, sizes, np.ones(len(xy), bool), 1e-7, 1e-9)[5])
+    assert shared  # (corners two pieces share were met)
