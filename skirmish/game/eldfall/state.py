@@ -7,6 +7,7 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 
 from ...maps.pieces import Model
@@ -102,10 +103,19 @@ class GameState:
         return self.enemy_of(self.active)
 
     def side_units(self, side: str) -> tuple[Unit, ...]:
-        return tuple(u for u in self.units.values() if u.side == side)
+        return self._by_side.get(side, ((), ()))[0]
 
     def in_play(self, side: str) -> tuple[Unit, ...]:
-        return tuple(u for u in self.side_units(side) if u.in_play)
+        return self._by_side.get(side, ((), ()))[1]
+
+    @cached_property
+    def _by_side(self) -> dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]]:
+        """Per side, its units and those in play (asked many times of one state)."""
+        out: dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]] = {}
+        for side in dict.fromkeys(u.side for u in self.units.values()):
+            mine = tuple(u for u in self.units.values() if u.side == side)
+            out[side] = (mine, tuple(u for u in mine if u.in_play))
+        return out
 
     def panicked(self, side: str) -> bool:
         """E-MORALE: fewer than half of the side's starting models still in play."""
