@@ -608,9 +608,9 @@ def convex_corners(xy: np.ndarray, sizes: np.ndarray, support: BaseGeometry, cle
         inside = (xy[:, 0] > x0 + r) & (xy[:, 0] < x1 - r) & (xy[:, 1] > y0 + r) & (xy[:, 1] < y1 - r)
     else:
         inside = shapely.contains_xy(support, xy[:, 0], xy[:, 1])
+    shared: dict[int, list[int]] = {}
     if kernels.wanted(len(xy) * len(sizes)):
         ok, e_in, e_out, nxt, prv, pairs = kernels.convex_corners(xy, sizes, inside, min_turn, tol)
-        shared: dict[int, list[int]] = {}
         for vi, ai in pairs.tolist():
             shared.setdefault(vi, []).append(ai)
         return _shared_corners(xy, ok, e_in, e_out, nxt, prv, shared)
@@ -636,7 +636,6 @@ def convex_corners(xy: np.ndarray, sizes: np.ndarray, support: BaseGeometry, cle
     v, b = np.nonzero((xy[cand, None, 0] >= lo[None, :, 0]) & (xy[cand, None, 0] <= hi[None, :, 0]) &
                       (xy[cand, None, 1] >= lo[None, :, 1]) & (xy[cand, None, 1] <= hi[None, :, 1]) &
                       (pid[cand, None] != np.arange(len(sizes))[None, :]))
-    shared: dict[int, list[int]] = {}
     if len(v):
         v = cand[v]
         a = start[b, None] + np.minimum(np.arange(int(sizes.max()))[None, :], sizes[b, None] - 1)  # (pads repeat)
