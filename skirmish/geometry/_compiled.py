@@ -994,11 +994,7 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
     q = _project(cQ, Q, H)
     # the corridor's pieces near the bundle, pair by pair (rows sorted by pair)
     count = np.zeros(n, np.int64)
-    cap = 0
-    for i in range(n):
-        if go[i]:
-            for o in range(no):
-                cap += owner_npieces[o]
+    cap = int(go.sum()) * int(owner_npieces.sum())
     rb = np.empty(cap, np.int64)
     rp = np.empty(cap, np.int64)
     ro = np.empty(cap, np.int64)

@@ -1073,7 +1073,7 @@ def _chain_round(obs: Obstacles, pairs: _Pairs, rows: _Rows, vP: np.ndarray, vQ:
     ``vP``, ``vQ``: their patches), with the same answers: a witness on an escaping line,
     or the proof; None where the search must go on (the bundle is split)."""
     chains = _chains(np.arange(len(vP)), rows, obs, vP, vQ, pairs.P, pairs.Q, pairs.zP, pairs.zQ, 0.99 * thin)
-    lines = [(k, ch.line) for k, ch in enumerate(chains) if ch.line is not None and not (ch.blocked and not ch.thin)]
+    lines = [(k, ln) for k, ch in enumerate(chains) if (ln := ch.escape) is not None]
     on_line = dict(zip([k for k, _ in lines], _line_witnesses([(ln, k) for k, ln in lines], pairs, obs, sources,
                                                               targets)))
     out: list[LosAnswer | None] = []
@@ -1085,12 +1085,16 @@ def _chain_round(obs: Obstacles, pairs: _Pairs, rows: _Rows, vP: np.ndarray, vQ:
         if ch.widened is not None:  # no witness on its line: is the bundle thin?
             ch = ch.widened()
         if ch.blocked:
-            used = np.unique(rows.owner[rows.bundle == k][ch.used])
             out.append(LosAnswer(False, "subdivision" if ch.thin else "separator",
-                                 blockers=tuple(int(o) for o in used), bundles=1))
+                                 blockers=tuple(_proof_owners(rows, k, ch)), bundles=1))
         else:
             out.append(None)
     return out
+
+
+def _proof_owners(rows: _Rows, k: int, ch: Chain) -> list[int]:
+    """The owners (sorted) of the solids in bundle ``k``'s chain proof ``ch``."""
+    return [int(o) for o in np.unique(rows.owner[rows.bundle == k][ch.used])]
 
 
 def _stacked(obs: Obstacles, results: list[LosAnswer | None]) -> list[LosAnswer | None]:
@@ -1204,8 +1208,7 @@ def _search(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer]
                 todo.append(int(kk))
         chains = dict(zip(todo, _chains(np.array(todo, int), rows, obs, vP, vQ, D_P, D_Q, zP, zQ, 0.99 * thin)))
         # the escaping lines they found, tried as witnesses together
-        lines = [(k, ln) for k in todo if (ln := chains[k].line) is not None
-                 and not (chains[k].blocked and not chains[k].thin)]
+        lines = [(k, ln) for k in todo if (ln := chains[k].escape) is not None]
         on_line = dict(zip([k for k, _ in lines], _line_witnesses([(ln, int(bp[k])) for k, ln in lines],
                                                                   pairs, obs, sources, targets)))
         for kk in np.flatnonzero(split):
@@ -1225,7 +1228,7 @@ def _search(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer]
             if k not in chains:  # (tested before: open)
                 continue
             ch = chains[k]
-            if ch.line is not None and not (ch.blocked and not ch.thin):
+            if ch.escape is not None:
                 found = on_line[k]
                 if found is not None:
                     results[i] = LosAnswer(True, "witness", witness=found, bundles=int(examined[i]))
@@ -1235,7 +1238,7 @@ def _search(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer]
                 ch = ch.widened()
             if ch.blocked:
                 split[k] = False
-                blockers[i].update(int(o) for o in np.unique(rows.owner[rows.bundle == k][ch.used]))
+                blockers[i].update(_proof_owners(rows, k, ch))
                 stage_of[i].add("subdivision" if ch.thin else "separator")
         bp, bP, bQ = _split(bp[split], bP[split], bQ[split], pairs)
     for i in range(n):

@@ -84,6 +84,12 @@ class Chain:
     line: tuple[np.ndarray, np.ndarray] | None = None
     widened: Callable[[], Chain] | None = field(default=None, repr=False, compare=False)
 
+    @property
+    def escape(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The escaping line to try as a witness: :attr:`line`, unless the exact test
+        proved every segment blocked."""
+        return None if self.blocked and not self.thin else self.line
+
 
 def chain_blocks(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
                  verts: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, eta: float,

@@ -289,17 +289,22 @@ class Table(TableMovement, TableTemplates, Map):
         solved: every point of ``a``'s hitbox lies strictly behind the plane tangent to
         ``b`` (grown by ε) there, so every sight line to it enters ``b``."""
         pts, weights, want = self._wanted_samples(a, b, samples, tolerance, only, prune)
-        ma = self.model(a)
+        return self._solve_samples(a, pts, want, arc, tolerance), weights, pts
+
+    def _solve_samples(self, a: str, pts: np.ndarray, want: np.ndarray, arc: LosArc = "front",
+                       tolerance: float = DEFAULT_TOLERANCE) -> list[LosAnswer | None]:
+        """The LoS answer from ``a`` to each point of ``pts`` in the mask ``want`` (None
+        elsewhere), in one batch."""
         ask = np.flatnonzero(want)
         src = self._viewer(a)
         targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts[ask]]
-        facing = ma.facing_vector if arc == "front" else None
+        facing = self.model(a).facing_vector if arc == "front" else None
         raw = line_of_sight_batch(self.los_obstacles, [src] * len(targets), targets, [facing] * len(targets),
                                   tolerance=tolerance)
         answers: list[LosAnswer | None] = [None] * len(pts)
         for i, r in zip(ask.tolist(), raw):
             answers[i] = r
-        return answers, weights, pts
+        return answers
 
     def _wanted_samples(self, a: str, b: str, samples: int = 16, tolerance: float = DEFAULT_TOLERANCE,
                         only: np.ndarray | None = None, prune: bool = True
@@ -416,12 +421,13 @@ class Table(TableMovement, TableTemplates, Map):
             return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
         near = [s for s in self.scenery if s.blocks_los and s.top > mt.z + BASE_THICKNESS
                 and cylinder_prism_distance(mt.hitbox, s.solid) <= 1.0 + CONTACT_TOLERANCE]
-        if near and not fraction:  # a piece no sight line to a solved sample can meet hides none of them
-            pts, _, want = self._wanted_samples(attacker, target)
-            near = [s for s in near if self._lines_may_meet(s, attacker, pts, want).any()]
         seen: float | None = None  # (not computed where no piece can give Cover and it is not asked for)
         if near or fraction:
-            answers, weights, pts = self._sample_answers(attacker, target)
+            pts, weights, want = self._wanted_samples(attacker, target)
+            if not fraction:  # a piece no sight line to a solved sample can meet hides none of them
+                near = [s for s in near if self._lines_may_meet(s, attacker, pts, want).any()]
+        if near or fraction:
+            answers = self._solve_samples(attacker, pts, want)
             mask = np.array([r is not None and r.visible for r in answers], float)
             seen = float(mask @ weights / weights.sum())
         best: Cover | None = None

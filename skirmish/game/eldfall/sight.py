@@ -118,11 +118,12 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
              also: Sequence[tuple[str, str]] = ()) -> list[LosAnswer]:
     """The answers behind ``seen_by`` (point-major): each of ``ids`` looks from its front
     arc at ``model``'s hitbox standing at each point, on ``rest`` (the table with the
-    model where it stands, or without it), in one batch. The model's solid never blocks a sight line that ends on
-    it, wherever it stood, so this is the answer on the table with the model moved there,
-    wherever the point is (the table as it is needs no new obstacles: unless a floating
-    piece rests on the model, :func:`_holds_up`, it blocks as on the table without it).
-    The pairs ``also`` join the batch (:meth:`Table.line_of_sight_with`)."""
+    model where it stands, or without it), in one batch. The model's solid never blocks a
+    sight line that ends on it, wherever it stood, so this is the answer on the table
+    with the model moved there, wherever the point is (the table as it is needs no new
+    obstacles: unless a floating piece rests on the model, :func:`_holds_up`, it blocks as
+    on the table without it). The pairs ``also`` join the batch
+    (:meth:`Table.line_of_sight_with`)."""
     idx = {mid: k for k, mid in enumerate(rest.model_ids)}
     r, h = model.radius, model.hitbox_height
     me = idx.get(model.id, -1)
