@@ -255,6 +255,78 @@ def _slab(off: float, rate: float, lo_b: float, hi_b: float) -> tuple[float, flo
 
 
 @_jit
+def _capsule_box(caps: np.ndarray) -> np.ndarray:
+    """Each capsule's box grown by its clearance: x0, x1, y0, y1 (``paths._bbox_pairs``)."""
+    m = caps.shape[0]
+    box = np.empty((m, 4))
+    for j in range(m):
+        c0 = caps[j, 4]
+        box[j, 0] = min(caps[j, 0], caps[j, 2]) - c0
+        box[j, 1] = max(caps[j, 0], caps[j, 2]) + c0
+        box[j, 2] = min(caps[j, 1], caps[j, 3]) - c0
+        box[j, 3] = max(caps[j, 1], caps[j, 3]) + c0
+    return box
+
+
+@_jit
+def _pair_interval(px: float, py: float, dx: float, dy: float, cap: np.ndarray, clear: float, shrink: float
+                   ) -> tuple[float, float]:
+    """``paths.capsule_intervals`` for one (segment, capsule) pair, clipped to [0, 1]: the
+    parameters where the point p + t·d is closer than ``clear - shrink`` to the capsule's
+    segment (lo >= hi: never)."""
+    inf = np.inf
+    dd = dx * dx + dy * dy
+    moving = dd > 1e-24
+    safe_dd = dd if moving else 1.0
+    c = clear - shrink
+    cc = c * c
+    lo, hi = inf, -inf
+    still_in = False
+    for e in (0, 2):
+        wx, wy = px - cap[e], py - cap[e + 1]
+        bb = dx * wx + dy * wy
+        kk = wx * wx + wy * wy - cc
+        disc = bb * bb - safe_dd * kk
+        if disc > 0 and moving:
+            root = np.sqrt(disc)
+            lo = _nmin(lo, (-bb - root) / safe_dd)
+            hi = _nmax(hi, (-bb + root) / safe_dd)
+        still_in = still_in or (not moving and kk < 0)
+    ax, ay = cap[0], cap[1]
+    sx, sy = cap[2] - ax, cap[3] - ay
+    ln = np.hypot(sx, sy)
+    if ln > 1e-15:
+        inv = 1.0 / ln
+        ux, uy = sx * inv, sy * inv
+        wx, wy = px - ax, py - ay
+        lo_s, hi_s = _slab(ux * wy - uy * wx, ux * dy - uy * dx, -c, c)
+        lo_t, hi_t = _slab(ux * wx + uy * wy, ux * dx + uy * dy, 0.0, ln)
+        slo, shi = _nmax(lo_s, lo_t), _nmin(hi_s, hi_t)
+        if slo < shi:
+            lo = _nmin(lo, slo)
+            hi = _nmax(hi, shi)
+    if still_in:
+        lo, hi = -inf, inf
+    return _nmax(lo, 0.0), _nmin(hi, 1.0)
+
+
+@_jit
+def _relaxed(i: int, cap: np.ndarray, shrink: float, relax0: np.ndarray, relax1: np.ndarray) -> float:
+    """``paths._relaxed_clearance`` for one pair: the capsule's clearance lowered to the
+    distance each relax point of segment ``i`` (non-NaN) already has, plus ``shrink``."""
+    clear = cap[4]
+    for rel in (relax0, relax1):
+        if not np.isnan(rel[i, 0]):
+            clear = _nmin(clear, _nmax(_segment_distance(rel[i, 0], rel[i, 1], cap), 0.0) + shrink)
+    return clear
+
+
+@_jit
+def _boxes_meet(box: np.ndarray, j: int, sx0: float, sx1: float, sy0: float, sy1: float) -> bool:
+    return sx0 < box[j, 1] and sx1 > box[j, 0] and sy0 < box[j, 3] and sy1 > box[j, 2]
+
+
+@_jit
 def _violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray,
               relax1: np.ndarray) -> np.ndarray:
     """``paths.violated``: per segment p0 → p1, whether it comes closer than a capsule's
@@ -263,62 +335,65 @@ def _violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, r
     computes them (``_relaxed_clearance``, ``capsule_intervals``)."""
     n, m = p0.shape[0], caps.shape[0]
     out = np.zeros(n, np.bool_)
-    inf = np.inf
-    box = np.empty((m, 4))  # each capsule's box grown by its clearance: x0, x1, y0, y1
-    for j in range(m):
-        c0 = caps[j, 4]
-        box[j, 0] = min(caps[j, 0], caps[j, 2]) - c0
-        box[j, 1] = max(caps[j, 0], caps[j, 2]) + c0
-        box[j, 2] = min(caps[j, 1], caps[j, 3]) - c0
-        box[j, 3] = max(caps[j, 1], caps[j, 3]) + c0
+    box = _capsule_box(caps)
     for i in range(n):
         px, py = p0[i, 0], p0[i, 1]
-        dx, dy = p1[i, 0] - px, p1[i, 1] - py
         sx0, sx1 = min(px, p1[i, 0]), max(px, p1[i, 0])
         sy0, sy1 = min(py, p1[i, 1]), max(py, p1[i, 1])
-        dd = dx * dx + dy * dy
-        moving = dd > 1e-24
-        safe_dd = dd if moving else 1.0
         for j in range(m):
-            if not (sx0 < box[j, 1] and sx1 > box[j, 0] and sy0 < box[j, 3] and sy1 > box[j, 2]):
+            if not _boxes_meet(box, j, sx0, sx1, sy0, sy1):
                 continue
-            cap = caps[j]
-            clear = cap[4]
-            for rel in (relax0, relax1):
-                if not np.isnan(rel[i, 0]):
-                    clear = _nmin(clear, _nmax(_segment_distance(rel[i, 0], rel[i, 1], cap), 0.0) + shrink)
-            c = clear - shrink
-            cc = c * c
-            lo, hi = inf, -inf
-            still_in = False
-            for e in (0, 2):
-                wx, wy = px - cap[e], py - cap[e + 1]
-                bb = dx * wx + dy * wy
-                kk = wx * wx + wy * wy - cc
-                disc = bb * bb - safe_dd * kk
-                if disc > 0 and moving:
-                    root = np.sqrt(disc)
-                    lo = _nmin(lo, (-bb - root) / safe_dd)
-                    hi = _nmax(hi, (-bb + root) / safe_dd)
-                still_in = still_in or (not moving and kk < 0)
-            ax, ay = cap[0], cap[1]
-            sx, sy = cap[2] - ax, cap[3] - ay
-            ln = np.hypot(sx, sy)
-            if ln > 1e-15:
-                inv = 1.0 / ln
-                ux, uy = sx * inv, sy * inv
-                wx, wy = px - ax, py - ay
-                lo_s, hi_s = _slab(ux * wy - uy * wx, ux * dy - uy * dx, -c, c)
-                lo_t, hi_t = _slab(ux * wx + uy * wy, ux * dx + uy * dy, 0.0, ln)
-                slo, shi = _nmax(lo_s, lo_t), _nmin(hi_s, hi_t)
-                if slo < shi:
-                    lo = _nmin(lo, slo)
-                    hi = _nmax(hi, shi)
-            if still_in:
-                lo, hi = -inf, inf
-            if _nmax(lo, 0.0) < _nmin(hi, 1.0):
+            lo, hi = _pair_interval(px, py, p1[i, 0] - px, p1[i, 1] - py, caps[j],
+                                    _relaxed(i, caps[j], shrink, relax0, relax1), shrink)
+            if lo < hi:
                 out[i] = True
                 break
+    return out
+
+
+@_jit
+def _violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray,
+                relax1: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``paths.violations`` before its sort: every (segment, capsule) pair, in row order,
+    where the segment comes closer than the clearance, with its interval (lo, hi)."""
+    n, m = p0.shape[0], caps.shape[0]
+    box = _capsule_box(caps)
+    cap_n = 16
+    oi = np.empty(cap_n, np.int64)
+    oj = np.empty(cap_n, np.int64)
+    olo = np.empty(cap_n)
+    ohi = np.empty(cap_n)
+    k = 0
+    for i in range(n):
+        px, py = p0[i, 0], p0[i, 1]
+        sx0, sx1 = min(px, p1[i, 0]), max(px, p1[i, 0])
+        sy0, sy1 = min(py, p1[i, 1]), max(py, p1[i, 1])
+        for j in range(m):
+            if not _boxes_meet(box, j, sx0, sx1, sy0, sy1):
+                continue
+            lo, hi = _pair_interval(px, py, p1[i, 0] - px, p1[i, 1] - py, caps[j],
+                                    _relaxed(i, caps[j], shrink, relax0, relax1), shrink)
+            if not lo < hi:
+                continue
+            if k == cap_n:
+                cap_n *= 2
+                oi, oj, olo, ohi = _grow_i(oi, cap_n), _grow_i(oj, cap_n), _grow_f(olo, cap_n), _grow_f(ohi, cap_n)
+            oi[k], oj[k], olo[k], ohi[k] = i, j, lo, hi
+            k += 1
+    return oi[:k], oj[:k], olo[:k], ohi[:k]
+
+
+@_jit
+def _grow_i(a: np.ndarray, n: int) -> np.ndarray:
+    out = np.empty(n, np.int64)
+    out[:len(a)] = a
+    return out
+
+
+@_jit
+def _grow_f(a: np.ndarray, n: int) -> np.ndarray:
+    out = np.empty(n)
+    out[:len(a)] = a
     return out
 
 

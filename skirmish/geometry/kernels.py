@@ -128,6 +128,20 @@ def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, re
                           float(shrink), r0, r1)
 
 
+def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
+               relax1: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``paths.violations`` compiled (the same bits): every (segment, capsule) pair where
+    the segment comes closer than the clearance, ``(i, j, t_in, t_out)`` in row order
+    (unsorted)."""
+    f8 = np.float64
+    p0 = np.ascontiguousarray(p0, f8).reshape(-1, 2)
+    none = np.full((len(p0), 2), np.nan)
+    r0 = none if relax0 is None else np.ascontiguousarray(relax0, f8).reshape(-1, 2)
+    r1 = none if relax1 is None else np.ascontiguousarray(relax1, f8).reshape(-1, 2)
+    return _c()._violations(p0, np.ascontiguousarray(p1, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8),
+                            float(shrink), r0, r1)
+
+
 def witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.ndarray, z1: np.ndarray,
                     sealed: np.ndarray, zP: np.ndarray, zQ: np.ndarray, eta: float
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

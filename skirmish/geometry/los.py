@@ -266,6 +266,62 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     A solid is *grounded* when it stands on the table or its footprint is covered by
     grounded solids whose tops reach its base; it then blocks from z = 0 up.
     """
+    keys = tuple((s.x, s.y, s.radius, s.z, s.top) if isinstance(s, Cylinder) else s for _, s in solids)
+    got = _built_like(tuple(n for n, _ in solids), keys, tol)
+    if got is None:
+        got = _build(solids, tol)
+        _BUILT.append((keys, tol, got))
+    return got
+
+
+#: Scenes built lately, (their solids' keys, tol, obstacles): the next board mostly
+#: differs from one of them in a model or two that moved on the ground
+#: (:func:`_built_like`).
+_BUILT: deque[tuple[tuple[object, ...], float, Obstacles]] = deque(maxlen=8)
+
+
+def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) -> Obstacles | None:
+    """The obstacles of the solids ``keys`` (a cylinder's key: x, y, radius, z, top; a
+    prism is its own key) from a recently built scene of the same owners where only
+    cylinders standing on the table (z <= ``tol``) differ, and none of them comes near a
+    floating solid (the only solids whose grounding and sealing read the others): the
+    scene's arrays with their rows replaced, the same values :func:`_build` gives. None
+    where that does not apply. Its arrays are then assembled from the scene's."""
+    for old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
+        if old_tol != tol or old.names != names or len(old_keys) != len(keys):
+            continue
+        changed = [i for i, (a, b) in enumerate(zip(old_keys, keys))
+                   if a is not b and not (type(a) is tuple and a == b)]
+        if len(changed) > _FEW or not all(type(old_keys[i]) is tuple and type(keys[i]) is tuple
+                                          and old_keys[i][3] <= tol and keys[i][3] <= tol  # type: ignore[index]
+                                          for i in changed):
+            continue
+        sol = old.solids
+        floating = np.flatnonzero(sol.z0 > tol)
+        if len(floating):
+            box = shapely.bounds(_geom_array([sol.geoms[j] for j in floating]))
+            near = False
+            for i in changed:
+                for x, y, r, _, _ in (old_keys[i], keys[i]):  # type: ignore[misc]
+                    pad = r + 2 * tol + 1e-9
+                    near = near or bool(np.any((box[:, 0] <= x + pad) & (box[:, 2] >= x - pad) &
+                                               (box[:, 1] <= y + pad) & (box[:, 3] >= y - pad)))
+            if near:
+                continue
+        z0, z1 = sol.z0.copy(), sol.z1.copy()
+        geoms, circles, parts = list(sol.geoms), list(sol.circles), list(sol.parts)
+        for i, disc in zip(changed, _discs([keys[i][:3] for i in changed])):  # type: ignore[index]
+            x, y, r, lo, hi = keys[i]  # type: ignore[misc]
+            z0[i], z1[i], geoms[i], circles[i], parts[i] = lo, hi, disc, (x, y, r), ()
+        # (a cylinder on the table is grounded and sealed, as before)
+        out = Obstacles(names, _Solids(z0, z1, sol.grounded, sol.sealed, tuple(geoms), tuple(circles), tuple(parts)))
+        out.__dict__["_base"] = (old, changed)
+        return out
+    return None
+
+
+def _build(solids: Sequence[tuple[str, Cylinder | Prism]], tol: float) -> Obstacles:
+    """:func:`build_obstacles` afresh."""
     names: list[str] = []
     z0: list[float] = []
     z1: list[float] = []

@@ -49,10 +49,12 @@ class Jump:
         self.pieces = [s for s in table.scenery]
         self.r, self.h = mv.r, mv.h
         self.start = np.array([mv.model.x, mv.model.y, mv.surfaces[mv.home].z])
+        self.feet = np.array([s.solid.footprint for s in self.pieces], dtype=object)
         at0 = shapely.points(self.start[:2])
         # what it stands on or touches when it takes off is not in its way
-        self.ignore = {s.id for s in self.pieces
-                       if shapely.distance(s.solid.footprint, at0) < self.r + CONTACT and s.solid.z1 <= self.start[2] + Z_TOL}
+        touch = shapely.distance(self.feet, at0) < self.r + CONTACT if self.pieces else np.zeros(0, bool)
+        self.ignore = {s.id for s, near in zip(self.pieces, touch.tolist())
+                       if near and s.solid.z1 <= self.start[2] + Z_TOL}
 
     def _blocked(self, s: Any, pts: np.ndarray) -> np.ndarray:
         """Does the hitbox at each point ``(x, y, z)`` run into piece ``s``?"""
@@ -67,21 +69,41 @@ class Jump:
         pts = a + ts[:, None] * (b - a)
         best, who = 1.0, None
         line = shapely.linestrings([a[:2], b[:2]]) if np.linalg.norm(b[:2] - a[:2]) > 1e-12 else shapely.points(a[:2])
-        for s in self.pieces:
-            if s.id in self.ignore or shapely.distance(s.solid.footprint, line) >= self.r - CONTACT:
+        gap = shapely.distance(self.feet, line).tolist() if self.pieces else []
+        for s, g in zip(self.pieces, gap):
+            if s.id in self.ignore or g >= self.r - CONTACT:
                 continue  # never within the base's reach along the line (as _blocked judges it)
             hit = np.flatnonzero(self._blocked(s, pts))
             if not len(hit) or ts[hit[0]] >= best:
                 continue
-            lo, hi = (ts[hit[0] - 1] if hit[0] else 0.0), ts[hit[0]]
-            for _ in range(40):
-                mid = (lo + hi) / 2
-                if self._blocked(s, (a + mid * (b - a))[None, :])[0]:
-                    hi = mid
-                else:
-                    lo = mid
-            best, who = lo, s
+            best, who = self._bisect(s, a, b, float(ts[hit[0] - 1]) if hit[0] else 0.0, float(ts[hit[0]])), s
         return best, who
+
+    def _bisect(self, s: Any, a: np.ndarray, b: np.ndarray, lo: float, hi: float, steps: int = 40,
+                depth: int = 5) -> float:
+        """The last free parameter of 40 halvings of ``[lo, hi]`` (free at ``lo``, blocked
+        by ``s`` at ``hi``): each ``depth`` halvings in one call, every midpoint they may
+        visit tested at once (the same midpoints, the same answer as one at a time)."""
+        done = 0
+        while done < steps:
+            k = min(depth, steps - done)
+            levels: list[list[float]] = []
+            spans = [(lo, hi)]
+            for _ in range(k):
+                mids = [(x + y) / 2 for x, y in spans]
+                levels.append(mids)
+                spans = [half for (x, y), m in zip(spans, mids) for half in ((x, m), (m, y))]
+            flat = np.array([m for mids in levels for m in mids])
+            blocked = self._blocked(s, a + flat[:, None] * (b - a)).tolist()
+            node = first = 0
+            for mids in levels:
+                if blocked[first + node]:
+                    hi, node = mids[node], 2 * node
+                else:
+                    lo, node = mids[node], 2 * node + 1
+                first += len(mids)
+            done += k
+        return lo
 
     def _surface_at(self, xy: np.ndarray, z: float) -> int:
         for u in self.mv.surfaces:

@@ -339,6 +339,56 @@ def test_e_los_boards_of_a_walk_grown_from_each_other_equal_grown_afresh(seed):
     assert derived
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_e_los_boards_built_from_each_other_equal_built_afresh(seed):
+    """Board after board, models moving on the ground (next to and under a floating deck
+    and a raised crate too) and onto roofs, each board's obstacles built from a recent
+    one as a game builds them (``los._built_like``): the same solids and arrays as built
+    afresh."""
+    from skirmish.geometry.solids import Prism
+    from skirmish.maps.pieces import Scenery
+
+    rng = random.Random(seed)
+    t = random_table(rng, models=8, scenery=20)
+    deck = shapely.box(2.0, 2.0, 8.0, 4.0)
+    crate = shapely.box(10.0, 2.0, 11.0, 3.0)
+    t = dataclasses.replace(t, scenery=(*t.scenery, Scenery("deck", Prism(deck, 2.0, 2.5), "polygon", (), walkable=True),
+                                        Scenery("crate", Prism(crate, 1.2, 2.0), "polygon", ())))
+    roofs = [s for s in t.scenery if s.walkable and s.blocks_los and s.solid.z0 == 0.0]
+    spots = [(5.0, 3.0), (10.5, 2.5), (8.6, 3.0)]  # under the deck, under the crate, beside the deck
+    derived = 0
+    for _ in range(20):
+        t.los_obstacles.grown(los.DEFAULT_TOLERANCE).tree  # this board searched, as in a game
+        for m in rng.sample(t.models, rng.choice([1, 2])):
+            u = rng.random() if m.z == 0.0 else 1.0  # (one on a roof steps about there)
+            if roofs and u < 0.1:
+                c = rng.choice(roofs).solid.footprint.representative_point()
+                m2 = dataclasses.replace(m, x=c.x, y=c.y, z=rng.choice(roofs).solid.z1)
+            elif u < 0.3:
+                x, y = rng.choice(spots)
+                m2 = dataclasses.replace(m, x=x, y=y, z=0.0)
+            else:
+                m2 = dataclasses.replace(m, x=m.x + rng.uniform(-0.5, 0.5), y=m.y + rng.uniform(-0.5, 0.5))
+            t = t.with_model(m2)
+        got = t.los_obstacles
+        derived += "_base" in got.__dict__
+        solids = [(m.id, m.hitbox) for m in t.models] + [(s.id, s.solid) for s in t.scenery if s.blocks_los]
+        fresh = los._build(solids, 1e-6)
+        assert got.names == fresh.names
+        for f in ("z0", "z1", "grounded", "sealed"):
+            assert np.array_equal(getattr(got.solids, f), getattr(fresh.solids, f)), f
+        assert got.solids.circles == fresh.solids.circles and got.solids.parts == fresh.solids.parts
+        assert all(a.equals_exact(b, 0.0) for a, b in zip(got.solids.geoms, fresh.solids.geoms))
+        want = los._assemble(fresh.solids)
+        for f in los._Arrays._fields:
+            a, b = getattr(got, f), getattr(want, f)
+            if f in ("tree", "owner_geom"):
+                assert all(x.equals_exact(y, 0.0) for x, y in zip(getattr(a, "geometries", a), getattr(b, "geometries", b)))
+            else:
+                assert np.array_equal(a, b, equal_nan=True), f
+    assert derived >= 3
+
+
 def test_e_reaction_attack_los_from_the_reaction_batch_holds_on_the_path_table():
     """E-REACTION: an Attack of Opportunity takes its LoS from the reaction batch (solved on
     the board as it stands); the witness keeps the clearance on the table with the mover

@@ -378,7 +378,8 @@ def test_e_move_kernel_violated_gives_the_numpy_verdicts(seed):
     """E-MOVE: whether a straight step keeps every clearance (the movement checker and
     the visibility graph's edges), compiled and numpy: segments across, along and near
     capsules, standing still inside and outside one, steps that start or end too close
-    (relaxed), point capsules."""
+    (relaxed), point capsules. The violations themselves (segment, capsule, interval),
+    sorted, bit for bit."""
     from skirmish.geometry import paths
 
     rng = np.random.default_rng(seed)
@@ -395,6 +396,10 @@ def test_e_move_kernel_violated_gives_the_numpy_verdicts(seed):
         fast, slow = _both_ways(paths.violated, p0, p1, caps, relax0=r0, relax1=r1)
         assert np.array_equal(fast, slow)
         assert 0 < slow.sum() < n  # (both verdicts occur)
+        fast_v, slow_v = _both_ways(paths.violations, p0, p1, caps, relax0=r0, relax1=r1)
+        for a, b in zip(fast_v, slow_v):
+            assert a.dtype.kind == b.dtype.kind and np.array_equal(a, b)
+        assert np.array_equal(np.unique(slow_v[0]), np.flatnonzero(slow))  # (the same test)
 
 
 @settings(max_examples=30, deadline=None)

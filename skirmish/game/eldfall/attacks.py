@@ -14,6 +14,7 @@ from typing import Literal
 from ...maps.pieces import Model
 from ...maps.results import Cover, LineOfSight, Reach
 from ...maps.table import CONTACT_TOLERANCE, Table
+from ...memo import IdentityMemo
 from ...rules.eldfall.exchange import Exchange, Side
 from ...rules.eldfall.weapons import Weapon
 from .settings import usable_weapons
@@ -116,14 +117,28 @@ def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
         if e.states & {"Crouched", "Blinded"}:
             continue
         em = state.model(e.id)
-        melee = [w for w in usable_weapons(em) if not w.ranged]
+        melee, far = _melee(em)
         # (E-DIST is never shorter than the gap between the bases: far enemies are not measured)
-        if not melee or not any(w.aura for w in melee) and math.hypot(em.x - m.x, em.y - m.y) - em.radius - \
-                m.radius > max(w.reach for w in melee) + CONTACT_TOLERANCE + 1e-9:
+        if not melee or math.hypot(em.x - m.x, em.y - m.y) - m.radius > far:
             continue
         if any(t.reach(e.id, model_id, w).in_reach for w in melee) and t.line_of_sight(e.id, model_id).visible:
             out.append(e.id)
     return tuple(sorted(out))
+
+
+#: Per model, its melee weapons and how far past its own base they may reach.
+_MELEE: IdentityMemo[tuple[tuple[Weapon, ...], float]] = IdentityMemo(512)
+
+
+def _melee(model: Model) -> tuple[tuple[Weapon, ...], float]:
+    """``model``'s usable melee weapons, and the greatest distance from its centre, less
+    the target's radius, at which one may reach (infinite with an Aura weapon)."""
+    def make() -> tuple[tuple[Weapon, ...], float]:
+        melee = tuple(w for w in usable_weapons(model) if not w.ranged)
+        if not melee or any(w.aura for w in melee):
+            return melee, math.inf
+        return melee, model.radius + max(w.reach for w in melee) + CONTACT_TOLERANCE + 1e-9
+    return _MELEE.get((id(model),), (model,), make)
 
 
 def weapons_in_hand(model: Model, engaged: bool, *, reaction: bool = False) -> tuple[Weapon, ...]:
