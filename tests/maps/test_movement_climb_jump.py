@@ -166,6 +166,41 @@ def test_E_MOVE_JUMP_every_planned_jump_passes_the_checker(seed: int) -> None:
         assert c.legal == (not ends_badly), (c.violations, p.violations)
 
 
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.integers(0, 100_000))
+def test_E_MOVE_JUMP_first_contact_is_the_halving_one_midpoint_at_a_time(seed: int) -> None:
+    """The first contact of a jump's line with a piece, found five halvings per call
+    (``Jump._bisect``), is the one 40 halvings one midpoint at a time find (the oracle)."""
+    from skirmish.maps.table_jump import Jump
+
+    t = roofs(seed)
+    j = Jump(t, t._mv_mover("m"), 8.0)
+    rng = random.Random(seed)
+    hits = 0
+    for _ in range(30):
+        a = j.start
+        c = rng.choice(t.scenery).solid.footprint.centroid  # (towards a roof: most lines run into one)
+        b = np.array([c.x + rng.uniform(-1, 1), c.y + rng.uniform(-1, 1), a[2] + rng.uniform(-1, 2)])
+        got, who = j._first_hit(a, b)
+        if who is None:
+            assert got == 1.0
+            continue
+        hits += 1
+        # the coarse samples as _first_hit takes them, then one midpoint at a time
+        n = max(2, int(math.ceil(float(np.linalg.norm(b - a)) / 0.01)) + 1)
+        ts = np.linspace(0.0, 1.0, n)
+        k = int(np.flatnonzero(j._blocked(who, a + ts[:, None] * (b - a)))[0])
+        lo, hi = (ts[k - 1] if k else 0.0), ts[k]
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            if j._blocked(who, (a + mid * (b - a))[None, :])[0]:
+                hi = mid
+            else:
+                lo = mid
+        assert got == lo
+    assert hits
+
+
 @settings(max_examples=8, deadline=None, derandomize=True)
 @given(st.integers(0, 100_000), st.floats(0, 360), st.booleans())
 def test_E_MOVE_JUMP_rigid_motions_move_the_answer_with_the_table(seed: int, angle: float, mirror: bool) -> None:
