@@ -1294,3 +1294,237 @@ def _convex_corners(xy: np.ndarray, sizes: np.ndarray, inside: np.ndarray, min_t
     shared = np.empty((nsh, 2), np.int64)
     shared[:, 0], shared[:, 1] = sv[:nsh], sa[:nsh]
     return out, e_in, e_out, nxt, prv, shared
+
+
+@_jit
+def _rmin(a: np.ndarray) -> float:
+    """np.min of a 1-D array (NaN passed on)."""
+    acc = a[0]
+    for i in range(1, a.shape[0]):
+        acc = _nmin(acc, a[i])
+    return acc
+
+
+@_jit
+def _rmax(a: np.ndarray) -> float:
+    """np.max of a 1-D array (NaN passed on)."""
+    acc = a[0]
+    for i in range(1, a.shape[0]):
+        acc = _nmax(acc, a[i])
+    return acc
+
+
+@_jit
+def _frame_into(pts: np.ndarray, cx: float, cy: float, dx: float, dy: float, out: np.ndarray) -> None:
+    """Points (k, 2) in the frame at (cx, cy) with x along (dx, dy) and y along (-dy, dx)."""
+    for i in range(pts.shape[0]):
+        vx, vy = pts[i, 0] - cx, pts[i, 1] - cy
+        out[i, 0] = vx * dx + vy * dy
+        out[i, 1] = vx * -dy + vy * dx
+
+
+@_jit
+def _support_pair(fK: np.ndarray, beta: float) -> tuple[float, float]:
+    """``los_chain._support_y`` for one polygon: the least and greatest v_y - β v_x."""
+    lo, hi = np.inf, -np.inf
+    first = True
+    for i in range(fK.shape[0]):
+        val = fK[i, 1] - beta * fK[i, 0]
+        if np.isnan(val):
+            lo_v, hi_v = np.inf, -np.inf
+        else:
+            lo_v, hi_v = val, val
+        if first:
+            lo, hi, first = lo_v, hi_v, False
+        else:
+            lo, hi = _nmin(lo, lo_v), _nmax(hi, hi_v)
+    return lo, hi
+
+
+@_jit
+def _chain_prepare(P: np.ndarray, Q: np.ndarray, cP: np.ndarray, cQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray,
+                   zP: np.ndarray, zQ: np.ndarray, rb: np.ndarray, verts: np.ndarray, z0: np.ndarray, z1: np.ndarray,
+                   sealed: np.ndarray, eta: float, widen: float, slack: float):  # type: ignore[no-untyped-def]
+    """``los_chain._prepare``'s arrays (its numpy oracle's operations, in order): per
+    bundle (the patches ``P``, ``Q`` cut to their discs, ``cP``, ``cQ`` their means) its
+    frame, slab, base region and height rows; per row (solid) its polygon clipped to the
+    slab, the x-range where a segment may cross it, its binding vertices, whether every
+    line of the base region passes it (exactly and widened), whether a line may pass over
+    or under it, and the abscissae ``xa <= xb`` between which every line is inside it
+    (xa > xb: none, or not needed)."""
+    B, VP, _ = P.shape
+    VQ = Q.shape[1]
+    ok = np.ones(B, np.bool_)
+    d = np.empty((B, 2))
+    nrm = np.empty((B, 2))
+    fP = np.empty((B, VP, 2))
+    fQ = np.empty((B, VQ, 2))
+    x1 = np.empty(B)
+    x2 = np.empty(B)
+    b_lo = np.empty(B)
+    b_hi = np.empty(B)
+    base = np.empty((B, 12, 3))
+    xP0 = np.empty(B)
+    xQ1 = np.empty(B)
+    d_lo = np.empty(B)
+    d_hi = np.empty(B)
+    zlo = np.empty(B)
+    zhi = np.empty(B)
+    zfull = np.empty((B, 14, 3))
+    c = np.empty((1, 2))
+    for b in range(B):
+        dx, dy = cQ[b, 0] - cP[b, 0], cQ[b, 1] - cP[b, 1]
+        length = np.hypot(dx, dy)
+        ok[b] = length >= 1e-12
+        den = length if ok[b] else 1.0
+        dx, dy = dx / den, dy / den
+        d[b, 0], d[b, 1] = dx, dy
+        nrm[b, 0], nrm[b, 1] = -dy, dx
+        _frame_into(P[b], cP[b, 0], cP[b, 1], dx, dy, fP[b])
+        _frame_into(Q[b], cP[b, 0], cP[b, 1], dx, dy, fQ[b])
+        x1b, x2b = _rmax(fP[b, :, 0]), _rmin(fQ[b, :, 0])
+        ok[b] = ok[b] and x2b - x1b > 1e-9 * length
+        if not ok[b]:
+            x2b = x1b + 1.0
+        x1[b], x2[b] = x1b, x2b
+        y1lo, y1hi, y2lo, y2hi = np.inf, -np.inf, np.inf, -np.inf
+        first = True
+        for i in range(VP):
+            px, py = fP[b, i, 0], fP[b, i, 1]
+            for j in range(VQ):
+                qx, qy = fQ[b, j, 0], fQ[b, j, 1]
+                y1 = py + (x1b - px) / (qx - px) * (qy - py)
+                y2 = py + (x2b - px) / (qx - px) * (qy - py)
+                if first:
+                    y1lo, y1hi, y2lo, y2hi, first = y1, y1, y2, y2, False
+                else:
+                    y1lo, y1hi = _nmin(y1lo, y1), _nmax(y1hi, y1)
+                    y2lo, y2hi = _nmin(y2lo, y2), _nmax(y2hi, y2)
+        span = x2b - x1b
+        bl, bh = (y2lo - y1hi) / span, (y2hi - y1lo) / span
+        b_lo[b], b_hi[b] = bl, bh
+        f = np.sqrt(1.0 + _nmax(bl * bl, bh * bh))
+        rows = base[b]
+        rows[0, 0], rows[0, 1], rows[0, 2] = 1.0, x1b, y1hi + slack
+        rows[1, 0], rows[1, 1], rows[1, 2] = -1.0, -x1b, -y1lo + slack
+        rows[2, 0], rows[2, 1], rows[2, 2] = 1.0, x2b, y2hi + slack
+        rows[3, 0], rows[3, 1], rows[3, 2] = -1.0, -x2b, -y2lo + slack
+        for e in range(2):
+            D = DP[b] if e == 0 else DQ[b]
+            _frame_into(D[None, :2], cP[b, 0], cP[b, 1], dx, dy, c)
+            rf = D[2] * f + slack
+            rows[4 + 2 * e, 0], rows[4 + 2 * e, 1], rows[4 + 2 * e, 2] = 1.0, c[0, 0], c[0, 1] + rf
+            rows[5 + 2 * e, 0], rows[5 + 2 * e, 1], rows[5 + 2 * e, 2] = -1.0, -c[0, 0], -c[0, 1] + rf
+        for e in range(2):
+            fK = fP[b] if e == 0 else fQ[b]
+            lo_lo, hi_lo = _support_pair(fK, bl)
+            lo_hi, hi_hi = _support_pair(fK, bh)
+            wide = bh - bl > 1e-12
+            if wide:
+                s_lo = (lo_hi - lo_lo) / (bh - bl)
+                s_hi = (hi_hi - hi_lo) / (bh - bl)
+                c_lo = lo_lo - s_lo * bl
+                c_hi = hi_lo - s_hi * bl
+            else:
+                s_lo, s_hi = 0.0, 0.0
+                c_lo, c_hi = _nmin(lo_lo, lo_hi), _nmax(hi_lo, hi_hi)
+            rows[8 + 2 * e, 0], rows[8 + 2 * e, 1], rows[8 + 2 * e, 2] = -1.0, s_lo, -c_lo + slack
+            rows[9 + 2 * e, 0], rows[9 + 2 * e, 1], rows[9 + 2 * e, 2] = 1.0, -s_hi, c_hi + slack
+        # heights
+        p0, q1 = _rmin(fP[b, :, 0]), _rmax(fQ[b, :, 0])
+        xP0[b], xQ1[b] = p0, q1
+        num_lo, num_hi = zQ[b, 0] - zP[b, 1], zQ[b, 1] - zP[b, 0]
+        den_lo, den_hi = x2b - x1b, q1 - p0
+        dh = num_hi / den_lo if num_hi > 0 else num_hi / den_hi
+        dl = num_lo / den_lo if num_lo < 0 else num_lo / den_hi
+        d_lo[b], d_hi[b] = dl, dh
+        zl, zh = _nmin(zP[b, 0], zQ[b, 0]), _nmax(zP[b, 1], zQ[b, 1])
+        zlo[b], zhi[b] = zl, zh
+        up, down = _nmax(0.0, dh), _nmin(0.0, dl)
+        wP, wQ = x1b - p0, q1 - x2b
+        zr = zfull[b]
+        vals = ((0.0, 1.0, dh), (0.0, -1.0, -dl),
+                (1.0, x1b, zP[b, 1] + up * wP), (-1.0, -x1b, -(zP[b, 0] + down * wP)),
+                (1.0, x2b, zQ[b, 1] - down * wQ), (-1.0, -x2b, -(zQ[b, 0] - up * wQ)),
+                (1.0, p0, zP[b, 1]), (-1.0, -q1, -zQ[b, 0]),
+                (-1.0, -p0, -zP[b, 0]), (1.0, q1, zQ[b, 1]),
+                (1.0, x1b, zh), (-1.0, -x1b, -zl), (1.0, x2b, zh), (-1.0, -x2b, -zl))
+        for j in range(14):
+            zr[j, 0] = vals[j][0] + 0.0
+            zr[j, 1] = vals[j][1] + 0.0
+            zr[j, 2] = vals[j][2] + slack
+    Vp_all = _vertices_each(base)
+    rising = d_lo >= 0
+    falling = d_hi <= 0
+    zpad = zfull.copy()
+    for b in range(B):
+        for j in range(6, 10):
+            if (j < 8 and not rising[b]) or (j >= 8 and not falling[b]):
+                zpad[b, j, :] = zfull[b, 0, :]
+    Vz_all = _vertices_each(zpad)
+    for b in range(B):
+        allnan_p, allnan_z = True, True
+        for i in range(Vp_all.shape[1]):
+            allnan_p = allnan_p and np.isnan(Vp_all[b, i, 0])
+        for i in range(Vz_all.shape[1]):
+            allnan_z = allnan_z and np.isnan(Vz_all[b, i, 0])
+        ok[b] = ok[b] and not allnan_p and not allnan_z
+    # the solids, clipped to the slab
+    R, W, _ = verts.shape
+    fv = np.empty((R, W, 2))
+    ex = np.empty((R, 2))
+    mex = np.empty((R, 2))
+    c1 = np.empty(R)
+    c2 = np.empty(R)
+    for r in range(R):
+        b = rb[r]
+        _frame_into(verts[r], cP[b, 0], cP[b, 1], d[b, 0], d[b, 1], fv[r])
+        ex[r, 0], ex[r, 1] = 1.0, 0.0
+        mex[r, 0], mex[r, 1] = -1.0, -0.0
+        c1[r], c2[r] = x1[b], -x2[b]
+    k = _clip(_clip(fv, ex, c1), mex, c2)
+    live = np.empty(R, np.bool_)
+    for r in range(R):
+        live[r] = not np.isnan(k[r, 0, 0])
+    both = np.empty((B, VP + VQ, 2))
+    both[:, :VP] = fP
+    both[:, VP:] = fQ
+    hull, nhull = _hull_halfplanes(both)
+    cut = widen + slack
+    hull[:, :, 2] -= cut
+    hr = np.empty((R, hull.shape[1], 3))
+    nr = np.empty(R, np.int64)
+    blo = np.empty(R)
+    bhi = np.empty(R)
+    kidx = np.arange(R)
+    for r in range(R):
+        hr[r] = hull[rb[r]]
+        nr[r] = nhull[rb[r]]
+        blo[r], bhi[r] = b_lo[rb[r]], b_hi[rb[r]]
+    kx0, kx1, hit = _xrange(k, hr, nr, 1e-12)
+    for r in range(R):
+        live[r] = live[r] and hit[r]
+    lo_v, hi_v = _binding_vertices(k, kidx, blo, bhi)
+    zbot = np.empty(R)
+    for r in range(R):
+        zbot[r] = z0[r] - (eta if sealed[r] else 0.0)
+    Vr = np.empty((R, Vp_all.shape[1], 2))
+    for r in range(R):
+        Vr[r] = Vp_all[rb[r]]
+    free0 = _clear_of(k, Vr, kidx, kidx, 0.0, slack)
+    freew = free0 if widen == 0.0 else _clear_of(k, Vr, kidx, kidx, widen, slack)
+    can_pass = np.empty(R, np.bool_)
+    need = np.zeros(R, np.bool_)
+    for r in range(R):
+        b = rb[r]
+        can_pass[r] = (z1[r] < zhi[b] + 1e-9) or (zbot[r] > zlo[b] - 1e-9)
+        need[r] = live[r] and ok[b] and not (freew[r] and free0[r]) and can_pass[r]
+    xa = np.ones(R)
+    xb = np.zeros(R)
+    idx = np.flatnonzero(need)
+    if idx.shape[0]:
+        ka, kb = _inside_run(k[idx], Vr[idx])
+        for e in range(idx.shape[0]):
+            xa[idx[e]], xb[idx[e]] = ka[e], kb[e]
+    return (ok, d, nrm, fP, fQ, x1, x2, base, Vp_all, d_lo, d_hi, zlo, zhi, zfull, Vz_all, rising, falling,
+            k, live, kx0, kx1, lo_v, hi_v, zbot, free0, freew, can_pass, xa, xb)

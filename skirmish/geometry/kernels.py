@@ -161,6 +161,16 @@ def within_disc(P: np.ndarray, D: np.ndarray, far: float) -> np.ndarray:
     return _c()._within_disc(np.ascontiguousarray(P, f8), np.ascontiguousarray(D, f8), float(far))
 
 
+def chain_prepare(P: np.ndarray, Q: np.ndarray, cP: np.ndarray, cQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray,
+                  zP: np.ndarray, zQ: np.ndarray, rb: np.ndarray, verts: np.ndarray, z0: np.ndarray, z1: np.ndarray,
+                  sealed: np.ndarray, eta: float, widen: float, slack: float) -> tuple[np.ndarray, ...]:
+    """``los_chain._prepare``'s arrays in one compiled pass (see ``_compiled._chain_prepare``)."""
+    f8, c = np.float64, np.ascontiguousarray
+    return _c()._chain_prepare(c(P, f8), c(Q, f8), c(cP, f8), c(cQ, f8), c(DP, f8), c(DQ, f8), c(zP, f8), c(zQ, f8),
+                               c(rb, np.int64), c(verts, f8), c(z0, f8), c(z1, f8), c(sealed, bool), float(eta),
+                               float(widen), float(slack))
+
+
 def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
     return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))

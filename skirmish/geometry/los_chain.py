@@ -42,8 +42,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .kernels import (binding_vertices, chords, clear_of, clip_polygons, feasible_blocks, hull_halfplanes,
-                      inside_run, vertices, vertices_each, within_disc, xrange_within)
+from .kernels import (binding_vertices, chain_prepare, chords, clear_of, clip_polygons, feasible_blocks, inside_run,
+                      vertices, vertices_each, within_disc)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -187,106 +187,21 @@ def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarr
 def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen: float,
              starts: np.ndarray) -> list[_Bundle | None]:
     """The vectorised part of :func:`chain_blocks_many`: per bundle its :class:`_Bundle`,
-    or None where the test cannot apply (P not wholly before Q, an empty base region)."""
+    or None where the test cannot apply (P not wholly before Q, an empty base region).
+    The arrays come from one compiled pass (:func:`.kernels.chain_prepare`): per bundle,
+    the frame whose x axis runs from P to Q, the slab between them, the base region of
+    (α, β) (the lines cross both slab walls within the patches' ranges and meet both end
+    discs and both patches) and the (γ, δ) rows of the heights; per solid, its polygon
+    clipped to the slab, the x-range where a segment can cross it (within the corridor
+    conv(P ∪ Q)), its binding vertices, whether every line of the base region passes it
+    wholly above or below, and where every line is inside it."""
     B = len(P)
     P, Q = _within_disc(P, DP), _within_disc(Q, DQ)  # (the ends lie in both)
     cP, cQ = P.mean(1), Q.mean(1)
-    d = cQ - cP
-    length = np.hypot(d[:, 0], d[:, 1])
-    ok = length >= 1e-12
-    d = d / np.where(ok, length, 1.0)[:, None]
-    n = np.stack([-d[:, 1], d[:, 0]], 1)
-
-    def frame(pts: np.ndarray, b: np.ndarray | slice) -> np.ndarray:  # pts (..., k, 2), one frame per leading row
-        v = pts - cP[b][:, None, :]
-        return np.stack([np.einsum("rkj,rj->rk", v, d[b]), np.einsum("rkj,rj->rk", v, n[b])], -1)
-
-    allb = slice(None)
-    fP, fQ = frame(P, allb), frame(Q, allb)
-    x1, x2 = fP[:, :, 0].max(1), fQ[:, :, 0].min(1)
-    ok &= x2 - x1 > 1e-9 * length  # the segments are graphs over the slab only when P lies wholly before Q
-    x2 = np.where(ok, x2, x1 + 1.0)
-    # where the segments cross the slab's two walls: between vertex pairs (monotone)
-    px, py = fP[:, :, None, 0], fP[:, :, None, 1]
-    qx, qy = fQ[:, None, :, 0], fQ[:, None, :, 1]
-    y1 = py + (x1[:, None, None] - px) / (qx - px) * (qy - py)
-    y2 = py + (x2[:, None, None] - px) / (qx - px) * (qy - py)
-    y1lo, y1hi = y1.min((1, 2)), y1.max((1, 2))
-    y2lo, y2hi = y2.min((1, 2)), y2.max((1, 2))
-    span = x2 - x1
-    b_lo, b_hi = (y2lo - y1hi) / span, (y2hi - y1lo) / span
-    # the line meets both end discs: |c_y - α - β c_x| <= r·sqrt(1 + β²)
-    f = np.sqrt(1.0 + np.maximum(b_lo * b_lo, b_hi * b_hi))
-    one = np.ones(B)
-    base_rows = [(one, x1, y1hi + SLACK), (-one, -x1, -y1lo + SLACK), (one, x2, y2hi + SLACK), (-one, -x2, -y2lo + SLACK)]
-    for D in (DP, DQ):
-        c = frame(D[:, None, :2], allb)[:, 0]
-        rf = D[:, 2] * f + SLACK
-        base_rows += [(one, c[:, 0], c[:, 1] + rf), (-one, -c[:, 0], -c[:, 1] + rf)]
-    # the line meets both patches: K = P or Q lies neither wholly above nor wholly below
-    # it, min_v(v_y - β v_x) <= α <= max_v(v_y - β v_x); the bound below is concave in β,
-    # so above its chord over [b_lo, b_hi] (the one above convex, below its chord)
-    for fK in (fP, fQ):
-        lo_lo, hi_lo = _support_y(fK, b_lo)
-        lo_hi, hi_hi = _support_y(fK, b_hi)
-        wide = b_hi - b_lo > 1e-12
-        s_lo = np.where(wide, (lo_hi - lo_lo) / np.where(wide, b_hi - b_lo, 1.0), 0.0)
-        s_hi = np.where(wide, (hi_hi - hi_lo) / np.where(wide, b_hi - b_lo, 1.0), 0.0)
-        c_lo = np.where(wide, lo_lo - s_lo * b_lo, np.minimum(lo_lo, lo_hi))
-        c_hi = np.where(wide, hi_lo - s_hi * b_lo, np.maximum(hi_lo, hi_hi))
-        base_rows += [(-one, s_lo, -c_lo + SLACK), (one, -s_hi, c_hi + SLACK)]
-    base = np.stack([np.stack(r, -1) for r in base_rows], 1)  # (B, 12, 3)
-    Vp_all = vertices_each(base)
-    ok &= ~np.all(np.isnan(Vp_all[..., 0]), 1)  # (numerically empty: leave it to the search)
-    # the solids, clipped to the slab
-    R = len(z0)
-    fv = frame(verts, rb)
-    ex = np.tile([1.0, 0.0], (R, 1))
-    k = clip_polygons(fv, ex, x1[rb])
-    k = clip_polygons(k, -ex, -x2[rb])
-    live = ~np.isnan(k[:, 0, 0])
-    # where a segment can cross K: within K and the corridor conv(P ∪ Q) that holds every
-    # segment; this x-range shrinks to the crossing as the bundle does (the height escapes
-    # below are taken at its ends)
-    hull, nhull = hull_halfplanes(np.concatenate([fP, fQ], 1))
-    hull[..., 2] -= widen + SLACK
-    kx0, kx1, hit = xrange_within(k, hull[rb], nhull[rb])
-    live &= hit
-    xP0, xQ1 = fP[:, :, 0].min(1), fQ[:, :, 0].max(1)
-    # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
-    num_lo, num_hi = zQ[:, 0] - zP[:, 1], zQ[:, 1] - zP[:, 0]
-    den_lo, den_hi = x2 - x1, xQ1 - xP0
-    d_hi = np.where(num_hi > 0, num_hi / den_lo, num_hi / den_hi)
-    d_lo = np.where(num_lo < 0, num_lo / den_lo, num_lo / den_hi)
-    zlo, zhi = np.minimum(zP[:, 0], zQ[:, 0]), np.maximum(zP[:, 1], zQ[:, 1])
-    zfull = _height_rows(x1, x2, xP0, xQ1, zP, zQ, d_lo, d_hi)  # rows 6-7 only when rising, 8-9 when falling
-    rising, falling = d_lo >= 0, d_hi <= 0
-    zpad = zfull.copy()
-    zpad[:, 6:8] = np.where(rising[:, None, None], zfull[:, 6:8], zfull[:, 0:1])
-    zpad[:, 8:10] = np.where(falling[:, None, None], zfull[:, 8:10], zfull[:, 0:1])
-    Vz_all = vertices_each(zpad)
-    ok &= ~np.all(np.isnan(Vz_all[..., 0]), 1)
-    # per solid, the vertices binding "K above the line" (min of v_y - β v_x) and "below"
-    # (max) for β across its range; a subset of the vertices is still implied
-    lo_v, hi_v = binding_vertices(k, b_lo[rb], b_hi[rb])  # (R, 3, 2)
-    zt, zbot = z1, z0 - np.where(sealed, eta, 0.0)
-    # rows that every line of the base region passes wholly above or below (in plan): exact,
-    # over every vertex (a solid left out must be escaped by every line)
-    Vr = Vp_all[rb]  # (R, nV, 2), NaN where no vertex
-    free = {wd: _clear_of(k, Vr, wd) for wd in {0.0, widen}}
-    rowok = live & ok[rb]
-    # (only a solid that a line may pass over or under needs them: one that rises above
-    # both ends and reaches below both is escaped in plan or not at all)
-    can_pass = (zt < zhi[rb] + 1e-9) | (zbot > zlo[rb] - 1e-9)
-    need = np.flatnonzero(rowok & ~(free[widen] & free[0.0]) & can_pass)
-    inside_of: dict[int, np.ndarray] = {}
-    if len(need):
-        xa, xb = inside_run(k[need], Vr[need])
-        for j, a, b in zip(need, xa, xb):
-            if a <= b:
-                inside_of[int(j)] = np.array([a, b])
+    (ok, d, n, fP, fQ, x1, x2, base, Vp_all, d_lo, d_hi, zlo, zhi, zfull, Vz_all, rising, falling, k, live, kx0, kx1,
+     lo_v, hi_v, zbot, free0, freew, can_pass, xa, xb) = chain_prepare(P, Q, cP, cQ, DP, DQ, zP, zQ, rb, verts, z0, z1,
+                                                                      sealed, eta, widen, SLACK)
     out: list[_Bundle | None] = []
-    empty = np.zeros(0)
     for b in range(B):
         if not ok[b]:
             out.append(None)
@@ -296,12 +211,15 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
         zbase = zfull[b, _height_sel(bool(rising[b]), bool(falling[b]))]
         Vp = Vp_all[b][~np.isnan(Vp_all[b, :, 0])]
         Vz = Vz_all[b][~np.isnan(Vz_all[b, :, 0])]
+        insides = [np.array([a, c]) if a <= c else _EMPTY for a, c in zip(xa[g].tolist(), xb[g].tolist())]
         out.append(_Bundle(base[b], zbase, Vp, Vz, cP[b], d[b], n[b], float(d_lo[b]), float(d_hi[b]), float(zlo[b]),
-                           float(zhi[b]), g - lo, lo_v[g], hi_v[g], {w: f[g] for w, f in free.items()},
-                           [inside_of.get(int(j), empty) for j in g], zt[g], zbot[g], kx0[g], kx1[g], hi - lo,
-                           k[g], can_pass[g], float(x1[b]), float(x2[b]), fP[b][~np.isnan(fP[b, :, 0])],
-                           fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
+                           float(zhi[b]), g - lo, lo_v[g], hi_v[g], {0.0: free0[g], widen: freew[g]}, insides,
+                           z1[g], zbot[g], kx0[g], kx1[g], hi - lo, k[g], can_pass[g], float(x1[b]), float(x2[b]),
+                           fP[b][~np.isnan(fP[b, :, 0])], fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
     return out
+
+
+_EMPTY = np.zeros(0)
 
 
 @dataclass
@@ -662,26 +580,11 @@ def _within_disc(P: np.ndarray, D: np.ndarray) -> np.ndarray:
     return within_disc(P, D, _FAR)
 
 
-def _support_y(k: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per polygon ``k[i]`` (V, 2; NaN padding allowed) and slope ``beta[i]``: the least
-    and the greatest v_y - β v_x over its vertices (a line y = α + βx meets it exactly
-    when α lies between them)."""
-    val = k[..., 1] - beta[:, None] * k[..., 0]
-    return np.where(np.isnan(val), np.inf, val).min(1), np.where(np.isnan(val), -np.inf, val).max(1)
-
-
-def _clear_of(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:
-    """Per convex polygon ``k[i]`` (W, 2; NaN padding allowed), whether every line
-    y = α + βx with (α, β) in the polygon of vertices ``V[i]`` (NaN rows ignored) passes
-    wholly above it or wholly below it, at least ``wd`` (vertically) clear of it: exact,
-    over every vertex of both (the lines' heights are linear in (α, β), the polygon the
-    hull of its vertices) (:func:`.kernels.clear_of`)."""
-    i = np.arange(len(k))
-    return clear_of(k, V, i, i, wd, SLACK)
-
-
 def _clear_of_each(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:
-    """:func:`_clear_of` of every polygon ``k[i]`` with every vertex set ``V[g]``: (G, m)."""
+    """Per polygon ``k[i]`` (W, 2; NaN padding allowed) and vertex set ``V[g]`` of (α, β)
+    (NaN rows ignored): whether every line y = α + βx of the hull of ``V[g]`` passes wholly
+    above it or wholly below it, at least ``wd`` (vertically) clear of it (exact, over
+    every vertex of both: :func:`.kernels.clear_of`): (G, m)."""
     G, m = len(V), len(k)
     return clear_of(k, V, np.tile(np.arange(m), G), np.repeat(np.arange(G), m), wd, SLACK).reshape(G, m)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import shapely
 from hypothesis import given, settings
@@ -10,7 +12,9 @@ from shapely.geometry import Polygon
 
 import pytest
 
-from skirmish.geometry.kernels import clip_polygons, hull_halfplanes, vertices, xrange_within
+from skirmish.geometry import los_chain as lc
+from skirmish.geometry.kernels import (binding_vertices, clear_of, clip_polygons, hull_halfplanes, inside_run, vertices,
+                                       vertices_each, xrange_within)
 from skirmish.geometry.los import clip_polygons_many
 
 
@@ -229,13 +233,12 @@ def test_E_LOS_clear_of_says_every_line_passes_the_solid_by_at_least_wd(seed, wd
     region comes within ``wd`` (vertically) of the solid; when it does not, some vertex
     line does, or the vertex lines pass it on different sides (so a line between them
     crosses it)."""
-    from skirmish.geometry.los_chain import _clear_of
 
     rng = np.random.default_rng(seed)
     k = _convex(rng, 4, 7)
     k[:, :, 1] += rng.uniform(-2.5, 2.5, (4, 1))
     V = _region_of_lines(rng)
-    got = _clear_of(k, V[None].repeat(4, 0), wd)
+    got = _clear_of_numpy(k, V[None].repeat(4, 0), wd)
     for r in range(4):
         poly = Polygon(k[r])
         # vertical distance from each line to the polygon: the least |v_y - (a + b v_x)| over
@@ -465,3 +468,166 @@ def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(mo
             assert np.allclose(got.line[0], ref.line[0]) and np.allclose(got.line[1], ref.line[1])
         widened += got.thin
     assert widened >= 1
+
+
+def test_E_LOS_chain_preparation_compiled_gives_the_numpy_oracles_bundles(monkeypatch):
+    """The chain test's preparation in one compiled pass (frames, slab, base regions,
+    height rows, solids clipped to the slab and what the search reads of them) gives the
+    bundles the numpy oracle gives, bit for bit, on dense tables' chain tests."""
+    seen: list[tuple] = []
+    real = lc._prepare
+
+    def record(*args):
+        seen.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(lc, "_prepare", record)
+    _chain_inputs(monkeypatch, range(1, 9))
+    assert sum(len(a[0]) for a in seen) >= 20
+    compared = 0
+    for args in seen:
+        with np.errstate(all="ignore"):
+            got, want = real(*args), _prepare_numpy(*args)
+        assert [g is None for g in got] == [w is None for w in want]
+        for g, w in zip(got, want):
+            if g is None:
+                continue
+            compared += 1
+            for f in dataclasses.fields(lc._Bundle):
+                a, b = getattr(g, f.name), getattr(w, f.name)
+                if f.name == "free":
+                    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+                elif f.name == "insides":
+                    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+                else:
+                    assert np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True), f.name
+    assert compared >= 20
+
+
+def _support_y_numpy(k, beta):
+    val = k[..., 1] - beta[:, None] * k[..., 0]
+    return np.where(np.isnan(val), np.inf, val).min(1), np.where(np.isnan(val), -np.inf, val).max(1)
+
+
+def _clear_of_numpy(k, V, wd):
+    i = np.arange(len(k))
+    return clear_of(k, V, i, i, wd, lc.SLACK)
+
+
+def _prepare_numpy(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, starts):
+    """The oracle of ``los_chain._prepare``: its arrays computed with numpy, one operation
+    over every bundle and row at a time (the compiled pass makes the same ones in order)."""
+    B = len(P)
+    P, Q = lc._within_disc(P, DP), lc._within_disc(Q, DQ)  # (the ends lie in both)
+    cP, cQ = P.mean(1), Q.mean(1)
+    d = cQ - cP
+    length = np.hypot(d[:, 0], d[:, 1])
+    ok = length >= 1e-12
+    d = d / np.where(ok, length, 1.0)[:, None]
+    n = np.stack([-d[:, 1], d[:, 0]], 1)
+
+    def frame(pts: np.ndarray, b: np.ndarray | slice) -> np.ndarray:  # pts (..., k, 2), one frame per leading row
+        v = pts - cP[b][:, None, :]
+        return np.stack([np.einsum("rkj,rj->rk", v, d[b]), np.einsum("rkj,rj->rk", v, n[b])], -1)
+
+    allb = slice(None)
+    fP, fQ = frame(P, allb), frame(Q, allb)
+    x1, x2 = fP[:, :, 0].max(1), fQ[:, :, 0].min(1)
+    ok &= x2 - x1 > 1e-9 * length  # the segments are graphs over the slab only when P lies wholly before Q
+    x2 = np.where(ok, x2, x1 + 1.0)
+    # where the segments cross the slab's two walls: between vertex pairs (monotone)
+    px, py = fP[:, :, None, 0], fP[:, :, None, 1]
+    qx, qy = fQ[:, None, :, 0], fQ[:, None, :, 1]
+    y1 = py + (x1[:, None, None] - px) / (qx - px) * (qy - py)
+    y2 = py + (x2[:, None, None] - px) / (qx - px) * (qy - py)
+    y1lo, y1hi = y1.min((1, 2)), y1.max((1, 2))
+    y2lo, y2hi = y2.min((1, 2)), y2.max((1, 2))
+    span = x2 - x1
+    b_lo, b_hi = (y2lo - y1hi) / span, (y2hi - y1lo) / span
+    # the line meets both end discs: |c_y - α - β c_x| <= r·sqrt(1 + β²)
+    f = np.sqrt(1.0 + np.maximum(b_lo * b_lo, b_hi * b_hi))
+    one = np.ones(B)
+    base_rows = [(one, x1, y1hi + lc.SLACK), (-one, -x1, -y1lo + lc.SLACK), (one, x2, y2hi + lc.SLACK), (-one, -x2, -y2lo + lc.SLACK)]
+    for D in (DP, DQ):
+        c = frame(D[:, None, :2], allb)[:, 0]
+        rf = D[:, 2] * f + lc.SLACK
+        base_rows += [(one, c[:, 0], c[:, 1] + rf), (-one, -c[:, 0], -c[:, 1] + rf)]
+    # the line meets both patches: K = P or Q lies neither wholly above nor wholly below
+    # it, min_v(v_y - β v_x) <= α <= max_v(v_y - β v_x); the bound below is concave in β,
+    # so above its chord over [b_lo, b_hi] (the one above convex, below its chord)
+    for fK in (fP, fQ):
+        lo_lo, hi_lo = _support_y_numpy(fK, b_lo)
+        lo_hi, hi_hi = _support_y_numpy(fK, b_hi)
+        wide = b_hi - b_lo > 1e-12
+        s_lo = np.where(wide, (lo_hi - lo_lo) / np.where(wide, b_hi - b_lo, 1.0), 0.0)
+        s_hi = np.where(wide, (hi_hi - hi_lo) / np.where(wide, b_hi - b_lo, 1.0), 0.0)
+        c_lo = np.where(wide, lo_lo - s_lo * b_lo, np.minimum(lo_lo, lo_hi))
+        c_hi = np.where(wide, hi_lo - s_hi * b_lo, np.maximum(hi_lo, hi_hi))
+        base_rows += [(-one, s_lo, -c_lo + lc.SLACK), (one, -s_hi, c_hi + lc.SLACK)]
+    base = np.stack([np.stack(r, -1) for r in base_rows], 1)  # (B, 12, 3)
+    Vp_all = vertices_each(base)
+    ok &= ~np.all(np.isnan(Vp_all[..., 0]), 1)  # (numerically empty: leave it to the search)
+    # the solids, clipped to the slab
+    R = len(z0)
+    fv = frame(verts, rb)
+    ex = np.tile([1.0, 0.0], (R, 1))
+    k = clip_polygons(fv, ex, x1[rb])
+    k = clip_polygons(k, -ex, -x2[rb])
+    live = ~np.isnan(k[:, 0, 0])
+    # where a segment can cross K: within K and the corridor conv(P ∪ Q) that holds every
+    # segment; this x-range shrinks to the crossing as the bundle does (the height escapes
+    # below are taken at its ends)
+    hull, nhull = hull_halfplanes(np.concatenate([fP, fQ], 1))
+    hull[..., 2] -= widen + lc.SLACK
+    kx0, kx1, hit = xrange_within(k, hull[rb], nhull[rb])
+    live &= hit
+    xP0, xQ1 = fP[:, :, 0].min(1), fQ[:, :, 0].max(1)
+    # heights: along the segment z = γ + δ x, linear in x; bounds on δ and on z at the walls
+    num_lo, num_hi = zQ[:, 0] - zP[:, 1], zQ[:, 1] - zP[:, 0]
+    den_lo, den_hi = x2 - x1, xQ1 - xP0
+    d_hi = np.where(num_hi > 0, num_hi / den_lo, num_hi / den_hi)
+    d_lo = np.where(num_lo < 0, num_lo / den_lo, num_lo / den_hi)
+    zlo, zhi = np.minimum(zP[:, 0], zQ[:, 0]), np.maximum(zP[:, 1], zQ[:, 1])
+    zfull = lc._height_rows(x1, x2, xP0, xQ1, zP, zQ, d_lo, d_hi)  # rows 6-7 only when rising, 8-9 when falling
+    rising, falling = d_lo >= 0, d_hi <= 0
+    zpad = zfull.copy()
+    zpad[:, 6:8] = np.where(rising[:, None, None], zfull[:, 6:8], zfull[:, 0:1])
+    zpad[:, 8:10] = np.where(falling[:, None, None], zfull[:, 8:10], zfull[:, 0:1])
+    Vz_all = vertices_each(zpad)
+    ok &= ~np.all(np.isnan(Vz_all[..., 0]), 1)
+    # per solid, the vertices binding "K above the line" (min of v_y - β v_x) and "below"
+    # (max) for β across its range; a subset of the vertices is still implied
+    lo_v, hi_v = binding_vertices(k, b_lo[rb], b_hi[rb])  # (R, 3, 2)
+    zt, zbot = z1, z0 - np.where(sealed, eta, 0.0)
+    # rows that every line of the base region passes wholly above or below (in plan): exact,
+    # over every vertex (a solid left out must be escaped by every line)
+    Vr = Vp_all[rb]  # (R, nV, 2), NaN where no vertex
+    free = {wd: _clear_of_numpy(k, Vr, wd) for wd in {0.0, widen}}
+    rowok = live & ok[rb]
+    # (only a solid that a line may pass over or under needs them: one that rises above
+    # both ends and reaches below both is escaped in plan or not at all)
+    can_pass = (zt < zhi[rb] + 1e-9) | (zbot > zlo[rb] - 1e-9)
+    need = np.flatnonzero(rowok & ~(free[widen] & free[0.0]) & can_pass)
+    inside_of: dict[int, np.ndarray] = {}
+    if len(need):
+        xa, xb = inside_run(k[need], Vr[need])
+        for j, a, b in zip(need, xa, xb):
+            if a <= b:
+                inside_of[int(j)] = np.array([a, b])
+    out = []
+    empty = np.zeros(0)
+    for b in range(B):
+        if not ok[b]:
+            out.append(None)
+            continue
+        lo, hi = int(starts[b]), int(starts[b + 1])
+        g = np.arange(lo, hi)[live[lo:hi]]
+        zbase = zfull[b, lc._height_sel(bool(rising[b]), bool(falling[b]))]
+        Vp = Vp_all[b][~np.isnan(Vp_all[b, :, 0])]
+        Vz = Vz_all[b][~np.isnan(Vz_all[b, :, 0])]
+        out.append(lc._Bundle(base[b], zbase, Vp, Vz, cP[b], d[b], n[b], float(d_lo[b]), float(d_hi[b]), float(zlo[b]),
+                           float(zhi[b]), g - lo, lo_v[g], hi_v[g], {w: f[g] for w, f in free.items()},
+                           [inside_of.get(int(j), empty) for j in g], zt[g], zbot[g], kx0[g], kx1[g], hi - lo,
+                           k[g], can_pass[g], float(x1[b]), float(x2[b]), fP[b][~np.isnan(fP[b, :, 0])],
+                           fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
+    return out
