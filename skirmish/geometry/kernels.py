@@ -316,6 +316,7 @@ def load() -> None:
     project(np.zeros((1, 2)), *region)
     point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5)))
     violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
+    violations(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
     near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0)
     within_disc(square, region[0], 1e18)
     one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
@@ -337,6 +338,9 @@ def load() -> None:
     separators(pt, d, one, square, square, np.zeros((1, 2)), np.ones((1, 2)), one, np.zeros(1), np.ones(1),
                np.zeros(1, bool), np.zeros(1, bool), A[None], circle, 1e-9)
     convex_corners(square[0], np.array([4]), np.ones(4, bool), 1e-7, 1e-9)
+    P, Q = square - 3.0, square + 3.0
+    chain_prepare(P, Q, P.mean(1), Q.mean(1), circle - 3.0, circle + 3.0, np.zeros((1, 2)), np.ones((1, 2)),
+                  np.zeros(1, np.int64), square, np.zeros(1), np.ones(1), np.zeros(1, bool), 1e-9, 0.0, 1e-10)
     i0, f0, b0 = np.zeros(0, np.int64), np.zeros(0), np.zeros(0, bool)  # (no solids)
     _c()._round_one(circle, circle + [4.0, 0.0, 0.0], np.array([[0.0, 0.0, -1e18]]), np.array([[0.0, 1.0]]),
                     np.array([[0.0, 1.0]]), -np.ones(1, np.int64), -np.ones(1, np.int64), np.ones(1, bool), 1e-4,
