@@ -49,6 +49,9 @@ LADDER_REACH = 0.1
 LADDER_INSET = 0.005
 #: Points sampled on a contact circle when the straight approach is blocked.
 CONTACT_SAMPLES = 64
+#: A plan for a caller that uses legal plans only tries no finish that costs this much
+#: more than the budget (inches; the walk's own over-budget test allows 1e-9).
+BOUND_SLACK = 1e-6
 
 PointLike = Sequence[float]
 Hops = list[tuple[float, float, int, int]]
@@ -1324,10 +1327,11 @@ class TableMovement:
             legal: list[int] = []
         else:
             legal = [k for k in levels if mv.space(k).end.point_free(q, tol=1e-7)[0]]
-        best = self._mv_best_connection(mv, net, legal, q)
+        # (a caller that uses legal plans only needs no connection that costs more than the budget)
+        best = self._mv_best_connection(mv, net, legal, q, math.inf if bounded is None else bounded + BOUND_SLACK)
         if best is None and bounded is not None:
             if not why:
-                why = (f"({q[0]:g}, {q[1]:g}) cannot be reached" if legal else
+                why = (f"({q[0]:g}, {q[1]:g}) cannot be reached within the Movement ({bounded:g} in)" if legal else
                        f"its base cannot end at ({q[0]:g}, {q[1]:g}) (it would overlap scenery or a model, or hang "
                        "off the surface)")
             d = math.hypot(q[0] - mv.start[0], q[1] - mv.start[1])
@@ -1374,13 +1378,14 @@ class TableMovement:
                 return best, best[5]
         return None, q
 
-    def _mv_best_connection(self, mv: _Mover, net: _Net, levels: Sequence[int], q: np.ndarray
-                         ) -> Connection | None:
+    def _mv_best_connection(self, mv: _Mover, net: _Net, levels: Sequence[int], q: np.ndarray,
+                            bound: float = math.inf) -> Connection | None:
         """The cheapest way to finish at point ``q`` on one of ``levels``:
-        ``(cost, from node, kind, drop point, level, q)``."""
+        ``(cost, from node, kind, drop point, level, q)``; None where none costs less than
+        ``bound``."""
         best = None
         for k in levels:
-            c = self._mv_connect_many(mv, net, k, np.asarray(q, float).reshape(1, 2))
+            c = self._mv_connect_many(mv, net, k, np.asarray(q, float).reshape(1, 2), bound)
             if c is not None and (best is None or c[0] < best[0]):
                 best = c
         return best

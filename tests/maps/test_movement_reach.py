@@ -138,3 +138,26 @@ def test_e_move_a_bounded_plan_out_of_reach_is_illegal_with_its_reasons_and_no_p
     assert "over budget" in bounded.violations[-1].what and "cannot be reached" in bounded.violations[-1].what
     on_b = t.plan_move("a", (16.0, 12.0, 0.0), budget=6.0, declared=True, bounded=True)
     assert not on_b.legal and "base cannot end" in on_b.violations[-1].what
+
+
+def test_e_move_a_bounded_plan_tries_no_finish_over_the_budget_and_plans_the_rest_alike() -> None:
+    """A bounded plan tries no finish that costs more than the budget: a point behind a
+    wall, within the Movement in a straight line but not round the wall, is out of reach
+    ("cannot be reached within the Movement"); every point it reaches gets the very path
+    the whole plan finds."""
+    from skirmish.scenario.load import loads
+
+    t = loads('format = 1\ntable = { size = [40, 24] }\n'
+              'scenery = [{ id = "wall", polygon = [[10, 6], [11, 6], [11, 18], [10, 18]], height = 3 }]\n'
+              'models = [{ id = "a", side = "red", size = "M", at = [8, 12], attributes = { SPD = 6 } }]\n')
+    behind = t.plan_move("a", (13.0, 12.0, 0.0), budget=6.0, declared=True, bounded=True)
+    assert not behind.legal and [p[:2] for p in behind.points] == [(8.0, 12.0)]
+    assert "cannot be reached within the Movement (6 in)" in behind.violations[-1].what
+    assert not t.plan_move("a", (13.0, 12.0, 0.0), budget=6.0, declared=True).legal
+    for to in [(9.0, 17.0, 0.0), (12.0, 18.5, 0.0), (8.5, 5.5, 0.0), (12.5, 5.0, 0.0), (3.0, 12.0, 0.0)]:
+        for budget in (6.0, 12.0):
+            b = t.plan_move("a", to, budget=budget, declared=True, bounded=True)
+            w = t.plan_move("a", to, budget=budget, declared=True)
+            assert b.legal == w.legal
+            if w.legal:
+                assert b.points == w.points and b.cost == w.cost
