@@ -1025,6 +1025,15 @@ def _candidate(ax: float, ay: float, bx: float, by: float, pp: np.ndarray, dd: n
 
 
 @_jit
+def _seen_segment(tried: np.ndarray, nt: int, ax: float, ay: float, bx: float, by: float) -> bool:
+    """Whether the segment (ax, ay) → (bx, by) is one of the first ``nt`` rows of ``tried``."""
+    for k in range(nt):
+        if tried[k, 0] == ax and tried[k, 1] == ay and tried[k, 2] == bx and tried[k, 3] == by:
+            return True
+    return False
+
+
+@_jit
 def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: np.ndarray, own_p: np.ndarray,
                own_q: np.ndarray, live: np.ndarray, thin: float, owner_box: np.ndarray, owner_bound: np.ndarray,
                owner_z0: np.ndarray, owner_z1: np.ndarray, owner_sealed: np.ndarray, owner_circle: np.ndarray,
@@ -1180,9 +1189,15 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
             z0r[k], z1r[k], sr[k] = owner_z0[o], owner_z1[o], owner_sealed[o]
             multi[k] = owner_npieces[o] > 1
         code = 0
+        tried = np.empty((ncorner + 1 + (V + 1) * (V + 1), 4))  # (a candidate tried again fails again)
+        nt = 0
         for c in range(ncorner + 1):
             ax, ay = (p[i, 0], p[i, 1]) if c == 0 else (corners_p[c - 1, i, 0], corners_p[c - 1, i, 1])
             bx, by = (q[i, 0], q[i, 1]) if c == 0 else (corners_q[c - 1, i, 0], corners_q[c - 1, i, 1])
+            if _seen_segment(tried, nt, ax, ay, bx, by):
+                continue
+            tried[nt, 0], tried[nt, 1], tried[nt, 2], tried[nt, 3] = ax, ay, bx, by
+            nt += 1
             code, u, w = _candidate(ax, ay, bx, by, pp, dd, bund, pcs, circ2, z0r, z1r, sr, multi, halfplanes,
                                     piece_circle, zP[i:i + 1], zQ[i:i + 1], eta)
             if code:
@@ -1192,6 +1207,10 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
                 ax, ay = (p[i, 0], p[i, 1]) if a == V else (corners_p[a, i, 0], corners_p[a, i, 1])
                 for c in range(V + 1):
                     bx, by = (q[i, 0], q[i, 1]) if c == V else (corners_q[c, i, 0], corners_q[c, i, 1])
+                    if _seen_segment(tried, nt, ax, ay, bx, by):
+                        continue  # (a point target's patch corners are one point: its grid is one column)
+                    tried[nt, 0], tried[nt, 1], tried[nt, 2], tried[nt, 3] = ax, ay, bx, by
+                    nt += 1
                     code, u, w = _candidate(ax, ay, bx, by, pp, dd, bund, pcs, circ2, z0r, z1r, sr, multi,
                                             halfplanes, piece_circle, zP[i:i + 1], zQ[i:i + 1], eta)
                     if code:

@@ -46,6 +46,17 @@ CONTACT_TOLERANCE = 1e-3
 
 #: Cover answers by everything they depend on (see :meth:`Table.cover`); bounded.
 _COVERS: IdentityMemo[Cover] = IdentityMemo(1024)
+#: Per scenery (identity): its LoS-blocking pieces and their footprints' bounds.
+_BLOCKERS: IdentityMemo[tuple[list[Scenery], np.ndarray]] = IdentityMemo(64)
+
+
+def _blockers(scenery: tuple[Scenery, ...]) -> tuple[list[Scenery], np.ndarray]:
+    """The LoS-blocking pieces of ``scenery``, in order, and their footprints' bounds
+    (n, 4): x0, y0, x1, y1."""
+    def make() -> tuple[list[Scenery], np.ndarray]:
+        pieces = [s for s in scenery if s.blocks_los]
+        return pieces, shapely.bounds(np.array([s.solid.footprint for s in pieces], dtype=object)).reshape(-1, 4)
+    return _BLOCKERS.get((id(scenery),), (scenery,), make)
 
 
 @register_map
@@ -419,7 +430,12 @@ class Table(TableMovement, TableTemplates, Map):
         crouched = "Crouched" in mt.states
         if size_rank(mt.size) > size_rank("L"):
             return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
-        near = [s for s in self.scenery if s.blocks_los and s.top > mt.z + BASE_THICKNESS
+        pieces, box = _blockers(self.scenery)
+        # (a piece whose footprint's box lies further off in plan is not within 1", E-DIST)
+        gap = np.hypot(np.maximum(np.maximum(box[:, 0] - mt.x, mt.x - box[:, 2]), 0.0),
+                       np.maximum(np.maximum(box[:, 1] - mt.y, mt.y - box[:, 3]), 0.0))
+        reach = mt.radius + 1.0 + CONTACT_TOLERANCE + 1e-9
+        near = [s for s, g in zip(pieces, gap.tolist()) if g <= reach and s.top > mt.z + BASE_THICKNESS
                 and cylinder_prism_distance(mt.hitbox, s.solid) <= 1.0 + CONTACT_TOLERANCE]
         seen: float | None = None  # (not computed where no piece can give Cover and it is not asked for)
         if near or fraction:

@@ -167,6 +167,33 @@ def test_e_los_compiled_first_round_gives_the_searchs_answers(table):
     assert settled > 0.6 * total, (settled, total)
 
 
+def test_e_los_compiled_first_round_gives_the_searchs_answers_to_points():
+    """E-LOS, E-COVER: to points on a target's surface (Cover's samples: a point's patch
+    is one point, so its witness grid is one column), the compiled first round answers
+    as the search does, bit for bit."""
+    import random
+
+    from skirmish.geometry import kernels, los
+    from skirmish.scenario.adversarial import dense_table
+
+    kernels.load()
+    thin = los.DEFAULT_TOLERANCE * (2.0 - los.GROW_FACTOR)
+    seen = hidden = 0
+    for seed in range(3):
+        t = dense_table(random.Random(seed))
+        obs = t.los_obstacles.grown(los.DEFAULT_TOLERANCE)
+        ids = t.model_ids
+        for a, b in random.Random(seed).sample([(a, b) for a in ids for b in ids if a != b], 12):
+            pts, _, want = t._wanted_samples(a, b)
+            dst = [los.Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts[want]]
+            src, fac = [t._viewer(a)] * len(dst), [t.model(a).facing_vector] * len(dst)
+            fast = los.line_of_sight_batch(obs, src, dst, fac)
+            assert fast == los._search(obs, src, dst, fac, thin)
+            seen += sum(r.visible for r in fast)
+            hidden += sum(not r.visible and not r.out_of_arc for r in fast)
+    assert seen and hidden > 20
+
+
 def test_e_los_blocked_rows_kernels_give_the_numpy_rows(monkeypatch):
     """The single-solid tests of every round (containment and separators), compiled and
     numpy, name the same rows on every bundle the searches of six dense tables examine
