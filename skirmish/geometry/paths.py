@@ -422,6 +422,12 @@ class FreeSpace:
         shapely.prepare(self.support)
 
     @cached_property
+    def support_bounds(self) -> tuple[float, float, float, float]:
+        """The support's bounds (x0, y0, x1, y1)."""
+        x0, y0, x1, y1 = self.support.bounds
+        return x0, y0, x1, y1
+
+    @cached_property
     def _footprints(self) -> shapely.STRtree | None:
         polys = [o.polygon for o in self.obstacles if o.polygon is not None]
         return shapely.STRtree(polys) if polys else None
@@ -435,15 +441,18 @@ class FreeSpace:
             out[i] = True
         return out
 
+    def on_support(self, pts: np.ndarray) -> np.ndarray:
+        """Points inside the support (or on its edge)."""
+        pts = np.asarray(pts, float).reshape(-1, 2)
+        if self.box:
+            x0, y0, x1, y1 = self.support_bounds
+            return (pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)
+        return shapely.intersects_xy(self.support, pts[:, 0], pts[:, 1])
+
     def inside(self, pts: np.ndarray) -> np.ndarray:
         """Points inside the support (or on its edge) and outside every polygon footprint."""
         pts = np.asarray(pts, float).reshape(-1, 2)
-        if self.box:
-            x0, y0, x1, y1 = self.support.bounds
-            ok = (pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)
-        else:
-            ok = shapely.intersects_xy(self.support, pts[:, 0], pts[:, 1])
-        return ok & ~self.in_footprint(pts)
+        return self.on_support(pts) & ~self.in_footprint(pts)
 
     def clearance_at(self, pts: np.ndarray) -> np.ndarray:
         """(n, m): distance minus required clearance for each point and capsule (< 0: too close)."""

@@ -77,6 +77,12 @@ class Surface:
     def __repr__(self) -> str:
         return f"Surface({self.index}: {self.label}, z={self.z:g})"
 
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The support's bounds (x0, y0, x1, y1)."""
+        x0, y0, x1, y1 = self.support.bounds
+        return x0, y0, x1, y1
+
     @property
     def label(self) -> str:
         if not self.pieces:
@@ -1186,10 +1192,13 @@ class TableMovement:
         pt = np.array([xy])
         gap = sp.end.clearance_at(pt)[0] if len(sp.end.caps) else np.zeros(0)
         bad = set(np.flatnonzero(gap < -CONTACT).tolist())
+        in_footprint = False  # (FreeSpace.in_footprint)
         if sp.end._footprints is not None:
             _, hit = sp.end._footprints.query(shapely.points(pt), predicate="within")
-            polys = [i for i, o in enumerate(sp.end.obstacles) if o.polygon is not None]
-            bad |= {int(j) for j in np.flatnonzero(np.isin(sp.end.owner, [polys[h] for h in hit.tolist()]))}
+            if len(hit):
+                in_footprint = True
+                polys = [i for i, o in enumerate(sp.end.obstacles) if o.polygon is not None]
+                bad |= {int(j) for j in np.flatnonzero(np.isin(sp.end.owner, [polys[h] for h in hit.tolist()]))}
         owners = sorted({int(sp.end.owner[j]) for j in bad})
         low = {o.name for o in sp.low}
         models = set(sp.model_ids)
@@ -1204,7 +1213,7 @@ class TableMovement:
                           "it crosses (E-MOVE-SURFACE)", name)
             else:
                 w.violate(at, f"ends inside {name}", name)
-        if -1 in owners or not sp.end.inside(pt)[0] and not sp.end.in_footprint(pt)[0]:
+        if -1 in owners or not in_footprint and not sp.end.on_support(pt)[0]:
             w.violate(at, f"ends with its base off {s.label} (E-MOVE-SURFACE)")
 
     def _mv_end_violations(self, mv: _Mover, k: int, xy: tuple[float, float], at: int) -> list[Violation]:
@@ -1599,7 +1608,7 @@ class TableMovement:
             bound = (net.dist[fin][None, :] + np.hypot(Q[:, None, 0] - nxy[None, :, 0],
                                                        Q[:, None, 1] - nxy[None, :, 1])).min(axis=1)
         for k in levels:
-            x0, y0, x1, y1 = mv.surfaces[k].support.bounds
+            x0, y0, x1, y1 = mv.surfaces[k].bounds
             # (a point off the surface's bounds cannot end on it: no other surface is built)
             near = np.flatnonzero((Q[:, 0] >= x0) & (Q[:, 0] <= x1) & (Q[:, 1] >= y0) & (Q[:, 1] <= y1))
             if not len(near):
