@@ -53,7 +53,7 @@ from shapely.geometry import LineString, Polygon
 from ..memo import IdentityMemo
 from . import kernels
 from .los_chain import Chain, _next_index, chain_blocks_many, feasible_point
-from .solids import QUAD_SEGS, Cylinder, Prism, convex_decomposition, halfplanes_rings
+from .solids import Cylinder, Prism, convex_decomposition, discs, halfplanes_rings
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
 ETA = 1e-9
@@ -255,7 +255,7 @@ def _discs(circles: Sequence[tuple[float, float, float]]) -> Iterator[Polygon]:
     miss = [i for i, g in enumerate(got) if g is None]
     if miss:
         c = np.array([keys[i] for i in miss], float).reshape(-1, 3)
-        for i, g in zip(miss, shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS)):
+        for i, g in zip(miss, discs(c)):
             got[i] = _DISCS.put(keys[i], (), g)
     return iter(got)
 

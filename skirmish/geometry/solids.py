@@ -40,7 +40,7 @@ class Cylinder:
 
     def footprint(self) -> Polygon:
         """The disc seen from above, as a polygon (for drawing and unions only)."""
-        return shapely.Point(self.x, self.y).buffer(self.radius, quad_segs=QUAD_SEGS)
+        return disc(self.x, self.y, self.radius)
 
     def moved(self, dx: float, dy: float, dz: float = 0.0) -> Cylinder:
         return Cylinder(self.x + dx, self.y + dy, self.z + dz, self.radius, self.height)
@@ -131,8 +131,34 @@ def convex_decomposition(poly: Polygon) -> tuple[Polygon, ...]:
 
 
 def disc(x: float, y: float, r: float) -> Polygon:
-    """A disc as a polygon (for display and unions, not for exact tests)."""
-    return shapely.Point(x, y).buffer(r, quad_segs=QUAD_SEGS)
+    """A disc as a polygon (for display and unions, not for exact tests): :func:`discs`."""
+    return discs(np.array([[x, y, r]], float))[0]  # type: ignore[no-any-return]
+
+
+#: Per radius, the ring (closed) of the disc at the origin as GEOS draws it.
+_RINGS: dict[float, np.ndarray] = {}
+
+
+def discs(circles: np.ndarray) -> np.ndarray:
+    """The discs ``circles`` (n, 3: x, y, r) as polygons, in one call: GEOS's buffer of
+    the centre by r (``QUAD_SEGS`` segments a quarter), drawn as the disc at the origin
+    moved to the centre. GEOS draws a point's buffer as the centre plus offsets that
+    depend on r alone, so this is its buffer, bit for bit (the tests check it), without
+    running the buffer algorithm each time."""
+    c = np.asarray(circles, float).reshape(-1, 3)
+    rings = []
+    for r in c[:, 2].tolist():
+        ring = _RINGS.get(r)
+        if ring is None:
+            if len(_RINGS) > 256:
+                _RINGS.clear()
+            ring = _RINGS[r] = shapely.get_coordinates(shapely.Point(0.0, 0.0).buffer(r, quad_segs=QUAD_SEGS))
+        rings.append(ring)
+    if not rings:
+        return np.zeros(0, dtype=object)
+    if any(len(g) != len(rings[0]) or len(g) < 4 for g in rings):  # (a radius of 0 draws nothing)
+        return shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS)
+    return shapely.polygons(np.stack(rings) + c[:, None, :2])
 
 
 def rotate_point(x: float, y: float, angle_deg: float, cx: float = 0.0, cy: float = 0.0) -> tuple[float, float]:

@@ -631,3 +631,21 @@ def _prepare_numpy(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, 
                            k[g], can_pass[g], float(x1[b]), float(x2[b]), fP[b][~np.isnan(fP[b, :, 0])],
                            fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
     return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_discs_drawn_from_the_disc_at_the_origin_are_geos_buffers(seed):
+    """E-SIZE footprints: a disc drawn as the disc at the origin moved to its centre
+    (:func:`.solids.discs`) is GEOS's buffer of the centre, vertex for vertex; a radius
+    of 0 draws an empty polygon, as the buffer does."""
+    from skirmish.geometry.solids import QUAD_SEGS, disc, discs
+
+    rng = np.random.default_rng(seed)
+    c = np.column_stack([rng.uniform(-60, 120, (40, 2)), rng.choice([0.31, 0.5, 0.63, 0.79, 1.0], 40)])
+    c[::4, 2] = rng.uniform(0.01, 5, 10)
+    want = shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS)
+    for got in (discs(c), [disc(*row) for row in c]):
+        assert all(np.array_equal(shapely.get_coordinates(a), shapely.get_coordinates(b)) for a, b in zip(got, want))
+    c[3, 2] = 0.0
+    assert discs(c)[3].is_empty and discs(c)[0].equals_exact(want[0], 0.0)
