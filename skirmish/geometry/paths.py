@@ -380,6 +380,9 @@ def _pair_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
 
 #: A surface's edge capsules per clearance (every space on that surface, every board).
 _SUPPORT_CAPS: IdentityMemo[np.ndarray] = IdentityMemo(1024)
+#: A support's edges grown by a clearance (:meth:`FreeSpace._walls`), by (support
+#: identity, clearance, max error).
+_WALLS: IdentityMemo[list[np.ndarray]] = IdentityMemo(256)
 
 
 def capsule_rows(support: Polygon | MultiPolygon, clearance: float, obstacles: Sequence[PlanObstacle]
@@ -512,11 +515,13 @@ class FreeSpace:
         return shapely.make_valid(free) if not free.is_valid else free
 
     def _walls(self) -> list[np.ndarray]:
-        """A non-box support's edges grown by the clearance (convex, counter-clockwise)."""
+        """A non-box support's edges grown by the clearance (convex, counter-clockwise); the
+        same for every space on this support with this clearance."""
         if self.box:
             return []
-        return [grow_convex(np.array([c[:2], c[2:4]]), self.clearance, self.max_error) for c in
-                _ring_capsules(self.support, self.clearance)[:, :4].reshape(-1, 4)]
+        return _WALLS.get((id(self.support), self.clearance, self.max_error), (self.support,), lambda: [
+            grow_convex(np.array([c[:2], c[2:4]]), self.clearance, self.max_error)
+            for c in _ring_capsules(self.support, self.clearance)[:, :4].reshape(-1, 4)])
 
     @cached_property
     def reflex(self) -> Nodes:

@@ -319,6 +319,18 @@ _REACH_SLACK = 1e-6
 _SURFACES: IdentityMemo[tuple[Surface, ...]] = IdentityMemo(64)
 
 
+#: Per surface support (identity) and base radius: its exit curve (:func:`_exit_curve`).
+_EXIT_CURVES: IdentityMemo[tuple[BaseGeometry, BaseGeometry, np.ndarray, BaseGeometry]] = IdentityMemo(256)
+
+
+def _exit_curve(support: BaseGeometry, r: float) -> tuple[BaseGeometry, BaseGeometry, np.ndarray, BaseGeometry]:
+    """A higher surface's outline grown by the base radius ``r`` (where a base stepping
+    off stops touching it), its boundary (the exit curve), its reflex corners and the
+    neighbourhood where obstacles may meet the curve."""
+    grown = support.buffer(r, quad_segs=16)
+    return grown, grown.boundary, P.reflex_nodes(grown).xy, grown.buffer(2 * r + 4 * ENEMY_MARGIN)
+
+
 def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     m = t.model(model_id)
     key = (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode,
@@ -540,16 +552,15 @@ class _Mover:
             A = self.surfaces[a]
             if A.box:
                 continue
-            grown = A.support.buffer(self.r, quad_segs=16)
-            curve = grown.boundary
-            found = [P.reflex_nodes(grown).xy]
+            grown, curve, corners, near = _EXIT_CURVES.get((id(A.support), self.r), (A.support,),
+                                                           lambda: _exit_curve(A.support, self.r))
+            found = [corners]
             for lad in self.ladders:  # just beside a ladder (a drop there is not taken by it)
                 if lad.high == a:
                     n = (np.array(lad.foot) - np.array(lad.point)) / self.r
                     e = np.array([-n[1], n[0]])
                     side = math.sqrt((self.r + LADDER_REACH + 1e-3) ** 2 - self.r ** 2)
                     found.append(np.array([lad.foot + side * e, lad.foot - side * e]))
-            near = grown.buffer(2 * self.r + 4 * ENEMY_MARGIN)
             for k in levels:
                 if k != a and self.surfaces[k].z >= A.z - Z_TOL:
                     continue
