@@ -283,41 +283,81 @@ _BUILT: deque[tuple[tuple[object, ...], float, Obstacles]] = deque(maxlen=8)
 def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) -> Obstacles | None:
     """The obstacles of the solids ``keys`` (a cylinder's key: x, y, radius, z, top; a
     prism is its own key) from a recently built scene of the same owners where only
-    cylinders standing on the table (z <= ``tol``) differ, and none of them comes near a
-    floating solid (the only solids whose grounding and sealing read the others): the
-    scene's arrays with their rows replaced, the same values :func:`_build` gives. None
-    where that does not apply. Its arrays are then assembled from the scene's."""
+    cylinders differ (models that moved), and none of them comes near another floating
+    solid (a floating solid's grounding and sealing read the solids near it, and only
+    those): the scene's arrays with their rows replaced, and the grounding and sealing of
+    each one that floats (on a roof) found as :func:`_build` finds them; the same values.
+    None where that does not apply. Its arrays are then assembled from the scene's."""
     for old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
         if old_tol != tol or old.names != names or len(old_keys) != len(keys):
             continue
         changed = [i for i, (a, b) in enumerate(zip(old_keys, keys))
                    if a is not b and not (type(a) is tuple and a == b)]
-        if len(changed) > _FEW or not all(type(old_keys[i]) is tuple and type(keys[i]) is tuple
-                                          and old_keys[i][3] <= tol and keys[i][3] <= tol  # type: ignore[index]
-                                          for i in changed):
+        if len(changed) > _FEW or not all(type(old_keys[i]) is tuple and type(keys[i]) is tuple for i in changed):
             continue
         sol = old.solids
-        floating = np.flatnonzero(sol.z0 > tol)
-        if len(floating):
-            box = shapely.bounds(_geom_array([sol.geoms[j] for j in floating]))
-            near = False
-            for i in changed:
-                for x, y, r, _, _ in (old_keys[i], keys[i]):  # type: ignore[misc]
-                    pad = r + 2 * tol + 1e-9
-                    near = near or bool(np.any((box[:, 0] <= x + pad) & (box[:, 2] >= x - pad) &
-                                               (box[:, 1] <= y + pad) & (box[:, 3] >= y - pad)))
-            if near:
-                continue
+        if _near_floating(sol, changed, [old_keys[i] for i in changed], [keys[i] for i in changed], tol):
+            continue
         z0, z1 = sol.z0.copy(), sol.z1.copy()
+        grounded, sealed = sol.grounded.copy(), sol.sealed.copy()
         geoms, circles, parts = list(sol.geoms), list(sol.circles), list(sol.parts)
         for i, disc in zip(changed, _discs([keys[i][:3] for i in changed])):  # type: ignore[index]
             x, y, r, lo, hi = keys[i]  # type: ignore[misc]
             z0[i], z1[i], geoms[i], circles[i], parts[i] = lo, hi, disc, (x, y, r), ()
-        # (a cylinder on the table is grounded and sealed, as before)
-        out = Obstacles(names, _Solids(z0, z1, sol.grounded, sol.sealed, tuple(geoms), tuple(circles), tuple(parts)))
+            grounded[i] = sealed[i] = lo <= tol
+        lifted = [i for i in changed if z0[i] > tol]
+        if lifted:
+            box = shapely.bounds(_geom_array(geoms))
+            for i in lifted:  # (no other floating solid is near: its supports stand on the table)
+                _ground(i, z0, z1, grounded, sealed, geoms, box, tol)
+        out = Obstacles(names, _Solids(z0, z1, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts)))
         out.__dict__["_base"] = (old, changed)
         return out
     return None
+
+
+def _near_floating(sol: _Solids, changed: list[int], before: list[object], after: list[object], tol: float) -> bool:
+    """Whether a changed cylinder (at ``before`` or ``after``: x, y, radius, z, top) comes
+    near (within 2 ``tol`` and rounding, box to box) a floating solid other than itself:
+    one that floats on the old board, or a changed one that floats on either."""
+    boxes, whose = [], []
+    for j in np.flatnonzero(sol.z0 > tol).tolist():
+        if j not in changed:
+            x0, y0, x1, y1 = sol.geoms[j].bounds
+            boxes.append((x0, y0, x1, y1))
+            whose.append(j)
+    for i, a, b in zip(changed, before, after):
+        for x, y, r, z, _ in (a, b):  # type: ignore[misc]
+            if z > tol:
+                boxes.append((x - r, y - r, x + r, y + r))
+                whose.append(i)
+    if not boxes:
+        return False
+    box, owner = np.array(boxes), np.array(whose)
+    for i, a, b in zip(changed, before, after):
+        for x, y, r, _, _ in (a, b):  # type: ignore[misc]
+            pad = r + 2 * tol + 1e-9
+            if np.any((owner != i) & (box[:, 0] <= x + pad) & (box[:, 2] >= x - pad) &
+                      (box[:, 1] <= y + pad) & (box[:, 3] >= y - pad)):
+                return True
+    return False
+
+
+def _ground(i: int, z0: np.ndarray, z1: np.ndarray, grounded: np.ndarray, sealed: np.ndarray,
+            geoms: Sequence[Polygon], box: np.ndarray, tol: float) -> None:
+    """Whether floating solid ``i`` is grounded (its footprint covered by grounded solids
+    near it whose tops reach its base; then sealed too) or else sealed (resting on a
+    solid's top): ``grounded``/``sealed`` of the solids before it in height are final."""
+    # (a support whose box stays 2 tol clear of this footprint's adds nothing to its cover)
+    near = np.all((box[:, :2] <= box[i, 2:] + 2 * tol) & (box[:, 2:] >= box[i, :2] - 2 * tol), 1)
+    near[i] = False
+    supports = [geoms[j] for j in np.flatnonzero(grounded & near) if z1[j] >= z0[i] - tol]
+    if supports and _covered(geoms[i], supports, tol):
+        grounded[i] = sealed[i] = True
+    else:
+        grounded[i] = False
+        sealed[i] = any(abs(z1[j] - z0[i]) <= tol and geoms[j].intersection(geoms[i]).area > tol
+                        for j in range(len(geoms)) if j != i)
 
 
 def _build(solids: Sequence[tuple[str, Cylinder | Prism]], tol: float) -> Obstacles:
@@ -352,15 +392,8 @@ def _build(solids: Sequence[tuple[str, Cylinder | Prism]], tol: float) -> Obstac
     for i in order:
         if z0a[i] <= tol:
             grounded[i] = sealed[i] = True
-            continue
-        # (a support whose box stays 2 tol clear of this footprint's adds nothing to its cover)
-        near = np.all((box[:, :2] <= box[i, 2:] + 2 * tol) & (box[:, 2:] >= box[i, :2] - 2 * tol), 1)
-        supports = [geoms[j] for j in np.flatnonzero(grounded & near) if z1a[j] >= z0a[i] - tol]
-        if supports and _covered(geoms[i], supports, tol):
-            grounded[i] = sealed[i] = True
         else:
-            sealed[i] = any(abs(z1a[j] - z0a[i]) <= tol and geoms[j].intersection(geoms[i]).area > tol
-                            for j in range(n) if j != i)
+            _ground(i, z0a, z1a, grounded, sealed, geoms, box, tol)
     return Obstacles(tuple(names), _Solids(z0a, z1a, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts)))
 
 
@@ -541,8 +574,9 @@ def _assemble(solids: _Solids) -> _Arrays:
 #: Scenes grown lately, (ungrown, grown): the next board mostly differs from one of them
 #: in a model or two, and is grown and assembled from it (:func:`_grow_like`).
 _RECENT: deque[tuple[Obstacles, Obstacles]] = deque(maxlen=8)
-#: Owners a board may differ in to be grown from a recent one.
-_FEW = 4
+#: Owners a board may differ in to be built and grown from a recent one (a few models
+#: move between two boards whose LoS is asked: a round's activations).
+_FEW = 12
 
 
 def _grow(obs: Obstacles, eps: float) -> Obstacles:
