@@ -320,27 +320,20 @@ def _near_floating(sol: _Solids, changed: list[int], before: list[object], after
     """Whether a changed cylinder (at ``before`` or ``after``: x, y, radius, z, top) comes
     near (within 2 ``tol`` and rounding, box to box) a floating solid other than itself:
     one that floats on the old board, or a changed one that floats on either."""
-    boxes, whose = [], []
-    for j in np.flatnonzero(sol.z0 > tol).tolist():
-        if j not in changed:
-            x0, y0, x1, y1 = sol.geoms[j].bounds
-            boxes.append((x0, y0, x1, y1))
-            whose.append(j)
-    for i, a, b in zip(changed, before, after):
-        for x, y, r, z, _ in (a, b):  # type: ignore[misc]
-            if z > tol:
-                boxes.append((x - r, y - r, x + r, y + r))
-                whose.append(i)
-    if not boxes:
+    c = np.array([*before, *after], float).reshape(-1, 5)  # (x, y, r, z, top) rows
+    who = np.array(changed * 2)
+    others = np.array([j for j in np.flatnonzero(sol.z0 > tol).tolist() if j not in changed], int)
+    up = c[:, 3] > tol
+    box = np.concatenate([shapely.bounds(_geom_array([sol.geoms[j] for j in others])).reshape(-1, 4),
+                          c[up][:, [0, 1, 0, 1]] + c[up][:, 2:3] * [-1.0, -1.0, 1.0, 1.0]])
+    if not len(box):
         return False
-    box, owner = np.array(boxes), np.array(whose)
-    for i, a, b in zip(changed, before, after):
-        for x, y, r, _, _ in (a, b):  # type: ignore[misc]
-            pad = r + 2 * tol + 1e-9
-            if np.any((owner != i) & (box[:, 0] <= x + pad) & (box[:, 2] >= x - pad) &
-                      (box[:, 1] <= y + pad) & (box[:, 3] >= y - pad)):
-                return True
-    return False
+    owner = np.concatenate([others, who[up]])
+    pad = c[:, 2:3] + 2 * tol + 1e-9
+    x, y = c[:, 0:1], c[:, 1:2]
+    hit = (owner[None, :] != who[:, None]) & (box[None, :, 0] <= x + pad) & (box[None, :, 2] >= x - pad) & \
+        (box[None, :, 1] <= y + pad) & (box[None, :, 3] >= y - pad)
+    return bool(hit.any())
 
 
 def _ground(i: int, z0: np.ndarray, z1: np.ndarray, grounded: np.ndarray, sealed: np.ndarray,
