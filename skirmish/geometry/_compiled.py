@@ -333,29 +333,17 @@ def _violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, r
     clearance less ``shrink`` (each clearance lowered to the distance a relax point,
     non-NaN, already has); the pairs whose boxes meet, row by row, as the numpy twin
     computes them (``_relaxed_clearance``, ``capsule_intervals``)."""
-    n, m = p0.shape[0], caps.shape[0]
-    out = np.zeros(n, np.bool_)
-    box = _capsule_box(caps)
-    for i in range(n):
-        px, py = p0[i, 0], p0[i, 1]
-        sx0, sx1 = min(px, p1[i, 0]), max(px, p1[i, 0])
-        sy0, sy1 = min(py, p1[i, 1]), max(py, p1[i, 1])
-        for j in range(m):
-            if not _boxes_meet(box, j, sx0, sx1, sy0, sy1):
-                continue
-            lo, hi = _pair_interval(px, py, p1[i, 0] - px, p1[i, 1] - py, caps[j],
-                                    _relaxed(i, caps[j], shrink, relax0, relax1), shrink)
-            if lo < hi:
-                out[i] = True
-                break
+    out = np.zeros(p0.shape[0], np.bool_)
+    out[_violations(p0, p1, caps, shrink, relax0, relax1, True)[0]] = True
     return out
 
 
 @_jit
 def _violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray,
-                relax1: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                relax1: np.ndarray, first: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``paths.violations`` before its sort: every (segment, capsule) pair, in row order,
-    where the segment comes closer than the clearance, with its interval (lo, hi)."""
+    where the segment comes closer than the clearance, with its interval (lo, hi); with
+    ``first``, only the first pair of each segment."""
     n, m = p0.shape[0], caps.shape[0]
     box = _capsule_box(caps)
     cap_n = 16
@@ -380,6 +368,8 @@ def _violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float,
                 oi, oj, olo, ohi = _grow_i(oi, cap_n), _grow_i(oj, cap_n), _grow_f(olo, cap_n), _grow_f(ohi, cap_n)
             oi[k], oj[k], olo[k], ohi[k] = i, j, lo, hi
             k += 1
+            if first:
+                break
     return oi[:k], oj[:k], olo[:k], ohi[:k]
 
 
@@ -1316,20 +1306,11 @@ def _convex_corners(xy: np.ndarray, sizes: np.ndarray, inside: np.ndarray, min_t
 
 
 @_jit
-def _rmin(a: np.ndarray) -> float:
-    """np.min of a 1-D array (NaN passed on)."""
+def _extreme(a: np.ndarray, least: bool) -> float:
+    """np.min (``least``) or np.max of a 1-D array (NaN passed on)."""
     acc = a[0]
     for i in range(1, a.shape[0]):
-        acc = _nmin(acc, a[i])
-    return acc
-
-
-@_jit
-def _rmax(a: np.ndarray) -> float:
-    """np.max of a 1-D array (NaN passed on)."""
-    acc = a[0]
-    for i in range(1, a.shape[0]):
-        acc = _nmax(acc, a[i])
+        acc = _nmin(acc, a[i]) if least else _nmax(acc, a[i])
     return acc
 
 
@@ -1401,7 +1382,7 @@ def _chain_prepare(P: np.ndarray, Q: np.ndarray, cP: np.ndarray, cQ: np.ndarray,
         nrm[b, 0], nrm[b, 1] = -dy, dx
         _frame_into(P[b], cP[b, 0], cP[b, 1], dx, dy, fP[b])
         _frame_into(Q[b], cP[b, 0], cP[b, 1], dx, dy, fQ[b])
-        x1b, x2b = _rmax(fP[b, :, 0]), _rmin(fQ[b, :, 0])
+        x1b, x2b = _extreme(fP[b, :, 0], False), _extreme(fQ[b, :, 0], True)
         ok[b] = ok[b] and x2b - x1b > 1e-9 * length
         if not ok[b]:
             x2b = x1b + 1.0
@@ -1450,7 +1431,7 @@ def _chain_prepare(P: np.ndarray, Q: np.ndarray, cP: np.ndarray, cQ: np.ndarray,
             rows[8 + 2 * e, 0], rows[8 + 2 * e, 1], rows[8 + 2 * e, 2] = -1.0, s_lo, -c_lo + slack
             rows[9 + 2 * e, 0], rows[9 + 2 * e, 1], rows[9 + 2 * e, 2] = 1.0, -s_hi, c_hi + slack
         # heights
-        p0, q1 = _rmin(fP[b, :, 0]), _rmax(fQ[b, :, 0])
+        p0, q1 = _extreme(fP[b, :, 0], True), _extreme(fQ[b, :, 0], False)
         xP0[b], xQ1[b] = p0, q1
         num_lo, num_hi = zQ[b, 0] - zP[b, 1], zQ[b, 1] - zP[b, 0]
         den_lo, den_hi = x2b - x1b, q1 - p0

@@ -119,13 +119,18 @@ def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, re
              relax1: np.ndarray | None) -> np.ndarray:
     """``paths.violated`` compiled (its verdicts): per segment, whether it comes closer than
     some capsule's clearance (lowered by the relax points, rows of NaN where unused)."""
+    return _c()._violated(*_segments_args(p0, p1, caps, shrink, relax0, relax1))
+
+
+def _segments_args(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
+                   relax1: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]:
+    """The capsule kernels' arguments: contiguous rows, relax points NaN where unused."""
     f8 = np.float64
     p0 = np.ascontiguousarray(p0, f8).reshape(-1, 2)
     none = np.full((len(p0), 2), np.nan)
     r0 = none if relax0 is None else np.ascontiguousarray(relax0, f8).reshape(-1, 2)
     r1 = none if relax1 is None else np.ascontiguousarray(relax1, f8).reshape(-1, 2)
-    return _c()._violated(p0, np.ascontiguousarray(p1, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8),
-                          float(shrink), r0, r1)
+    return p0, np.ascontiguousarray(p1, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8), float(shrink), r0, r1
 
 
 def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
@@ -133,13 +138,7 @@ def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, 
     """``paths.violations`` compiled (the same bits): every (segment, capsule) pair where
     the segment comes closer than the clearance, ``(i, j, t_in, t_out)`` in row order
     (unsorted)."""
-    f8 = np.float64
-    p0 = np.ascontiguousarray(p0, f8).reshape(-1, 2)
-    none = np.full((len(p0), 2), np.nan)
-    r0 = none if relax0 is None else np.ascontiguousarray(relax0, f8).reshape(-1, 2)
-    r1 = none if relax1 is None else np.ascontiguousarray(relax1, f8).reshape(-1, 2)
-    return _c()._violations(p0, np.ascontiguousarray(p1, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8),
-                            float(shrink), r0, r1)
+    return _c()._violations(*_segments_args(p0, p1, caps, shrink, relax0, relax1))  # type: ignore[no-any-return]
 
 
 def witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.ndarray, z1: np.ndarray,

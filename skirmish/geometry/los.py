@@ -44,7 +44,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Generic, Literal, NamedTuple, TypeVar
+from typing import Generic, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
 import shapely
@@ -301,8 +301,8 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
         z0, z1 = sol.z0.copy(), sol.z1.copy()
         grounded, sealed = sol.grounded.copy(), sol.sealed.copy()
         geoms, circles, parts = list(sol.geoms), list(sol.circles), list(sol.parts)
-        for i, disc in zip(changed, _discs([keys[i][:3] for i in changed])):  # type: ignore[index]
-            x, y, r, lo, hi = keys[i]  # type: ignore[misc]
+        new = [cast(tuple[float, float, float, float, float], keys[i]) for i in changed]
+        for i, (x, y, r, lo, hi), disc in zip(changed, new, _discs([c[:3] for c in new])):
             z0[i], z1[i], geoms[i], circles[i], parts[i] = lo, hi, disc, (x, y, r), ()
             grounded[i] = sealed[i] = lo <= tol
         lifted = [i for i in changed if z0[i] > tol]
@@ -344,7 +344,7 @@ def _ground(i: int, z0: np.ndarray, z1: np.ndarray, grounded: np.ndarray, sealed
     # (a support whose box stays 2 tol clear of this footprint's adds nothing to its cover)
     near = np.all((box[:, :2] <= box[i, 2:] + 2 * tol) & (box[:, 2:] >= box[i, :2] - 2 * tol), 1)
     near[i] = False
-    supports = [geoms[j] for j in np.flatnonzero(grounded & near) if z1[j] >= z0[i] - tol]
+    supports = [geoms[j] for j in np.flatnonzero(grounded & near).tolist() if z1[j] >= z0[i] - tol]
     if supports and _covered(geoms[i], supports, tol):
         grounded[i] = sealed[i] = True
     else:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import shapely
 from hypothesis import given, settings
@@ -470,38 +468,29 @@ def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(mo
     assert widened >= 1
 
 
-def test_E_LOS_chain_preparation_compiled_gives_the_numpy_oracles_bundles(monkeypatch):
+def test_E_LOS_chain_preparation_compiled_gives_the_numpy_oracles_arrays(monkeypatch):
     """The chain test's preparation in one compiled pass (frames, slab, base regions,
     height rows, solids clipped to the slab and what the search reads of them) gives the
-    bundles the numpy oracle gives, bit for bit, on dense tables' chain tests."""
+    arrays of the numpy oracle, bit for bit, on dense tables' chain tests."""
     seen: list[tuple] = []
-    real = lc._prepare
+    real = lc.chain_prepare
 
     def record(*args):
         seen.append(args)
         return real(*args)
 
-    monkeypatch.setattr(lc, "_prepare", record)
+    monkeypatch.setattr(lc, "chain_prepare", record)
     _chain_inputs(monkeypatch, range(1, 9))
     assert sum(len(a[0]) for a in seen) >= 20
-    compared = 0
+    names = ("ok d n fP fQ x1 x2 base Vp d_lo d_hi zlo zhi zfull Vz rising falling k live kx0 kx1 lo_v hi_v zbot "
+             "free0 freew can_pass xa xb").split()
     for args in seen:
         with np.errstate(all="ignore"):
             got, want = real(*args), _prepare_numpy(*args)
-        assert [g is None for g in got] == [w is None for w in want]
-        for g, w in zip(got, want):
-            if g is None:
-                continue
-            compared += 1
-            for f in dataclasses.fields(lc._Bundle):
-                a, b = getattr(g, f.name), getattr(w, f.name)
-                if f.name == "free":
-                    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
-                elif f.name == "insides":
-                    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
-                else:
-                    assert np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True), f.name
-    assert compared >= 20
+        assert len(got) == len(want) == len(names)
+        for name, a, b in zip(names, got, want):
+            assert np.array_equal(a, b, equal_nan=True), name
+    assert sum(int(a[0].sum()) for a in (real(*x) for x in seen)) >= 20  # (bundles the test applies to)
 
 
 def _support_y_numpy(k, beta):
@@ -514,12 +503,12 @@ def _clear_of_numpy(k, V, wd):
     return clear_of(k, V, i, i, wd, lc.SLACK)
 
 
-def _prepare_numpy(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, starts):
-    """The oracle of ``los_chain._prepare``: its arrays computed with numpy, one operation
-    over every bundle and row at a time (the compiled pass makes the same ones in order)."""
+def _prepare_numpy(P, Q, cP, cQ, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, slack):
+    """The oracle of :func:`.kernels.chain_prepare` (the chain test's preparation): its
+    arrays computed with numpy, one operation over every bundle and row at a time (the
+    compiled pass makes the same ones in order)."""
+    assert slack == lc.SLACK
     B = len(P)
-    P, Q = lc._within_disc(P, DP), lc._within_disc(Q, DQ)  # (the ends lie in both)
-    cP, cQ = P.mean(1), Q.mean(1)
     d = cQ - cP
     length = np.hypot(d[:, 0], d[:, 1])
     ok = length >= 1e-12
@@ -608,29 +597,11 @@ def _prepare_numpy(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta, widen, 
     # both ends and reaches below both is escaped in plan or not at all)
     can_pass = (zt < zhi[rb] + 1e-9) | (zbot > zlo[rb] - 1e-9)
     need = np.flatnonzero(rowok & ~(free[widen] & free[0.0]) & can_pass)
-    inside_of: dict[int, np.ndarray] = {}
+    xa, xb = np.ones(len(z0)), np.zeros(len(z0))
     if len(need):
-        xa, xb = inside_run(k[need], Vr[need])
-        for j, a, b in zip(need, xa, xb):
-            if a <= b:
-                inside_of[int(j)] = np.array([a, b])
-    out = []
-    empty = np.zeros(0)
-    for b in range(B):
-        if not ok[b]:
-            out.append(None)
-            continue
-        lo, hi = int(starts[b]), int(starts[b + 1])
-        g = np.arange(lo, hi)[live[lo:hi]]
-        zbase = zfull[b, lc._height_sel(bool(rising[b]), bool(falling[b]))]
-        Vp = Vp_all[b][~np.isnan(Vp_all[b, :, 0])]
-        Vz = Vz_all[b][~np.isnan(Vz_all[b, :, 0])]
-        out.append(lc._Bundle(base[b], zbase, Vp, Vz, cP[b], d[b], n[b], float(d_lo[b]), float(d_hi[b]), float(zlo[b]),
-                           float(zhi[b]), g - lo, lo_v[g], hi_v[g], {w: f[g] for w, f in free.items()},
-                           [inside_of.get(int(j), empty) for j in g], zt[g], zbot[g], kx0[g], kx1[g], hi - lo,
-                           k[g], can_pass[g], float(x1[b]), float(x2[b]), fP[b][~np.isnan(fP[b, :, 0])],
-                           fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
-    return out
+        xa[need], xb[need] = inside_run(k[need], Vr[need])
+    return (ok, d, n, fP, fQ, x1, x2, base, Vp_all, d_lo, d_hi, zlo, zhi, zfull, Vz_all, rising, falling, k, live, kx0,
+            kx1, lo_v, hi_v, zbot, free[0.0], free[widen], can_pass, xa, xb)
 
 
 @settings(max_examples=20, deadline=None)
