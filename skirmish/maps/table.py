@@ -146,7 +146,11 @@ class Table(TableMovement, TableTemplates, Map):
             raise unknown_id("model", model.id, self._model_index, self._where())
         models = list(self.models)
         models[i] = model
-        return replace(self, models=tuple(models))
+        out = replace(self, models=tuple(models))
+        for kept in ("_model_index", "_scenery_index"):  # (the same ids in the same order)
+            if kept in self.__dict__:
+                out.__dict__[kept] = self.__dict__[kept]
+        return out
 
     # -- E-DIST, E-CONTACT ----------------------------------------------------
     def distance(self, a: str, b: str) -> float:

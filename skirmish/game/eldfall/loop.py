@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +45,7 @@ from .sampling import sample_ends
 from .settings import GameSettings, all_models, all_sides
 from .templates import place, roll_hits
 from .templates import targets as template_targets
-from .sight import Sight, moved_to, sight_along
+from .sight import PathTables, Sight, sight_along
 from .state import OUT, GameState, Unit, attributes_of, facing_toward
 
 #: How many end points a move decision offers per movement kind (the decision is open).
@@ -97,7 +97,7 @@ class _Sequence:
     number: int
     mover: str
     move: MoveResult
-    tables: list[Table]  # the table with the mover at each path sample
+    tables: Sequence[Table]  # the table with the mover at each path sample (made when asked for)
     reactions: dict[str, Reaction] = field(default_factory=dict)
     reaction_ap: dict[str, int] = field(default_factory=dict)
     sight: Sight | None = None  # the Reactive models' sight of the mover at every path point
@@ -600,9 +600,8 @@ class EldfallGame:
             self.state = self.state.with_unit(_toggle_crouched(self.state.unit(model_id), None)[0])
         return mr
 
-    def _tables_along(self, model_id: str, samples: tuple[tuple[float, float, float], ...]) -> list[Table]:
-        m = self.state.model(model_id)
-        return [moved_to(self.state.table, m, p) for p in samples]
+    def _tables_along(self, model_id: str, samples: tuple[tuple[float, float, float], ...]) -> PathTables:
+        return PathTables(self.state.table, self.state.model(model_id), samples)
 
     # reactions --------------------------------------------------------------------------
     def reaction_options(self, seq: _Sequence, reactor: str) -> tuple[Reaction, ...]:
@@ -616,10 +615,11 @@ class EldfallGame:
         seen = False
         hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)), reaction=True)  # E-STATE-ENGAGED: melee only
         blind = "Blinded" in st.unit(reactor).states  # E-STATE-OTHER: no LoS
-        for i, t in enumerate(seq.tables):
+        for i in range(len(seq.tables)):
             if blind or not self._sees(seq, i, reactor):
                 continue
             seen = True
+            t = seq.tables[i]
             for w in hand:
                 if t.reach(reactor, seq.mover, w).in_reach:
                     opts.append(Reaction("attack", i, w.name))
@@ -638,7 +638,7 @@ class EldfallGame:
             also = [] if seq.move.kind in SPECIAL_MOVES or "Blinded" in self.state.unit(seq.mover).states else \
                 [(seq.mover, e) for e, ws in self._in_reach(seq.mover).items() if ws]
             seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids, also=also)
-            seq.tables = list(seq.sight.tables)
+            seq.tables = seq.sight.tables
         sight = seq.sight
         if reactor not in sight.others:
             return False

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 import shapely
@@ -42,7 +43,7 @@ class Sight:
     others: tuple[str, ...]
     seen_by: np.ndarray
     sees: np.ndarray | None
-    tables: tuple[Table, ...]
+    tables: Sequence[Table]
     witness: tuple[tuple[Segment3 | None, ...], ...] | None = None
 
 
@@ -64,6 +65,34 @@ def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | Non
                  lambda: table.with_model(dataclasses.replace(m, x=x, y=y, z=z, facing=face)))
 
 
+class PathTables(Sequence[Table]):
+    """The table with ``model`` moved to each of ``points`` (:func:`moved_to`), each made
+    when first asked for (most are never asked: only where a reactor sees the mover, or
+    judges its Awareness)."""
+
+    def __init__(self, table: Table, model: Model, points: Sequence[Sequence[float]]):
+        self._table, self._model, self._points = table, model, tuple(points)
+        self._made: dict[int, Table] = {}
+
+    def __len__(self) -> int:
+        return len(self._points)
+
+    @overload
+    def __getitem__(self, i: int) -> Table: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Table, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Table | tuple[Table, ...]:
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(len(self))[i])
+        k = range(len(self._points))[i]  # (IndexError past the end, negative indices)
+        got = self._made.get(k)
+        if got is None:
+            got = self._made[k] = moved_to(self._table, self._model, self._points[k])
+        return got
+
+
 def without(table: Table, model_id: str) -> Table:
     """The table without model ``model_id`` (the probe table of :func:`sight_along`); the
     same object for the same other models and scenery, wherever the model stood."""
@@ -81,7 +110,7 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     n, k = len(points), len(ids)
     seen_by = np.zeros((n, k), bool)
     sees = np.zeros((n, k), bool) if both else None
-    tables = tuple(moved_to(table, model, p) for p in points)
+    tables = PathTables(table, model, points)
     if not (n and k):
         return Sight(ids, seen_by, sees, tables)
     if not both:

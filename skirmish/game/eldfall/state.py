@@ -128,20 +128,20 @@ class GameState:
     def with_unit(self, unit: Unit) -> GameState:
         """The state with ``unit`` replacing its namesake; hitbox States (Crouched,
         Dead) are mirrored onto the table's model (E-SIZE)."""
-        units = dict(self.units)
-        old = units[unit.id]
-        units[unit.id] = unit
-        table = self.table
-        if (old.states ^ unit.states) & FLAT_STATES:
-            m = table.model(unit.id)
-            table = table.with_model(dataclasses.replace(m, states=(m.states - FLAT_STATES) | (unit.states & FLAT_STATES)))
-        return dataclasses.replace(self, units=units, table=table)
+        return self.with_units({unit.id: unit})
 
     def with_units(self, units: Mapping[str, Unit]) -> GameState:
-        state = self
-        for u in units.values():
-            state = state.with_unit(u)
-        return state
+        """The state with each of ``units`` replacing its namesake (as :meth:`with_unit`)."""
+        merged = dict(self.units)
+        table = self.table
+        for unit in units.values():
+            old = merged[unit.id]
+            merged[unit.id] = unit
+            if (old.states ^ unit.states) & FLAT_STATES:
+                m = table.model(unit.id)
+                table = table.with_model(dataclasses.replace(m, states=(m.states - FLAT_STATES) |
+                                                             (unit.states & FLAT_STATES)))
+        return dataclasses.replace(self, units=merged, table=table)
 
     def moved(self, model_id: str, x: float, y: float, z: float, facing: float) -> GameState:
         """The state with the model's base centre at (x, y, z) facing ``facing`` degrees."""
