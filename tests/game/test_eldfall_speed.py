@@ -420,3 +420,22 @@ def test_e_reaction_attack_los_from_the_reaction_batch_holds_on_the_path_table()
         assert mm.z - 1e-7 <= b[2] <= mm.z + mm.hitbox_height + 1e-7
         own = (t.model_ids.index(r), t.model_ids.index(m))
         assert los.segment_is_clear(t.los_obstacles.grown(los.DEFAULT_TOLERANCE), s.witness, exclude=own)
+
+
+def test_e_reaction_path_tables_are_made_when_asked_for_and_are_moved_to():
+    """E-REACTION: the tables with the mover at each path point are made only when asked
+    for, and are the tables ``moved_to`` gives (the same objects), by index, from the end
+    and by slice."""
+    from skirmish.game.eldfall.sight import PathTables, moved_to
+
+    t = random_table(random.Random(2), models=6, scenery=10)
+    m = t.models[0]
+    pts = [(m.x + 0.5 * k, m.y, m.z) for k in range(4)]
+    tabs = PathTables(t, m, pts)
+    assert len(tabs) == 4 and not tabs._made
+    assert tabs[2] is moved_to(t, m, pts[2]) and list(tabs._made) == [2]
+    assert tabs[-1] is tabs[3] and tabs[1:3] == (tabs[1], tabs[2])
+    assert tabs[0] is t  # (the mover where it stands: the table itself)
+    assert tabs[2].model(m.id).x == pts[2][0]
+    with pytest.raises(IndexError):
+        tabs[4]
