@@ -12,6 +12,8 @@ FEAS_TOL = 1e-9
 DET_TOL = 1e-14
 
 _jit = njit(cache=True, nogil=True)
+#: Small helpers of the hot loops, inlined where they are called.
+_inline = njit(cache=True, nogil=True, inline="always")
 
 
 @_jit
@@ -268,7 +270,7 @@ def _capsule_box(caps: np.ndarray) -> np.ndarray:
     return box
 
 
-@_jit
+@_inline
 def _pair_interval(px: float, py: float, dx: float, dy: float, cap: np.ndarray, clear: float, shrink: float
                    ) -> tuple[float, float]:
     """``paths.capsule_intervals`` for one (segment, capsule) pair, clipped to [0, 1]: the
@@ -310,7 +312,7 @@ def _pair_interval(px: float, py: float, dx: float, dy: float, cap: np.ndarray, 
     return _nmax(lo, 0.0), _nmin(hi, 1.0)
 
 
-@_jit
+@_inline
 def _relaxed(i: int, cap: np.ndarray, shrink: float, relax0: np.ndarray, relax1: np.ndarray) -> float:
     """``paths._relaxed_clearance`` for one pair: the capsule's clearance lowered to the
     distance each relax point of segment ``i`` (non-NaN) already has, plus ``shrink``."""
@@ -321,9 +323,28 @@ def _relaxed(i: int, cap: np.ndarray, shrink: float, relax0: np.ndarray, relax1:
     return clear
 
 
-@_jit
+@_inline
 def _boxes_meet(box: np.ndarray, j: int, sx0: float, sx1: float, sy0: float, sy1: float) -> bool:
     return sx0 < box[j, 1] and sx1 > box[j, 0] and sy0 < box[j, 3] and sy1 > box[j, 2]
+
+
+@_inline
+def _next_hit(i: int, j0: int, p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, box: np.ndarray, shrink: float,
+              relax0: np.ndarray, relax1: np.ndarray) -> tuple[int, float, float]:
+    """The first capsule ``j >= j0`` that segment ``i`` comes closer to than its clearance
+    (the pairs whose boxes meet, in order), with the interval: (j, lo, hi), or -1."""
+    px, py = p0[i, 0], p0[i, 1]
+    qx, qy = p1[i, 0], p1[i, 1]
+    sx0, sx1 = min(px, qx), max(px, qx)
+    sy0, sy1 = min(py, qy), max(py, qy)
+    for j in range(j0, caps.shape[0]):
+        if not _boxes_meet(box, j, sx0, sx1, sy0, sy1):
+            continue
+        lo, hi = _pair_interval(px, py, qx - px, qy - py, caps[j], _relaxed(i, caps[j], shrink, relax0, relax1),
+                                shrink)
+        if lo < hi:
+            return j, lo, hi
+    return -1, 0.0, 0.0
 
 
 @_jit
@@ -334,17 +355,17 @@ def _violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, r
     non-NaN, already has); the pairs whose boxes meet, row by row, as the numpy twin
     computes them (``_relaxed_clearance``, ``capsule_intervals``)."""
     out = np.zeros(p0.shape[0], np.bool_)
-    out[_violations(p0, p1, caps, shrink, relax0, relax1, True)[0]] = True
+    box = _capsule_box(caps)
+    for i in range(p0.shape[0]):
+        out[i] = _next_hit(i, 0, p0, p1, caps, box, shrink, relax0, relax1)[0] >= 0
     return out
 
 
 @_jit
 def _violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray,
-                relax1: np.ndarray, first: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                relax1: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``paths.violations`` before its sort: every (segment, capsule) pair, in row order,
-    where the segment comes closer than the clearance, with its interval (lo, hi); with
-    ``first``, only the first pair of each segment."""
-    n, m = p0.shape[0], caps.shape[0]
+    where the segment comes closer than the clearance, with its interval (lo, hi)."""
     box = _capsule_box(caps)
     cap_n = 16
     oi = np.empty(cap_n, np.int64)
@@ -352,24 +373,15 @@ def _violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float,
     olo = np.empty(cap_n)
     ohi = np.empty(cap_n)
     k = 0
-    for i in range(n):
-        px, py = p0[i, 0], p0[i, 1]
-        sx0, sx1 = min(px, p1[i, 0]), max(px, p1[i, 0])
-        sy0, sy1 = min(py, p1[i, 1]), max(py, p1[i, 1])
-        for j in range(m):
-            if not _boxes_meet(box, j, sx0, sx1, sy0, sy1):
-                continue
-            lo, hi = _pair_interval(px, py, p1[i, 0] - px, p1[i, 1] - py, caps[j],
-                                    _relaxed(i, caps[j], shrink, relax0, relax1), shrink)
-            if not lo < hi:
-                continue
+    for i in range(p0.shape[0]):
+        j, lo, hi = _next_hit(i, 0, p0, p1, caps, box, shrink, relax0, relax1)
+        while j >= 0:
             if k == cap_n:
                 cap_n *= 2
                 oi, oj, olo, ohi = _grow_i(oi, cap_n), _grow_i(oj, cap_n), _grow_f(olo, cap_n), _grow_f(ohi, cap_n)
             oi[k], oj[k], olo[k], ohi[k] = i, j, lo, hi
             k += 1
-            if first:
-                break
+            j, lo, hi = _next_hit(i, j + 1, p0, p1, caps, box, shrink, relax0, relax1)
     return oi[:k], oj[:k], olo[:k], ohi[:k]
 
 
