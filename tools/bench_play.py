@@ -14,7 +14,9 @@ with ``git archive main | tar -x -C /tmp/main``): the same games are played ther
 subprocess in the same run, and the ratio of CPU medians is printed. Both sides then
 play in subprocesses, in ``--rounds`` alternating rounds (this code first, then the
 baseline first, ...), and each side's figure is the median over its rounds: on a
-machine whose speed drifts, the side measured first is not favoured.
+machine whose speed drifts, the side measured first is not favoured. A second line
+gives each side's best round too (its least disturbed one: a shared machine that slows
+down for a while only ever adds time) and their ratio.
 
     python tools/bench_play.py [--games 3] [--seed 1] [--against /tmp/main [--rounds 2]]
 """
@@ -94,7 +96,9 @@ def alternated(case: str, games: int, seed: int, against: str, rounds: int
             acc.append(run_elsewhere(root, case, games, seed))
 
     def med(rs: list[dict[str, float]]) -> dict[str, float]:
-        return {key: statistics.median(r[key] for r in rs) for key in rs[0]}
+        out = {key: statistics.median(r[key] for r in rs) for key in rs[0]}
+        out["cpu_best"] = min(r["cpu"] for r in rs)
+        return out
     return med(mine), med(base)
 
 
@@ -126,6 +130,8 @@ def main() -> None:
             line += (f"\n{'':<40} baseline {fmt(b['cpu'])} CPU ({b['activations']:.0f} activations, "
                      f"{fmt(bper).strip()} CPU each)   ratio x{b['cpu'] / r['cpu']:,.1f} per game, "
                      f"x{bper / per:,.1f} per activation")
+            line += (f"\n{'':<40} best round {fmt(r['cpu_best'])} CPU against {fmt(b['cpu_best'])}   "
+                     f"ratio x{b['cpu_best'] / r['cpu_best']:,.2f}")
         print(line, flush=True)
 
 
