@@ -403,6 +403,8 @@ def _covered(geom: Polygon, supports: list[Polygon], tol: float) -> bool:
 
 #: Vertices of the polygon inscribed in a round piece for the chain test.
 _ROUND_VERTS = 48
+_ROUND_COS_SIN = np.stack([np.cos(np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)),
+                           np.sin(np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS))], 1)
 #: Segments per quarter circle of the round joins when a polygon is grown by ε.
 GROW_QUAD_SEGS = 4
 #: How far the round joins of a grown polygon may overshoot ε (relative): their chords
@@ -459,7 +461,7 @@ def _rows_key(circle: tuple[float, float, float] | None, ps: tuple[Polygon, ...]
               ) -> tuple[tuple[object, ...], _OwnerRows | None]:
     """The cache key of one owner's rows, and its rows if this same solid was seen."""
     if circle is not None:
-        key: tuple[object, ...] = ("c", circle[0], circle[1], circle[2], len(geom.exterior.coords))
+        key: tuple[object, ...] = ("c", circle[0], circle[1], circle[2], int(shapely.get_num_coordinates(geom)))
         hit = _ROWS.get(key)
         return key, (hit[1] if hit is not None and (hit[0][0] is geom or shapely.equals_exact(hit[0][0], geom, 0.0))
                      else None)
@@ -496,8 +498,7 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
             axes_p: list[tuple[float, float, float, float]] = []
             circles_p: list[tuple[float, float, float]] = []
             if circle is not None:
-                ang = np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)
-                verts.append(np.stack([circle[0] + circle[2] * np.cos(ang), circle[1] + circle[2] * np.sin(ang)], 1))
+                verts.append(circle[:2] + circle[2] * _ROUND_COS_SIN)
                 pieces.append(np.zeros((0, 3)))
                 axes_p.append((circle[0], circle[1], 1.0, 0.0))  # (a disc has no long side)
                 circles_p.append(circle)
