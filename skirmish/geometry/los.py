@@ -275,8 +275,7 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
 
 
 #: Scenes built lately, (their solids' keys, tol, obstacles): the next board mostly
-#: differs from one of them in a model or two that moved on the ground
-#: (:func:`_built_like`).
+#: differs from one of them only in models that moved (:func:`_built_like`).
 _BUILT: deque[tuple[tuple[object, ...], float, Obstacles]] = deque(maxlen=8)
 
 
@@ -403,6 +402,7 @@ def _covered(geom: Polygon, supports: list[Polygon], tol: float) -> bool:
 
 #: Vertices of the polygon inscribed in a round piece for the chain test.
 _ROUND_VERTS = 48
+#: The unit circle at those vertices: (cos, sin) rows.
 _ROUND_COS_SIN = np.stack([np.cos(np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS)),
                            np.sin(np.arange(_ROUND_VERTS) * (2 * math.pi / _ROUND_VERTS))], 1)
 #: Segments per quarter circle of the round joins when a polygon is grown by ε.

@@ -320,15 +320,15 @@ _SURFACES: IdentityMemo[tuple[Surface, ...]] = IdentityMemo(64)
 
 
 #: Per surface support (identity) and base radius: its exit curve (:func:`_exit_curve`).
-_EXIT_CURVES: IdentityMemo[tuple[BaseGeometry, BaseGeometry, np.ndarray, BaseGeometry]] = IdentityMemo(256)
+_EXIT_CURVES: IdentityMemo[tuple[BaseGeometry, np.ndarray, BaseGeometry]] = IdentityMemo(256)
 
 
-def _exit_curve(support: BaseGeometry, r: float) -> tuple[BaseGeometry, BaseGeometry, np.ndarray, BaseGeometry]:
-    """A higher surface's outline grown by the base radius ``r`` (where a base stepping
-    off stops touching it), its boundary (the exit curve), its reflex corners and the
-    neighbourhood where obstacles may meet the curve."""
+def _exit_curve(support: BaseGeometry, r: float) -> tuple[BaseGeometry, np.ndarray, BaseGeometry]:
+    """The exit curve of a higher surface for a base of radius ``r``: the boundary of its
+    outline grown by ``r`` (where a base stepping off stops touching it), that grown
+    outline's reflex corners, and the neighbourhood where obstacles may meet the curve."""
     grown = support.buffer(r, quad_segs=16)
-    return grown, grown.boundary, P.reflex_nodes(grown).xy, grown.buffer(2 * r + 4 * ENEMY_MARGIN)
+    return grown.boundary, P.reflex_nodes(grown).xy, grown.buffer(2 * r + 4 * ENEMY_MARGIN)
 
 
 def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -552,8 +552,8 @@ class _Mover:
             A = self.surfaces[a]
             if A.box:
                 continue
-            grown, curve, corners, near = _EXIT_CURVES.get((id(A.support), self.r), (A.support,),
-                                                           lambda: _exit_curve(A.support, self.r))
+            curve, corners, near = _EXIT_CURVES.get((id(A.support), self.r), (A.support,),
+                                                    lambda: _exit_curve(A.support, self.r))
             found = [corners]
             for lad in self.ladders:  # just beside a ladder (a drop there is not taken by it)
                 if lad.high == a:
