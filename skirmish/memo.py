@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import is_
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -22,7 +23,7 @@ class IdentityMemo(Generic[T]):
     def find(self, key: tuple[Any, ...], refs: tuple[Any, ...], default: Any = None) -> T | Any:
         """The answer kept for ``key`` made from ``refs``, else ``default``."""
         hit = self._store.get(key)
-        if hit is not None and len(hit[0]) == len(refs) and all(a is b for a, b in zip(hit[0], refs)):
+        if hit is not None and len(hit[0]) == len(refs) and all(map(is_, hit[0], refs)):
             return hit[1]
         return default
 

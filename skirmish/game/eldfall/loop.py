@@ -489,7 +489,7 @@ class EldfallGame:
         found once per board and the units' States (AP and Wounds change nothing there but
         the States: being in play is one)."""
         st = self.state
-        facts = tuple(u.states for u in st.units.values())
+        facts = st.unit_states
         hit = self._engaged.get(model_id)
         if hit is None or hit[0] is not st.table or hit[1] != facts:
             hit = self._engaged[model_id] = (st.table, facts, engagers(st, model_id))

@@ -109,6 +109,11 @@ class GameState:
         return self._by_side.get(side, ((), ()))[1]
 
     @cached_property
+    def unit_states(self) -> tuple[frozenset[str], ...]:
+        """Every unit's States, in the units' order (asked many times of one state)."""
+        return tuple(u.states for u in self.units.values())
+
+    @cached_property
     def _by_side(self) -> dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]]:
         """Per side, its units and those in play (asked many times of one state)."""
         out: dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]] = {}
