@@ -109,7 +109,6 @@ class _Arrays(NamedTuple):
     owner_npieces: np.ndarray
     piece_owner: np.ndarray
     halfplanes: np.ndarray
-    tree: shapely.STRtree
     owner_pieces_start: np.ndarray
     piece_circle: np.ndarray
     piece_round: np.ndarray
@@ -156,7 +155,6 @@ class Obstacles:
     owner_npieces = _Assembled[np.ndarray]()
     piece_owner = _Assembled[np.ndarray]()  # per piece
     halfplanes = _Assembled[np.ndarray]()  # per piece: (K, 3) rows a·x < b (padded with never-binding rows)
-    tree = _Assembled[shapely.STRtree]()  # over owner footprints
     owner_pieces_start = _Assembled[np.ndarray]()
     piece_circle = _Assembled[np.ndarray]()  # per piece: a circle (cx, cy, r) containing it
     piece_round = _Assembled[np.ndarray]()  # per piece: the owner is round (its halfplanes are unused padding)
@@ -167,6 +165,12 @@ class Obstacles:
     @property
     def n_owners(self) -> int:
         return len(self.names)
+
+    @cached_property
+    def tree(self) -> shapely.STRtree:
+        """An STRtree over the owners' footprints (built when first asked for: the compiled
+        first round never asks)."""
+        return shapely.STRtree(self.owner_geom)
 
     @cached_property
     def owner_box(self) -> np.ndarray:
@@ -560,7 +564,7 @@ def _assemble(solids: _Solids) -> _Arrays:
         pv[k, len(v):] = v[-1]
     axes = np.array(owner_axes, float).reshape(-1, 4)
     circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
-    return _Arrays(eff, z1a, sealed, geoms, circ, axes, npieces, owners_a, hp, shapely.STRtree(geoms), start,
+    return _Arrays(eff, z1a, sealed, geoms, circ, axes, npieces, owners_a, hp, start,
                    np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
                    np.array(axes_p, float).reshape(-1, 4), np.array(bounds, float).reshape(-1, 3), pv)
 
@@ -641,7 +645,7 @@ def _reassemble(base: Obstacles, changed: list[int], solids: _Solids) -> _Arrays
         piece_verts[p, :len(v)] = v
         piece_verts[p, len(v):] = v[-1]
     return a._replace(owner_z0=z0, owner_z1=z1, owner_sealed=sealed, owner_geom=tuple(geoms), owner_circle=owner_circle,
-                      owner_axis=owner_axis, tree=shapely.STRtree(geoms), piece_circle=piece_circle,
+                      owner_axis=owner_axis, piece_circle=piece_circle,
                       piece_axis=piece_axis, owner_bound=bound, piece_verts=piece_verts)
 
 

@@ -313,9 +313,7 @@ def _assert_same_obstacles(got, fresh):
     want = los._assemble(fresh.solids)
     for f in los._Arrays._fields:
         a, b = getattr(got, f), getattr(want, f)
-        if f == "tree":
-            assert all(x.equals_exact(y, 0.0) for x, y in zip(a.geometries, b.geometries))
-        elif f == "owner_geom":
+        if f == "owner_geom":
             assert all(x.equals_exact(y, 0.0) for x, y in zip(a, b))
         else:
             assert np.array_equal(a, b, equal_nan=True), f
