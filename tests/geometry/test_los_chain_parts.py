@@ -606,7 +606,7 @@ def _prepare_numpy(P, Q, cP, cQ, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta,
 
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 2**32 - 1))
-def test_discs_drawn_from_the_disc_at_the_origin_are_geos_buffers(seed):
+def test_E_SIZE_discs_drawn_from_the_disc_at_the_origin_are_geos_buffers(seed):
     """E-SIZE footprints: a disc drawn as the disc at the origin moved to its centre
     (:func:`.solids.discs`) is GEOS's buffer of the centre, vertex for vertex; a radius
     of 0 draws an empty polygon, as the buffer does."""
