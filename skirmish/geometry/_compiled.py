@@ -1171,6 +1171,7 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
     for c in range(V):
         corners_p[c] = _project(np.ascontiguousarray(vP[:, c, :]), P, H)
         corners_q[c] = _project(np.ascontiguousarray(vQ[:, c, :]), Q, H)
+    tried = np.empty((ncorner + 1 + (V + 1) * (V + 1), 4))  # each pair's witness segments tried so far
     for i in range(n):
         if not go[i]:
             continue
@@ -1191,8 +1192,7 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
             z0r[k], z1r[k], sr[k] = owner_z0[o], owner_z1[o], owner_sealed[o]
             multi[k] = owner_npieces[o] > 1
         code = 0
-        tried = np.empty((ncorner + 1 + (V + 1) * (V + 1), 4))  # (a candidate tried again fails again)
-        nt = 0
+        nt = 0  # (rows of ``tried``: a candidate tried again fails again)
         for c in range(ncorner + 1):
             ax, ay = (p[i, 0], p[i, 1]) if c == 0 else (corners_p[c - 1, i, 0], corners_p[c - 1, i, 1])
             bx, by = (q[i, 0], q[i, 1]) if c == 0 else (corners_q[c - 1, i, 0], corners_q[c - 1, i, 1])
@@ -1337,7 +1337,9 @@ def _frame_into(pts: np.ndarray, cx: float, cy: float, dx: float, dy: float, out
 
 @_jit
 def _support_pair(fK: np.ndarray, beta: float) -> tuple[float, float]:
-    """``los_chain._support_y`` for one polygon: the least and greatest v_y - β v_x."""
+    """For one polygon ``fK`` (V, 2; NaN rows ignored): the least and the greatest
+    v_y - β v_x over its vertices (a line y = α + βx meets it exactly when α lies between
+    them)."""
     lo, hi = np.inf, -np.inf
     first = True
     for i in range(fK.shape[0]):
@@ -1376,8 +1378,6 @@ def _chain_prepare(P: np.ndarray, Q: np.ndarray, cP: np.ndarray, cQ: np.ndarray,
     b_lo = np.empty(B)
     b_hi = np.empty(B)
     base = np.empty((B, 12, 3))
-    xP0 = np.empty(B)
-    xQ1 = np.empty(B)
     d_lo = np.empty(B)
     d_hi = np.empty(B)
     zlo = np.empty(B)
@@ -1444,7 +1444,6 @@ def _chain_prepare(P: np.ndarray, Q: np.ndarray, cP: np.ndarray, cQ: np.ndarray,
             rows[9 + 2 * e, 0], rows[9 + 2 * e, 1], rows[9 + 2 * e, 2] = 1.0, -s_hi, c_hi + slack
         # heights
         p0, q1 = _extreme(fP[b, :, 0], True), _extreme(fQ[b, :, 0], False)
-        xP0[b], xQ1[b] = p0, q1
         num_lo, num_hi = zQ[b, 0] - zP[b, 1], zQ[b, 1] - zP[b, 0]
         den_lo, den_hi = x2b - x1b, q1 - p0
         dh = num_hi / den_lo if num_hi > 0 else num_hi / den_hi
