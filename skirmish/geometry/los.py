@@ -43,7 +43,7 @@ import math
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Generic, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
@@ -1879,20 +1879,34 @@ def surface_samples(c: Cylinder, n: int = 16, *, offset: float = 0.0) -> tuple[n
     cell-centre radii with ``n`` points each. The bottom rests on its surface and is
     never seen. Points sit on the surface (or ``offset`` outside it: side points pushed
     out, top points lifted); weights sum to the side and top areas."""
+    sx, sy, sz, tx, ty, w = _sample_pattern(c.radius, c.height, n, offset)
+    side = np.column_stack([c.x + sx, c.y + sy, c.z + sz])
+    top = np.column_stack([c.x + tx, c.y + ty, np.full(len(tx), c.top + offset)])
+    return np.vstack([side, top]), w.copy()
+
+
+@lru_cache(maxsize=64)
+def _sample_pattern(radius: float, height: float, n: int, offset: float
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`surface_samples` of a cylinder at the origin, as offsets from its centre and
+    base (side x, y, z; top x, y) and the weights: one size's samples are its centre plus these."""
     k = max(2, n // 2)
     ang = (np.arange(n) + 0.5) * 2 * math.pi / n
-    hz = c.z + (np.arange(k) + 0.5) * c.height / k
-    A, Z = np.meshgrid(ang, hz)
-    rs = c.radius + offset
-    side = np.column_stack([c.x + rs * np.cos(A.ravel()), c.y + rs * np.sin(A.ravel()), Z.ravel()])
-    w_side = np.full(len(side), 2 * math.pi * c.radius * c.height / len(side))
+    rs = radius + offset
+    a = np.tile(ang, k)
+    sz = np.repeat((np.arange(k) + 0.5) * height / k, n)
+    w_side = np.full(n * k, 2 * math.pi * radius * height / (n * k))
     rings = max(1, n // 4)
-    edges = np.linspace(0, c.radius, rings + 1)
-    pts, w = [], []
+    edges = np.linspace(0, radius, rings + 1)
+    tx, ty, w = [], [], []
     for i in range(rings):
         r = (edges[i] + edges[i + 1]) / 2
         area = math.pi * (edges[i + 1] ** 2 - edges[i] ** 2)
-        for a in ang + (i % 2) * math.pi / n:
-            pts.append((c.x + r * math.cos(a), c.y + r * math.sin(a), c.top + offset))
+        for t in ang + (i % 2) * math.pi / n:
+            tx.append(r * math.cos(t))
+            ty.append(r * math.sin(t))
             w.append(area / n)
-    return np.vstack([side, np.array(pts)]), np.concatenate([w_side, np.array(w)])
+    out = (rs * np.cos(a), rs * np.sin(a), sz, np.array(tx), np.array(ty), np.concatenate([w_side, np.array(w)]))
+    for arr in out:
+        arr.flags.writeable = False  # (kept: shared by every call)
+    return out

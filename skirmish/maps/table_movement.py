@@ -142,10 +142,10 @@ class _Space:
             (self.friends if o.side == m.side or "Dead" in o.states else self.enemies).append((o.id, o.x, o.y, o.radius))
         self.enemy_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in self.enemies]).reshape(-1, 5)
         self.model_ids = [e[0] for e in (*self.enemies, *self.friends)]
+        models = (*self.enemies, *self.friends)
         enemy_obs = [P.PlanObstacle(i, r + ENEMY_MARGIN, circle=(x, y, rad), phase=_phase((x, y), here))
                      for i, x, y, rad in self.enemies]
-        model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad), phase=_phase((x, y), here))
-                     for i, x, y, rad in (*self.enemies, *self.friends)]
+        model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad), phase=_phase((x, y), here)) for i, x, y, rad in models]
         # the capsule rows: the support's and the pieces' are kept with the pieces, the models' added
         way, owner = sc.way
         nb, nl = len(self.blockers), len(self.low)
@@ -154,12 +154,12 @@ class _Space:
             return np.concatenate([way, *(c for c, _ in parts)]), np.concatenate([owner, *(o for _, o in parts)])
         #: planning: support, blockers, enemies kept a little beyond contact
         self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box,
-                                rows=rows(P.obstacle_rows(enemy_obs, nb)))
+                                rows=rows(_circle_rows(self.enemies, r + ENEMY_MARGIN, nb)))
         #: checking: support and blockers (models are tested separately)
         self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box, rows=sc.way)
         #: ending: also low pieces and every model (touching is fine)
         self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box,
-                               rows=rows(P.obstacle_rows(sc.low, nb), P.obstacle_rows(model_obs, nb + nl)))
+                               rows=rows(sc.low_rows, _circle_rows(models, r, nb + nl)))
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
@@ -204,6 +204,14 @@ class _Space:
         return P.casters([o for o in self.blockers if o.name not in pieces] + enemy_obs)
 
 
+def _circle_rows(circles: Sequence[tuple[str, float, float, float]], clearance: float, first: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~skirmish.geometry.paths.obstacle_rows` of round obstacles ``(id, x, y,
+    radius)`` kept ``clearance`` clear (owners from ``first``), made without the obstacles."""
+    caps = np.array([[x, y, x, y, rad + clearance] for _, x, y, rad in circles], float).reshape(-1, 5)
+    return caps, np.arange(first, first + len(caps))
+
+
 def _phase(c: tuple[float, float], towards: tuple[float, float]) -> float:
     """The direction from ``c`` towards the moving model: round obstacles' polygons are
     turned to it, so a rigid motion of the whole table moves the answers with it."""
@@ -235,6 +243,7 @@ class _Pieces:
     polygons: dict[str, P.PlanObstacle]  # the polygon pieces' obstacles
     way: tuple[np.ndarray, np.ndarray]  # capsule rows: the support's edges, then the pieces in the way
     low: tuple[P.PlanObstacle, ...]  # the low pieces' obstacles (their capsules kept on them)
+    low_rows: tuple[np.ndarray, np.ndarray]  # their capsule rows, owners after the pieces in the way
 
 
 _PIECES: IdentityMemo[_Pieces] = IdentityMemo(1024)
@@ -253,9 +262,10 @@ def _pieces_on(scenery: tuple[Scenery, ...], surface: Surface, r: float, h: floa
             # E-STATE-OTHER: a Flying model passes over scenery (it may not end on a piece)
             met.append((s, is_fall(z1 - z, h) and not flying))
         obs = [_obstacle(s, r, (0.0, 0.0)) for s, _ in met]  # (a round piece's capsule has no corners)
+        low = tuple(o for o, (_, way) in zip(obs, met) if not way)
         return _Pieces(heights, tuple(met), {o.name: o for o in obs if o.circle is None},
                        P.capsule_rows(surface.support, r, [o for o, (_, way) in zip(obs, met) if way]),
-                       tuple(o for o, (_, way) in zip(obs, met) if not way))
+                       low, P.obstacle_rows(low, len(met) - len(low)))
     return _PIECES.get((id(scenery), id(surface.support), surface.z, r, h, flying), (scenery, surface.support), make)
 
 
@@ -785,7 +795,7 @@ class TableMovement:
         m = t.model(model_id)
         best = None
         for u in self.surfaces:
-            if abs(u.z - m.z) <= Z_TOL and shapely.covers(u.support, Point(m.x, m.y)):
+            if abs(u.z - m.z) <= Z_TOL and shapely.intersects_xy(u.support, m.x, m.y):  # (covers, for a point)
                 best = u
         if best is None:
             tops = ", ".join(f"{u.z:g} ({u.label})" for u in self.surfaces)
@@ -1204,12 +1214,11 @@ class TableMovement:
         gap = sp.end.clearance_at(pt)[0] if len(sp.end.caps) else np.zeros(0)
         bad = set(np.flatnonzero(gap < -CONTACT).tolist())
         in_footprint = False  # (FreeSpace.in_footprint)
-        if sp.end._footprints is not None:
-            _, hit = sp.end._footprints.query(shapely.points(pt), predicate="within")
-            if len(hit):
-                in_footprint = True
-                polys = [i for i, o in enumerate(sp.end.obstacles) if o.polygon is not None]
-                bad |= {int(j) for j in np.flatnonzero(np.isin(sp.end.owner, [polys[h] for h in hit.tolist()]))}
+        _, hit = sp.end.footprint_hits(pt)
+        if len(hit):
+            in_footprint = True
+            polys = [i for i, o in enumerate(sp.end.obstacles) if o.polygon is not None]
+            bad |= {int(j) for j in np.flatnonzero(np.isin(sp.end.owner, [polys[h] for h in hit.tolist()]))}
         owners = sorted({int(sp.end.owner[j]) for j in bad})
         low = {o.name for o in sp.low}
         models = set(sp.model_ids)

@@ -350,3 +350,41 @@ def test_search_limit_is_reported_not_hidden(monkeypatch):
     assert not r.visible and r.stage == "undecided" and not r.certified and r.to_json()["certified"] is False
     monkeypatch.undo()
     assert loads(table_text(model("a", (4, 10)) + model("b", (16, 10), side="blue"))).line_of_sight("a", "b").certified
+
+
+def _direct_surface_samples(c, n, offset):
+    """The samples of E-COVER's visible fraction, written out point by point (the oracle)."""
+    import math
+
+    k = max(2, n // 2)
+    rs = c.radius + offset
+    pts, w = [], []
+    for i in range(k):
+        for j in range(n):
+            a = (j + 0.5) * 2 * math.pi / n
+            pts.append((c.x + rs * math.cos(a), c.y + rs * math.sin(a), c.z + (i + 0.5) * c.height / k))
+            w.append(2 * math.pi * c.radius * c.height / (n * k))
+    rings = max(1, n // 4)
+    for i in range(rings):
+        r0, r1 = c.radius * i / rings, c.radius * (i + 1) / rings
+        for j in range(n):
+            a = (j + 0.5) * 2 * math.pi / n + (i % 2) * math.pi / n
+            pts.append((c.x + (r0 + r1) / 2 * math.cos(a), c.y + (r0 + r1) / 2 * math.sin(a), c.top + offset))
+            w.append(math.pi * (r1 ** 2 - r0 ** 2) / n)
+    return pts, w
+
+
+@pytest.mark.parametrize("n, offset", [(16, 0.0), (16, 0.01), (8, 0.001), (4, 0.0), (12, 0.02)])
+def test_E_COVER_surface_samples_are_the_pattern_moved_to_each_cylinder(n, offset):
+    import numpy as np
+
+    from skirmish.geometry.los import surface_samples
+    from skirmish.geometry.solids import Cylinder
+
+    for c in (Cylinder(3.0, 4.0, 0.0, 0.625, 1.4), Cylinder(-7.5, 30.25, 2.5, 0.625, 1.4), Cylinder(10.0, 1.0, 1.0, 1.0, 2.5)):
+        pts, w = surface_samples(c, n, offset=offset)
+        want, want_w = _direct_surface_samples(c, n, offset)
+        assert np.allclose(pts, want, rtol=0, atol=1e-12) and np.allclose(w, want_w, rtol=0, atol=1e-12)
+        assert w.sum() == pytest.approx(2 * np.pi * c.radius * c.height + np.pi * c.radius ** 2)
+        w[:] = 0.0  # a caller's copy: the next call is unchanged
+        assert surface_samples(c, n, offset=offset)[1].sum() > 0

@@ -284,3 +284,22 @@ def test_reflex_corners_compiled_give_the_numpy_corners(monkeypatch):
         assert np.array_equal(fast.e_in, slow.e_in) and np.array_equal(fast.e_out, slow.e_out)
         shared += len(kernels.convex_corners(xy, sizes, np.ones(len(xy), bool), 1e-7, 1e-9)[5])
     assert shared  # (corners two pieces share were met)
+
+
+def test_E_MOVE_END_footprint_hits_are_the_points_strictly_inside_each_footprint():
+    """The box-filtered lookup against each footprint asked directly (``within``: the
+    boundary is not inside), on points inside, outside, on edges and on corners."""
+    ell = shapely.Polygon([(2, 2), (6, 2), (6, 3), (3, 3), (3, 6), (2, 6)])
+    crate = shapely.box(8, 8, 9, 10)
+    obs = [P.PlanObstacle("ell", 0.5, polygon=ell), P.PlanObstacle("m", 0.5, circle=(5.0, 5.0, 0.5)),
+           P.PlanObstacle("crate", 0.5, polygon=crate)]
+    space = P.FreeSpace(shapely.box(0, 0, 12, 12), 0.5, obs, box=True)
+    rng = random.Random(4)
+    pts = [(rng.uniform(0, 12), rng.uniform(0, 12)) for _ in range(400)]
+    pts += [(2, 2), (2.5, 4), (3, 4.5), (6, 2.5), (8.5, 9), (9, 9), (8.5, 10), (2.5, 2.5), (4, 4)]
+    got = set(zip(*(a.tolist() for a in space.footprint_hits(np.array(pts)))))
+    want = {(i, j) for i, p in enumerate(pts) for j, poly in enumerate((ell, crate))
+            if shapely.within(shapely.Point(p), poly)}
+    assert got == want and any(j == 1 for _, j in want) and any(j == 0 for _, j in want)
+    assert space.in_footprint(np.array(pts)).tolist() == [any(i == k for k, _ in want) for i in range(len(pts))]
+    assert space.footprint_hits(np.zeros((0, 2)))[0].size == 0

@@ -138,9 +138,14 @@ def _holds_up(table: Table, model: Model) -> bool:
     """Whether a floating LoS-blocking piece may rest on ``model`` (its footprint meets the
     model's base): the piece may then block from the table up only while the model
     stands there (E-LOS heights, ``build_obstacles``)."""
-    base = shapely.Point(model.x, model.y)
-    return any(s.blocks_los and s.solid.z0 > 1e-6 and shapely.dwithin(s.solid.footprint, base, model.radius)
-               for s in table.scenery)
+    x, y, r = model.x, model.y, model.radius
+    for s in table.scenery:
+        if s.blocks_los and s.solid.z0 > 1e-6:
+            x0, y0, x1, y1 = s.solid.footprint.bounds  # (a footprint within r lies in its box grown by r)
+            if x0 - r <= x <= x1 + r and y0 - r <= y <= y1 + r and \
+                    shapely.dwithin(s.solid.footprint, shapely.Point(x, y), r):
+                return True
+    return False
 
 
 def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: tuple[str, ...],
