@@ -44,6 +44,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
+from operator import attrgetter
 from typing import Generic, Literal, NamedTuple, TypeVar, cast
 
 import numpy as np
@@ -1057,21 +1058,25 @@ def _pair_values(sources: Sequence[Viewer], targets: Sequence[Viewer], facings: 
     """The pairs' discs P and Q (x, y, r), front half-planes H (nx, ny, c0; none: c0 =
     -BIG), heights zP and zQ (z0, z1), own owners, and whether each is out of arc."""
     n = len(sources)
-    P = np.array([(s.x, s.y, s.r) for s in sources], float).reshape(n, 3)
-    Q = np.array([(t.x, t.y, t.r) for t in targets], float).reshape(n, 3)
+    S = np.array(list(map(_VIEWER_FIELDS, sources)), float).reshape(n, 6)
+    T = np.array(list(map(_VIEWER_FIELDS, targets)), float).reshape(n, 6)
+    P, Q = np.ascontiguousarray(S[:, :3]), np.ascontiguousarray(T[:, :3])  # (C arrays: the kernels' signature)
     H = np.zeros((n, 3))
     H[:, 2] = -_BIG
-    for i, (s, f) in enumerate(zip(sources, facings)):
-        if f is not None:
-            H[i] = (f[0], f[1], f[0] * s.x + f[1] * s.y)
-    zP = np.array([(s.z, s.z + s.h) for s in sources], float).reshape(n, 2)
-    zQ = np.array([(t.z, t.z + t.h) for t in targets], float).reshape(n, 2)
+    faced = [i for i, f in enumerate(facings) if f is not None]
+    if faced:
+        F = np.array([facings[i] for i in faced], float).reshape(-1, 2)
+        H[faced] = np.column_stack([F, F[:, 0] * S[faced, 0] + F[:, 1] * S[faced, 1]])
+    zP = np.column_stack([S[:, 3], S[:, 3] + S[:, 4]])
+    zQ = np.column_stack([T[:, 3], T[:, 3] + T[:, 4]])
     # E-ARC: the target must reach into the front half-plane (a pair out of arc is answered
     # before any candidate is looked at: none is looked up)
     arc = np.einsum("ij,ij->i", H[:, :2], Q[:, :2]) + Q[:, 2] - H[:, 2] < -1e-12
-    own_p = np.array([s.owner for s in sources], int).reshape(n)
-    own_q = np.array([t.owner for t in targets], int).reshape(n)
-    return P, Q, H, zP, zQ, own_p, own_q, arc
+    return P, Q, H, zP, zQ, S[:, 5].astype(int), T[:, 5].astype(int), arc
+
+
+#: A viewer's values as one row (x, y, r, z, h, owner).
+_VIEWER_FIELDS = attrgetter("x", "y", "r", "z", "h", "owner")
 
 
 def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],

@@ -435,26 +435,14 @@ class FreeSpace:
         polys = [o.polygon for o in self.obstacles if o.polygon is not None]
         return shapely.STRtree(polys) if polys else None
 
-    @cached_property
-    def _footprint_boxes(self) -> np.ndarray:
-        """The polygon footprints' bounds (x0, y0, x1, y1), in :attr:`_footprints` order."""
-        return shapely.bounds(np.array([o.polygon for o in self.obstacles if o.polygon is not None], object)
-                              ).reshape(-1, 4)
-
     def footprint_hits(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(point index, footprint index) pairs where a point lies strictly inside a polygon
         footprint (footprint ``j``: the ``j``-th obstacle with a polygon)."""
         pts = np.asarray(pts, float).reshape(-1, 2)
-        none = np.zeros(0, np.intp)
         if self._footprints is None or not len(pts):
-            return none, none
-        b = self._footprint_boxes  # (only points in some footprint's box are asked of the tree)
-        x, y = pts[:, 0:1], pts[:, 1:2]
-        rows = np.flatnonzero(((b[:, 0] <= x) & (x <= b[:, 2]) & (b[:, 1] <= y) & (y <= b[:, 3])).any(axis=1))
-        if not len(rows):
-            return none, none
-        i, j = self._footprints.query(shapely.points(pts[rows]), predicate="within")
-        return rows[i], j
+            return np.zeros(0, np.intp), np.zeros(0, np.intp)
+        i, j = self._footprints.query(shapely.points(pts), predicate="within")
+        return i, j
 
     def in_footprint(self, pts: np.ndarray) -> np.ndarray:
         """Points strictly inside some polygon footprint."""

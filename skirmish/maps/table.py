@@ -44,6 +44,22 @@ LOS_BATCH = 1024
 CONTACT_TOLERANCE = 1e-3
 
 
+def within_awareness(a: Model, d: float) -> bool | None:
+    """E-AWARE: whether a model at E-DIST ``d`` from ``a`` is within ``a``'s Awareness
+    (None without AGI); :meth:`Table.in_awareness` once the distance is known."""
+    aw = a.awareness
+    return None if aw is None else d <= aw + CONTACT_TOLERANCE
+
+
+def reach_at(a: Model, b: str, w: Weapon, d: float) -> Reach:
+    """E-REACH of ``a``'s weapon ``w`` at model ``b``, E-DIST ``d`` away; :meth:`Table.reach`
+    once the distance is known."""
+    aura = a.awareness if w.aura else None  # E-AURA: an Aura reaches the user's Awareness
+    band = w.band_for(d, CONTACT_TOLERANCE, aura)
+    return Reach(a.id, b, w.name, d, band is not None, None if band is None else band + 1,
+                 None if band is None else w.bands[band].accuracy, (aura or 0.0) if w.aura else w.reach)
+
+
 #: Cover answers by everything they depend on (see :meth:`Table.cover`); bounded.
 _COVERS: IdentityMemo[Cover] = IdentityMemo(1024)
 #: Per scenery (identity): its LoS-blocking pieces and their footprints' bounds.
@@ -211,8 +227,7 @@ class Table(TableMovement, TableTemplates, Map):
 
     def in_awareness(self, a: str, b: str) -> bool | None:
         """E-AWARE: ``b`` is within ``a``'s Awareness when E-DIST ≤ AGI (None without AGI)."""
-        aw = self.model(a).awareness
-        return None if aw is None else self.distance(a, b) <= aw + CONTACT_TOLERANCE
+        return within_awareness(self.model(a), self.distance(a, b))
 
     def weapons_of(self, a: str) -> tuple[Weapon, ...]:
         return self.model(a).weapons
@@ -232,11 +247,7 @@ class Table(TableMovement, TableTemplates, Map):
                                     f"{'; it has: ' + ', '.join(names) if names else ' (it carries no weapons)'}")
         else:
             w = weapon
-        d = self.distance(a, b)
-        aura = ma.awareness if w.aura else None  # E-AURA: an Aura reaches the user's Awareness
-        band = w.band_for(d, CONTACT_TOLERANCE, aura)
-        return Reach(a, b, w.name, d, band is not None, None if band is None else band + 1,
-                     None if band is None else w.bands[band].accuracy, (aura or 0.0) if w.aura else w.reach)
+        return reach_at(ma, b, w, self.distance(a, b))
 
     # -- E-LOS -----------------------------------------------------------------
     @cached_property

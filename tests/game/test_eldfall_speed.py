@@ -437,3 +437,25 @@ def test_e_reaction_path_tables_are_made_when_asked_for_and_are_moved_to():
     assert tabs[2].model(m.id).x == pts[2][0]
     with pytest.raises(IndexError):
         tabs[4]
+
+
+def test_e_reaction_path_distances_are_the_moved_tables_distances():
+    """E-DIST, E-AWARE, E-REACH: the distances along a path (no table made) are what each
+    moved table measures, so the reactions' reach and Awareness read the same."""
+    from skirmish.game.eldfall.sight import PathTables
+    from skirmish.maps.table import reach_at, within_awareness
+
+    t = random_table(random.Random(5), models=6, scenery=10)
+    m = t.models[0]
+    rng = random.Random(3)
+    pts = [(m.x + rng.uniform(-6, 6), m.y + rng.uniform(-6, 6), m.z + rng.choice([0.0, 0.0, 2.5])) for _ in range(12)]
+    tabs = PathTables(t, m, pts)
+    tabs.distances(t.models[1].id)
+    assert not tabs._made
+    for o in t.models[1:]:
+        for i, d in enumerate(tabs.distances(o.id)):
+            moved = tabs[i]
+            assert d == moved.distance(o.id, m.id)
+            assert within_awareness(o, d) == moved.in_awareness(o.id, m.id)
+            for w in o.weapons:
+                assert reach_at(o, m.id, w, d) == moved.reach(o.id, m.id, w)

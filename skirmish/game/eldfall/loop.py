@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from ...errors import ScenarioError, SkirmishError
 from ...game.policy import Decision, Policy
 from ...geometry.los import DEFAULT_TOLERANCE
 from ...maps.results import LineOfSight, MovePlan
-from ...maps.table import CONTACT_TOLERANCE, Table
+from ...maps.table import CONTACT_TOLERANCE, Table, reach_at, within_awareness
 from ...sim.script import Script
 from ...rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange, roll_d20
 from ...rules.eldfall.exchange import Exchange
@@ -97,7 +97,7 @@ class _Sequence:
     number: int
     mover: str
     move: MoveResult
-    tables: Sequence[Table]  # the table with the mover at each path sample (made when asked for)
+    tables: PathTables  # the table with the mover at each path sample (made when asked for)
     reactions: dict[str, Reaction] = field(default_factory=dict)
     reaction_ap: dict[str, int] = field(default_factory=dict)
     sight: Sight | None = None  # the Reactive models' sight of the mover at every path point
@@ -615,17 +615,18 @@ class EldfallGame:
         seen = False
         hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)), reaction=True)  # E-STATE-ENGAGED: melee only
         blind = "Blinded" in st.unit(reactor).states  # E-STATE-OTHER: no LoS
+        dist: list[float] | None = None  # (E-DIST to the mover at each path point, found once)
         for i in range(len(seq.tables)):
             if blind or not self._sees(seq, i, reactor):
                 continue
             seen = True
-            t = seq.tables[i]
+            dist = dist or seq.tables.distances(reactor)
             for w in hand:
-                if t.reach(reactor, seq.mover, w).in_reach:
+                if reach_at(rm, seq.mover, w, dist[i]).in_reach:
                     opts.append(Reaction("attack", i, w.name))
         if seen:
             opts.append(Reaction("dodge"))
-        elif rm.attributes.get("AGI") is not None and any(t.in_awareness(reactor, seq.mover) for t in seq.tables):
+        elif rm.awareness is not None and any(within_awareness(rm, d) for d in dist or seq.tables.distances(reactor)):
             opts.append(Reaction("dodge", los=False))
         return tuple(opts)
 

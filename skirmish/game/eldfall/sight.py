@@ -25,7 +25,9 @@ from typing import overload
 import numpy as np
 import shapely
 
+from ...geometry.distance import cylinder_distance
 from ...geometry.los import LosAnswer, Segment3, Viewer, line_of_sight_batch
+from ...geometry.solids import Cylinder
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table
@@ -43,7 +45,7 @@ class Sight:
     others: tuple[str, ...]
     seen_by: np.ndarray
     sees: np.ndarray | None
-    tables: Sequence[Table]
+    tables: PathTables
     witness: tuple[tuple[Segment3 | None, ...], ...] | None = None
 
 
@@ -76,6 +78,14 @@ class PathTables(Sequence[Table]):
 
     def __len__(self) -> int:
         return len(self._points)
+
+    def distances(self, other: str) -> list[float]:
+        """E-DIST from model ``other`` (where it stands) to the model at each point: what
+        ``self[i].distance(other, model)`` gives, without making the tables."""
+        o = self._table.model(other).hitbox
+        m = self._table.model(self._model.id)
+        r, h = m.radius, m.hitbox_height
+        return [cylinder_distance(o, Cylinder(float(p[0]), float(p[1]), float(p[2]), r, h)) for p in self._points]
 
     @overload
     def __getitem__(self, i: int) -> Table: ...
