@@ -9,6 +9,10 @@ second of CPU, the median activations per game and the CPU per activation (the
 games of two versions may differ: a policy that draws its samples differently plays
 other moves from the same seed).
 
+The process is set up as ``skirmish play --games`` sets up its own: the compiled kernels
+loaded, and the objects made at start-up frozen out of the garbage collector's full
+passes (``gc.freeze``, :func:`skirmish.scale.settle_heap`), for the baseline too.
+
 The baseline is another checkout of the code (``--against DIR``, e.g. main exported
 with ``git archive main | tar -x -C /tmp/main``): the same games are played there in a
 subprocess in the same run, and the ratio of CPU medians is printed. Both sides then
@@ -24,6 +28,7 @@ down for a while only ever adds time) and their ratio.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import statistics
@@ -68,6 +73,9 @@ def run(case: str, games: int, seed: int) -> dict[str, float]:
         kernels.load()
     except ImportError:  # (a baseline from before them)
         pass
+    # as `skirmish play --games` sets up its process (skirmish.scale.settle_heap): the
+    # start-up objects stay out of the collector's full passes; the same for a baseline
+    gc.freeze()
     runs = []
     for i in range(games):
         pol = {s: load_policy(case, "eldfall") for s in table.sides}

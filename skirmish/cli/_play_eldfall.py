@@ -14,7 +14,7 @@ from ..game.eldfall import GameRecord, play_game
 from ..game.eldfall.settings import GameSettings, all_sides, load_game
 from ..game.policy import parse_policy_specs
 from ..maps.table import Table
-from ..scale import job_rng, run_jobs
+from ..scale import job_rng, run_jobs, settle_heap
 from ..sim.script import Script
 from ._output import emit_json
 from ._progress import progress_bar
@@ -39,6 +39,7 @@ def play(args: argparse.Namespace, board: Any) -> int:
             _print_game(record, spec, seed)
         return 0
     jobs = [(args.scenario, spec, seed, i) for i in range(args.games)]
+    settle_heap()  # (many games: the start-up objects stay out of the collector's full passes)
     with progress_bar(len(jobs), "games", enabled=not args.json, unit="game") as update:
         summaries = [r.summary for r in run_jobs(play_one, jobs, workers=args.workers, backend=args.backend,
                                                  scheduler=args.scheduler, progress=update)]

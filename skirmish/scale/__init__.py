@@ -6,6 +6,6 @@ carries its seeds), and results come back in job order, so a report is identical
 for any backend and any number of workers.
 """
 
-from .runner import Backend, run_jobs, job_rng
+from .runner import Backend, job_rng, run_jobs, settle_heap
 
-__all__ = ["Backend", "run_jobs", "job_rng"]
+__all__ = ["Backend", "run_jobs", "job_rng", "settle_heap"]

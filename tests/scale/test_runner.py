@@ -25,3 +25,16 @@ def test_results_identical_for_any_worker_count():
 def test_bad_worker_count():
     with pytest.raises(SkirmishError, match="workers must be 1 or more"):
         run_jobs(_draw, [(1, 1)], workers=0)
+
+
+def test_settle_heap_freezes_the_start_up_objects_once_per_process():
+    """In a fresh process: the objects alive at the call leave the collector's passes
+    (frozen), the objects made after stay collectable, and a second call changes nothing."""
+    import subprocess
+    import sys
+
+    code = ("import gc; from skirmish.scale import settle_heap; before = gc.get_freeze_count(); settle_heap(); "
+            "frozen = gc.get_freeze_count(); junk = [[] for _ in range(1000)]; settle_heap(); "
+            "print(before, frozen > 1000, gc.get_freeze_count() == frozen)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "True", "True"]
