@@ -45,7 +45,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from operator import attrgetter
-from typing import Generic, Literal, NamedTuple, TypeVar, cast
+from typing import Generic, Literal, NamedTuple, TypeVar, cast, overload
 
 import numpy as np
 import shapely
@@ -738,6 +738,48 @@ class Viewer:
     owner: int = -1  # obstacle owner index to ignore (the solid itself), -1 for none
 
 
+#: A viewer's values as one row (x, y, r, z, h, owner).
+_VIEWER_FIELDS = attrgetter("x", "y", "r", "z", "h", "owner")
+
+
+class Viewers(Sequence[Viewer]):
+    """Many viewers as the rows ``(x, y, r, z, h, owner)`` of one array: a batch's ends
+    made with numpy, no :class:`Viewer` per pair (one is made only where it is read)."""
+
+    def __init__(self, rows: np.ndarray):
+        self.rows = np.asarray(rows, float).reshape(-1, 6)
+
+    @classmethod
+    def of(cls, viewers: Sequence[Viewer]) -> Viewers:
+        """``viewers`` as rows (themselves when they are rows already)."""
+        if isinstance(viewers, Viewers):
+            return viewers
+        return cls(np.array(list(map(_VIEWER_FIELDS, viewers)), float).reshape(-1, 6))
+
+    @classmethod
+    def repeat(cls, viewer: Viewer, n: int) -> Viewers:
+        """``n`` times the one ``viewer``."""
+        return cls(np.tile(np.array(_VIEWER_FIELDS(viewer), float), (n, 1)))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, i: int) -> Viewer: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Viewers: ...
+
+    def __getitem__(self, i: int | slice) -> Viewer | Viewers:
+        if isinstance(i, slice):
+            return Viewers(self.rows[i])
+        x, y, r, z, h, owner = self.rows[i].tolist()
+        return Viewer(x, y, r, z, h, int(owner))
+
+    def __add__(self, other: Sequence[Viewer]) -> Viewers:
+        return Viewers(np.concatenate([self.rows, Viewers.of(other).rows]))
+
+
 @dataclass(frozen=True)
 class LosAnswer:
     """A raw verdict: ``witness`` when visible, else the ``blockers`` (owner indices)."""
@@ -1058,8 +1100,7 @@ def _pair_values(sources: Sequence[Viewer], targets: Sequence[Viewer], facings: 
     """The pairs' discs P and Q (x, y, r), front half-planes H (nx, ny, c0; none: c0 =
     -BIG), heights zP and zQ (z0, z1), own owners, and whether each is out of arc."""
     n = len(sources)
-    S = np.array(list(map(_VIEWER_FIELDS, sources)), float).reshape(n, 6)
-    T = np.array(list(map(_VIEWER_FIELDS, targets)), float).reshape(n, 6)
+    S, T = Viewers.of(sources).rows, Viewers.of(targets).rows
     P, Q = np.ascontiguousarray(S[:, :3]), np.ascontiguousarray(T[:, :3])  # (C arrays: the kernels' signature)
     H = np.zeros((n, 3))
     H[:, 2] = -_BIG
@@ -1073,10 +1114,6 @@ def _pair_values(sources: Sequence[Viewer], targets: Sequence[Viewer], facings: 
     # before any candidate is looked at: none is looked up)
     arc = np.einsum("ij,ij->i", H[:, :2], Q[:, :2]) + Q[:, 2] - H[:, 2] < -1e-12
     return P, Q, H, zP, zQ, S[:, 5].astype(int), T[:, 5].astype(int), arc
-
-
-#: A viewer's values as one row (x, y, r, z, h, owner).
-_VIEWER_FIELDS = attrgetter("x", "y", "r", "z", "h", "owner")
 
 
 def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],

@@ -40,7 +40,7 @@ import numpy as np
 import shapely
 
 from ..errors import SkirmishError
-from ..geometry.los import DEFAULT_TOLERANCE, LosAnswer, Obstacles, Viewer, line_of_sight_batch
+from ..geometry.los import DEFAULT_TOLERANCE, LosAnswer, Obstacles, Viewer, Viewers, line_of_sight_batch
 from ..rules.eldfall.sizes import SIZES
 from .pieces import Model
 from .probe_shortcuts import ACROSS, CENTRE, Pairs, candidates, covered, restrict, sampled_witnesses
@@ -283,16 +283,20 @@ def _solve(obs: Obstacles, table: Table, probe: Model, pts: np.ndarray, z: np.nd
     cover(front, arc, undecided(front))
     witnesses(ACROSS)  # more segments for the pairs still open
     # the exact search for what is left
-    viewer = [Viewer(float(x), float(y), r, float(zz), h, -1) for (x, y), zz in zip(pts, z)]
-    them = [_viewer(o, int(c)) for o, c in zip(others, cols)]
+    viewer = np.zeros((len(pts), 6))
+    viewer[:, [0, 1]], viewer[:, 3] = pts, z
+    viewer[:, [2, 4, 5]] = r, h, -1
+    them = Viewers.of([_viewer(o, int(c)) for o, c in zip(others, cols)]).rows
     todo = undecided(front).tolist()
-    for k, a in zip(todo, line_of_sight_batch(obs, [them[jk[k]] for k in todo], [viewer[pk[k]] for k in todo],
+    ask = np.array(todo, int)
+    for k, a in zip(todo, line_of_sight_batch(obs, Viewers(them[jk[ask]]), Viewers(viewer[pk[ask]]),
                                               [others[jk[k]].facing_vector for k in todo], tolerance=tolerance)):
         front[k] = a
         if a.visible and back[k] is None:
             back[k] = _reversed(a)
     todo = undecided(back).tolist()
-    for k, a in zip(todo, line_of_sight_batch(obs, [viewer[pk[k]] for k in todo], [them[jk[k]] for k in todo],
+    ask = np.array(todo, int)
+    for k, a in zip(todo, line_of_sight_batch(obs, Viewers(viewer[pk[ask]]), Viewers(them[jk[ask]]),
                                               [None] * len(todo), tolerance=tolerance)):
         back[k] = a
     return [a for a in front if a is not None], [a for a in back if a is not None]

@@ -24,6 +24,7 @@ from ..geometry.los import (
     LosAnswer,
     Obstacles,
     Viewer,
+    Viewers,
     build_obstacles,
     line_of_sight_batch,
     surface_samples,
@@ -322,11 +323,12 @@ class Table(TableMovement, TableTemplates, Map):
         """The LoS answer from ``a`` to each point of ``pts`` in the mask ``want`` (None
         elsewhere), in one batch."""
         ask = np.flatnonzero(want)
-        src = self._viewer(a)
-        targets = [Viewer(x, y, 0.0, z, 0.0, -1) for x, y, z in pts[ask]]
+        rows = np.zeros((len(ask), 6))
+        rows[:, [0, 1, 3]] = pts[ask]
+        rows[:, 5] = -1  # (points: no radius, no height, no owner)
         facing = self.model(a).facing_vector if arc == "front" else None
-        raw = line_of_sight_batch(self.los_obstacles, [src] * len(targets), targets, [facing] * len(targets),
-                                  tolerance=tolerance)
+        raw = line_of_sight_batch(self.los_obstacles, Viewers.repeat(self._viewer(a), len(ask)), Viewers(rows),
+                                  [facing] * len(ask), tolerance=tolerance)
         answers: list[LosAnswer | None] = [None] * len(pts)
         for i, r in zip(ask.tolist(), raw):
             answers[i] = r
@@ -401,8 +403,8 @@ class Table(TableMovement, TableTemplates, Map):
                rows: tuple[Sequence[Viewer], Sequence[Viewer], Sequence[tuple[float, float] | None]] = ((), (), ())
                ) -> list[LosAnswer]:
         """One batch: the model pairs ``todo``, then the raw ``rows`` (sources, targets, facings)."""
-        src = [self._viewer(a) for a, _ in todo] + list(rows[0])
-        dst = [self._viewer(b) for _, b in todo] + list(rows[1])
+        src = Viewers.of([self._viewer(a) for a, _ in todo]) + rows[0]
+        dst = Viewers.of([self._viewer(b) for _, b in todo]) + rows[1]
         facing = {a: self.model(a).facing_vector for a in dict.fromkeys(a for a, _ in todo)} if arc == "front" else {}
         facings = [facing.get(a) for a, _ in todo] + list(rows[2])
         if not src:

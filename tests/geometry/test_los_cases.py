@@ -388,3 +388,29 @@ def test_E_COVER_surface_samples_are_the_pattern_moved_to_each_cylinder(n, offse
         assert w.sum() == pytest.approx(2 * np.pi * c.radius * c.height + np.pi * c.radius ** 2)
         w[:] = 0.0  # a caller's copy: the next call is unchanged
         assert surface_samples(c, n, offset=offset)[1].sum() > 0
+
+
+def test_E_LOS_a_batch_of_viewer_rows_answers_as_the_viewers_do():
+    """E-LOS: ends given as rows of one array (``Viewers``: Cover's samples, the
+    reactions' path points) get the answers the same ends give one object each."""
+    import random
+
+    import numpy as np
+
+    from skirmish.geometry.los import Viewer, Viewers, line_of_sight_batch
+    from skirmish.scenario.generate import random_table
+
+    t = random_table(random.Random(7), models=8, scenery=14)
+    rng = random.Random(1)
+    src = [t._viewer(m.id) for m in t.models]
+    pts = [Viewer(rng.uniform(0, 36), rng.uniform(0, 36), 0.0, rng.uniform(0, 3), 0.0, -1) for _ in range(60)]
+    sources = [rng.choice(src) for _ in pts]
+    facings = [None if rng.random() < 0.3 else t.models[s.owner].facing_vector for s in sources]
+    rows_s, rows_t = Viewers.of(sources), Viewers.of(pts)
+    assert Viewers.of(rows_s) is rows_s and len(rows_t) == 60 and rows_t[5] == pts[5] and rows_s[7] == sources[7]
+    assert list(rows_t[2:4]) == pts[2:4] and list(Viewers.repeat(src[0], 3)) == [src[0]] * 3
+    assert list(rows_s[:10] + sources[10:]) == sources
+    assert np.array_equal((Viewers.of([]) + ()).rows, np.zeros((0, 6)))
+    want = line_of_sight_batch(t.los_obstacles, sources, pts, facings)
+    got = line_of_sight_batch(t.los_obstacles, rows_s, rows_t, facings)
+    assert got == want and any(a.visible for a in got) and not all(a.visible for a in got)

@@ -26,7 +26,7 @@ import numpy as np
 import shapely
 
 from ...geometry.distance import cylinder_distance
-from ...geometry.los import LosAnswer, Segment3, Viewer, line_of_sight_batch
+from ...geometry.los import LosAnswer, Segment3, Viewer, Viewers, line_of_sight_batch
 from ...geometry.solids import Cylinder
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
@@ -169,14 +169,14 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     on the table without it). The pairs ``also`` join the batch
     (:meth:`Table.line_of_sight_with`)."""
     idx = {mid: k for k, mid in enumerate(rest.model_ids)}
-    r, h = model.radius, model.hitbox_height
-    me = idx.get(model.id, -1)
-    targets = [Viewer(float(p[0]), float(p[1]), r, float(p[2]), h, me) for p in points]
+    n, k = len(points), len(ids)
+    targets = np.zeros((n, 6))
+    targets[:, [0, 1, 3]] = np.array([p[:3] for p in points], float).reshape(n, 3)
+    targets[:, [2, 4, 5]] = model.radius, model.hitbox_height, idx.get(model.id, -1)
     others = [rest.models[idx[o]] for o in ids]
-    views = [Viewer(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others]
-    n, k = len(targets), len(ids)
-    src = [views[j] for _ in range(n) for j in range(k)]
-    dst = [targets[i] for i in range(n) for _ in range(k)]
-    facing = [others[j].facing_vector for _ in range(n) for j in range(k)]
+    views = Viewers.of([Viewer(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others])
+    src = Viewers(np.tile(views.rows, (n, 1)))  # point-major: every other at point 0, then 1, ...
+    dst = Viewers(np.repeat(targets, k, axis=0))
+    facing = [o.facing_vector for o in others] * n
     return rest.line_of_sight_with(also, src, dst, facing) if also else \
         line_of_sight_batch(rest.los_obstacles, src, dst, facing)
