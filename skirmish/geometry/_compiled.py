@@ -235,6 +235,45 @@ def _point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
 
 
 @_jit
+def _points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: np.ndarray, on: np.ndarray,
+                 edges: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """``paths.FreeSpace.point_free`` where every footprint keeps a clearance above ``tol``:
+    on the support (``box`` x0, y0, x1, y1; NaN: ``on``, found by the caller), every
+    capsule's clearance kept (less ``tol``; NaN keeps none, as the numpy min does), and
+    then, the point being further than that from every footprint edge, outside each
+    footprint by the parity of the edges (``edges`` ax ay bx by; footprint ``f`` from
+    ``starts[f]``) crossed to its right."""
+    n, m, ne, nf = pts.shape[0], caps.shape[0], edges.shape[0], starts.shape[0]
+    out = np.zeros(n, np.bool_)
+    for i in range(n):
+        x, y = pts[i, 0], pts[i, 1]
+        if np.isnan(box[0]):
+            if not on[i]:
+                continue
+        elif not (x >= box[0] and x <= box[2] and y >= box[1] and y <= box[3]):
+            continue
+        ok = True
+        for j in range(m):
+            if not _segment_distance(x, y, caps[j]) - caps[j, 4] >= -tol:
+                ok = False
+                break
+        if not ok:
+            continue
+        for f in range(nf):
+            hi = starts[f + 1] if f + 1 < nf else ne
+            odd = False
+            for k in range(starts[f], hi):
+                ay, by = edges[k, 1], edges[k, 3]
+                if (ay > y) != (by > y) and x < edges[k, 0] + (y - ay) * (edges[k, 2] - edges[k, 0]) / (by - ay):
+                    odd = not odd
+            if odd:
+                ok = False
+                break
+        out[i] = ok
+    return out
+
+
+@_jit
 def _nmin(a: float, b: float) -> float:
     """np.minimum of two floats (NaN passed on, ties to ``b``)."""
     return a if (a < b or np.isnan(a)) else b

@@ -115,6 +115,21 @@ def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     return _c()._point_capsule_distance(np.ascontiguousarray(pts, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8))
 
 
+def points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: tuple[float, float, float, float] | None,
+                on: np.ndarray | None, edges: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """``paths.FreeSpace.point_free`` compiled (its verdicts) where every footprint keeps a
+    clearance above ``tol``: on the support (the ``box`` bounds, else the mask ``on``), every
+    capsule's clearance kept, and outside every footprint (its ring ``edges`` from
+    ``starts``), decided by the parity of the edges crossed (the point lies further than
+    its clearance from each)."""
+    f8 = np.float64
+    pts = np.ascontiguousarray(pts, f8).reshape(-1, 2)
+    return _c()._points_free(pts, np.ascontiguousarray(caps, f8), float(tol),
+                             np.array(box if box is not None else (np.nan,) * 4, f8),
+                             np.ones(len(pts), bool) if on is None else np.ascontiguousarray(on, bool),
+                             np.ascontiguousarray(edges, f8).reshape(-1, 4), np.ascontiguousarray(starts, np.int64))
+
+
 def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
              relax1: np.ndarray | None) -> np.ndarray:
     """``paths.violated`` compiled (its verdicts): per segment, whether it comes closer than
@@ -314,6 +329,7 @@ def load() -> None:
     patches(region_bbox(*region), *region)
     project(np.zeros((1, 2)), *region)
     point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5)))
+    points_free(np.zeros((1, 2)), np.ones((1, 5)), 1e-9, (0.0, 0.0, 1.0, 1.0), None, np.ones((1, 4)), np.zeros(1, int))
     violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
     violations(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
     near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0)

@@ -469,10 +469,27 @@ class FreeSpace:
         return point_capsule_distance(pts, self.caps) - self.caps[None, :, 4]
 
     def point_free(self, pts: np.ndarray, tol: float = EPS) -> np.ndarray:
+        """Points where the centre may be: inside the support, outside every footprint,
+        keeping every clearance (less ``tol``)."""
         pts = np.asarray(pts, float).reshape(-1, 2)
         if len(self.caps) == 0:
             return self.inside(pts)
+        edges, starts, least = self._footprint_edges
+        if least - tol > 1e-9 and kernels.wanted(len(pts) * len(self.caps)):
+            # (a point that keeps every clearance is then far from every footprint's edges)
+            return kernels.points_free(pts, self.caps, tol, self.support_bounds if self.box else None,
+                                       None if self.box else self.on_support(pts), edges, starts)
         return self.inside(pts) & (self.clearance_at(pts).min(axis=1) >= -tol)
+
+    @cached_property
+    def _footprint_edges(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """The polygon footprints' ring edges (ax, ay, bx, by), where each footprint's
+        begin, and the least clearance they keep (inf: no footprint)."""
+        polys = [o for o in self.obstacles if o.polygon is not None]
+        edges = [o.capsules()[:, :4] for o in polys]
+        sizes = np.array([len(e) for e in edges], int)
+        return (np.concatenate(edges) if edges else np.zeros((0, 4)), np.cumsum(sizes) - sizes,
+                min((o.clearance for o in polys), default=math.inf))
 
     def violations(self, p0: np.ndarray, p1: np.ndarray, caps: np.ndarray | None = None, *, shrink: float = EPS,
                    relax0: np.ndarray | None = None, relax1: np.ndarray | None = None

@@ -490,3 +490,37 @@ def _obstacles(seed: int):
     if seed not in _OBS:
         _OBS[seed] = dense_table(random.Random(seed)).los_obstacles.grown(DEFAULT_TOLERANCE)
     return _OBS[seed]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.5, 0.05, 1e-6]), st.booleans())
+def test_e_move_kernel_points_free_gives_the_numpy_verdicts(seed, clearance, box):
+    """E-MOVE-END: where a base centre may be (inside the support, outside every
+    footprint, every clearance kept), compiled (footprints by the parity of crossed
+    edges) and numpy (GEOS's within): concave footprints, one with a hole, footprints
+    that overlap, round obstacles, a non-box support, points deep inside footprints, on
+    and off the support, and a NaN point."""
+    from skirmish.geometry import kernels, paths
+
+    rng = np.random.default_rng(seed)
+    ring = shapely.Polygon([(1, 1), (9, 1), (9, 9), (1, 9)], [[(3, 3), (7, 3), (7, 7), (3, 7)]])
+    ell = shapely.Polygon([(12, 2), (20, 2), (20, 4), (14, 4), (14, 12), (12, 12)])
+    x, y = rng.uniform(1, 5), rng.uniform(12, 14)
+    polys = [ring, ell, shapely.box(x, y, x + 6, y + 5), shapely.box(x + 3, y + 2, x + 9, y + 8)]
+    obs = [paths.PlanObstacle(f"p{i}", clearance, polygon=g) for i, g in enumerate(polys)]
+    obs += [paths.PlanObstacle(f"m{i}", clearance, circle=(*rng.uniform(16, 23, 2), 0.5)) for i in range(3)]
+    support = shapely.box(0, 0, 24, 24) if box else shapely.Polygon([(0, 0), (24, 0), (24, 24), (12, 18), (0, 24)])
+    space = paths.FreeSpace(support, clearance, obs, box=box)
+    pts = np.vstack([rng.uniform(-1, 25, (400, 2)), [(5, 5), (2, 2), (13, 8), (np.nan, 3.0)]])
+    keep = kernels.wanted
+    try:
+        kernels.wanted = lambda work: True
+        fast = space.point_free(pts)
+        kernels.wanted = lambda work: False
+        slow = space.point_free(pts)
+    finally:
+        kernels.wanted = keep
+    assert np.array_equal(fast, slow)
+    assert slow.any() and not slow.all() and slow[-4] and not slow[-3:].any()
+    deep = space.in_footprint(pts) & (space.clearance_at(pts).min(axis=1) >= 0)
+    assert deep.any() and not fast[deep].any()  # (the crossing test decides these)
