@@ -55,6 +55,7 @@ class Jump:
         touch = shapely.distance(self.feet, at0) < self.r + CONTACT if self.pieces else np.zeros(0, bool)
         self.ignore = {s.id for s, near in zip(self.pieces, touch.tolist())
                        if near and s.solid.z1 <= self.start[2] + Z_TOL}
+        self._seen: dict[tuple[float, ...], tuple[Any, ...]] = {}  # (_landed)
 
     def _blocked(self, s: Any, pts: np.ndarray) -> np.ndarray:
         """Does the hitbox at each point ``(x, y, z)`` run into piece ``s``?"""
@@ -180,6 +181,20 @@ class Jump:
             points.append(final)
         return points, k, violations, rolls, notes, jumped
 
+    def _landed(self, to: Sequence[float]
+                ) -> tuple[list[tuple[float, float, float]], int, list[Violation], int, list[str], float]:
+        """:meth:`outcome` with the end's violations (:meth:`end_violations`) added, found
+        once per point (a game plans a jump, then checks the path it gives: the same jump)."""
+        key = tuple(float(v) for v in to)
+        got = self._seen.get(key)
+        if got is None:
+            points, k, violations, rolls, notes, jumped = self.outcome(to)
+            if k >= 0:
+                violations += self.end_violations(points[-1], k, 0)
+            got = self._seen[key] = (tuple(points), k, tuple(violations), rolls, tuple(notes), jumped)
+        points_, k, violations_, rolls, notes_, jumped = got
+        return list(points_), k, list(violations_), rolls, list(notes_), jumped
+
     def end_violations(self, final: tuple[float, float, float], k: int, at: int) -> list[Violation]:
         """Where the jump leaves the model on surface ``k``: E-MOVE-END, E-MOVE-SURFACE
         (the table's own end test: the whole base on the surface, clear of models)."""
@@ -189,9 +204,7 @@ class Jump:
              ) -> MovePlan:
         """The jump towards ``to`` as a :class:`MovePlan`. With ``declared_path`` (a
         checked path) the points after the jump's end must be where it leaves the model."""
-        points, k, violations, rolls, more, jumped = self.outcome(to)
-        if k >= 0:
-            violations += self.end_violations(points[-1], k, 0)
+        points, k, violations, rolls, more, jumped = self._landed(to)
         if declared_path is None:
             if np.linalg.norm(np.array(points[-1]) - np.array(to, float)) > 1e-6:
                 violations.append(Violation(0, f"the jump does not reach {_p(*to)}: it leaves the model at "

@@ -811,6 +811,19 @@ class TableMovement:
     def _mv_movers(self) -> dict[str, _Mover]:
         return {}
 
+    def _mv_jumper(self, mv: _Mover, budget: float) -> Jump:
+        """``mv``'s jumps within ``budget`` on this table (one :class:`Jump`: a jump planned,
+        then its path checked, is found once)."""
+        key = (mv.model.id, budget)
+        got = self._mv_jumps.get(key)
+        if got is None or got.mv is not mv:
+            got = self._mv_jumps[key] = Jump(self, mv, budget)
+        return got
+
+    @cached_property
+    def _mv_jumps(self) -> dict[tuple[str, float], Jump]:
+        return {}
+
     def _mv_mover(self, model_id: str) -> _Mover:
         mv = self._mv_movers.get(model_id)
         if mv is None:
@@ -879,7 +892,7 @@ class TableMovement:
             raise SkirmishError("a declared path needs at least one point after the model's position")
         if k is MoveKind.JUMP:
             aim = self._mv_jump_aim(mv, via[0])
-            return Jump(self, mv, budget).plan(aim, notes, declared_path=list(via[1:]))
+            return self._mv_jumper(mv, budget).plan(aim, notes, declared_path=list(via[1:]))
         if k is MoveKind.CLIMB:
             return Climb(self, mv, budget).check(via, notes)
         pts, surf, bad = self._mv_resolve(mv, via)
@@ -1273,7 +1286,7 @@ class TableMovement:
             if isinstance(to, str):
                 raise RuleInputError(f"a Jump goes in a straight line to a point, not to a model ({to!r}); "
                                      "give --to X,Y[,Z]")
-            return Jump(self, mv, budget).plan(self._mv_jump_aim(mv, to), notes)
+            return self._mv_jumper(mv, budget).plan(self._mv_jump_aim(mv, to), notes)
         if k is MoveKind.CLIMB:
             if isinstance(to, str):
                 raise RuleInputError(f"a Climb goes to a point on another surface, not to a model ({to!r}); "

@@ -313,3 +313,25 @@ def test_E_MOVE_CLIMB_rigid_motions_move_the_answer_with_the_table(angle: float,
     assert len(p1.points) == len(p2.points)
     for a1, a2 in zip(p1.points, p2.points):
         assert move(a1) == pytest.approx(a2[:2], abs=1e-6) and a1[2] == pytest.approx(a2[2])
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(st.integers(0, 100_000))
+def test_E_MOVE_JUMP_a_jump_found_once_per_table_answers_as_a_fresh_one(seed: int) -> None:
+    """A table finds each jump once (planned, then its path checked): every later plan
+    and check gives what a fresh copy of the table gives, and a caller that changes a
+    plan's lists changes nothing kept."""
+    import dataclasses
+
+    t = roofs(seed)
+    for q in aims(t, seed, 4):
+        first = t.plan_move("m", q, kind="jump")
+        again = t.plan_move("m", q, kind="jump")
+        assert first == again == dataclasses.replace(t).plan_move("m", q, kind="jump")
+        if len(first.points) > 1:
+            c = t.check_move("m", first.points[1:], kind="jump")
+            assert c == dataclasses.replace(t).check_move("m", first.points[1:], kind="jump")
+        jumper = t._mv_jumper(t._mv_mover("m"), first.budget)
+        points, _, violations, _, notes, _ = jumper._landed(first.points[0])
+        points.append((0.0, 0.0, 0.0)), violations.clear(), notes.append("x")
+        assert jumper._landed(first.points[0])[0] != points

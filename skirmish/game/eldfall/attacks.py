@@ -138,7 +138,8 @@ def _melee(model: Model) -> tuple[tuple[Weapon, ...], float]:
         if not melee or any(w.aura for w in melee):
             return melee, math.inf
         return melee, model.radius + max(w.reach for w in melee) + CONTACT_TOLERANCE + 1e-9
-    return _MELEE.get((id(model),), (model,), make)
+    # (the same weapons and attributes on a base of the same size: a moved model's are its own)
+    return _MELEE.get((id(model.weapons), id(model.attributes), model.radius), (model.weapons, model.attributes), make)
 
 
 def weapons_in_hand(model: Model, engaged: bool, *, reaction: bool = False) -> tuple[Weapon, ...]:
