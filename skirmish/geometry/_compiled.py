@@ -274,6 +274,46 @@ def _points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: np.ndarray,
 
 
 @_jit
+def _tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarray, eix: np.ndarray, eiy: np.ndarray,
+                   free: np.ndarray, group: np.ndarray, near2: np.float32, mtol: np.float32
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """``paths.tangent_pairs``' pairs (i < j, in order) from its float32 arrays, with its
+    float32 operations one pair at a time (the same bits: no operation is fused)."""
+    n = x.shape[0]
+    out_i = np.empty(n * (n - 1) // 2, np.int64)
+    out_j = np.empty(n * (n - 1) // 2, np.int64)
+    k = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if group[i] >= 0 and group[i] == group[j]:
+                continue
+            dx = x[j] - x[i]
+            dy = y[j] - y[i]
+            lim = dx * dx
+            lim += dy * dy
+            if not lim < near2:
+                lim *= mtol
+                if not free[i]:
+                    a = eox[i] * dy
+                    a -= eoy[i] * dx
+                    b = eiy[i] * dx
+                    b -= eix[i] * dy
+                    if not a * b >= lim:
+                        continue
+                if not free[j]:
+                    a = eox[j] * dy
+                    a -= eoy[j] * dx
+                    b = eiy[j] * dx
+                    b -= eix[j] * dy
+                    if not a * b >= lim:
+                        continue
+            out_i[k] = i
+            out_j[k] = j
+            k += 1
+    return out_i[:k], out_j[:k]
+
+
+@_jit
 def _nmin(a: float, b: float) -> float:
     """np.minimum of two floats (NaN passed on, ties to ``b``)."""
     return a if (a < b or np.isnan(a)) else b

@@ -130,6 +130,15 @@ def points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: tuple[float,
                              np.ascontiguousarray(edges, f8).reshape(-1, 4), np.ascontiguousarray(starts, np.int64))
 
 
+def tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarray, eix: np.ndarray, eiy: np.ndarray,
+                  free: np.ndarray, group: np.ndarray, near2: float, mtol: float) -> tuple[np.ndarray, np.ndarray]:
+    """``paths.tangent_pairs`` compiled (the same pairs) from its float32 coordinates and
+    edge directions, free corners, groups and float32 bounds."""
+    f4, c = np.float32, np.ascontiguousarray
+    return _c()._tangent_pairs(c(x, f4), c(y, f4), c(eox, f4), c(eoy, f4), c(eix, f4), c(eiy, f4), c(free, bool),
+                               c(group, np.int64), f4(near2), f4(mtol))
+
+
 def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
              relax1: np.ndarray | None) -> np.ndarray:
     """``paths.violated`` compiled (its verdicts): per segment, whether it comes closer than
@@ -330,6 +339,8 @@ def load() -> None:
     project(np.zeros((1, 2)), *region)
     point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5)))
     points_free(np.zeros((1, 2)), np.ones((1, 5)), 1e-9, (0.0, 0.0, 1.0, 1.0), None, np.ones((1, 4)), np.zeros(1, int))
+    z4 = np.zeros(2, np.float32)
+    tangent_pairs(z4, z4, z4, z4, z4, z4, np.ones(2, bool), np.full(2, -1), 1e-3, -1e-4)
     violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
     violations(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
     near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0)

@@ -768,8 +768,11 @@ def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.05, block: in
     ei, eo = np.nan_to_num(nodes.e_in).astype(f), np.nan_to_num(nodes.e_out).astype(f)
     free = np.isnan(nodes.e_in[:, 0])
     eox, eoy, eix, eiy = eo[:, 0], eo[:, 1], ei[:, 0], ei[:, 1]
-    out_i, out_j = [], []
     near2, mtol = f(near * near), f(-tol)
+    g = nodes.group if nodes.group is not None else np.full(n, -1)
+    if kernels.wanted(n * n):
+        return kernels.tangent_pairs(x, y, eox, eoy, eix, eiy, free, g, near2, mtol)
+    out_i, out_j = [], []
     for r0 in range(0, n - 1, block):
         r1 = min(n, r0 + block)
         cols = slice(r0, n)  # only j >= r0 can have i < j
@@ -797,7 +800,6 @@ def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.05, block: in
         col[:, free[cols]] = True
         ok &= col
         ok |= close
-        g = nodes.group if nodes.group is not None else np.full(n, -1)
         if (g[r0:] >= 0).any():
             same = (g[r0:r1, None] == g[None, cols]) & (g[r0:r1, None] >= 0)
             ok &= ~same

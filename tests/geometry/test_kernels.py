@@ -524,3 +524,33 @@ def test_e_move_kernel_points_free_gives_the_numpy_verdicts(seed, clearance, box
     assert slow.any() and not slow.all() and slow[-4] and not slow[-3:].any()
     deep = space.in_footprint(pts) & (space.clearance_at(pts).min(axis=1) >= 0)
     assert deep.any() and not fast[deep].any()  # (the crossing test decides these)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_e_move_kernel_tangent_pairs_are_the_numpy_pairs(seed):
+    """E-MOVE: the visibility graph's candidate edges (node pairs tangent at both ends, in
+    float32), compiled and numpy, the same pairs in the same order: corners, free point
+    nodes (any direction), grouped point nodes (never joined to each other), pairs
+    closer than ``near``, and several blocks of rows."""
+    from skirmish.geometry import kernels, paths
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 140))
+    xy = rng.uniform(0, 30, (n, 2))
+    xy[1::9] = xy[::9][: len(xy[1::9])] + rng.normal(scale=0.01, size=(len(xy[1::9]), 2))  # (close pairs)
+    ang = rng.uniform(0, 2 * np.pi, (n, 2))
+    e_in, e_out = np.column_stack([np.cos(ang[:, 0]), np.sin(ang[:, 0])]), np.column_stack([np.cos(ang[:, 1]), np.sin(ang[:, 1])])
+    e_in[::7] = e_out[::7] = np.nan  # (free point nodes)
+    group = np.where(rng.uniform(size=n) < 0.2, rng.integers(0, 3, n), -1)
+    nodes = paths.Nodes(xy, e_in, e_out, group)
+    keep = kernels.wanted
+    try:
+        kernels.wanted = lambda work: True
+        fast = paths.tangent_pairs(nodes)
+        kernels.wanted = lambda work: False
+        slow = paths.tangent_pairs(nodes)
+    finally:
+        kernels.wanted = keep
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(fast, slow))
+    assert n < 10 or 0 < len(slow[0]) < n * (n - 1) // 2
