@@ -131,7 +131,8 @@ def points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: tuple[float,
 
 
 def tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarray, eix: np.ndarray, eiy: np.ndarray,
-                  free: np.ndarray, group: np.ndarray, near2: float, mtol: float) -> tuple[np.ndarray, np.ndarray]:
+                  free: np.ndarray, group: np.ndarray, near2: float | np.float32, mtol: float | np.float32
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """``paths.tangent_pairs`` compiled (the same pairs) from its float32 coordinates and
     edge directions, free corners, groups and float32 bounds."""
     f4, c = np.float32, np.ascontiguousarray

@@ -320,16 +320,22 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
     return None
 
 
+#: A scene's solids' footprint bounds (x0, y0, x1, y1), by their footprints' identity.
+_BOUNDS: IdentityMemo[np.ndarray] = IdentityMemo(16)
+
+
 def _near_floating(sol: _Solids, changed: list[int], before: list[object], after: list[object], tol: float) -> bool:
     """Whether a changed cylinder (at ``before`` or ``after``: x, y, radius, z, top) comes
     near (within 2 ``tol`` and rounding, box to box) a floating solid other than itself:
     one that floats on the old board, or a changed one that floats on either."""
     c = np.array([*before, *after], float).reshape(-1, 5)  # (x, y, r, z, top) rows
     who = np.array(changed * 2)
-    others = np.array([j for j in np.flatnonzero(sol.z0 > tol).tolist() if j not in changed], int)
+    floats = sol.z0 > tol
+    floats[changed] = False
+    others = np.flatnonzero(floats)
     up = c[:, 3] > tol
-    box = np.concatenate([shapely.bounds(_geom_array([sol.geoms[j] for j in others])).reshape(-1, 4),
-                          c[up][:, [0, 1, 0, 1]] + c[up][:, 2:3] * [-1.0, -1.0, 1.0, 1.0]])
+    bounds = _BOUNDS.get((id(sol.geoms),), (sol.geoms,), lambda: shapely.bounds(_geom_array(sol.geoms)).reshape(-1, 4))
+    box = np.concatenate([bounds[others], c[up][:, [0, 1, 0, 1]] + c[up][:, 2:3] * [-1.0, -1.0, 1.0, 1.0]])
     if not len(box):
         return False
     owner = np.concatenate([others, who[up]])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Literal
 
@@ -163,10 +163,14 @@ class Table(TableMovement, TableTemplates, Map):
             raise unknown_id("model", model.id, self._model_index, self._where())
         models = list(self.models)
         models[i] = model
-        out = replace(self, models=tuple(models))
+        # (the fields as they are, already checked: no __init__ to run again)
+        out = object.__new__(type(self))
+        own = self.__dict__
+        out.__dict__.update({f: own[f] for f in _FIELDS})
+        out.__dict__["models"] = tuple(models)
         for kept in ("_model_index", "_scenery_index"):  # (the same ids in the same order)
-            if kept in self.__dict__:
-                out.__dict__[kept] = self.__dict__[kept]
+            if kept in own:
+                out.__dict__[kept] = own[kept]
         return out
 
     # -- E-DIST, E-CONTACT ----------------------------------------------------
@@ -562,3 +566,7 @@ class Table(TableMovement, TableTemplates, Map):
 
     def ids(self) -> Sequence[str]:
         return [*self.model_ids, *(s.id for s in self.scenery)]
+
+
+#: The fields a table is made of (what :meth:`Table.with_model` copies).
+_FIELDS = tuple(f.name for f in fields(Table))

@@ -166,3 +166,25 @@ def test_rigid_motions_change_no_distance_contact_or_arc(seed, angle, dx, dy, mi
                 assert t.arc(a, b) == moved.arc(a, b)
         for s in t.scenery:
             assert t.distance(a, s.id) == pytest.approx(moved.distance(a, s.id), abs=1e-7)
+
+
+def test_with_model_is_the_table_built_with_that_model():
+    """A moved model's table (``with_model``, made without running the checks again) is
+    the table built anew with the model there: equal, with the same fields, answers,
+    pickle round trip, and an unknown id refused."""
+    import dataclasses
+    import pickle
+
+    from skirmish.scenario.generate import random_table
+
+    t = random_table(random.Random(2), models=6, scenery=10)
+    m = dataclasses.replace(t.models[1], x=t.models[1].x + 1.5, facing=40.0)
+    moved = t.with_model(m)
+    fresh = dataclasses.replace(t, models=tuple(m if o.id == m.id else o for o in t.models))
+    assert moved == fresh and repr(moved) == repr(fresh) and type(moved) is Table
+    assert all(getattr(moved, f.name) == getattr(fresh, f.name) for f in dataclasses.fields(Table))
+    assert moved.model(m.id) is m and t.model(m.id) is not m  # (the table it came from is unchanged)
+    assert moved.distance(m.id, t.models[0].id) == fresh.distance(m.id, t.models[0].id)
+    assert pickle.loads(pickle.dumps(moved)) == fresh
+    with pytest.raises(UnknownIdError):
+        t.with_model(dataclasses.replace(m, id="nobody"))
