@@ -298,6 +298,13 @@ class _Net:
     #: distance): every cost up to ``reach`` is the full net's, larger ones may be more
     #: (or infinite); ``inf``: the whole net
     reach: float = math.inf
+    #: per surface, where a move may finish from (:meth:`TableMovement._mv_finish_nodes`)
+    finish: dict[tuple[Any, ...], tuple[np.ndarray, P.Nodes, np.ndarray]] = field(default_factory=dict)
+
+
+#: The surfaces one change away from each surface, per surfaces (identity), base radius,
+#: hitbox height and ladders usable (:meth:`_Mover._neighbours`).
+_NEIGHBOURS: IdentityMemo[frozenset[int]] = IdentityMemo(1024)
 
 
 #: Movement nets already built, shared by every table whose movement is the same: the
@@ -438,8 +445,14 @@ class _Mover:
         self._nets[(falls, reach)] = net
         return net
 
-    def _neighbours(self, k: int) -> set[int]:
-        """Surfaces reachable from surface ``k`` in one change (ladder, step, drop)."""
+    def _neighbours(self, k: int) -> frozenset[int]:
+        """Surfaces reachable from surface ``k`` in one change (ladder, step, drop): the
+        same for every mover of this base and height with the same ladders usable."""
+        ladders = tuple((lad.usable, lad.low, lad.high) for lad in self.ladders)
+        return _NEIGHBOURS.get((id(self.surfaces), self.r, self.h, ladders, k), (self.surfaces,),
+                               lambda: self._find_neighbours(k))
+
+    def _find_neighbours(self, k: int) -> frozenset[int]:
         out = set()
         for lad in self.ladders:
             if lad.usable and k in (lad.low, lad.high):
@@ -453,7 +466,7 @@ class _Mover:
                 continue
             if b.box or a.box or float(shapely.distance(a.support, b.support)) <= 2 * self.r + Z_TOL:
                 out.add(b.index)
-        return out
+        return frozenset(out)
 
     def reachable_levels(self) -> list[int]:
         seen, todo = {self.home}, [self.home]
@@ -1455,15 +1468,9 @@ class TableMovement:
                 down = a.z > b.z + Z_TOL
                 if (not down and is_fall(b.z - a.z, mv.h)) or (down and is_fall(a.z - b.z, mv.h) and not net.falls):
                     continue
-            ids = np.arange(len(net.nodes[h])) + net.offset[h]
-            nodes = net.nodes[h]
-            if mv.home == h:
-                ids = np.append(ids, net.start)
-                nodes = P.join_nodes(nodes, P.point_nodes(np.array([mv.start])))
-            fin = np.isfinite(net.dist[ids])
-            if not fin.any():
+            ids, nodes, loc = self._mv_finish_nodes(mv, net, h)
+            if not len(loc):
                 continue
-            loc = np.flatnonzero(fin)
             j, u = (g.ravel() for g in np.meshgrid(np.arange(len(Q)), loc, indexing="ij"))
             cost = net.dist[ids[u]] + np.hypot(Q[j, 0] - nodes.xy[u, 0], Q[j, 1] - nodes.xy[u, 1])
             keep = cost < best[0]
@@ -1481,6 +1488,21 @@ class TableMovement:
                 jj, uu, cc = jj[adm], uu[adm], cc[adm]
                 self._mv_try_pairs(mv, net, k, h, a, b, Q, jj, uu, cc, ids, nodes, sp, consider, best)
         return None if best[1] < 0 else tuple(best)
+
+    def _mv_finish_nodes(self, mv: _Mover, net: _Net, h: int) -> tuple[np.ndarray, P.Nodes, np.ndarray]:
+        """The nodes of surface ``h`` a move may finish from (with the start on its own
+        surface): their ids in ``net``, the nodes, and which of them the net reaches;
+        found once per net and surface."""
+        key = (h, mv.home, *mv.start)
+        got = net.finish.get(key)
+        if got is None:
+            ids = np.arange(len(net.nodes[h])) + net.offset[h]
+            nodes = net.nodes[h]
+            if mv.home == h:
+                ids = np.append(ids, net.start)
+                nodes = P.join_nodes(nodes, P.point_nodes(np.array([mv.start])))
+            got = net.finish[key] = (ids, nodes, np.flatnonzero(np.isfinite(net.dist[ids])))
+        return got
 
     def _mv_try_pairs(self, mv: _Mover, net: _Net, k: int, h: int, a: Surface, b: Surface, Q: np.ndarray,
                       j: np.ndarray, u: np.ndarray, cost: np.ndarray, ids: np.ndarray, nodes: P.Nodes,
