@@ -275,7 +275,7 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     got = _built_like(tuple(n for n, _ in solids), keys, tol)
     if got is None:
         got = _build(solids, tol)
-        _BUILT.append((keys, tol, got))
+    _BUILT.append((keys, tol, got))  # (the next board is built from the nearest recent one)
     return got
 
 
@@ -315,7 +315,8 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
             for i in lifted:  # (no other floating solid is near: its supports stand on the table)
                 _ground(i, z0, z1, grounded, sealed, geoms, box, tol)
         out = Obstacles(names, _Solids(z0, z1, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts)))
-        out.__dict__["_base"] = (old, changed)
+        if "owner_z0" in old.__dict__:  # (its arrays from old's: only an assembled one, so no chain of bases)
+            out.__dict__["_base"] = (old, changed)
         return out
     return None
 
