@@ -3,6 +3,8 @@ on its first call and caches it on disk)."""
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 from numba import njit
 
@@ -311,6 +313,38 @@ def _tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarra
             out_j[k] = j
             k += 1
     return out_i[:k], out_j[:k]
+
+
+@_jit
+def _dijkstra(n: int, start: np.ndarray, v: np.ndarray, w: np.ndarray, eid: np.ndarray, src: np.ndarray,
+              cost: np.ndarray, limit: float) -> tuple[np.ndarray, np.ndarray]:
+    """``paths.dijkstra`` over its adjacency arrays (node ``x``'s out-edges are
+    ``start[x]:start[x + 1]`` of ``v``, ``w``, ``eid``): the same heap of (cost, node),
+    the same order, the same sums."""
+    dist = np.full(n, np.inf)
+    pred = np.full(n, -1, np.int64)
+    heap = [(0.0, 0)]
+    heap.pop()
+    for i in range(src.shape[0]):
+        s, c = src[i], cost[i]
+        if c < dist[s]:
+            dist[s] = c
+            heap.append((c, s))
+    heapq.heapify(heap)
+    done = np.zeros(n, np.bool_)
+    while len(heap) > 0:
+        c, x = heapq.heappop(heap)
+        if done[x]:
+            continue
+        done[x] = True
+        for k in range(start[x], start[x + 1]):
+            y = v[k]
+            nc = c + w[k]
+            if nc < dist[y] and nc <= limit:
+                dist[y] = nc
+                pred[y] = eid[k]
+                heapq.heappush(heap, (nc, y))
+    return dist, pred
 
 
 @_jit

@@ -140,6 +140,16 @@ def tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarray
                                c(group, np.int64), f4(near2), f4(mtol))
 
 
+def dijkstra(n: int, start: np.ndarray, v: np.ndarray, w: np.ndarray, eid: np.ndarray, sources: dict[int, float],
+             limit: float) -> tuple[np.ndarray, np.ndarray]:
+    """``paths.dijkstra`` compiled (the same distances and predecessors) over its
+    adjacency arrays: node ``x``'s out-edges are ``start[x]:start[x + 1]``."""
+    i8, c = np.int64, np.ascontiguousarray
+    return _c()._dijkstra(int(n), c(start, i8), c(v, i8), c(w, np.float64), c(eid, i8),
+                          np.array(list(sources), i8).reshape(-1), np.array(list(sources.values()), float).reshape(-1),
+                          float(limit))
+
+
 def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
              relax1: np.ndarray | None) -> np.ndarray:
     """``paths.violated`` compiled (its verdicts): per segment, whether it comes closer than
@@ -340,6 +350,7 @@ def load() -> None:
     project(np.zeros((1, 2)), *region)
     point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5)))
     points_free(np.zeros((1, 2)), np.ones((1, 5)), 1e-9, (0.0, 0.0, 1.0, 1.0), None, np.ones((1, 4)), np.zeros(1, int))
+    dijkstra(2, np.array([0, 1, 1]), np.array([1]), np.array([1.0]), np.array([0]), {0: 0.0}, np.inf)
     z4 = np.zeros(2, np.float32)
     tangent_pairs(z4, z4, z4, z4, z4, z4, np.ones(2, bool), np.full(2, -1), 1e-3, -1e-4)
     violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))

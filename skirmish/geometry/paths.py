@@ -949,6 +949,8 @@ def dijkstra(n: int, edges: np.ndarray, weights: np.ndarray, sources: dict[int, 
     order = np.argsort(u, kind="stable")
     v, w, eid = v[order], w[order], eid[order]
     start = np.searchsorted(u[order], np.arange(n + 1))
+    if kernels.wanted(n + m):
+        return kernels.dijkstra(n, start, v, w, eid, sources, limit)
     vl, wl, el, sl = v.tolist(), w.tolist(), eid.tolist(), start.tolist()
     dist = [_INF] * n
     pred = [-1] * n

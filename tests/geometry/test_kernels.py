@@ -554,3 +554,30 @@ def test_e_move_kernel_tangent_pairs_are_the_numpy_pairs(seed):
         kernels.wanted = keep
     assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(fast, slow))
     assert n < 10 or 0 < len(slow[0]) < n * (n - 1) // 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_e_move_kernel_dijkstra_gives_the_python_distances_and_tree(seed, directed):
+    """E-MOVE: the shortest-path tree of the movement net, compiled and pure Python, the
+    same distances and predecessor edges bit for bit: ties of equal cost (integer
+    weights), several sources with their own starting costs, a distance limit,
+    unreachable nodes, parallel edges and loops."""
+    from skirmish.geometry import kernels, paths
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    m = int(rng.integers(0, 4 * n))
+    edges = rng.integers(0, n, (m, 2))
+    weights = np.where(rng.uniform(size=m) < 0.5, rng.integers(1, 4, m).astype(float), rng.uniform(0.1, 5, m))
+    sources = {int(s): float(c) for s, c in zip(rng.integers(0, n, 3), rng.choice([0.0, 0.5, 2.0], 3))}
+    limit = float(rng.choice([np.inf, 4.0]))
+    keep = kernels.wanted
+    try:
+        kernels.wanted = lambda work: True
+        fast = paths.dijkstra(n, edges, weights, sources, limit=limit, directed=directed)
+        kernels.wanted = lambda work: False
+        slow = paths.dijkstra(n, edges, weights, sources, limit=limit, directed=directed)
+    finally:
+        kernels.wanted = keep
+    assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(fast, slow))
