@@ -275,6 +275,18 @@ def _points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: np.ndarray,
     return out
 
 
+@_inline
+def _tangent_at(eox: np.float32, eoy: np.float32, eix: np.float32, eiy: np.float32, dx: np.float32, dy: np.float32,
+                lim: np.float32) -> bool:
+    """Whether direction (dx, dy) is tangent at a corner with edge directions ``eo``,
+    ``ei`` (the numpy filter's float32 operations, in order)."""
+    a = eox * dy
+    a -= eoy * dx
+    b = eiy * dx
+    b -= eix * dy
+    return a * b >= lim
+
+
 @_jit
 def _tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarray, eix: np.ndarray, eiy: np.ndarray,
                    free: np.ndarray, group: np.ndarray, near2: np.float32, mtol: np.float32
@@ -295,20 +307,10 @@ def _tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarra
             lim += dy * dy
             if not lim < near2:
                 lim *= mtol
-                if not free[i]:
-                    a = eox[i] * dy
-                    a -= eoy[i] * dx
-                    b = eiy[i] * dx
-                    b -= eix[i] * dy
-                    if not a * b >= lim:
-                        continue
-                if not free[j]:
-                    a = eox[j] * dy
-                    a -= eoy[j] * dx
-                    b = eiy[j] * dx
-                    b -= eix[j] * dy
-                    if not a * b >= lim:
-                        continue
+                if not (free[i] or _tangent_at(eox[i], eoy[i], eix[i], eiy[i], dx, dy, lim)):
+                    continue
+                if not (free[j] or _tangent_at(eox[j], eoy[j], eix[j], eiy[j], dx, dy, lim)):
+                    continue
             out_i[k] = i
             out_j[k] = j
             k += 1

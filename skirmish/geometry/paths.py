@@ -483,8 +483,8 @@ class FreeSpace:
 
     @cached_property
     def _footprint_edges(self) -> tuple[np.ndarray, np.ndarray, float]:
-        """The polygon footprints' ring edges (ax, ay, bx, by), where each footprint's
-        begin, and the least clearance they keep (inf: no footprint)."""
+        """The polygon footprints' ring edges (ax, ay, bx, by), the index of each
+        footprint's first edge, and the least clearance they keep (inf: no footprint)."""
         polys = [o for o in self.obstacles if o.polygon is not None]
         edges = [o.capsules()[:, :4] for o in polys]
         sizes = np.array([len(e) for e in edges], int)

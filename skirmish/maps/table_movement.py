@@ -141,8 +141,8 @@ class _Space:
             # E-STATE-DEAD: a Dead model is moved through like a friend (and never ended on)
             (self.friends if o.side == m.side or "Dead" in o.states else self.enemies).append((o.id, o.x, o.y, o.radius))
         self.enemy_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in self.enemies]).reshape(-1, 5)
-        self.model_ids = [e[0] for e in (*self.enemies, *self.friends)]
         models = (*self.enemies, *self.friends)
+        self.model_ids = [e[0] for e in models]
         enemy_obs = [P.PlanObstacle(i, r + ENEMY_MARGIN, circle=(x, y, rad), phase=_phase((x, y), here))
                      for i, x, y, rad in self.enemies]
         model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad), phase=_phase((x, y), here)) for i, x, y, rad in models]

@@ -500,7 +500,7 @@ def test_e_move_kernel_points_free_gives_the_numpy_verdicts(seed, clearance, box
     edges) and numpy (GEOS's within): concave footprints, one with a hole, footprints
     that overlap, round obstacles, a non-box support, points deep inside footprints, on
     and off the support, and a NaN point."""
-    from skirmish.geometry import kernels, paths
+    from skirmish.geometry import paths
 
     rng = np.random.default_rng(seed)
     ring = shapely.Polygon([(1, 1), (9, 1), (9, 9), (1, 9)], [[(3, 3), (7, 3), (7, 7), (3, 7)]])
@@ -512,14 +512,7 @@ def test_e_move_kernel_points_free_gives_the_numpy_verdicts(seed, clearance, box
     support = shapely.box(0, 0, 24, 24) if box else shapely.Polygon([(0, 0), (24, 0), (24, 24), (12, 18), (0, 24)])
     space = paths.FreeSpace(support, clearance, obs, box=box)
     pts = np.vstack([rng.uniform(-1, 25, (400, 2)), [(5, 5), (2, 2), (13, 8), (np.nan, 3.0)]])
-    keep = kernels.wanted
-    try:
-        kernels.wanted = lambda work: True
-        fast = space.point_free(pts)
-        kernels.wanted = lambda work: False
-        slow = space.point_free(pts)
-    finally:
-        kernels.wanted = keep
+    fast, slow = _both_ways(space.point_free, pts)
     assert np.array_equal(fast, slow)
     assert slow.any() and not slow.all() and slow[-4] and not slow[-3:].any()
     deep = space.in_footprint(pts) & (space.clearance_at(pts).min(axis=1) >= 0)
@@ -533,7 +526,7 @@ def test_e_move_kernel_tangent_pairs_are_the_numpy_pairs(seed):
     float32), compiled and numpy, the same pairs in the same order: corners, free point
     nodes (any direction), grouped point nodes (never joined to each other), pairs
     closer than ``near``, and several blocks of rows."""
-    from skirmish.geometry import kernels, paths
+    from skirmish.geometry import paths
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 140))
@@ -544,14 +537,7 @@ def test_e_move_kernel_tangent_pairs_are_the_numpy_pairs(seed):
     e_in[::7] = e_out[::7] = np.nan  # (free point nodes)
     group = np.where(rng.uniform(size=n) < 0.2, rng.integers(0, 3, n), -1)
     nodes = paths.Nodes(xy, e_in, e_out, group)
-    keep = kernels.wanted
-    try:
-        kernels.wanted = lambda work: True
-        fast = paths.tangent_pairs(nodes)
-        kernels.wanted = lambda work: False
-        slow = paths.tangent_pairs(nodes)
-    finally:
-        kernels.wanted = keep
+    fast, slow = _both_ways(paths.tangent_pairs, nodes)
     assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(fast, slow))
     assert n < 10 or 0 < len(slow[0]) < n * (n - 1) // 2
 
@@ -563,7 +549,7 @@ def test_e_move_kernel_dijkstra_gives_the_python_distances_and_tree(seed, direct
     same distances and predecessor edges bit for bit: ties of equal cost (integer
     weights), several sources with their own starting costs, a distance limit,
     unreachable nodes, parallel edges and loops."""
-    from skirmish.geometry import kernels, paths
+    from skirmish.geometry import paths
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 60))
@@ -572,12 +558,5 @@ def test_e_move_kernel_dijkstra_gives_the_python_distances_and_tree(seed, direct
     weights = np.where(rng.uniform(size=m) < 0.5, rng.integers(1, 4, m).astype(float), rng.uniform(0.1, 5, m))
     sources = {int(s): float(c) for s, c in zip(rng.integers(0, n, 3), rng.choice([0.0, 0.5, 2.0], 3))}
     limit = float(rng.choice([np.inf, 4.0]))
-    keep = kernels.wanted
-    try:
-        kernels.wanted = lambda work: True
-        fast = paths.dijkstra(n, edges, weights, sources, limit=limit, directed=directed)
-        kernels.wanted = lambda work: False
-        slow = paths.dijkstra(n, edges, weights, sources, limit=limit, directed=directed)
-    finally:
-        kernels.wanted = keep
+    fast, slow = _both_ways(paths.dijkstra, n, edges, weights, sources, limit=limit, directed=directed)
     assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(fast, slow))
