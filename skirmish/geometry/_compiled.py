@@ -284,7 +284,7 @@ def _tangent_at(eox: np.float32, eoy: np.float32, eix: np.float32, eiy: np.float
     a -= eoy * dx
     b = eiy * dx
     b -= eix * dy
-    return a * b >= lim
+    return bool(a * b >= lim)
 
 
 @_jit
