@@ -287,8 +287,9 @@ def test_reflex_corners_compiled_give_the_numpy_corners(monkeypatch):
 
 
 def test_E_MOVE_END_footprint_hits_are_the_points_strictly_inside_each_footprint():
-    """The box-filtered lookup against each footprint asked directly (``within``: the
-    boundary is not inside), on points inside, outside, on edges and on corners."""
+    """The tree's lookup (point, footprint) against each footprint asked directly
+    (``within``: the boundary is not inside), on points inside, outside, on edges and on
+    corners."""
     ell = shapely.Polygon([(2, 2), (6, 2), (6, 3), (3, 3), (3, 6), (2, 6)])
     crate = shapely.box(8, 8, 9, 10)
     obs = [P.PlanObstacle("ell", 0.5, polygon=ell), P.PlanObstacle("m", 0.5, circle=(5.0, 5.0, 0.5)),
