@@ -799,6 +799,10 @@ class LosAnswer:
     out_of_arc: bool = False
 
 
+#: The answer to every pair out of the front arc (E-ARC): one value, shared.
+OUT_OF_ARC = LosAnswer(False, "arc", out_of_arc=True)
+
+
 @dataclass
 class _Pairs:
     """Per-pair arrays (P = source region, Q = target region)."""
@@ -1186,7 +1190,7 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
             results[i] = r
     for i in range(n):
         if arc[i]:  # E-ARC
-            results[i] = LosAnswer(False, "arc", out_of_arc=True)
+            results[i] = OUT_OF_ARC
         elif status[i] == 1:
             w = wit[i].tolist()
             results[i] = LosAnswer(True, "witness", witness=((w[0], w[1], w[2]), (w[3], w[4], w[5])), bundles=1)
@@ -1255,7 +1259,7 @@ def _search(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer]
     pairs = _pairs_arrays(obs, sources, targets, facings)
     results: list[LosAnswer | None] = [None] * n
     for ii in np.flatnonzero(pairs.out_of_arc):  # E-ARC
-        results[int(ii)] = LosAnswer(False, "arc", out_of_arc=True)
+        results[int(ii)] = OUT_OF_ARC
     live = np.array([r is None for r in results], bool)
     bp = np.flatnonzero(live)
     bP = _region_bbox(pairs.P[bp], pairs.H[bp])

@@ -40,7 +40,7 @@ import numpy as np
 import shapely
 
 from ..errors import SkirmishError
-from ..geometry.los import DEFAULT_TOLERANCE, LosAnswer, Obstacles, Viewer, Viewers, line_of_sight_batch
+from ..geometry.los import DEFAULT_TOLERANCE, OUT_OF_ARC, LosAnswer, Obstacles, Viewer, Viewers, line_of_sight_batch
 from ..rules.eldfall.sizes import SIZES
 from .pieces import Model
 from .probe_shortcuts import ACROSS, CENTRE, Pairs, candidates, covered, restrict, sampled_witnesses
@@ -242,7 +242,7 @@ def _solve(obs: Obstacles, table: Table, probe: Model, pts: np.ndarray, z: np.nd
     # E-ARC: the probe must reach into the model's front half-plane
     out = np.einsum("ij,ij->i", arc.H[:, :2], D[:, :2]) + D[:, 2] - arc.H[:, 2] < -1e-12
     for k in np.flatnonzero(out).tolist():
-        front[k] = LosAnswer(False, "arc", out_of_arc=True)
+        front[k] = OUT_OF_ARC
     pi, oi = candidates(grown, around)
     names = grown.members or tuple((o,) for o in range(grown.n_owners))
 
