@@ -133,6 +133,14 @@ class PlanObstacle:
     #: a round obstacle's polygon has a corner in this direction (radians), see :func:`grow_convex`
     phase: float = 0.0
 
+    @classmethod
+    def round(cls, name: str, clearance: float, circle: tuple[float, float, float], phase: float) -> PlanObstacle:
+        """``PlanObstacle(name, clearance, circle=circle, phase=phase)``, made without the
+        dataclass's ``__init__`` (a mover's spaces make one per model on every board)."""
+        o = object.__new__(cls)
+        o.__dict__.update(name=name, clearance=clearance, polygon=None, circle=circle, pieces=None, phase=phase)
+        return o
+
     def convex_pieces(self) -> tuple[np.ndarray, ...]:
         """Corners (counter-clockwise) of the convex pieces; a round obstacle: its centre."""
         memo = self.__dict__.get("_pieces_ccw")

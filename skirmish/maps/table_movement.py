@@ -143,9 +143,9 @@ class _Space:
         self.enemy_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in self.enemies]).reshape(-1, 5)
         models = (*self.enemies, *self.friends)
         self.model_ids = [e[0] for e in models]
-        enemy_obs = [P.PlanObstacle(i, r + ENEMY_MARGIN, circle=(x, y, rad), phase=_phase((x, y), here))
+        enemy_obs = [P.PlanObstacle.round(i, r + ENEMY_MARGIN, (x, y, rad), _phase((x, y), here))
                      for i, x, y, rad in self.enemies]
-        model_obs = [P.PlanObstacle(i, r, circle=(x, y, rad), phase=_phase((x, y), here)) for i, x, y, rad in models]
+        model_obs = [P.PlanObstacle.round(i, r, (x, y, rad), _phase((x, y), here)) for i, x, y, rad in models]
         # the capsule rows: the support's and the pieces' are kept with the pieces, the models' added
         way, owner = sc.way
         nb, nl = len(self.blockers), len(self.low)
@@ -220,7 +220,7 @@ def _phase(c: tuple[float, float], towards: tuple[float, float]) -> float:
 
 def _obstacle(s: Scenery, r: float, towards: tuple[float, float]) -> P.PlanObstacle:
     if s.solid.circle is not None:
-        return P.PlanObstacle(s.id, r, circle=s.solid.circle, phase=_phase(s.solid.circle[:2], towards))
+        return P.PlanObstacle.round(s.id, r, s.solid.circle, _phase(s.solid.circle[:2], towards))
     # the same piece and clearance: its capsules and grown pieces are kept on the obstacle
     return _OBSTACLES.get((id(s), r), (s,), lambda: P.PlanObstacle(
         s.id, r, polygon=s.solid.footprint,

@@ -304,3 +304,13 @@ def test_E_MOVE_END_footprint_hits_are_the_points_strictly_inside_each_footprint
     assert got == want and any(j == 1 for _, j in want) and any(j == 0 for _, j in want)
     assert space.in_footprint(np.array(pts)).tolist() == [any(i == k for k, _ in want) for i in range(len(pts))]
     assert space.footprint_hits(np.zeros((0, 2)))[0].size == 0
+
+
+def test_E_MOVE_a_round_obstacle_made_directly_is_the_dataclass_one():
+    """``PlanObstacle.round`` (a mover's spaces make one per model) is the obstacle the
+    dataclass makes: equal, the same hash and repr, the same capsules and grown polygon."""
+    a = P.PlanObstacle.round("m", 0.5, (1.0, 2.0, 0.3), 0.7)
+    b = P.PlanObstacle("m", 0.5, circle=(1.0, 2.0, 0.3), phase=0.7)
+    assert a == b and hash(a) == hash(b) and repr(a) == repr(b) and a.polygon is None and a.pieces is None
+    assert np.array_equal(a.capsules(), b.capsules()) and a.grown()[0].equals_exact(b.grown()[0], 0.0)
+    assert a != P.PlanObstacle.round("m", 0.5, (1.0, 2.0, 0.3), 0.8)

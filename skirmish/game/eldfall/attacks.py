@@ -133,13 +133,15 @@ _MELEE: IdentityMemo[tuple[tuple[Weapon, ...], float]] = IdentityMemo(512)
 def _melee(model: Model) -> tuple[tuple[Weapon, ...], float]:
     """``model``'s usable melee weapons, and the greatest distance from its centre, less
     the target's radius, at which one may reach (infinite with an Aura weapon)."""
-    def make() -> tuple[tuple[Weapon, ...], float]:
+    # (the same weapons and attributes on the same base: a moved model's are its own)
+    key, refs = (id(model.weapons), id(model.attributes), model.size, model.diameter), (model.weapons, model.attributes)
+    got = _MELEE.find(key, refs)
+    if got is None:
         melee = tuple(w for w in usable_weapons(model) if not w.ranged)
-        if not melee or any(w.aura for w in melee):
-            return melee, math.inf
-        return melee, model.radius + max(w.reach for w in melee) + CONTACT_TOLERANCE + 1e-9
-    # (the same weapons and attributes on a base of the same size: a moved model's are its own)
-    return _MELEE.get((id(model.weapons), id(model.attributes), model.radius), (model.weapons, model.attributes), make)
+        far = math.inf if not melee or any(w.aura for w in melee) else \
+            model.radius + max(w.reach for w in melee) + CONTACT_TOLERANCE + 1e-9
+        got = _MELEE.put(key, refs, (melee, far))
+    return got
 
 
 def weapons_in_hand(model: Model, engaged: bool, *, reaction: bool = False) -> tuple[Weapon, ...]:
