@@ -459,3 +459,29 @@ def test_e_reaction_path_distances_are_the_moved_tables_distances():
             assert within_awareness(o, d) == moved.in_awareness(o.id, m.id)
             for w in o.weapons:
                 assert reach_at(o, m.id, w, d) == moved.reach(o.id, m.id, w)
+
+
+def test_e_activation_a_changed_state_is_the_state_built_anew():
+    """E-ACTIVATION: a state with a model moved or units changed (made without running
+    ``__init__`` again) equals the state built anew with those values, keeps its units
+    read-only, and carries nothing found on the state it came from."""
+    from types import MappingProxyType
+
+    from skirmish.game.eldfall import parse_settings
+    from skirmish.game.eldfall.state import GameState
+
+    t = random_table(random.Random(3), models=6, scenery=8)
+    st = GameState.start(t, parse_settings(None, t), t.sides[0])
+    st.unit_states  # (found on this state)
+    m = t.models[0]
+    moved = st.moved(m.id, m.x + 1.0, m.y, m.z, 370.0)
+    want = dataclasses.replace(st, table=t.with_model(dataclasses.replace(m, x=m.x + 1.0, facing=10.0)))
+    assert moved == want and moved.model(m.id).facing == 10.0 and st.model(m.id) is m
+    assert "unit_states" not in moved.__dict__
+    u = dataclasses.replace(st.unit(m.id), ap=2, states=st.unit(m.id).states | {"Crouched"})
+    changed = st.with_units({u.id: u})
+    assert changed.unit(u.id) is u and st.unit(u.id) is not u and isinstance(changed.units, MappingProxyType)
+    assert "Crouched" in changed.model(u.id).states  # (mirrored onto the table's model, E-SIZE)
+    assert changed == dataclasses.replace(st, units={**st.units, u.id: u}, table=changed.table)
+    with pytest.raises(TypeError):
+        changed.units[u.id] = u  # type: ignore[index]
