@@ -337,8 +337,10 @@ def separators(o: np.ndarray, d: np.ndarray, bundle: np.ndarray, CP: np.ndarray,
 
 
 def load() -> None:
-    """Compile (or load from the disk cache) every kernel now, rather than on the first
-    query that needs it: for a long-running process or a benchmark."""
+    """Compile (or load from the disk cache) every kernel the library calls now, rather
+    than on the first query that needs it: for a long-running process or a benchmark.
+    (``hull_halfplanes`` and ``xrange_within``, now called only by the tests' oracle of
+    :func:`chain_prepare`, compile on first use.)"""
     A = np.array([[1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0, -1.0, 1.0]])
     vertices(A)
     vertices_each(A[None])
@@ -362,8 +364,6 @@ def load() -> None:
                 np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18)
     witness_heights(one, np.zeros(1), np.ones(1), np.zeros(1), np.ones(1), flag, np.zeros((1, 2)),
                     np.ones((1, 2)), 1e-9)
-    xrange_within(square, A[None], np.array([4]))
-    hull_halfplanes(square)
     lines = np.array([[0.0, 0.5]])
     chords(square, lines)
     inside_run(square, lines[None])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
@@ -13,6 +13,7 @@ import shapely
 
 from ..errors import SkirmishError
 from ..memo import IdentityMemo
+from ..values import with_fields
 from ..geometry.distance import (
     cylinder_distance,
     cylinder_distance_matrix,
@@ -67,9 +68,9 @@ _COVERS: IdentityMemo[Cover] = IdentityMemo(1024)
 _BLOCKERS: IdentityMemo[tuple[list[Scenery], np.ndarray]] = IdentityMemo(64)
 
 
-def _blockers(scenery: tuple[Scenery, ...]) -> tuple[list[Scenery], np.ndarray]:
+def los_blockers(scenery: tuple[Scenery, ...]) -> tuple[list[Scenery], np.ndarray]:
     """The LoS-blocking pieces of ``scenery``, in order, and their footprints' bounds
-    (n, 4): x0, y0, x1, y1."""
+    (n, 4): x0, y0, x1, y1 (found once per scenery)."""
     def make() -> tuple[list[Scenery], np.ndarray]:
         pieces = [s for s in scenery if s.blocks_los]
         return pieces, shapely.bounds(np.array([s.solid.footprint for s in pieces], dtype=object)).reshape(-1, 4)
@@ -163,14 +164,10 @@ class Table(TableMovement, TableTemplates, Map):
             raise unknown_id("model", model.id, self._model_index, self._where())
         models = list(self.models)
         models[i] = model
-        # (the fields as they are, already checked: no __init__ to run again)
-        out = object.__new__(type(self))
-        own = self.__dict__
-        out.__dict__.update({f: own[f] for f in _FIELDS})
-        out.__dict__["models"] = tuple(models)
+        out = with_fields(self, models=tuple(models))  # (the other fields as they are, already checked)
         for kept in ("_model_index", "_scenery_index"):  # (the same ids in the same order)
-            if kept in own:
-                out.__dict__[kept] = own[kept]
+            if kept in self.__dict__:
+                out.__dict__[kept] = self.__dict__[kept]
         return out
 
     # -- E-DIST, E-CONTACT ----------------------------------------------------
@@ -451,7 +448,7 @@ class Table(TableMovement, TableTemplates, Map):
         crouched = "Crouched" in mt.states
         if size_rank(mt.size) > size_rank("L"):
             return Cover("none", 0, None, f"size {mt.size} targets get no Cover")
-        pieces, box = _blockers(self.scenery)
+        pieces, box = los_blockers(self.scenery)
         # (a piece whose footprint's box lies further off in plan is not within 1", E-DIST)
         gap = np.hypot(np.maximum(np.maximum(box[:, 0] - mt.x, mt.x - box[:, 2]), 0.0),
                        np.maximum(np.maximum(box[:, 1] - mt.y, mt.y - box[:, 3]), 0.0))
@@ -566,7 +563,3 @@ class Table(TableMovement, TableTemplates, Map):
 
     def ids(self) -> Sequence[str]:
         return [*self.model_ids, *(s.id for s in self.scenery)]
-
-
-#: The fields a table is made of (what :meth:`Table.with_model` copies).
-_FIELDS = tuple(f.name for f in fields(Table))

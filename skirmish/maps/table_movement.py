@@ -140,7 +140,7 @@ class _Space:
                 continue
             # E-STATE-DEAD: a Dead model is moved through like a friend (and never ended on)
             (self.friends if o.side == m.side or "Dead" in o.states else self.enemies).append((o.id, o.x, o.y, o.radius))
-        self.enemy_caps = np.array([[x, y, x, y, r + rad] for _, x, y, rad in self.enemies]).reshape(-1, 5)
+        self.enemy_caps = _circle_rows(self.enemies, r, 0)[0]
         models = (*self.enemies, *self.friends)
         self.model_ids = [e[0] for e in models]
         enemy_obs = [P.PlanObstacle.round(i, r + ENEMY_MARGIN, (x, y, rad), _phase((x, y), here))

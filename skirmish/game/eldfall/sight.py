@@ -30,7 +30,7 @@ from ...geometry.los import LosAnswer, Segment3, Viewer, Viewers, line_of_sight_
 from ...geometry.solids import Cylinder
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
-from ...maps.table import Table
+from ...maps.table import Table, los_blockers
 from ...memo import IdentityMemo
 
 
@@ -149,12 +149,12 @@ def _holds_up(table: Table, model: Model) -> bool:
     model's base): the piece may then block from the table up only while the model
     stands there (E-LOS heights, ``build_obstacles``)."""
     x, y, r = model.x, model.y, model.radius
-    for s in table.scenery:
-        if s.blocks_los and s.solid.z0 > 1e-6:
-            x0, y0, x1, y1 = s.solid.footprint.bounds  # (a footprint within r lies in its box grown by r)
-            if x0 - r <= x <= x1 + r and y0 - r <= y <= y1 + r and \
-                    shapely.dwithin(s.solid.footprint, shapely.Point(x, y), r):
-                return True
+    pieces, box = los_blockers(table.scenery)
+    for s, (x0, y0, x1, y1) in zip(pieces, box.tolist()):
+        # (a footprint within r lies in its box grown by r)
+        if s.solid.z0 > 1e-6 and x0 - r <= x <= x1 + r and y0 - r <= y <= y1 + r and \
+                shapely.dwithin(s.solid.footprint, shapely.Point(x, y), r):
+            return True
     return False
 
 

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from ...maps.pieces import Model
 from ...maps.table import Table
 from ...rules.eldfall.sizes import FLAT_STATES
+from ...values import with_fields
 from .settings import GameSettings
 
 #: States that take a model out of play (E-ROUND, E-MORALE).
@@ -146,22 +147,13 @@ class GameState:
                 m = table.model(unit.id)
                 table = table.with_model(dataclasses.replace(m, states=(m.states - FLAT_STATES) |
                                                              (unit.states & FLAT_STATES)))
-        return self._with(units=MappingProxyType(merged), table=table)
+        return with_fields(self, units=MappingProxyType(merged), table=table)
 
     def moved(self, model_id: str, x: float, y: float, z: float, facing: float) -> GameState:
         """The state with the model's base centre at (x, y, z) facing ``facing`` degrees."""
         m = self.table.model(model_id)
-        return self._with(table=self.table.with_model(
+        return with_fields(self, table=self.table.with_model(
             dataclasses.replace(m, x=float(x), y=float(y), z=float(z), facing=float(facing) % 360.0)))
-
-    def _with(self, **fields: object) -> GameState:
-        """This state with ``fields`` changed, values already in their stored form (a
-        read-only ``units`` mapping): no ``__init__`` and its copies to run again, and
-        nothing found on this state carried over."""
-        out = object.__new__(type(self))
-        own = self.__dict__
-        out.__dict__.update({f: own[f] for f in _FIELDS}, **fields)
-        return out
 
 
 def facing_toward(x: float, y: float, tx: float, ty: float, default: float = 0.0) -> float:
@@ -197,7 +189,3 @@ def attributes_of(model: Model, states: frozenset[str]) -> dict[str, int]:
     if "Weakened" in states:
         half("STA")
     return a
-
-
-#: The fields a state is made of (what :meth:`GameState._with` copies).
-_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
