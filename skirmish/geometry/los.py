@@ -78,7 +78,7 @@ _BIG = 1e18
 #: A 3D segment: two points (x, y, z).
 Segment3 = tuple[tuple[float, float, float], tuple[float, float, float]]
 
-Stage = Literal["arc", "separator", "containment", "witness", "subdivision", "undecided"]
+Stage = Literal["arc", "separator", "containment", "witness", "subdivision", "undecided", "moot"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -801,6 +801,9 @@ class LosAnswer:
 
 #: The answer to every pair out of the front arc (E-ARC): one value, shared.
 OUT_OF_ARC = LosAnswer(False, "arc", out_of_arc=True)
+#: The answer to a pair of an ``any_of`` group left unsolved (:func:`line_of_sight_batch`):
+#: another pair of its group is visible, so its own answer is moot. One value, shared.
+MOOT = LosAnswer(False, "moot")
 
 
 @dataclass
@@ -1148,14 +1151,20 @@ def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[V
 def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
                         facings: Sequence[tuple[float, float] | None], *,
                         tolerance: float = DEFAULT_TOLERANCE,
-                        resolution: float | None = None) -> list[LosAnswer]:
+                        resolution: float | None = None, any_of: np.ndarray | None = None) -> list[LosAnswer]:
     """Solve many pairs at once. ``facings[i]`` is the source's facing unit vector
     (its front half only: E-ARC) or None for the whole disc (E-LOS-MOVE).
 
     ``tolerance`` is the clearance ε of E-LOS: every solid of ``obs`` is grown by ε
     (:meth:`Obstacles.grown`) and a witness meets none of the grown solids.
     ``resolution`` (default ε) is the width below which a set of clear sight lines
-    counts as thin (the certificate's band of doubt)."""
+    counts as thin (the certificate's band of doubt).
+
+    ``any_of`` (int per pair; -1: wanted): the pairs of a group k >= 0 are asked only
+    whether one of them is visible. A pair of a group the first round already shows
+    visible, which that round leaves open, is not solved further: its answer is
+    :data:`MOOT` (every other answer is the pair's own; where the first round is not
+    compiled every pair is solved)."""
     n = len(sources)
     if obs.grown_by == 0:  # (an already grown set is taken as it is)
         obs = obs.grown(tolerance)
@@ -1163,20 +1172,29 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     # lies within `resolution` of a blocked segment (the grown joins may overshoot by 2 %)
     thin = (tolerance if resolution is None else resolution) * (2.0 - GROW_FACTOR)
     if n and MAX_BUNDLES_PER_PAIR >= 1 and kernels.wanted(n * max(obs.n_owners, 1)):
-        return _first_round_compiled(obs, sources, targets, facings, thin)
+        return _first_round_compiled(obs, sources, targets, facings, thin, any_of)
     return _search(obs, sources, targets, facings, thin)
 
 
 def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
-                          facings: Sequence[tuple[float, float] | None], thin: float) -> list[LosAnswer]:
+                          facings: Sequence[tuple[float, float] | None], thin: float,
+                          any_of: np.ndarray | None = None) -> list[LosAnswer]:
     """:func:`line_of_sight_batch` with its first round compiled (:func:`.kernels.round_one`),
     then the chain test on the pairs it hands on (:func:`_chain_round`): the same answers,
-    bit for bit. The pairs still open are searched as before (:func:`_search`)."""
+    bit for bit. The pairs still open are searched as before (:func:`_search`), but for
+    the moot ones of ``any_of``."""
     n = len(sources)
     P, Q, H, zP, zQ, own_p, own_q, arc = _pair_values(sources, targets, facings)
     status, wit, kinds, named, first, count, piece, owner, vP, vQ = kernels.round_one(
         P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs, ETA, _BIG, CORNER_CANDIDATES)
     results: list[LosAnswer | None] = [None] * n
+    if any_of is not None:
+        seen = np.unique(any_of[(status == 1) & ~arc & (any_of >= 0)])
+        moot = np.flatnonzero(((status == 0) | (status == 3)) & ~arc & np.isin(any_of, seen) & (any_of >= 0))
+        for i in moot.tolist():
+            results[i] = MOOT
+        status = status.copy()
+        status[moot] = 4  # (answered: not handed on)
     chain = np.flatnonzero(status == 3) if CHAIN_AFTER <= 1 and MAX_CHAIN_TESTS_PER_PAIR >= 1 else np.zeros(0, int)
     if len(chain):  # the chain test of the first round, on the rows and patches found there
         cnt = count[chain]

@@ -53,11 +53,17 @@ def within_awareness(a: Model, d: float) -> bool | None:
     return None if aw is None else d <= aw + CONTACT_TOLERANCE
 
 
+def reach_band(a: Model, w: Weapon, d: float) -> int | None:
+    """The band (0-based) of ``a``'s weapon ``w`` at E-DIST ``d``, or None out of reach
+    (E-REACH): what :func:`reach_at` tells, without the value."""
+    return w.band_for(d, CONTACT_TOLERANCE, a.awareness if w.aura else None)  # E-AURA: the user's Awareness
+
+
 def reach_at(a: Model, b: str, w: Weapon, d: float) -> Reach:
     """E-REACH of ``a``'s weapon ``w`` at model ``b``, E-DIST ``d`` away; :meth:`Table.reach`
     once the distance is known."""
-    aura = a.awareness if w.aura else None  # E-AURA: an Aura reaches the user's Awareness
-    band = w.band_for(d, CONTACT_TOLERANCE, aura)
+    aura = a.awareness if w.aura else None
+    band = reach_band(a, w, d)
     return Reach(a.id, b, w.name, d, band is not None, None if band is None else band + 1,
                  None if band is None else w.bands[band].accuracy, (aura or 0.0) if w.aura else w.reach)
 
@@ -388,29 +394,33 @@ class Table(TableMovement, TableTemplates, Map):
         return [memo[(a, b, arc, tolerance)] for a, b in pairs]
 
     def line_of_sight_with(self, pairs: Sequence[tuple[str, str]], sources: Sequence[Viewer],
-                           targets: Sequence[Viewer], facings: Sequence[tuple[float, float] | None]
-                           ) -> list[LosAnswer]:
+                           targets: Sequence[Viewer], facings: Sequence[tuple[float, float] | None],
+                           any_of: np.ndarray | None = None) -> list[LosAnswer]:
         """Raw sight lines (``line_of_sight_batch`` rows on this table's obstacles) solved
         in one batch with the front-arc LoS of ``pairs`` not yet answered on this table,
         which are kept as :meth:`line_of_sight_pairs` keeps its answers (asked later, they
-        are answered at once). Returns the raw rows' answers."""
+        are answered at once). Returns the raw rows' answers. ``any_of``: the rows' groups
+        (``line_of_sight_batch``)."""
         memo = self._los_memo
         todo = [(a, b) for a, b in dict.fromkeys(pairs) if a != b and (a, b, "front", DEFAULT_TOLERANCE) not in memo]
-        raw = self._solve(todo, "front", DEFAULT_TOLERANCE, (sources, targets, facings))
+        raw = self._solve(todo, "front", DEFAULT_TOLERANCE, (sources, targets, facings), any_of)
         self._remember(todo, raw[:len(todo)], memo, "front", DEFAULT_TOLERANCE)
         return raw[len(todo):]
 
     def _solve(self, todo: Sequence[tuple[str, str]], arc: LosArc, tolerance: float,
-               rows: tuple[Sequence[Viewer], Sequence[Viewer], Sequence[tuple[float, float] | None]] = ((), (), ())
-               ) -> list[LosAnswer]:
-        """One batch: the model pairs ``todo``, then the raw ``rows`` (sources, targets, facings)."""
+               rows: tuple[Sequence[Viewer], Sequence[Viewer], Sequence[tuple[float, float] | None]] = ((), (), ()),
+               any_of: np.ndarray | None = None) -> list[LosAnswer]:
+        """One batch: the model pairs ``todo``, then the raw ``rows`` (sources, targets,
+        facings; ``any_of``: their groups, as ``line_of_sight_batch`` takes them)."""
         src = Viewers.of([self._viewer(a) for a, _ in todo]) + rows[0]
         dst = Viewers.of([self._viewer(b) for _, b in todo]) + rows[1]
         facing = {a: self.model(a).facing_vector for a in dict.fromkeys(a for a, _ in todo)} if arc == "front" else {}
         facings = [facing.get(a) for a, _ in todo] + list(rows[2])
         if not src:
             return []
-        return line_of_sight_batch(self.los_obstacles, src, dst, facings, tolerance=tolerance)
+        if any_of is not None:
+            any_of = np.concatenate([np.full(len(todo), -1), any_of])
+        return line_of_sight_batch(self.los_obstacles, src, dst, facings, tolerance=tolerance, any_of=any_of)
 
     def _remember(self, todo: Sequence[tuple[str, str]], raw: Sequence[LosAnswer],
                   memo: dict[tuple[str, str, str, float], LineOfSight], arc: LosArc, tolerance: float) -> None:

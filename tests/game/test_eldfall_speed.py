@@ -443,7 +443,7 @@ def test_e_reaction_path_distances_are_the_moved_tables_distances():
     """E-DIST, E-AWARE, E-REACH: the distances along a path (no table made) are what each
     moved table measures, so the reactions' reach and Awareness read the same."""
     from skirmish.game.eldfall.sight import PathTables
-    from skirmish.maps.table import reach_at, within_awareness
+    from skirmish.maps.table import reach_at, reach_band, within_awareness
 
     t = random_table(random.Random(5), models=6, scenery=10)
     m = t.models[0]
@@ -459,6 +459,35 @@ def test_e_reaction_path_distances_are_the_moved_tables_distances():
             assert within_awareness(o, d) == moved.in_awareness(o.id, m.id)
             for w in o.weapons:
                 assert reach_at(o, m.id, w, d) == moved.reach(o.id, m.id, w)
+                assert (reach_band(o, w, d) is not None) == moved.reach(o.id, m.id, w).in_reach
+
+
+def test_e_reaction_options_with_points_left_unsolved_are_those_of_every_point_solved(monkeypatch):
+    """E-REACTION: the reactions' batch leaves unsolved the points where no weapon of a
+    reactor reaches the mover once it sees the mover elsewhere (only the Dodge asks
+    there); the games played are move for move those with every point solved."""
+    from skirmish.game.eldfall import loop, parse_settings, play_game, with_builtin_power
+    from skirmish.game.policy import load_policy
+
+    table = with_builtin_power(random_table(random.Random(1), models=10, scenery=25))
+    real = loop.sight_along
+    moot = [0]
+
+    def counted(*a, **k):
+        got = real(*a, **k)
+        full = real(*a, **{**k, "exact": None})
+        assert np.all(got.seen_by <= full.seen_by) and np.array_equal(got.seen_by.any(0), full.seen_by.any(0))
+        assert np.array_equal(got.seen_by[k["exact"]], full.seen_by[k["exact"]])
+        moot[0] += int((got.seen_by != full.seen_by).sum())
+        return full  # (the games below are played with every point solved)
+
+    def play(seed):
+        return play_game(table, parse_settings(None, table), {s: load_policy("random", "eldfall")
+                                                              for s in table.sides}, random.Random(seed), seed=seed)
+    lazy = [play(seed).events for seed in (1, 2)]
+    monkeypatch.setattr(loop, "sight_along", counted)
+    assert [play(seed).events for seed in (1, 2)] == lazy
+    assert moot[0] > 0  # some point was left unsolved
 
 
 def test_e_activation_a_changed_state_is_the_state_built_anew():

@@ -414,3 +414,35 @@ def test_E_LOS_a_batch_of_viewer_rows_answers_as_the_viewers_do():
     want = line_of_sight_batch(t.los_obstacles, sources, pts, facings)
     got = line_of_sight_batch(t.los_obstacles, rows_s, rows_t, facings)
     assert got == want and any(a.visible for a in got) and not all(a.visible for a in got)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_E_LOS_pairs_asked_only_whether_any_is_visible_answer_or_are_moot(seed):
+    """E-LOS, ``any_of``: a pair outside any group gets its own answer; a pair of a group
+    gets its own answer or, where another pair of its group is visible, MOOT; so whether
+    a group sees is told exactly (the reactions' Dodge asks only that)."""
+    import random
+
+    import numpy as np
+
+    from skirmish.geometry import los
+    from skirmish.scenario.adversarial import dense_table
+
+    t = dense_table(random.Random(seed))
+    ids = t.model_ids
+    pairs = [(a, b) for a in ids for b in ids if a != b]
+    src = [t._viewer(a) for a, _ in pairs]
+    dst = [t._viewer(b) for _, b in pairs]
+    facings = [t.model(a).facing_vector for a, _ in pairs]
+    own = los.line_of_sight_batch(t.los_obstacles, src, dst, facings)
+    rng = random.Random(seed)
+    groups = np.array([-1 if rng.random() < 0.2 else ids.index(b) for _, b in pairs])  # "does anyone see b?"
+    got = los.line_of_sight_batch(t.los_obstacles, src, dst, facings, any_of=groups)
+    moot = [r is los.MOOT for r in got]
+    assert any(moot), "some grouped pair is left unsolved"
+    for g, r, want in zip(groups.tolist(), got, own):
+        assert r == want or (g >= 0 and r is los.MOOT)
+    for g in set(groups.tolist()) - {-1}:
+        k = np.flatnonzero(groups == g)
+        assert any(got[i].visible for i in k) == any(own[i].visible for i in k)
+        assert not any(moot[i] for i in k) or any(got[i].visible for i in k)

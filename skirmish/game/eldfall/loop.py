@@ -22,11 +22,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ...errors import ScenarioError, SkirmishError
 from ...game.policy import Decision, Policy
 from ...geometry.los import DEFAULT_TOLERANCE
 from ...maps.results import LineOfSight, MovePlan
-from ...maps.table import CONTACT_TOLERANCE, Table, reach_at, within_awareness
+from ...maps.table import CONTACT_TOLERANCE, Table, reach_band, within_awareness
 from ...sim.script import Script
 from ...rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange, roll_d20
 from ...rules.eldfall.exchange import Exchange
@@ -101,6 +103,8 @@ class _Sequence:
     reactions: dict[str, Reaction] = field(default_factory=dict)
     reaction_ap: dict[str, int] = field(default_factory=dict)
     sight: Sight | None = None  # the Reactive models' sight of the mover at every path point
+    distances: dict[str, list[float]] = field(default_factory=dict)  # E-DIST from a reactor at every path point
+    reach: dict[str, list[list[Weapon]]] = field(default_factory=dict)  # the reactor's weapons reaching there
     morale: dict[str, dict[str, Any]] = field(default_factory=dict)  # E-MORALE rolls of this sequence
     equips: dict[str, dict[str, Any]] = field(default_factory=dict)  # E-ACTION-OTHER: weapons changed
 
@@ -613,32 +617,52 @@ class EldfallGame:
         rm = st.model(reactor)
         opts: list[Reaction] = [NO_REACTION]
         seen = False
-        hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)), reaction=True)  # E-STATE-ENGAGED: melee only
         blind = "Blinded" in st.unit(reactor).states  # E-STATE-OTHER: no LoS
-        dist: list[float] | None = None  # (E-DIST to the mover at each path point, found once)
-        for i in range(len(seq.tables)):
+        for i, reaching in enumerate(self._reach_along(seq, reactor)):
             if blind or not self._sees(seq, i, reactor):
                 continue
             seen = True
-            dist = dist or seq.tables.distances(reactor)
-            for w in hand:
-                if reach_at(rm, seq.mover, w, dist[i]).in_reach:
-                    opts.append(Reaction("attack", i, w.name))
+            opts += [Reaction("attack", i, w.name) for w in reaching]
         if seen:
             opts.append(Reaction("dodge"))
-        elif rm.awareness is not None and any(within_awareness(rm, d) for d in dist or seq.tables.distances(reactor)):
+        elif rm.awareness is not None and any(within_awareness(rm, d) for d in self._distances(seq, reactor)):
             opts.append(Reaction("dodge", los=False))
         return tuple(opts)
 
+    def _distances(self, seq: _Sequence, reactor: str) -> list[float]:
+        """E-DIST from ``reactor`` to the mover at each path point (found once per sequence)."""
+        got = seq.distances.get(reactor)
+        if got is None:
+            got = seq.distances[reactor] = seq.tables.distances(reactor)
+        return got
+
+    def _reach_along(self, seq: _Sequence, reactor: str) -> list[list[Weapon]]:
+        """Per path point, the weapons in ``reactor``'s hand (E-STATE-ENGAGED: melee only)
+        that reach the mover there (E-REACH); found once per sequence."""
+        got = seq.reach.get(reactor)
+        if got is None:
+            rm = self.state.model(reactor)
+            hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)), reaction=True)
+            got = seq.reach[reactor] = [[w for w in hand if reach_band(rm, w, d) is not None]
+                                        for d in self._distances(seq, reactor)]
+        return got
+
     def _sees(self, seq: _Sequence, i: int, reactor: str) -> bool:
         """LoS from ``reactor``'s front arc to the mover at path point ``i``, solved for
-        every Reactive model at once per point (cached in the sequence)."""
+        every Reactive model that may react at once (cached in the sequence). Where no
+        weapon of a reactor reaches the mover, only whether it sees it at some point
+        matters (the Dodge): those points are left unsolved once another is seen."""
         if seq.sight is None:
-            ids = [u.id for u in self.state.in_play(self.state.reactive) if u.ap >= 1]  # only they may react
+            ids = [u.id for u in self.state.in_play(self.state.reactive)  # only they may react
+                   if u.ap >= 1 and "Blinded" not in u.states]
             # the action's LoS (the same board: reactions move no one) joins the batch
             also = [] if seq.move.kind in SPECIAL_MOVES or "Blinded" in self.state.unit(seq.mover).states else \
                 [(seq.mover, e) for e, ws in self._in_reach(seq.mover).items() if ws]
-            seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids, also=also)
+            n = len(seq.move.samples)
+            exact = np.array([[bool(self._reach_along(seq, r)[i]) for r in ids] for i in range(n)],
+                             bool).reshape(n, len(ids))
+            seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids, also=also,
+                                    exact=exact)
             seq.tables = seq.sight.tables
         sight = seq.sight
         if reactor not in sight.others:

@@ -112,10 +112,14 @@ def without(table: Table, model_id: str) -> Table:
 
 
 def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], others: Sequence[str], *,
-                both: bool = False, also: Sequence[tuple[str, str]] = ()) -> Sight:
+                both: bool = False, also: Sequence[tuple[str, str]] = (), exact: np.ndarray | None = None) -> Sight:
     """Sight between ``model`` at each of ``points`` ((x, y, z)) and ``others``. ``also``:
     model pairs whose front-arc LoS on ``table`` is wanted next (the action's), solved in
-    the same batch where the table as it stands is used, and kept on ``table``."""
+    the same batch where the table as it stands is used, and kept on ``table``.
+    ``exact`` (n, k) bool, without ``both``: where it is False only whether ``others[j]``
+    sees the model at *some* point matters, so such an entry of ``seen_by`` may be left
+    False (unsolved, no witness) once another point of column j is seen
+    (``line_of_sight_batch``'s ``any_of``); None: every entry is solved."""
     ids = tuple(others)
     n, k = len(points), len(ids)
     seen_by = np.zeros((n, k), bool)
@@ -126,7 +130,8 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     if not both:
         m = table.model(model.id)
         held = _holds_up(table, m)
-        got = _seen_by(without(table, model.id) if held else table, m, points, ids, () if held else also)
+        any_of = None if exact is None else np.where(np.asarray(exact, bool).reshape(n, k), -1, np.arange(k)).ravel()
+        got = _seen_by(without(table, model.id) if held else table, m, points, ids, () if held else also, any_of)
         witness = tuple(tuple(a.witness for a in got[i * k:(i + 1) * k]) for i in range(n))
         return Sight(ids, np.array([a.visible for a in got], bool).reshape(n, k), None, tables, witness)
     pts = np.array([(p[0], p[1]) for p in points], float)
@@ -159,7 +164,7 @@ def _holds_up(table: Table, model: Model) -> bool:
 
 
 def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: tuple[str, ...],
-             also: Sequence[tuple[str, str]] = ()) -> list[LosAnswer]:
+             also: Sequence[tuple[str, str]] = (), any_of: np.ndarray | None = None) -> list[LosAnswer]:
     """The answers behind ``seen_by`` (point-major): each of ``ids`` looks from its front
     arc at ``model``'s hitbox standing at each point, on ``rest`` (the table with the
     model where it stands, or without it), in one batch. The model's solid never blocks a
@@ -167,7 +172,7 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     with the model moved there, wherever the point is (the table as it is needs no new
     obstacles: unless a floating piece rests on the model, :func:`_holds_up`, it blocks as
     on the table without it). The pairs ``also`` join the batch
-    (:meth:`Table.line_of_sight_with`)."""
+    (:meth:`Table.line_of_sight_with`); ``any_of``: the rows' groups (``line_of_sight_batch``)."""
     idx = {mid: k for k, mid in enumerate(rest.model_ids)}
     n, k = len(points), len(ids)
     targets = np.zeros((n, 6))
@@ -178,5 +183,5 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     src = Viewers(np.tile(views.rows, (n, 1)))  # point-major: every other at point 0, then 1, ...
     dst = Viewers(np.repeat(targets, k, axis=0))
     facing = [o.facing_vector for o in others] * n
-    return rest.line_of_sight_with(also, src, dst, facing) if also else \
-        line_of_sight_batch(rest.los_obstacles, src, dst, facing)
+    return rest.line_of_sight_with(also, src, dst, facing, any_of) if also else \
+        line_of_sight_batch(rest.los_obstacles, src, dst, facing, any_of=any_of)
