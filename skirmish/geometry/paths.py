@@ -155,6 +155,20 @@ class PlanObstacle:
             self.__dict__["_pieces_ccw"] = memo
         return memo
 
+    def grown_corners(self, max_error: float = MAX_ERROR) -> tuple[np.ndarray, ...]:
+        """The corners of :meth:`grown`'s polygons (:func:`grow_convex`), one array per
+        convex piece (counter-clockwise, not closed): what the visibility graph's corners
+        are found from, without making polygons."""
+        memo = self.__dict__.setdefault("_grown_xy", {})
+        got = memo.get(max_error)
+        if got is None:
+            if self.circle is not None:
+                got = (grow_convex(np.array([self.circle[:2]]), self.circle[2] + self.clearance, max_error, self.phase),)
+            else:
+                got = tuple(grow_convex(p, self.clearance, max_error) for p in self.convex_pieces())
+            memo[max_error] = got
+        return got
+
     def grown(self, max_error: float = MAX_ERROR) -> list[Polygon]:
         """Convex polygons circumscribed about this obstacle grown by its clearance."""
         memo = self.__dict__.setdefault("_grown", {})
@@ -181,11 +195,7 @@ def grow_many(obstacles: Sequence[PlanObstacle], max_error: float = MAX_ERROR) -
     coords, ring = [], []
     n = 0
     for o in obstacles:
-        if o.circle is not None:
-            parts = [grow_convex(np.array([o.circle[:2]]), o.circle[2] + o.clearance, max_error, o.phase)]
-        else:
-            parts = [grow_convex(p, o.clearance, max_error) for p in o.convex_pieces()]
-        for c in parts:
+        for c in o.grown_corners(max_error):
             coords.append(np.vstack([c, c[:1]]))
             ring.append(np.full(len(c) + 1, n))
             n += 1
@@ -558,13 +568,13 @@ class FreeSpace:
     @cached_property
     def reflex(self) -> Nodes:
         """The reflex corners of :attr:`polygon` (:func:`reflex_nodes`), found without
-        building it: a reflex corner of the free space is a corner of a grown convex
-        piece that no other grown piece covers, inside the support."""
-        walls = self._walls()
-        xy, ring = shapely.get_coordinates(self.grown, return_index=True)
-        last = np.r_[ring[1:] != ring[:-1], True][:len(ring)]  # each ring's closing point
-        sizes = np.r_[[len(w) for w in walls], np.bincount(ring[~last], minlength=len(self.grown))].astype(int)
-        return convex_corners(np.concatenate([*walls, xy[~last]]), sizes, self.support, self.clearance, self.box)
+        building it (nor the grown polygons: their corners, :meth:`PlanObstacle.grown_corners`):
+        a reflex corner of the free space is a corner of a grown convex piece that no
+        other grown piece covers, inside the support."""
+        corners = [*self._walls(), *(c for o in self.obstacles for c in o.grown_corners(self.max_error))]
+        sizes = np.array([len(c) for c in corners], int)
+        xy = np.concatenate(corners) if corners else np.zeros((0, 2))
+        return convex_corners(xy, sizes, self.support, self.clearance, self.box)
 
     def minus(self, extra: Sequence[PlanObstacle]) -> BaseGeometry:
         """:attr:`polygon` with more obstacles taken out (e.g. where a move may not end)."""

@@ -3,6 +3,7 @@ visibility graph against the grid baseline, Dijkstra, shadows and the reachable 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -314,3 +315,19 @@ def test_E_MOVE_a_round_obstacle_made_directly_is_the_dataclass_one():
     assert a == b and hash(a) == hash(b) and repr(a) == repr(b) and a.polygon is None and a.pieces is None
     assert np.array_equal(a.capsules(), b.capsules()) and a.grown()[0].equals_exact(b.grown()[0], 0.0)
     assert a != P.PlanObstacle.round("m", 0.5, (1.0, 2.0, 0.3), 0.8)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_grown_corners_are_the_grown_polygons_corners(seed):
+    """PlanObstacle.grown_corners (what FreeSpace.reflex reads, no polygon made) are the
+    corners of the grown polygons, bit for bit, piece by piece; round obstacles too."""
+    space = varied_space(seed)
+    obs = [*space.obstacles, P.PlanObstacle.round("m", 0.5, (3.0, 4.0, 0.6), 0.7),
+           P.PlanObstacle("b", 0.25, circle=(8.0, 2.0, 1.0))]
+    for o in obs:
+        fresh = dataclasses.replace(o)
+        polys = fresh.grown()
+        corners = o.grown_corners()
+        assert len(polys) == len(corners) and o.grown_corners() is corners
+        for poly, c in zip(polys, corners):
+            assert np.array_equal(np.asarray(poly.exterior.coords)[:-1], c)
