@@ -300,21 +300,24 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
         if len(changed) > _FEW or not all(type(old_keys[i]) is tuple and type(keys[i]) is tuple for i in changed):
             continue
         sol = old.solids
-        if _near_floating(sol, changed, [old_keys[i] for i in changed], [keys[i] for i in changed], tol):
+        bounds = _solid_bounds(sol.geoms)
+        if _near_floating(sol, bounds, changed, [old_keys[i] for i in changed], [keys[i] for i in changed], tol):
             continue
         z0, z1 = sol.z0.copy(), sol.z1.copy()
         grounded, sealed = sol.grounded.copy(), sol.sealed.copy()
         geoms, circles, parts = list(sol.geoms), list(sol.circles), list(sol.parts)
         new = [cast(tuple[float, float, float, float, float], keys[i]) for i in changed]
-        for i, (x, y, r, lo, hi), disc in zip(changed, new, _discs([c[:3] for c in new])):
+        drawn = list(_discs([c[:3] for c in new]))
+        for i, (x, y, r, lo, hi), disc in zip(changed, new, drawn):
             z0[i], z1[i], geoms[i], circles[i], parts[i] = lo, hi, disc, (x, y, r), ()
             grounded[i] = sealed[i] = lo <= tol
-        lifted = [i for i in changed if z0[i] > tol]
-        if lifted:
-            box = shapely.bounds(_geom_array(geoms))
-            for i in lifted:  # (no other floating solid is near: its supports stand on the table)
-                _ground(i, z0, z1, grounded, sealed, geoms, box, tol)
-        out = Obstacles(names, _Solids(z0, z1, grounded, sealed, tuple(geoms), tuple(circles), tuple(parts)))
+        box = bounds.copy()  # (the footprints' bounds, kept for the next board built from this one)
+        box[changed] = shapely.bounds(_geom_array(drawn)).reshape(-1, 4)
+        for i in (i for i in changed if z0[i] > tol):  # (no other floating solid is near: its supports stand on the table)
+            _ground(i, z0, z1, grounded, sealed, geoms, box, tol)
+        shapes = tuple(geoms)
+        _BOUNDS.put((id(shapes),), (shapes,), box)
+        out = Obstacles(names, _Solids(z0, z1, grounded, sealed, shapes, tuple(circles), tuple(parts)))
         if "owner_z0" in old.__dict__:  # (its arrays from old's: only an assembled one, so no chain of bases)
             out.__dict__["_base"] = (old, changed)
         return out
@@ -325,17 +328,24 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
 _BOUNDS: IdentityMemo[np.ndarray] = IdentityMemo(16)
 
 
-def _near_floating(sol: _Solids, changed: list[int], before: list[object], after: list[object], tol: float) -> bool:
+def _solid_bounds(geoms: tuple[Polygon, ...]) -> np.ndarray:
+    """The footprints' bounds (n, 4): x0, y0, x1, y1 (a board built from another gets them
+    from its, :func:`_built_like`)."""
+    return _BOUNDS.get((id(geoms),), (geoms,), lambda: shapely.bounds(_geom_array(geoms)).reshape(-1, 4))
+
+
+def _near_floating(sol: _Solids, bounds: np.ndarray, changed: list[int], before: list[object], after: list[object],
+                   tol: float) -> bool:
     """Whether a changed cylinder (at ``before`` or ``after``: x, y, radius, z, top) comes
     near (within 2 ``tol`` and rounding, box to box) a floating solid other than itself:
-    one that floats on the old board, or a changed one that floats on either."""
+    one that floats on the old board, or a changed one that floats on either.
+    ``bounds``: the old board's footprints' bounds."""
     c = np.array([*before, *after], float).reshape(-1, 5)  # (x, y, r, z, top) rows
     who = np.array(changed * 2)
     floats = sol.z0 > tol
     floats[changed] = False
     others = np.flatnonzero(floats)
     up = c[:, 3] > tol
-    bounds = _BOUNDS.get((id(sol.geoms),), (sol.geoms,), lambda: shapely.bounds(_geom_array(sol.geoms)).reshape(-1, 4))
     box = np.concatenate([bounds[others], c[up][:, [0, 1, 0, 1]] + c[up][:, 2:3] * [-1.0, -1.0, 1.0, 1.0]])
     if not len(box):
         return False

@@ -360,7 +360,7 @@ def test_e_los_boards_built_from_each_other_equal_built_afresh(seed):
                                         Scenery("crate", Prism(crate, 1.2, 2.0), "polygon", ())))
     roofs = [s for s in t.scenery if s.walkable and s.blocks_los and s.solid.z0 == 0.0]
     spots = [(5.0, 3.0), (10.5, 2.5), (8.6, 3.0)]  # under the deck, under the crate, beside the deck
-    derived = 0
+    derived = bounded = 0
     for _ in range(20):
         t.los_obstacles.grown(los.DEFAULT_TOLERANCE).tree  # this board searched, as in a game
         for m in rng.sample(t.models, rng.choice([1, 2])):
@@ -378,7 +378,11 @@ def test_e_los_boards_built_from_each_other_equal_built_afresh(seed):
         derived += "_base" in got.__dict__
         solids = [(m.id, m.hitbox) for m in t.models] + [(s.id, s.solid) for s in t.scenery if s.blocks_los]
         _assert_same_obstacles(got, los._build(solids, 1e-6))
-    assert derived >= 3
+        kept = los._BOUNDS.find((id(got.solids.geoms),), (got.solids.geoms,))  # (what the next board reads)
+        if kept is not None:
+            assert np.array_equal(kept, shapely.bounds(np.array(got.solids.geoms, dtype=object)))
+            bounded += 1
+    assert derived >= 3 and bounded >= 3
 
 
 def test_e_reaction_attack_los_from_the_reaction_batch_holds_on_the_path_table():
