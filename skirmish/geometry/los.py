@@ -1186,6 +1186,10 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     return _search(obs, sources, targets, facings, thin)
 
 
+#: The stage of a pair the compiled first round proves blocked, by its kind (1, 2, 3).
+_ROUND_ONE_STAGES: tuple[Stage, ...] = ("separator", "containment", "subdivision")
+
+
 def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
                           facings: Sequence[tuple[float, float] | None], thin: float,
                           any_of: np.ndarray | None = None) -> list[LosAnswer]:
@@ -1199,8 +1203,10 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
         P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs, ETA, _BIG, CORNER_CANDIDATES)
     results: list[LosAnswer | None] = [None] * n
     if any_of is not None:
-        seen = np.unique(any_of[(status == 1) & ~arc & (any_of >= 0)])
-        moot = np.flatnonzero(((status == 0) | (status == 3)) & ~arc & np.isin(any_of, seen) & (any_of >= 0))
+        grouped = any_of >= 0
+        seen = np.zeros(max(int(any_of.max(initial=-1)) + 1, 1), bool)  # per group: a pair of it shown visible
+        seen[any_of[(status == 1) & ~arc & grouped]] = True
+        moot = np.flatnonzero(((status == 0) | (status == 3)) & ~arc & grouped & seen[np.maximum(any_of, 0)])
         for i in moot.tolist():
             results[i] = MOOT
         status = status.copy()
@@ -1216,15 +1222,20 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
         for i, r in zip(ids, _chain_round(obs, pairs, rows, vP[chain], vQ[chain], thin, [sources[i] for i in ids],
                                           [targets[i] for i in ids])):
             results[i] = r
-    for i in range(n):
-        if arc[i]:  # E-ARC
-            results[i] = OUT_OF_ARC
-        elif status[i] == 1:
-            w = wit[i].tolist()
-            results[i] = LosAnswer(True, "witness", witness=((w[0], w[1], w[2]), (w[3], w[4], w[5])), bundles=1)
-        elif status[i] == 2:
-            stage: Stage = ("separator", "containment", "subdivision")[int(kinds[i]) - 1]  # (both kinds: subdivision)
-            results[i] = LosAnswer(False, stage, blockers=tuple(np.flatnonzero(named[i]).tolist()), bundles=1)
+    for i in np.flatnonzero(arc).tolist():  # E-ARC
+        results[i] = OUT_OF_ARC
+    seen = np.flatnonzero((status == 1) & ~arc)
+    for i, w in zip(seen.tolist(), wit[seen].tolist()):
+        results[i] = LosAnswer(True, "witness", witness=((w[0], w[1], w[2]), (w[3], w[4], w[5])), bundles=1)
+    blocked = np.flatnonzero((status == 2) & ~arc)
+    if len(blocked):
+        row, who = np.nonzero(named[blocked])  # (row by row, each row's owners in order)
+        owners, start = who.tolist(), 0
+        for i, kind, end in zip(blocked.tolist(), kinds[blocked].tolist(),
+                                np.cumsum(np.bincount(row, minlength=len(blocked))).tolist()):
+            # (both kinds: subdivision)
+            results[i] = LosAnswer(False, _ROUND_ONE_STAGES[kind - 1], blockers=tuple(owners[start:end]), bundles=1)
+            start = end
     results = _stacked(obs, results)
     rest = [i for i in range(n) if results[i] is None]
     if rest:  # (a pair whose chain test above left it open goes on from there: not tested again)

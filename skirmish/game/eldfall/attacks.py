@@ -103,6 +103,10 @@ def defending_side(model: Model, unit: Unit, *, dodge: bool = False, los: bool =
     return Side(arm=armour_of(model, unit), hp=unit.hp, dodge=agi, los=los if dodge else True)
 
 
+#: States in which a model engages no one (E-STATE-ENGAGED).
+_NOT_ENGAGING = frozenset({"Crouched", "Blinded"})
+
+
 def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
     """E-STATE-ENGAGED: the enemies that engage ``model_id``: in play, not Crouched,
     with a melee weapon that reaches it and LoS to it from their front arc (and not
@@ -112,14 +116,15 @@ def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
         return ()
     t = state.table
     m = state.model(model_id)
+    x, y, r = m.x, m.y, m.radius
     out = []
     for e in state.in_play(state.enemy_of(u.side)):
-        if e.states & {"Crouched", "Blinded"}:
+        if e.states & _NOT_ENGAGING:
             continue
-        em = state.model(e.id)
+        em = t.model(e.id)
         melee, far = _melee(em)
         # (E-DIST is never shorter than the gap between the bases: far enemies are not measured)
-        if not melee or math.hypot(em.x - m.x, em.y - m.y) - m.radius > far:
+        if not melee or math.hypot(em.x - x, em.y - y) - r > far:
             continue
         if any(t.reach(e.id, model_id, w).in_reach for w in melee) and t.line_of_sight(e.id, model_id).visible:
             out.append(e.id)
@@ -134,7 +139,8 @@ def _melee(model: Model) -> tuple[tuple[Weapon, ...], float]:
     """``model``'s usable melee weapons, and the greatest distance from its centre, less
     the target's radius, at which one may reach (infinite with an Aura weapon)."""
     # (the same weapons and attributes on the same base: a moved model's are its own)
-    key, refs = (id(model.weapons), id(model.attributes), model.size, model.diameter), (model.weapons, model.attributes)
+    weapons, attributes = model.weapons, model.attributes
+    key, refs = (id(weapons), id(attributes), model.size, model.diameter), (weapons, attributes)
     got = _MELEE.find(key, refs)
     if got is None:
         melee = tuple(w for w in usable_weapons(model) if not w.ranged)
