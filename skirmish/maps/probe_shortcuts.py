@@ -187,9 +187,13 @@ def solid_cores(grown: Obstacles, base: Obstacles | None = None) -> np.ndarray:
     :data:`SHRINK` (also for the stacks the growing adds). Cached per grown set."""
     g = _CORES.get(grown)
     if g is None:
-        g = shapely.buffer(np.array(grown.owner_geom, object), -SHRINK)
+        g = np.empty(grown.n_owners, object)
+        g[:] = list(grown.owner_geom)
+        k = 0
         if base is not None and grown.grown_by > 10 * SHRINK and base.n_owners <= grown.n_owners:
-            g[:base.n_owners] = base.owner_geom
+            k = base.n_owners  # (only the stacks the growing adds are shrunk)
+            g[:k] = list(base.owner_geom)
+        g[k:] = shapely.buffer(g[k:], -SHRINK)
         _CORES[grown] = g
     return g
 

@@ -117,3 +117,27 @@ def test_E_LOS_cover_needs_the_solids_to_close_the_corridor():
         assert (wit[0] is not None) == (not blocked and "14, 11.8" not in scenery), scenery
         if blocked:
             assert [g.names[o] for o in cov[0]] == ["wall-0", "wall-1"][:scenery.count("[[scenery]]")]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_e_los_solid_cores_lie_inside_the_grown_footprints(seed):
+    """E-LOS: a solid's core (what the cover certificate's walls are cut from) is the
+    scene's own footprint where the growth is well above the shrink, else the grown
+    footprint shrunk; the stacks the growing adds are always shrunk."""
+    import numpy as np
+    import shapely
+
+    from skirmish.maps.probe_shortcuts import SHRINK, solid_cores
+
+    t = random_table(random.Random(seed), models=10, scenery=25)
+    base = t.los_obstacles
+    for eps in (DEFAULT_TOLERANCE, 1e-7):
+        grown = base.grown(eps)
+        cores = solid_cores(grown, base)
+        assert len(cores) == grown.n_owners and solid_cores(grown, base) is cores
+        shrunk = shapely.buffer(np.array(grown.owner_geom, object), -SHRINK)
+        own = eps > 10 * SHRINK
+        for i, c in enumerate(cores):
+            want = base.owner_geom[i] if own and i < base.n_owners else shrunk[i]
+            assert shapely.equals_exact(c, want, 0.0)
+            assert shapely.covers(grown.owner_geom[i].buffer(1e-9), c)
