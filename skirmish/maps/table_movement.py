@@ -1290,9 +1290,9 @@ class TableMovement:
 
         ``bounded=True`` is for a caller that uses the plan only when it is legal: to a
         point, the movement net is then built only as far as the budget reaches, and a
-        point it cannot reach gives no path to the nearest point it can (only the reason),
-        so a legal plan is the same and an illegal one stays illegal, but its path and
-        reasons may differ. (To a model it changes nothing.)
+        point it cannot reach gives no path to the nearest point it can (only the reason;
+        the start alone, not checked again), so a legal plan is the same and an illegal one
+        stays illegal, but its path and reasons may differ. (To a model it changes nothing.)
         """
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "plan a path")
         if k is MoveKind.JUMP:
@@ -1319,7 +1319,10 @@ class TableMovement:
             notes += more
         pts = [(x, y, mv.surfaces[k].z) for x, y, k in route]
         surf = [k for _, _, k in route]
-        w = self._mv_walk(mv, pts, surf, budget, limited)
+        if why and bounded and len(route) == 1 and not isinstance(to, str):
+            w = _Walk([pts[0]])  # (bounded, the point out of reach: the reason alone, no path to check)
+        else:
+            w = self._mv_walk(mv, pts, surf, budget, limited)
         if why:
             w.violations.append(Violation(max(0, len(pts) - 2), why, to if isinstance(to, str) else None))
             w.violations.sort(key=lambda v: v.at)
