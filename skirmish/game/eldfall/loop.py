@@ -642,10 +642,19 @@ class EldfallGame:
         got = seq.reach.get(reactor)
         if got is None:
             rm = self.state.model(reactor)
-            hand = weapons_in_hand(rm, bool(self.engaged_by(reactor)), reaction=True)
+            hand = self._hand(reactor, reaction=True)
             got = seq.reach[reactor] = [[w for w in hand if reach_band(rm, w, d) is not None]
                                         for d in self._distances(seq, reactor)]
         return got
+
+    def _hand(self, model_id: str, *, reaction: bool = False) -> tuple[Weapon, ...]:
+        """:func:`.attacks.weapons_in_hand`, asking whether the model is Engaged only where
+        that changes the answer (a ranged weapon in hand: E-STATE-ENGAGED)."""
+        m = self.state.model(model_id)
+        hand = weapons_in_hand(m, False, reaction=reaction)
+        if any(w.ranged for w in hand) and self.engaged_by(model_id):
+            return weapons_in_hand(m, True, reaction=reaction)
+        return hand
 
     def _sees(self, seq: _Sequence, i: int, reactor: str) -> bool:
         """LoS from ``reactor``'s front arc to the mover at path point ``i``, solved for
@@ -717,7 +726,6 @@ class EldfallGame:
         m = st.model(model_id)
         opts: list[Action] = [NOTHING, Action("dodge")]
         enemies = [e for e in st.side_units(st.enemy_of(m.side)) if "Dead" not in e.states]
-        engaged = bool(self.engaged_by(model_id))
         # reach first (a distance), LoS only for the enemies some weapon reaches
         reach = self._in_reach(model_id)
         live = [eid for eid, ws in reach.items() if ws]
@@ -738,18 +746,16 @@ class EldfallGame:
                 assert sw is not None
                 opts += [Action(action_kind(sw), sp[0][0], name, sp)
                          for sp in strike_splits(targets, strike_of(m, u, sw))]
-        for e in enemies:
-            if engaged:
-                break
-            if not e.in_play and st.table.distance(model_id, e.id) <= CONTACT_TOLERANCE:
-                opts.append(Action("death-blow", e.id))
+        fallen = [e.id for e in enemies if not e.in_play]  # (Engaged: no Death Blow)
+        if fallen and not self.engaged_by(model_id):
+            opts += [Action("death-blow", e) for e in fallen if st.table.distance(model_id, e) <= CONTACT_TOLERANCE]
         return tuple(opts)
 
     def _in_reach(self, model_id: str) -> dict[str, list[Weapon]]:
         """Per enemy in play, the weapons in ``model_id``'s hand that reach it (E-DIST;
         Engaged: melee only, E-STATE-ENGAGED)."""
         st = self.state
-        hand = weapons_in_hand(st.model(model_id), bool(self.engaged_by(model_id)))
+        hand = self._hand(model_id)
         return {e.id: [w for w in hand if st.table.reach(model_id, e.id, w).in_reach]
                 for e in st.in_play(st.enemy_of(st.unit(model_id).side))}
 
