@@ -50,6 +50,7 @@ class Jump:
         self.r, self.h = mv.r, mv.h
         self.start = np.array([mv.model.x, mv.model.y, mv.surfaces[mv.home].z])
         self.feet = np.array([s.solid.footprint for s in self.pieces], dtype=object)
+        self.boxes = shapely.bounds(self.feet).reshape(-1, 4)
         at0 = shapely.points(self.start[:2])
         # what it stands on or touches when it takes off is not in its way
         touch = shapely.distance(self.feet, at0) < self.r + CONTACT if self.pieces else np.zeros(0, bool)
@@ -71,10 +72,14 @@ class Jump:
         best, who = 1.0, None
         line = shapely.linestrings([a[:2], b[:2]]) if np.linalg.norm(b[:2] - a[:2]) > 1e-12 else shapely.points(a[:2])
         gap = shapely.distance(self.feet, line).tolist() if self.pieces else []
-        for s, g in zip(self.pieces, gap):
+        for s, g, (x0, y0, x1, y1) in zip(self.pieces, gap, self.boxes.tolist()):
             if s.id in self.ignore or g >= self.r - CONTACT:
                 continue  # never within the base's reach along the line (as _blocked judges it)
-            hit = np.flatnonzero(self._blocked(s, pts))
+            # only the points within reach of the footprint's box may be within reach of it
+            dx = np.maximum(np.maximum(x0 - pts[:, 0], pts[:, 0] - x1), 0.0)
+            dy = np.maximum(np.maximum(y0 - pts[:, 1], pts[:, 1] - y1), 0.0)
+            maybe = np.flatnonzero(np.hypot(dx, dy) < self.r - CONTACT + 1e-9)
+            hit = maybe[self._blocked(s, pts[maybe])]
             if not len(hit) or ts[hit[0]] >= best:
                 continue
             best, who = self._bisect(s, a, b, float(ts[hit[0] - 1]) if hit[0] else 0.0, float(ts[hit[0]])), s

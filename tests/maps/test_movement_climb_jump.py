@@ -335,3 +335,36 @@ def test_E_MOVE_JUMP_a_jump_found_once_per_table_answers_as_a_fresh_one(seed: in
         points, _, violations, _, notes, _ = jumper._landed(first.points[0])
         points.append((0.0, 0.0, 0.0)), violations.clear(), notes.append("x")
         assert jumper._landed(first.points[0])[0] != points
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_e_move_jump_first_contact_tests_only_points_near_each_piece_and_finds_what_every_point_finds(seed):
+    """E-MOVE-JUMP: where a jump first runs into a piece is found testing only the sampled
+    points within reach of the piece's box: the same parameter and piece as testing every
+    sampled point (the slow way)."""
+    from skirmish.maps.table_jump import STEP, Jump
+    from skirmish.scenario.generate import random_table
+
+    t = random_table(random.Random(seed), models=6, scenery=30)
+    rng = random.Random(seed)
+    hits = 0
+    for m in t.models:
+        mv = t._mv_mover(m.id)
+        j = Jump(t, mv, 6.0)
+        for _ in range(8):
+            a = j.start
+            b = a + np.array([rng.uniform(-6, 6), rng.uniform(-6, 6), rng.choice([0.0, 0.5, 2.0])])
+            got = j._first_hit(a, b)
+            n = max(2, int(math.ceil(float(np.linalg.norm(b - a)) / STEP)) + 1)
+            ts = np.linspace(0.0, 1.0, n)
+            pts = a + ts[:, None] * (b - a)
+            best, who = 1.0, None
+            for s in j.pieces:
+                if s.id in j.ignore:
+                    continue
+                hit = np.flatnonzero(j._blocked(s, pts))
+                if len(hit) and ts[hit[0]] < best:
+                    best, who = j._bisect(s, a, b, float(ts[hit[0] - 1]) if hit[0] else 0.0, float(ts[hit[0]])), s
+            assert got == (best, who)
+            hits += who is not None
+    assert hits >= 3
