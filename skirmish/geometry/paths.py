@@ -398,6 +398,9 @@ def _pair_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
 
 #: A surface's edge capsules per clearance (every space on that surface, every board).
 _SUPPORT_CAPS: IdentityMemo[np.ndarray] = IdentityMemo(1024)
+#: The polygon footprints' edges of a free space (:attr:`FreeSpace._footprint_edges`), by
+#: the footprints' obstacles (identity, in order).
+_FOOTPRINT_EDGES: IdentityMemo[tuple[np.ndarray, np.ndarray, float]] = IdentityMemo(256)
 #: A support's edges grown by a clearance (:meth:`FreeSpace._walls`), by (support
 #: identity, clearance, max error).
 _WALLS: IdentityMemo[list[np.ndarray]] = IdentityMemo(256)
@@ -503,11 +506,15 @@ class FreeSpace:
     def _footprint_edges(self) -> tuple[np.ndarray, np.ndarray, float]:
         """The polygon footprints' ring edges (ax, ay, bx, by), the index of each
         footprint's first edge, and the least clearance they keep (inf: no footprint)."""
-        polys = [o for o in self.obstacles if o.polygon is not None]
-        edges = [o.capsules()[:, :4] for o in polys]
-        sizes = np.array([len(e) for e in edges], int)
-        return (np.concatenate(edges) if edges else np.zeros((0, 4)), np.cumsum(sizes) - sizes,
-                min((o.clearance for o in polys), default=math.inf))
+        polys = tuple([o for o in self.obstacles if o.polygon is not None])
+
+        def make() -> tuple[np.ndarray, np.ndarray, float]:
+            edges = [o.capsules()[:, :4] for o in polys]
+            sizes = np.array([len(e) for e in edges], int)
+            return (np.concatenate(edges) if edges else np.zeros((0, 4)), np.cumsum(sizes) - sizes,
+                    min((o.clearance for o in polys), default=math.inf))
+        # (the same pieces met by every space of one base size on one surface: found once)
+        return _FOOTPRINT_EDGES.get(tuple(map(id, polys)), polys, make)
 
     def violations(self, p0: np.ndarray, p1: np.ndarray, caps: np.ndarray | None = None, *, shrink: float = EPS,
                    relax0: np.ndarray | None = None, relax1: np.ndarray | None = None
@@ -905,7 +912,7 @@ def exit_param(p0: np.ndarray, p1: np.ndarray, region: BaseGeometry, r: float, t
     n = len(p0)
     if n == 0:
         return np.zeros(0)
-    caps = _ring_capsules(region, r)
+    caps = _SUPPORT_CAPS.get((id(region), float(r)), (region,), lambda: _ring_capsules(region, float(r)))
     m = len(caps)
     i = np.repeat(np.arange(n), m)
     j = np.tile(np.arange(m), n)
