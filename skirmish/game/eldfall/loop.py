@@ -36,6 +36,7 @@ from ...rules.eldfall.modifiers import modify
 from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.weapons import Weapon
 from ...rules.eldfall.wounds import ModelState, apply_wounds
+from ...values import with_fields
 from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
                       strike_of, weapons_in_hand, with_rerolls)
@@ -1009,7 +1010,7 @@ def _toggle_crouched(u: Unit, table: Table | None) -> tuple[Unit, Table | None]:
     if table is None:
         return nu, None
     m = table.model(u.id)
-    return nu, table.with_model(dataclasses.replace(m, states=m.states ^ {"Crouched"}))
+    return nu, table.with_model(with_fields(m, states=m.states ^ {"Crouched"}))
 
 
 def _straight_at(path: tuple[tuple[float, float, float], ...], e: Any, degrees: float = 1.0) -> bool:

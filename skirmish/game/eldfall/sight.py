@@ -32,6 +32,7 @@ from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table, los_blockers
 from ...memo import IdentityMemo
+from ...values import with_fields
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,7 +65,7 @@ def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | Non
     face = m.facing if facing is None else float(facing) % 360.0
     x, y, z = float(p[0]), float(p[1]), float(p[2])
     return _TABLES.get(("at", id(table), m.id, x, y, z, face), (table,),
-                 lambda: table.with_model(dataclasses.replace(m, x=x, y=y, z=z, facing=face)))
+                 lambda: table.with_model(with_fields(m, x=x, y=y, z=z, facing=face)))
 
 
 class PathTables(Sequence[Table]):

@@ -145,7 +145,7 @@ class GameState:
             merged[unit.id] = unit
             if (old.states ^ unit.states) & FLAT_STATES:
                 m = table.model(unit.id)
-                table = table.with_model(dataclasses.replace(m, states=(m.states - FLAT_STATES) |
+                table = table.with_model(with_fields(m, states=(m.states - FLAT_STATES) |
                                                              (unit.states & FLAT_STATES)))
         return with_fields(self, units=MappingProxyType(merged), table=table)
 
@@ -153,7 +153,7 @@ class GameState:
         """The state with the model's base centre at (x, y, z) facing ``facing`` degrees."""
         m = self.table.model(model_id)
         return with_fields(self, table=self.table.with_model(
-            dataclasses.replace(m, x=float(x), y=float(y), z=float(z), facing=float(facing) % 360.0)))
+            with_fields(m, x=float(x), y=float(y), z=float(z), facing=float(facing) % 360.0)))
 
 
 def facing_toward(x: float, y: float, tx: float, ty: float, default: float = 0.0) -> float:
