@@ -313,7 +313,7 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
             grounded[i] = sealed[i] = lo <= tol
         box = bounds.copy()  # (the footprints' bounds, kept for the next board built from this one)
         box[changed] = shapely.bounds(_geom_array(drawn)).reshape(-1, 4)
-        for i in (i for i in changed if z0[i] > tol):  # (no other floating solid is near: its supports stand on the table)
+        for i in (i for i in changed if z0[i] > tol):  # (no other floating solid is near: supports on the table)
             _ground(i, z0, z1, grounded, sealed, geoms, box, tol)
         shapes = tuple(geoms)
         _BOUNDS.put((id(shapes),), (shapes,), box)
@@ -1186,7 +1186,8 @@ def line_of_sight_batch(obs: Obstacles, sources: Sequence[Viewer], targets: Sequ
     return _search(obs, sources, targets, facings, thin)
 
 
-#: The stage of a pair the compiled first round proves blocked, by its kind (1, 2, 3).
+#: The stage of a pair the compiled first round proves blocked, by its kind (1, 2, 3: both
+#: kinds, a subdivision).
 _ROUND_ONE_STAGES: tuple[Stage, ...] = ("separator", "containment", "subdivision")
 
 
@@ -1204,9 +1205,9 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
     results: list[LosAnswer | None] = [None] * n
     if any_of is not None:
         grouped = any_of >= 0
-        seen = np.zeros(max(int(any_of.max(initial=-1)) + 1, 1), bool)  # per group: a pair of it shown visible
-        seen[any_of[(status == 1) & ~arc & grouped]] = True
-        moot = np.flatnonzero(((status == 0) | (status == 3)) & ~arc & grouped & seen[np.maximum(any_of, 0)])
+        saw = np.zeros(max(int(any_of.max(initial=-1)) + 1, 1), bool)  # per group: a pair of it shown visible
+        saw[any_of[(status == 1) & ~arc & grouped]] = True
+        moot = np.flatnonzero(((status == 0) | (status == 3)) & ~arc & grouped & saw[np.maximum(any_of, 0)])
         for i in moot.tolist():
             results[i] = MOOT
         status = status.copy()
@@ -1233,7 +1234,6 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
         owners, start = who.tolist(), 0
         for i, kind, end in zip(blocked.tolist(), kinds[blocked].tolist(),
                                 np.cumsum(np.bincount(row, minlength=len(blocked))).tolist()):
-            # (both kinds: subdivision)
             results[i] = LosAnswer(False, _ROUND_ONE_STAGES[kind - 1], blockers=tuple(owners[start:end]), bundles=1)
             start = end
     results = _stacked(obs, results)

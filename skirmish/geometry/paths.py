@@ -163,7 +163,8 @@ class PlanObstacle:
         got = memo.get(max_error)
         if got is None:
             if self.circle is not None:
-                got = (grow_convex(np.array([self.circle[:2]]), self.circle[2] + self.clearance, max_error, self.phase),)
+                x, y, rad = self.circle
+                got = (grow_convex(np.array([[x, y]]), rad + self.clearance, max_error, self.phase),)
             else:
                 got = tuple(grow_convex(p, self.clearance, max_error) for p in self.convex_pieces())
             memo[max_error] = got
