@@ -326,13 +326,14 @@ class Table(TableMovement, TableTemplates, Map):
         return self._solve_samples(a, pts, want, arc, tolerance), weights, pts
 
     def _solve_samples(self, a: str, pts: np.ndarray, want: np.ndarray, arc: LosArc = "front",
-                       tolerance: float = DEFAULT_TOLERANCE) -> list[LosAnswer | None]:
+                       tolerance: float = DEFAULT_TOLERANCE, leave_out: int = -1) -> list[LosAnswer | None]:
         """The LoS answer from ``a`` to each point of ``pts`` in the mask ``want`` (None
-        elsewhere), in one batch."""
+        elsewhere), in one batch. ``leave_out``: an owner of the LoS obstacles that blocks
+        none of these sight lines (the search leaves it out as it does a line's own ends)."""
         ask = np.flatnonzero(want)
         rows = np.zeros((len(ask), 6))
         rows[:, [0, 1, 3]] = pts[ask]
-        rows[:, 5] = -1  # (points: no radius, no height, no owner)
+        rows[:, 5] = leave_out  # (points: no radius, no height, no owner of their own)
         facing = self.model(a).facing_vector if arc == "front" else None
         raw = line_of_sight_batch(self.los_obstacles, Viewers.repeat(self._viewer(a), len(ask)), Viewers(rows),
                                   [facing] * len(ask), tolerance=tolerance)
@@ -508,14 +509,40 @@ class Table(TableMovement, TableTemplates, Map):
         names = self.los_obstacles.names
         alone = np.array([bool(near[i]) and r is not None and {names[o] for o in r.blockers} == {piece.id}
                           for i, r in enumerate(answers)], bool)
-        without = replace(self, scenery=tuple(o for o in self.scenery if o.id != piece.id))
+        owner = self._alone_owner(piece)
+        without = None if owner >= 0 else replace(self, scenery=tuple(o for o in self.scenery if o.id != piece.id))
         more = np.zeros(len(answers), float)
         for ask in (alone, near & ~alone):
             if ask.any():
-                more += without._visible_samples(attacker, target, only=ask)[0]
+                if without is not None:
+                    more += without._visible_samples(attacker, target, only=ask)[0]
+                else:  # (the table without the piece is this one with the piece left out of the search)
+                    more += [r is not None and r.visible for r in self._solve_samples(attacker, pts, ask,
+                                                                                      leave_out=owner)]
                 if float((mask + more) @ weights / weights.sum()) > seen + 1e-9:
                     return True
         return False
+
+    def _alone_owner(self, piece: Scenery) -> int:
+        """The LoS obstacles' owner of ``piece`` where taking the piece away changes no
+        other solid (nothing rests on it, it rests on nothing and forms no stack with
+        another: E-LOS heights, ``build_obstacles``), so the table without it answers as
+        this one searching without that owner; -1 elsewhere (a table is built without it)."""
+        if piece.solid.z0 > 1e-6 or self._held(piece):
+            return -1
+        obs = self.los_obstacles
+        k = obs.names.index(piece.id)
+        grown = obs.grown(DEFAULT_TOLERANCE)
+        return -1 if any(k in m for m in grown.members[obs.n_owners:]) else k
+
+    def _held(self, piece: Scenery) -> bool:
+        """Whether something stands on ``piece`` or rests on it: a floating piece or a
+        model above the table within touch of its footprint (its solid may change without
+        the piece)."""
+        foot = piece.solid.footprint
+        return any(o.id != piece.id and o.solid.z0 > 1e-6 and shapely.dwithin(o.solid.footprint, foot, 1e-6)
+                   for o in self.scenery) or \
+            any(m.z > 1e-6 and shapely.dwithin(foot, shapely.Point(m.x, m.y), m.radius + 1e-6) for m in self.models)
 
     def _may_clear(self, piece: Scenery, attacker: str, answers: list[LosAnswer | None], pts: np.ndarray
                    ) -> np.ndarray:
@@ -531,10 +558,7 @@ class Table(TableMovement, TableTemplates, Map):
         them where something stands on the piece (its solid may change without it)."""
         ma = self.model(attacker)
         foot = piece.solid.footprint
-        held = any(o.id != piece.id and o.solid.z0 > 1e-6 and shapely.dwithin(o.solid.footprint, foot, 1e-6)
-                   for o in self.scenery) or \
-            any(m.z > 1e-6 and shapely.dwithin(foot, shapely.Point(m.x, m.y), m.radius + 1e-6) for m in self.models)
-        if held or not among.any():
+        if not among.any() or self._held(piece):
             return among.copy()
         at = np.flatnonzero(among)
         lines = shapely.linestrings(np.stack([np.broadcast_to([ma.x, ma.y], (len(at), 2)), pts[at, :2]], 1))

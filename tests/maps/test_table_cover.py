@@ -45,3 +45,59 @@ def test_E_COVER_crouched_counts_as_light():
 def test_E_COVER_wall_too_far_gives_none():
     t = loads(table_text(model("a", (4, 10)) + model("b", (16, 10), side="blue"), wall((12, 6, 12.4, 14), 1.0)))
     assert t.cover("a", "b").level == "none"
+
+
+
+def test_e_cover_a_piece_left_out_of_the_search_sees_as_the_table_without_it():
+    """E-COVER: where nothing rests on a piece and it rests on nothing, the samples seen
+    with the piece left out of the search are those the table without the piece sees
+    (how Cover asks whether a piece hides the target)."""
+    import dataclasses
+    import itertools
+    import random
+
+    from skirmish.scenario.generate import random_table
+
+    checked = changed = 0
+    for seed in (1, 2, 3):
+        t = random_table(random.Random(seed), models=8, scenery=25)
+        for piece in [s for s in t.scenery if s.blocks_los]:
+            owner = t._alone_owner(piece)
+            if owner < 0:
+                continue
+            without = dataclasses.replace(t, scenery=tuple(o for o in t.scenery if o.id != piece.id))
+            asked = 0
+            for a, b in itertools.permutations(t.model_ids, 2):
+                pts, _, want = t._wanted_samples(a, b)
+                answers = t._solve_samples(a, pts, want)
+                if not any(r is not None and owner in r.blockers for r in answers):
+                    continue  # (the piece hides none of these samples)
+                kept = [r is not None and r.visible for r in answers]
+                left_out = [r is not None and r.visible for r in t._solve_samples(a, pts, want, leave_out=owner)]
+                assert left_out == without._visible_samples(a, b, only=want)[0].astype(bool).tolist()
+                checked += 1
+                changed += left_out != kept
+                asked += 1
+                if asked == 2:
+                    break
+    assert checked >= 10 and changed >= 3  # (some pieces did hide samples)
+
+
+def test_e_cover_a_piece_something_rests_on_is_not_left_out():
+    """E-COVER: a piece with a floating piece on it, or a floating one, is taken away by
+    building the table without it (its neighbours' solids may change); a free-standing
+    one is left out of the search."""
+    import dataclasses
+
+    import shapely
+
+    from skirmish.geometry.solids import Prism
+    from skirmish.maps.pieces import Scenery
+
+    base = loads(table_text(model("a", (2, 2)) + model("b", (20, 20), side="blue")))
+    wall = Scenery("wall", Prism(shapely.box(8, 8, 10, 12), 0.0, 3.0), "polygon", ())
+    deck = Scenery("deck", Prism(shapely.box(9, 8, 14, 12), 3.0, 3.5), "polygon", ())
+    crate = Scenery("crate", Prism(shapely.box(15, 15, 16, 16), 0.0, 2.0), "polygon", ())
+    t = dataclasses.replace(base, scenery=(wall, deck, crate))
+    assert t._alone_owner(crate) == t.los_obstacles.names.index("crate")
+    assert t._alone_owner(wall) == -1 and t._alone_owner(deck) == -1
