@@ -1127,13 +1127,18 @@ def _pair_values(sources: Sequence[Viewer], targets: Sequence[Viewer], facings: 
     S, T = Viewers.of(sources).rows, Viewers.of(targets).rows
     P, Q = np.ascontiguousarray(S[:, :3]), np.ascontiguousarray(T[:, :3])  # (C arrays: the kernels' signature)
     H = np.zeros((n, 3))
-    H[:, 2] = -_BIG
     faced = [i for i, f in enumerate(facings) if f is not None]
-    if faced:
-        F = np.array([facings[i] for i in faced], float).reshape(-1, 2)
-        H[faced] = np.column_stack([F, F[:, 0] * S[faced, 0] + F[:, 1] * S[faced, 1]])
-    zP = np.column_stack([S[:, 3], S[:, 3] + S[:, 4]])
-    zQ = np.column_stack([T[:, 3], T[:, 3] + T[:, 4]])
+    if len(faced) == n:  # (every source faced: no rows picked)
+        H[:, :2] = np.array(facings, float).reshape(-1, 2)
+        H[:, 2] = H[:, 0] * S[:, 0] + H[:, 1] * S[:, 1]
+    else:
+        H[:, 2] = -_BIG
+        if faced:
+            F = np.array([facings[i] for i in faced], float).reshape(-1, 2)
+            H[faced] = np.column_stack([F, F[:, 0] * S[faced, 0] + F[:, 1] * S[faced, 1]])
+    zP, zQ = np.empty((n, 2)), np.empty((n, 2))
+    zP[:, 0], zP[:, 1] = S[:, 3], S[:, 3] + S[:, 4]
+    zQ[:, 0], zQ[:, 1] = T[:, 3], T[:, 3] + T[:, 4]
     # E-ARC: the target must reach into the front half-plane (a pair out of arc is answered
     # before any candidate is looked at: none is looked up)
     arc = np.einsum("ij,ij->i", H[:, :2], Q[:, :2]) + Q[:, 2] - H[:, 2] < -1e-12
