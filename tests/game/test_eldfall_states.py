@@ -189,6 +189,10 @@ def test_e_state_other_attributes_slowed_crippled_weakened_flying(states, spd, a
               + model("b1", "blue", (20, 20), 180))
     a = attributes_of(g.state.model("r1"), frozenset(states))
     assert (a["SPD"], a["AGI"], a["STA"]) == (spd, agi, sta)
+    assert attributes_of(g.state.model("r1"), frozenset(states)) is a  # (found once, read only)
+    with pytest.raises(TypeError):
+        a["SPD"] = 9  # type: ignore[index]
+    assert g.state.model("r1").attributes["SPD"] == 4  # (the model's own are untouched)
     assert g.budget("r1", "walk", frozenset(states)) == spd and g.budget("r1", "run", frozenset(states)) == 2 * spd
 
 

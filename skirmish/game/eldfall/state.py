@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from ...maps.pieces import Model
 from ...maps.table import Table
+from ...memo import IdentityMemo
 from ...rules.eldfall.sizes import FLAT_STATES
 from ...values import with_fields
 from .settings import GameSettings
@@ -167,12 +168,22 @@ def facing_toward(x: float, y: float, tx: float, ty: float, default: float = 0.0
 SLOWING = frozenset({"Slowed", "Crippled", "Crouched"})
 
 
-def attributes_of(model: Model, states: frozenset[str]) -> dict[str, int]:
+#: A model's attributes as States leave them, by the attributes (identity) and the States.
+_ATTRIBUTES: IdentityMemo[Mapping[str, int]] = IdentityMemo(512)
+
+
+def attributes_of(model: Model, states: frozenset[str]) -> Mapping[str, int]:
     """The model's attributes as its States leave them (E-STATE-CROUCHED, E-STATE-OTHER):
     SPD halved when Slowed, Crippled or Crouched and doubled when Flying; AGI halved
     when Crippled; STA halved when Weakened. Halving rounds up (E-MOD-HALF); a value
-    is halved once however many States halve it, and halved and doubled is unchanged."""
-    a = {k: int(v) for k, v in model.attributes.items() if v is not None}
+    is halved once however many States halve it, and halved and doubled is unchanged.
+    (Read only: found once per attributes and States.)"""
+    attrs = model.attributes
+    return _ATTRIBUTES.get((id(attrs), frozenset(states)), (attrs,), lambda: _attributes_of(attrs, states))
+
+
+def _attributes_of(attributes: Mapping[str, int], states: frozenset[str]) -> Mapping[str, int]:
+    a = {k: int(v) for k, v in attributes.items() if v is not None}
 
     def half(k: str) -> None:
         if k in a:
@@ -188,4 +199,4 @@ def attributes_of(model: Model, states: frozenset[str]) -> dict[str, int]:
         half("AGI")
     if "Weakened" in states:
         half("STA")
-    return a
+    return MappingProxyType(a)

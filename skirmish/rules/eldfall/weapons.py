@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -57,7 +58,7 @@ class Weapon:
                 return i
         return None
 
-    def strike(self, attributes: dict[str, int]) -> int | None:
+    def strike(self, attributes: Mapping[str, int]) -> int | None:
         """The Strike this weapon gives its wielder (None if the attribute is unknown)."""
         if isinstance(self.stk, int):
             return self.stk
