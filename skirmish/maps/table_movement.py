@@ -140,12 +140,16 @@ class _Space:
                 continue
             # E-STATE-DEAD: a Dead model is moved through like a friend (and never ended on)
             (self.friends if o.side == m.side or "Dead" in o.states else self.enemies).append((o.id, o.x, o.y, o.radius))
-        self.enemy_caps = _circle_rows(self.enemies, r, 0)[0]
         models = (*self.enemies, *self.friends)
         self.model_ids = [e[0] for e in models]
-        enemy_obs = [P.PlanObstacle.round(i, r + ENEMY_MARGIN, (x, y, rad), _phase((x, y), here))
-                     for i, x, y, rad in self.enemies]
-        model_obs = [P.PlanObstacle.round(i, r, (x, y, rad), _phase((x, y), here)) for i, x, y, rad in models]
+        ne = len(self.enemies)
+        # every model's capsule (x, y, x, y, radius) and the direction its polygon is turned to
+        discs = _disc_rows(models)
+        self.enemy_caps = _grown_rows(discs[:ne], r)
+        phases = [_phase((x, y), here) for _, x, y, _ in models]
+        enemy_obs = [P.PlanObstacle.round(i, r + ENEMY_MARGIN, (x, y, rad), a)
+                     for (i, x, y, rad), a in zip(self.enemies, phases)]
+        model_obs = [P.PlanObstacle.round(i, r, (x, y, rad), a) for (i, x, y, rad), a in zip(models, phases)]
         # the capsule rows: the support's and the pieces' are kept with the pieces, the models' added
         way, owner = sc.way
         nb, nl = len(self.blockers), len(self.low)
@@ -154,12 +158,12 @@ class _Space:
             return np.concatenate([way, *(c for c, _ in parts)]), np.concatenate([owner, *(o for _, o in parts)])
         #: planning: support, blockers, enemies kept a little beyond contact
         self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box,
-                                rows=rows(_circle_rows(self.enemies, r + ENEMY_MARGIN, nb)))
+                                rows=rows((_grown_rows(discs[:ne], r + ENEMY_MARGIN), np.arange(nb, nb + ne))))
         #: checking: support and blockers (models are tested separately)
         self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box, rows=sc.way)
         #: ending: also low pieces and every model (touching is fine)
         self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box,
-                               rows=rows(sc.low_rows, _circle_rows(models, r, nb + nl)))
+                               rows=rows(sc.low_rows, (_grown_rows(discs, r), np.arange(nb + nl, nb + nl + len(models)))))
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
@@ -204,12 +208,18 @@ class _Space:
         return P.casters([o for o in self.blockers if o.name not in pieces] + enemy_obs)
 
 
-def _circle_rows(circles: Sequence[tuple[str, float, float, float]], clearance: float, first: int
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`~skirmish.geometry.paths.obstacle_rows` of round obstacles ``(id, x, y,
-    radius)`` kept ``clearance`` clear (owners from ``first``), made without the obstacles."""
-    caps = np.array([[x, y, x, y, rad + clearance] for _, x, y, rad in circles], float).reshape(-1, 5)
-    return caps, np.arange(first, first + len(caps))
+def _disc_rows(circles: Sequence[tuple[str, float, float, float]]) -> np.ndarray:
+    """The capsule rows (x, y, x, y, radius) of round obstacles ``(id, x, y, radius)``."""
+    return np.array([[x, y, x, y, rad] for _, x, y, rad in circles], float).reshape(-1, 5)
+
+
+def _grown_rows(discs: np.ndarray, clearance: float) -> np.ndarray:
+    """:func:`~skirmish.geometry.paths.obstacle_rows`' capsules of the round obstacles
+    ``discs`` (:func:`_disc_rows`) kept ``clearance`` clear (radius + clearance), made
+    without the obstacles."""
+    out = discs.copy()
+    out[:, 4] += clearance
+    return out
 
 
 def _phase(c: tuple[float, float], towards: tuple[float, float]) -> float:
