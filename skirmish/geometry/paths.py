@@ -407,12 +407,18 @@ _FOOTPRINT_EDGES: IdentityMemo[tuple[np.ndarray, np.ndarray, float]] = IdentityM
 _WALLS: IdentityMemo[list[np.ndarray]] = IdentityMemo(256)
 
 
+def _support_capsules(support: BaseGeometry, clearance: float) -> np.ndarray:
+    """The capsules (rows ax ay bx by c) of ``support``'s edges kept ``clearance`` clear,
+    found once per support and clearance (read only)."""
+    return _SUPPORT_CAPS.get((id(support), float(clearance)), (support,),
+                             lambda: _ring_capsules(support, float(clearance)))
+
+
 def capsule_rows(support: Polygon | MultiPolygon, clearance: float, obstacles: Sequence[PlanObstacle]
                  ) -> tuple[np.ndarray, np.ndarray]:
     """The capsules a centre keeps clear of on ``support``: its edges' (owner -1), then
     each obstacle's in turn (owner: its index), as (rows, owners)."""
-    edge = _SUPPORT_CAPS.get((id(support), float(clearance)), (support,),
-                             lambda: _ring_capsules(support, float(clearance)))
+    edge = _support_capsules(support, clearance)
     caps, owner = obstacle_rows(obstacles)
     return np.concatenate([edge, caps]), np.concatenate([np.full(len(edge), -1), owner])
 
@@ -913,7 +919,7 @@ def exit_param(p0: np.ndarray, p1: np.ndarray, region: BaseGeometry, r: float, t
     n = len(p0)
     if n == 0:
         return np.zeros(0)
-    caps = _SUPPORT_CAPS.get((id(region), float(r)), (region,), lambda: _ring_capsules(region, float(r)))
+    caps = _support_capsules(region, r)
     m = len(caps)
     i = np.repeat(np.arange(n), m)
     j = np.tile(np.arange(m), n)

@@ -145,7 +145,7 @@ class _Space:
         ne = len(self.enemies)
         # every model's capsule (x, y, x, y, radius) and the direction its polygon is turned to
         discs = _disc_rows(models)
-        self.enemy_caps = _grown_rows(discs[:ne], r)
+        self.enemy_caps = _grown_rows(discs[:ne], r, 0)[0]
         phases = [_phase((x, y), here) for _, x, y, _ in models]
         enemy_obs = [P.PlanObstacle.round(i, r + ENEMY_MARGIN, (x, y, rad), a)
                      for (i, x, y, rad), a in zip(self.enemies, phases)]
@@ -158,12 +158,12 @@ class _Space:
             return np.concatenate([way, *(c for c, _ in parts)]), np.concatenate([owner, *(o for _, o in parts)])
         #: planning: support, blockers, enemies kept a little beyond contact
         self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box,
-                                rows=rows((_grown_rows(discs[:ne], r + ENEMY_MARGIN), np.arange(nb, nb + ne))))
+                                rows=rows(_grown_rows(discs[:ne], r + ENEMY_MARGIN, nb)))
         #: checking: support and blockers (models are tested separately)
         self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box, rows=sc.way)
         #: ending: also low pieces and every model (touching is fine)
         self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box,
-                               rows=rows(sc.low_rows, (_grown_rows(discs, r), np.arange(nb + nl, nb + nl + len(models)))))
+                               rows=rows(sc.low_rows, _grown_rows(discs, r, nb + nl)))
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
@@ -213,13 +213,13 @@ def _disc_rows(circles: Sequence[tuple[str, float, float, float]]) -> np.ndarray
     return np.array([[x, y, x, y, rad] for _, x, y, rad in circles], float).reshape(-1, 5)
 
 
-def _grown_rows(discs: np.ndarray, clearance: float) -> np.ndarray:
-    """:func:`~skirmish.geometry.paths.obstacle_rows`' capsules of the round obstacles
-    ``discs`` (:func:`_disc_rows`) kept ``clearance`` clear (radius + clearance), made
-    without the obstacles."""
-    out = discs.copy()
-    out[:, 4] += clearance
-    return out
+def _grown_rows(discs: np.ndarray, clearance: float, first: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~skirmish.geometry.paths.obstacle_rows` of the round obstacles ``discs``
+    (:func:`_disc_rows`) kept ``clearance`` clear (radius + clearance; owners from
+    ``first``), made without the obstacles."""
+    caps = discs.copy()
+    caps[:, 4] += clearance
+    return caps, np.arange(first, first + len(caps))
 
 
 def _phase(c: tuple[float, float], towards: tuple[float, float]) -> float:
