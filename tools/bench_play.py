@@ -10,8 +10,9 @@ games of two versions may differ: a policy that draws its samples differently pl
 other moves from the same seed).
 
 The process is set up as ``skirmish play --games`` sets up its own: the compiled kernels
-loaded, and the objects made at start-up frozen out of the garbage collector's full
-passes (``gc.freeze``, :func:`skirmish.scale.settle_heap`), for the baseline too.
+loaded, and :func:`skirmish.scale.settle_heap` of the code measured (the objects made at
+start-up frozen out of the garbage collector's full passes, the youngest generation's
+threshold raised), for the baseline too (each with its own).
 
 The baseline is another checkout of the code (``--against DIR``, e.g. main exported
 with ``git archive main | tar -x -C /tmp/main``): the same games are played there in a
@@ -51,6 +52,19 @@ from skirmish.scenario.generate import random_table  # noqa: E402
 CASES = {"random": "random vs random", "greedy": "greedy vs greedy"}
 
 
+def settle(gc_module) -> None:
+    """Set the process up as ``skirmish play --games`` sets up its own
+    (:func:`skirmish.scale.settle_heap` of the code measured: the start-up objects frozen
+    out of the collector's full passes, its thresholds); a baseline from before
+    ``settle_heap`` only freezes them."""
+    try:
+        from skirmish.scale import settle_heap
+    except ImportError:
+        gc_module.freeze()
+        return
+    settle_heap()
+
+
 def bench_table(seed: int):
     """5 models a side, 25 pieces; the built-in weapons get the game's default Power
     (``with_builtin_power``) to be playable."""
@@ -73,9 +87,7 @@ def run(case: str, games: int, seed: int) -> dict[str, float]:
         kernels.load()
     except ImportError:  # (a baseline from before them)
         pass
-    # as `skirmish play --games` sets up its process (skirmish.scale.settle_heap): the
-    # start-up objects stay out of the collector's full passes; the same for a baseline
-    gc.freeze()
+    settle(gc)
     runs = []
     for i in range(games):
         pol = {s: load_policy(case, "eldfall") for s in table.sides}

@@ -45,7 +45,8 @@ try:
     kernels.load()
 except ImportError:
     pass
-gc.freeze()
+from bench_play import settle
+settle(gc)
 table = bench_table(seed)
 def play(s):
     play_game(table, parse_settings(None, table), {side: load_policy(case, "eldfall") for side in table.sides},

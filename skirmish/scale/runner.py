@@ -28,17 +28,28 @@ Backend = Literal["local", "dask"]
 
 _SETTLED = False
 
+#: The collector's youngest-generation threshold during a long run (CPython's default is
+#: 700): an Eldfall game makes and drops some 10^5 containers, so with the default the
+#: collector walks the young objects every few milliseconds, about 6 % of a random game
+#: (2 % at this threshold: tools/bench_play.py, measured with ``gc.callbacks``).
+YOUNG_THRESHOLD = 20_000
+
 
 def settle_heap() -> None:
     """Before a long run of jobs in this process: take every object made so far (the
     imported libraries, the loaded scenario) out of the garbage collector's full passes
-    (``gc.freeze``), once per process. numpy, shapely and numba make some 10^5 objects
-    that are never garbage; a full pass walks them all (about 70 ms, every few Eldfall
-    games). Processes forked afterwards (``workers`` > 1) share the frozen heap."""
+    (``gc.freeze``), and let the youngest generation grow to :data:`YOUNG_THRESHOLD`
+    objects between passes (never lower than it was), once per process. numpy, shapely
+    and numba make some 10^5 objects that are never garbage; a full pass walks them all
+    (about 70 ms, every few Eldfall games). Processes forked afterwards (``workers`` > 1)
+    share the frozen heap and the thresholds."""
     global _SETTLED
     if not _SETTLED:
         _SETTLED = True
         gc.freeze()
+        young, middle, old_ = gc.get_threshold()
+        if young:  # (0: the collector was switched off by the caller; leave it so)
+            gc.set_threshold(max(young, YOUNG_THRESHOLD), middle, old_)
 
 
 def job_rng(seed: int, i: int) -> random.Random:

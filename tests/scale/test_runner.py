@@ -29,12 +29,25 @@ def test_bad_worker_count():
 
 def test_settle_heap_freezes_the_start_up_objects_once_per_process():
     """In a fresh process: the objects alive at the call leave the collector's passes
-    (frozen), the objects made after stay collectable, and a second call changes nothing."""
+    (frozen), the objects made after stay collectable, the youngest generation's threshold
+    is raised (the older ones kept), and a second call changes nothing."""
     import subprocess
     import sys
 
-    code = ("import gc; from skirmish.scale import settle_heap; before = gc.get_freeze_count(); settle_heap(); "
+    code = ("import gc; from skirmish.scale import settle_heap; from skirmish.scale.runner import YOUNG_THRESHOLD; "
+            "before = gc.get_freeze_count(); th = gc.get_threshold(); settle_heap(); "
             "frozen = gc.get_freeze_count(); junk = [[] for _ in range(1000)]; settle_heap(); "
-            "print(before, frozen > 1000, gc.get_freeze_count() == frozen)")
+            "print(before, frozen > 1000, gc.get_freeze_count() == frozen, "
+            "gc.get_threshold() == (max(th[0], YOUNG_THRESHOLD), th[1], th[2]), th[0] < YOUNG_THRESHOLD)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["0", "True", "True"]
+    assert out == ["0", "True", "True", "True", "True"]
+
+
+def test_settle_heap_leaves_a_switched_off_collector_off():
+    import subprocess
+    import sys
+
+    code = ("import gc; gc.set_threshold(0); from skirmish.scale import settle_heap; settle_heap(); "
+            "print(gc.get_threshold()[0])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0"]
