@@ -8,8 +8,8 @@ game runs does not drift: this counts them for this checkout and, with ``--again
 DIR``, for another checkout playing the same games, both under callgrind at the same
 time (one per core), and prints the ratio.
 
-Each side warms up first (kernels loaded, one game played, the start-up objects frozen
-out of the collector as ``skirmish play --games`` does); only the measured games are
+Each side warms up first (kernels loaded, its process set up as ``skirmish play --games``
+sets up its own with that side's ``settle_heap``, one game played); only the measured games are
 counted (callgrind's instrumentation is switched on around them with
 ``callgrind_control``). Under callgrind a game runs some 50 times slower: three random
 games take about five minutes, greedy ones longer.
@@ -45,8 +45,11 @@ try:
     kernels.load()
 except ImportError:
     pass
-from bench_play import settle
-settle(gc)
+try:  # (as `skirmish play --games` sets up its process; a side from before settle_heap: gc.freeze)
+    from skirmish.scale import settle_heap
+except ImportError:
+    settle_heap = gc.freeze
+settle_heap()
 table = bench_table(seed)
 def play(s):
     play_game(table, parse_settings(None, table), {side: load_policy(case, "eldfall") for side in table.sides},
