@@ -1019,7 +1019,11 @@ class TableMovement:
         return hops, cur == sc
 
     def _mv_walk(self, mv: _Mover, pts: list[tuple[float, float, float]], surf: list[int], budget: float,
-              limited: bool, bad: Sequence[tuple[int, str]] = ()) -> _Walk:
+              limited: bool, bad: Sequence[tuple[int, str]] = (), end_free: bool = False) -> _Walk:
+        """Walk the path ``pts`` (on surfaces ``surf``) as the checker does, collecting its
+        violations, stops and costs. ``end_free``: the last point is known to be where the
+        base may end on its surface (the end space's ``point_free``, as :meth:`_mv_straight`
+        tests it), so a walk that gets there does not check its end again."""
         w = _Walk([pts[0]])
         for i, why in bad:
             w.violate(i, why)
@@ -1095,7 +1099,7 @@ class TableMovement:
                 cut = p
                 break
             contact_now = now
-        if not w.cut_by_budget:
+        if not w.cut_by_budget and not (end_free and cut is None):
             last = cut if cut is not None else (pieces[-1] if pieces else None)
             s_end = mv.home if last is None else (last.to if last.vertical else last.surface)
             x, y, _ = w.points[-1]
@@ -1331,8 +1335,8 @@ class TableMovement:
         surf = [k for _, _, k in route]
         if why and bounded and len(route) == 1 and not isinstance(to, str):
             w = _Walk([pts[0]])  # (bounded, the point out of reach: the reason alone, no path to check)
-        else:
-            w = self._mv_walk(mv, pts, surf, budget, limited)
+        else:  # (a straight route's end passed the end test: not checked again)
+            w = self._mv_walk(mv, pts, surf, budget, limited, end_free=straight is not None)
         if why:
             w.violations.append(Violation(max(0, len(pts) - 2), why, to if isinstance(to, str) else None))
             w.violations.sort(key=lambda v: v.at)

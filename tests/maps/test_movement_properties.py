@@ -117,6 +117,38 @@ def test_every_planned_path_passes_the_checker_and_an_independent_clearance_test
             assert p.stopped_at_contact == enemy and independent_clearance_ok(t, mid, p.points[:-1])
 
 
+def test_E_MOVE_END_a_straight_plan_ends_where_the_checker_lets_it_end():
+    """A plan whose straight way is open is not checked at its end again (the straight
+    test already asked where the base may end): the checker, which always checks the
+    end, gives the same answer on its path, for ends drawn right up against scenery,
+    models and low pieces (touching, within a hair, just inside). (A plan cut short by
+    base contact with an enemy ends at the cut, which both check.)"""
+    compared = close = 0
+    for seed in range(20):
+        t = scene(seed, spread=6.0)
+        rng = random.Random(seed)
+        mid = t.models[seed % len(t.models)].id
+        m = t.model(mid)
+        for _ in range(60):
+            other = rng.choice([*t.scenery, *(o for o in t.models if o.id != mid)])
+            geom = other.solid.footprint if isinstance(other, Scenery) else shapely.Point(other.x, other.y).buffer(
+                other.radius, quad_segs=32)
+            p = geom.exterior.interpolate(rng.uniform(0, geom.exterior.length))
+            c = geom.centroid
+            d = math.hypot(p.x - c.x, p.y - c.y) or 1.0
+            gap = m.radius + rng.choice([0.0, 1e-9, 1e-6, 1e-3, -1e-6, -1e-3, 0.05])  # out from the edge
+            q = (p.x + (p.x - c.x) / d * gap, p.y + (p.y - c.y) / d * gap)
+            plan = t.plan_move(mid, (*q, 0.0), budget=10.0)  # (x, y, z): the straight way is tried first
+            if len(plan.points) != 2 or not plan.legal or plan.stopped_at_contact is not None:
+                continue
+            again = t.check_move(mid, [plan.points[-1]], budget=10.0)
+            assert (again.legal, again.points, again.violations, again.stopped_at_contact) == \
+                (True, plan.points, (), None)
+            compared += 1
+            close += shapely.distance(geom, shapely.Point(q)) < m.radius + 2e-3
+    assert compared >= 40 and close >= 10  # (the draw reaches the edges it is meant to)
+
+
 @pytest.mark.slow
 @settings(max_examples=6, deadline=None, derandomize=True)
 @given(st.integers(0, 100_000))
