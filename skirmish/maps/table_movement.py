@@ -726,6 +726,10 @@ class _Mover:
         return out
 
 
+#: No (segment, capsule, t_in, t_out) events (:meth:`FreeSpace.violations`' shape).
+_NO_EVENTS = (np.zeros(0, int), np.zeros(0, int), np.zeros(0), np.zeros(0))
+
+
 def _replace(lad: Ladder, **kw: Any) -> Ladder:
     from dataclasses import replace
     return replace(lad, **kw)
@@ -1021,14 +1025,15 @@ class TableMovement:
     def _mv_walk(self, mv: _Mover, pts: list[tuple[float, float, float]], surf: list[int], budget: float,
               limited: bool, bad: Sequence[tuple[int, str]] = (), end_free: bool = False) -> _Walk:
         """Walk the path ``pts`` (on surfaces ``surf``) as the checker does, collecting its
-        violations, stops and costs. ``end_free``: the last point is known to be where the
-        base may end on its surface (the end space's ``point_free``, as :meth:`_mv_straight`
-        tests it), so a walk that gets there does not check its end again."""
+        violations, stops and costs. ``end_free``: the path is :meth:`_mv_straight`'s route,
+        whose end passed the end space's ``point_free`` and whose way passed the planning
+        space's clearances (which hold the checking space's, more strictly): the walk
+        does not test those again (enemy contacts and the budget it still walks)."""
         w = _Walk([pts[0]])
         for i, why in bad:
             w.violate(i, why)
         pieces = self._mv_pieces(mv, pts, surf, w)
-        events = self._mv_horizontal_events(mv, pieces)
+        events = self._mv_horizontal_events(mv, pieces, clear=end_free)
         spd = mv.model.attributes.get("SPD")
         contact_now = self._mv_contacts(mv, mv.home, mv.start)
         over_reported = False
@@ -1110,8 +1115,11 @@ class TableMovement:
             w.notes.append(f"E-MOVE-ENEMY: the move ends on entering base contact with {w.stopped}")
         return w
 
-    def _mv_horizontal_events(self, mv: _Mover, pieces: list[_Piece]) -> dict[int, list[tuple[float, int, str, Any]]]:
-        """Violations and contacts along every horizontal piece, batched by surface."""
+    def _mv_horizontal_events(self, mv: _Mover, pieces: list[_Piece], clear: bool = False
+                              ) -> dict[int, list[tuple[float, int, str, Any]]]:
+        """Violations and contacts along every horizontal piece, batched by surface.
+        ``clear``: the pieces are known to keep the checking space's clearances (a straight
+        route, :meth:`_mv_walk`): only the enemies are tested."""
         out: dict[int, list[tuple[float, int, str, Any]]] = {}
         by_surface: dict[int, list[int]] = {}
         for n, p in enumerate(pieces):
@@ -1126,7 +1134,7 @@ class TableMovement:
             if idx[0] == 0 and k == mv.home:
                 relax[0] = mv.start
             relaxed = np.array([pieces[n].relax for n in idx])
-            i, j, lo, _ = sp.check.violations(p0, p1, shrink=CONTACT, relax0=relax)
+            i, j, lo, _ = (_NO_EVENTS if clear else sp.check.violations(p0, p1, shrink=CONTACT, relax0=relax))
             for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
                 owner = int(sp.check.owner[b])
                 if owner < 0:
