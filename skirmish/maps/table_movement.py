@@ -1023,9 +1023,9 @@ class TableMovement:
         return hops, cur == sc
 
     def _mv_walk(self, mv: _Mover, pts: list[tuple[float, float, float]], surf: list[int], budget: float,
-              limited: bool, bad: Sequence[tuple[int, str]] = (), end_free: bool = False) -> _Walk:
+              limited: bool, bad: Sequence[tuple[int, str]] = (), straight: bool = False) -> _Walk:
         """Walk the path ``pts`` (on surfaces ``surf``) as the checker does, collecting its
-        violations, stops and costs. ``end_free``: the path is :meth:`_mv_straight`'s route,
+        violations, stops and costs. ``straight``: the path is :meth:`_mv_straight`'s route,
         whose end passed the end space's ``point_free`` and whose way passed the planning
         space's clearances (which hold the checking space's, more strictly): the walk
         does not test those again (enemy contacts and the budget it still walks)."""
@@ -1033,7 +1033,7 @@ class TableMovement:
         for i, why in bad:
             w.violate(i, why)
         pieces = self._mv_pieces(mv, pts, surf, w)
-        events = self._mv_horizontal_events(mv, pieces, clear=end_free)
+        events = self._mv_horizontal_events(mv, pieces, clear=straight)
         spd = mv.model.attributes.get("SPD")
         contact_now = self._mv_contacts(mv, mv.home, mv.start)
         over_reported = False
@@ -1104,7 +1104,7 @@ class TableMovement:
                 cut = p
                 break
             contact_now = now
-        if not w.cut_by_budget and not (end_free and cut is None):
+        if not w.cut_by_budget and not (straight and cut is None):
             last = cut if cut is not None else (pieces[-1] if pieces else None)
             s_end = mv.home if last is None else (last.to if last.vertical else last.surface)
             x, y, _ = w.points[-1]
@@ -1343,8 +1343,8 @@ class TableMovement:
         surf = [k for _, _, k in route]
         if why and bounded and len(route) == 1 and not isinstance(to, str):
             w = _Walk([pts[0]])  # (bounded, the point out of reach: the reason alone, no path to check)
-        else:  # (a straight route's end passed the end test: not checked again)
-            w = self._mv_walk(mv, pts, surf, budget, limited, end_free=straight is not None)
+        else:  # (a straight route's way and end passed their tests: not tested again)
+            w = self._mv_walk(mv, pts, surf, budget, limited, straight=straight is not None)
         if why:
             w.violations.append(Violation(max(0, len(pts) - 2), why, to if isinstance(to, str) else None))
             w.violations.sort(key=lambda v: v.at)

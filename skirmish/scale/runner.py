@@ -47,9 +47,9 @@ def settle_heap() -> None:
     if not _SETTLED:
         _SETTLED = True
         gc.freeze()
-        young, middle, old_ = gc.get_threshold()
+        young, middle, oldest = gc.get_threshold()
         if young:  # (0: the collector was switched off by the caller; leave it so)
-            gc.set_threshold(max(young, YOUNG_THRESHOLD), middle, old_)
+            gc.set_threshold(max(young, YOUNG_THRESHOLD), middle, oldest)
 
 
 def job_rng(seed: int, i: int) -> random.Random:
