@@ -52,7 +52,7 @@ from skirmish.scenario.generate import random_table  # noqa: E402
 CASES = {"random": "random vs random", "greedy": "greedy vs greedy"}
 
 
-def settle(gc_module) -> None:
+def settle() -> None:
     """Set the process up as ``skirmish play --games`` sets up its own
     (:func:`skirmish.scale.settle_heap` of the code measured: the start-up objects frozen
     out of the collector's full passes, its thresholds); a baseline from before
@@ -60,7 +60,7 @@ def settle(gc_module) -> None:
     try:
         from skirmish.scale import settle_heap
     except ImportError:
-        gc_module.freeze()
+        gc.freeze()
         return
     settle_heap()
 
@@ -87,7 +87,7 @@ def run(case: str, games: int, seed: int) -> dict[str, float]:
         kernels.load()
     except ImportError:  # (a baseline from before them)
         pass
-    settle(gc)
+    settle()
     runs = []
     for i in range(games):
         pol = {s: load_policy(case, "eldfall") for s in table.sides}
