@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -37,7 +38,8 @@ def scheduler(tmp_path_factory):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                "--port", "0", "--no-dashboard", "--scheduler-file", str(info)],
-                              cwd=d, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+                              cwd=d, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)]
     try:
         for _ in range(300):
             if info.exists() and info.stat().st_size:
@@ -46,17 +48,21 @@ def scheduler(tmp_path_factory):
         addr = json.loads(info.read_text())["address"]
         procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr, "--host",
                                        "127.0.0.1", "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
-                                      cwd=d, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                                      cwd=d, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      start_new_session=True))
         assert addr.startswith("tcp://127.0.0.1:")
         yield addr
     finally:
-        for p in reversed(procs):
-            p.terminate()
+        # each process leads its own group (the worker's nanny and the workers it spawns):
+        # the whole group is killed at once, rather than waiting for a graceful close,
+        # which takes seconds on a loaded machine
         for p in reversed(procs):
             try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for p in reversed(procs):
+            p.wait(timeout=20)
 
 
 @pytest.mark.slow
