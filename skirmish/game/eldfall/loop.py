@@ -669,8 +669,8 @@ class EldfallGame:
             also = [] if seq.move.kind in SPECIAL_MOVES or "Blinded" in self.state.unit(seq.mover).states else \
                 [(seq.mover, e) for e, ws in self._in_reach(seq.mover).items() if ws]
             n = len(seq.move.samples)
-            exact = np.array([[bool(self._reach_along(seq, r)[i]) for r in ids] for i in range(n)],
-                             bool).reshape(n, len(ids))
+            reach = [self._reach_along(seq, r) for r in ids]  # (per reactor, per point: the weapons)
+            exact = np.array([[bool(ws[i]) for ws in reach] for i in range(n)], bool).reshape(n, len(ids))
             seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids, also=also,
                                     exact=exact)
             seq.tables = seq.sight.tables
