@@ -726,6 +726,28 @@ class _Mover:
         return out
 
 
+#: How far inside the base-contact tolerance a move stopped on entering contact is put
+#: when rounding left it a hair outside (:func:`_into_contact`).
+CONTACT_MARGIN = 1e-12
+
+
+def _into_contact(end: tuple[float, float], sp: _Space, enemy: str, r: float, start: tuple[float, float],
+                  step: float) -> tuple[tuple[float, float], float]:
+    """E-MOVE-ENEMY: a move stops on entering base contact with ``enemy``, at the point of
+    its piece (from ``start``, ``step`` inches along) where the bases' gap is
+    :data:`CONTACT`; where rounding left that point a hair beyond (the gap measured either
+    way round, as E-DIST does, is more than CONTACT), it is moved straight toward the
+    enemy's centre to :data:`CONTACT_MARGIN` inside, so the two count as touching
+    (E-CONTACT). The point and the piece's length to it."""
+    _, x, y, rad = next(e for e in sp.enemies if e[0] == enemy)
+    h = math.hypot(x - end[0], y - end[1])
+    if h == 0.0 or max(h - r - rad, h - rad - r) <= CONTACT:
+        return end, step
+    k = (r + rad + CONTACT - CONTACT_MARGIN) / h
+    moved = (x + (end[0] - x) * k, y + (end[1] - y) * k)
+    return moved, math.hypot(moved[0] - start[0], moved[1] - start[1])
+
+
 #: No (segment, capsule, t_in, t_out) events (:meth:`FreeSpace.violations`' shape).
 _NO_EVENTS = (np.zeros(0, int), np.zeros(0, int), np.zeros(0), np.zeros(0))
 
@@ -1046,12 +1068,12 @@ class TableMovement:
                 if w.cost + L > budget + 1e-9 and not over_reported:
                     evs.append(((budget - w.cost) / L if L > 0 else 0.0, 1, "budget", None))
                 evs.sort(key=lambda e: (e[0], e[1]))
-                t_cut = None
+                t_cut, touching = None, None
                 for t, _, what, who in evs:
                     if what == "contact":
                         if who in contact_now and t <= 1e-9:
                             continue
-                        t_cut, w.stopped = t, who
+                        t_cut, w.stopped, touching = t, who, who
                         break
                     if what == "budget":
                         over_reported = True
@@ -1066,9 +1088,12 @@ class TableMovement:
                     w.violate(p.at, what, who)
                 frac = 1.0 if t_cut is None else max(0.0, min(1.0, t_cut))
                 end = (p.a[0] + frac * (p.b[0] - p.a[0]), p.a[1] + frac * (p.b[1] - p.a[1]))
+                step = frac * L
+                if touching is not None:
+                    end, step = _into_contact(end, mv.space(p.surface), touching, mv.r, p.a, step)
                 w.points.append((end[0], end[1], z))
-                w.length += frac * L
-                w.cost += frac * L
+                w.length += step
+                w.cost += step
                 if t_cut is not None:
                     cut = p
                     break

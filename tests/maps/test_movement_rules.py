@@ -149,6 +149,35 @@ def test_E_MOVE_ENEMY_moving_to_an_enemy_ends_in_base_contact():
     assert t.in_contact("a", "foe") is False  # the table itself is unchanged
 
 
+def test_E_MOVE_ENEMY_a_move_stopped_at_contact_ends_in_base_contact():
+    """E-MOVE-ENEMY, E-CONTACT: a move cut where it enters base contact ends with the bases
+    touching (within the contact tolerance, measured either way round), from every
+    angle of approach, planned or declared; the cut lies on the contact ring (rounding
+    never leaves it a hair outside)."""
+    import dataclasses
+    import random
+
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(120):
+        fx, fy = 12 + rng.uniform(-2, 2), 12 + rng.uniform(-2, 2)
+        ang, d = rng.uniform(0, 2 * math.pi), rng.uniform(2.0, 5.0)
+        ax, ay = fx + d * math.cos(ang), fy + d * math.sin(ang)
+        t = table(model("a", f"[{ax!r}, {ay!r}]") + model("foe", f"[{fx!r}, {fy!r}]", side="blue"))
+        beyond = (fx - (ax - fx) * rng.uniform(0.2, 1.0) + rng.uniform(-0.3, 0.3),
+                  fy - (ay - fy) * rng.uniform(0.2, 1.0) + rng.uniform(-0.3, 0.3))
+        for mv in (t.check_move("a", [beyond], kind="run"), t.plan_move("a", "foe", kind="run")):
+            if mv.stopped_at_contact is None:
+                continue  # (a declared line that misses the foe's base)
+            assert mv.stopped_at_contact == "foe" and mv.legal
+            x, y, _ = mv.points[-1]
+            after = t.with_model(dataclasses.replace(t.model("a"), x=x, y=y))
+            assert after.in_contact("a", "foe") and after.in_contact("foe", "a")
+            assert dist_to((x, y), (fx, fy)) == pytest.approx(2 * R_M, abs=1.5e-3)
+            checked += 1
+    assert checked >= 150
+
+
 def test_E_MOVE_ENEMY_an_engaged_model_may_move_away_but_not_through():
     t = table(model("a", "[5, 10]") + model("foe", f"[{5 + 2 * R_M}, 10]", side="blue"))
     away = t.check_move("a", [(2, 10)])
