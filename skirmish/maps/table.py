@@ -538,11 +538,22 @@ class Table(TableMovement, TableTemplates, Map):
     def _held(self, piece: Scenery) -> bool:
         """Whether something stands on ``piece`` or rests on it: a floating piece or a
         model above the table within touch of its footprint (its solid may change without
-        the piece)."""
-        foot = piece.solid.footprint
-        return any(o.id != piece.id and o.solid.z0 > 1e-6 and shapely.dwithin(o.solid.footprint, foot, 1e-6)
-                   for o in self.scenery) or \
-            any(m.z > 1e-6 and shapely.dwithin(foot, shapely.Point(m.x, m.y), m.radius + 1e-6) for m in self.models)
+        the piece). Found once per piece and table (Cover asks it of a piece up to three
+        times: which sight lines may meet it, which samples may clear, how to leave it out)."""
+        got = self._held_pieces.get(piece.id)
+        if got is None:
+            foot = piece.solid.footprint
+            got = self._held_pieces[piece.id] = \
+                any(o.id != piece.id and o.solid.z0 > 1e-6 and shapely.dwithin(o.solid.footprint, foot, 1e-6)
+                    for o in self.scenery) or \
+                any(m.z > 1e-6 and shapely.dwithin(foot, shapely.Point(m.x, m.y), m.radius + 1e-6)
+                    for m in self.models)
+        return got
+
+    @cached_property
+    def _held_pieces(self) -> dict[str, bool]:
+        """:meth:`_held` by piece id, as asked on this table."""
+        return {}
 
     def _may_clear(self, piece: Scenery, attacker: str, answers: list[LosAnswer | None], pts: np.ndarray
                    ) -> np.ndarray:
