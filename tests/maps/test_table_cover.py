@@ -47,7 +47,6 @@ def test_E_COVER_wall_too_far_gives_none():
     assert t.cover("a", "b").level == "none"
 
 
-
 def test_e_cover_a_piece_left_out_of_the_search_sees_as_the_table_without_it():
     """E-COVER: where nothing rests on a piece and it rests on nothing, the samples seen
     with the piece left out of the search are those the table without the piece sees
