@@ -71,58 +71,71 @@ def rerolled(faces: tuple[int, ...], idx: tuple[int, ...]) -> Iterator[tuple[int
         yield tuple(out)
 
 
-Dist = dict[tuple[int, int, int, int], Fraction]
+Dist = dict[tuple[int, int, int, int], int]  # outcome -> count of equally likely rolls
+
+
+def top(n: int, rule: Rule) -> int:
+    """The most dice ``rule`` may reroll of ``n``."""
+    mode, k = rule
+    return 0 if mode == "none" else n if mode == "all" else min(k, n)
 
 
 def pick(options: list[tuple[tuple[int, ...], Dist]], own: int, faces: tuple[int, ...], t: int) -> Dist:
-    """The preferred option: own = 0 (Active) or 2 (Reactive) indexes its Hits."""
+    """The preferred option: own = 0 (Active) or 2 (Reactive) indexes its Hits (the
+    options' counts share one total, so their sums compare as expectations)."""
     def key(item: tuple[tuple[int, ...], Dist]):
         idx, dist = item
-        mine = sum(p * (o[own] + o[own + 1]) for o, p in dist.items())
-        theirs = sum(p * (o[2 - own] + o[3 - own]) for o, p in dist.items())
+        mine = sum(c * (o[own] + o[own + 1]) for o, c in dist.items())
+        theirs = sum(c * (o[2 - own] + o[3 - own]) for o, c in dist.items())
         return (-mine, theirs, len(idx), sorted(rank(faces[i], t) for i in idx))
     return min(options, key=key)[1]
 
 
-def brute(ta: int, na: int, ra: Rule, tb: int | None, nb: int, rb: Rule, dodge: int | None = None) -> Dist:
-    """The joint (A crits, A other Hits, B crits, B other Hits) by brute force."""
+def brute(ta: int, na: int, ra: Rule, tb: int | None, nb: int, rb: Rule, dodge: int | None = None
+          ) -> dict[tuple[int, int, int, int], Fraction]:
+    """The joint (A crits, A other Hits, B crits, B other Hits) by brute force. Every die
+    rolled is counted as 20 equally likely faces; a choice rerolling fewer dice than the
+    most its rule allows counts each of its rolls 20 times per die not rerolled, so all
+    of a side's options count the same total and exact integer counts stand for the odds."""
     tb_ = tb if tb is not None else 0
+    ka, kb = top(na, ra), top(nb, rb)
 
     @lru_cache(maxsize=None)
-    def answer(a: tuple[int, ...], b: tuple[int, ...], dodged: bool) -> tuple[tuple[tuple[int, int, int, int], Fraction], ...]:
+    def answer(a: tuple[int, ...], b: tuple[int, ...], dodged: bool) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
         options = []
         for idx in subsets(na, ra, a, ta):
             dist: Dist = {}
-            p = Fraction(1, 20 ** len(idx))
+            w = 20 ** (ka - len(idx))
             for final in rerolled(a, idx):
                 o = judge(final, ta, b, tb_, dodged)
-                dist[o] = dist.get(o, 0) + p
+                dist[o] = dist.get(o, 0) + w
             options.append((idx, dist))
-        return tuple(pick(options, 0, a, ta).items())
+        return tuple(pick(options, 0, a, ta).items())  # counts out of 20 ** ka
 
     total: Dist = {}
-    w0 = Fraction(1, 20 ** (na + nb))
     for a in product(FACES, repeat=na):
         if dodge is not None:
             for d in FACES:
                 finals = [d] if (succ(d, dodge) or rb[0] == "none") else list(FACES)
                 for f in finals:
-                    p = w0 / 20 / len(finals)
+                    w = 20 // len(finals)  # the Dodge die's two rolls count out of 20 * 20
                     for o, q in answer(a, (), succ(f, dodge)):
-                        total[o] = total.get(o, 0) + p * q
+                        total[o] = total.get(o, 0) + w * q
             continue
         for b in product(FACES, repeat=nb):
             options = []
             for idx in subsets(nb, rb, b, tb_):
                 dist = {}
-                p = Fraction(1, 20 ** len(idx))
+                w = 20 ** (kb - len(idx))
                 for final in rerolled(b, idx):
                     for o, q in answer(a, final, False):
-                        dist[o] = dist.get(o, 0) + p * q
+                        dist[o] = dist.get(o, 0) + w * q
                 options.append((idx, dist))
             for o, q in pick(options, 2, b, tb_).items():
-                total[o] = total.get(o, 0) + w0 * q
-    return total
+                total[o] = total.get(o, 0) + q
+    den = 20 ** (na + ka + (2 if dodge is not None else nb + kb))
+    assert sum(total.values()) == den
+    return {o: Fraction(c, den) for o, c in total.items()}
 
 
 def side(rule: Rule, **kw) -> Side:
