@@ -71,6 +71,10 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     fmt = top.take("format", F.integer)
     if fmt != FORMAT:
         raise top.error("format", f"expected {FORMAT} (the only format this version reads), got {show(fmt)}")
+    if data.get("game") == "chaosparty":
+        raise ScenarioError(f"{source}: a Chaos Party duel (game = \"chaosparty\"), not a map: load it with "
+                            "skirmish.scenario.chaos.load_duel; on the command line `skirmish play` or "
+                            "`skirmish chaos play` plays it (docs/chaos-format.md)")
     kind = top.take("map", F.one_of("table", "grid", "regions"), "table")
     if kind == "grid":  # the Party Hard grid of rooms has its own loader
         from .grid import grid_from_dict

@@ -109,3 +109,18 @@ def test_play_many_games_same_for_any_worker_count(capsys):
 def test_play_bad_inputs_exit_2(capsys, argv, message):
     rc, _, err = run(capsys, "chaos", "play", *argv)
     assert rc == 2 and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("extra", [["--seed", "3", "--policy", "red=greedy,blue=random"],
+                                   ["--seed", "4", "--policy", "random", "--games", "4", "--json"]])
+def test_play_command_plays_a_duel_file_as_chaos_play_does(capsys, extra):
+    """`skirmish play` plays every seed game's whole games: a duel file goes to `chaos play`."""
+    rc, out, err = run(capsys, "play", DUEL, *extra)
+    assert rc == 0 and err == ""
+    assert out == run(capsys, "chaos", "play", DUEL, *extra)[1]
+
+
+@pytest.mark.parametrize("command", [["check"], ["los", "--all"], ["render", "-o", "x.png"]])
+def test_a_duel_file_given_to_a_map_command_is_named_as_a_duel(capsys, command):
+    rc, _, err = run(capsys, command[0], DUEL, *command[1:])
+    assert rc == 2 and "a Chaos Party duel" in err and "skirmish chaos play" in err and "Traceback" not in err

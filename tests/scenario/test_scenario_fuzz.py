@@ -46,7 +46,7 @@ def test_random_text_loads_or_refuses_cleanly(text):
 
 
 @pytest.mark.slow
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # (a loaded machine)
 @given(st.dictionaries(st.sampled_from(["format", "table", "models", "scenery", "mode", "weapons", "profiles", "x"]),
                        values, max_size=6))
 def test_random_documents_load_or_refuse_cleanly(data):
