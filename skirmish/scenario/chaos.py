@@ -51,6 +51,9 @@ def duel_from_dict(data: dict[str, Any], source: str = "<dict>") -> Duel:
     fmt = top.take("format", F.integer)
     if fmt != FORMAT:
         raise top.error("format", f"expected {FORMAT} (the only format this version reads), got {show(fmt)}")
+    if not isinstance(data.get("game"), str) and any(k in data for k in ("table", "map", "models", "regions", "rooms")):
+        raise ScenarioError(f'{source}: a scenario with a map, not a Chaos Party duel (a duel file says '
+                            f'game = "{GAME}"): `skirmish play` plays it')
     game = top.take("game", F.string)
     if game != GAME:
         raise top.error("game", f'expected "{GAME}" (a Chaos Party duel), got {show(game)}')

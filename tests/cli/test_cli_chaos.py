@@ -104,7 +104,8 @@ def test_play_many_games_same_for_any_worker_count(capsys):
     ([DUEL, "--policy", "green=random"], "no side 'green'"),
     ([DUEL, "--games", "0"], "--games must be 1 or more"),
     ([DUEL, "--games", "2", "--workers", "0"], "--workers must be 1 or more"),
-    ([str(SCENARIOS / "first-steps.toml")], "game: required field is missing"),
+    ([str(SCENARIOS / "first-steps.toml")], "a scenario with a map, not a Chaos Party duel"),
+    ([str(SCENARIOS / "party-hard-maze.toml")], "`skirmish play` plays it"),
 ])
 def test_play_bad_inputs_exit_2(capsys, argv, message):
     rc, _, err = run(capsys, "chaos", "play", *argv)
