@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from pathlib import Path
@@ -29,6 +30,7 @@ def per_pair(table) -> np.ndarray:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()  # (--help)
     for n in (20, 200):
         table = random_table(random.Random(n), models=n, scenery=25, width=36 * (n / 20) ** 0.5,
                              depth=36 * (n / 20) ** 0.5)

@@ -6,6 +6,7 @@ Floyd–Warshall, and a whole invaders' phase and game on the shipped island.
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 import sys
@@ -47,6 +48,7 @@ def floyd_warshall(m: Regions) -> list[list[float]]:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()  # (--help)
     for n in (50, 150):
         m = random_island(n, 3, n)
 
