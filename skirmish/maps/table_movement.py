@@ -198,14 +198,17 @@ class _Space:
         return self.trav.minus(extra)
 
     @cached_property
+    def _enemy_discs(self) -> list[P.PlanObstacle]:
+        """The enemies as round obstacles kept a little beyond contact (unturned: for shadows)."""
+        return [P.PlanObstacle(i, self.mover.r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
+
+    @cached_property
     def casters(self) -> P.Casters:
-        enemy_obs = [P.PlanObstacle(i, self.mover.r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
         support = None if self.surface.box else self.trav.caps[self.trav.owner == -1]
-        return P.casters([*self.blockers, *enemy_obs], support)
+        return P.casters([*self.blockers, *self._enemy_discs], support)
 
     def casters_without(self, pieces: Sequence[str]) -> P.Casters:
-        enemy_obs = [P.PlanObstacle(i, self.mover.r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
-        return P.casters([o for o in self.blockers if o.name not in pieces] + enemy_obs)
+        return P.casters([o for o in self.blockers if o.name not in pieces] + self._enemy_discs)
 
 
 def _disc_rows(circles: Sequence[tuple[str, float, float, float]]) -> np.ndarray:
