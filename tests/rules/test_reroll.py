@@ -9,6 +9,8 @@ The Reactive side rerolls first and looks ahead to the Active side's best answer
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
@@ -19,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skirmish.errors import RuleInputError
+from skirmish.rules.eldfall.dice import resolve_exchange
 from skirmish.rules.eldfall.exchange import Exchange, Side, parse_side
 from skirmish.rules.eldfall.odds import exchange_odds
 
@@ -268,3 +271,28 @@ def test_E_ROLL_REROLL_text_forms() -> None:
 def test_E_ROLL_REROLL_k_too_large_a_pool_is_refused_clearly() -> None:
     with pytest.raises(RuleInputError, match="REROLL=k: the exact odds enumerate every roll"):
         exchange_odds(Exchange(Side(att=13, stk=12, reroll_dice=1), Side(att=12, stk=3)))
+
+
+def test_E_ROLL_REROLL_k_a_seeded_roll_refuses_a_lookahead_too_large_to_weigh() -> None:
+    """The Reactive side's REROLL=k choice weighs every answer of the Active side: with 10
+    Active dice rerolling up to 10 that is over a hundred million rolls. The roll is
+    refused at once with the sizes and the way out (it used to run for hours), and the
+    exact odds no longer send the user to `skirmish roll` for it."""
+    ex = Exchange(parse_side("ATT=15,STK=10,PW=20,REROLL=10"), parse_side("ATT=15,PW=10,REROLL=1"))
+    t = time.process_time()
+    with pytest.raises(RuleInputError, match=r"10 dice \(REROLL=10\), \d+ rolls here \(at most 1000000\)"):
+        resolve_exchange(ex, random.Random(3))
+    assert time.process_time() - t < 5
+    with pytest.raises(RuleInputError, match="use fewer dice or REROLL=all$"):
+        exchange_odds(ex)
+    # without the Reactive side's choice the same Active pool is rolled, and the odds say so
+    plain = Exchange(parse_side("ATT=15,STK=10,PW=20,REROLL=10"), parse_side("ATT=15,PW=10"))
+    assert len(resolve_exchange(plain, random.Random(3)).active.dice) == 10
+    with pytest.raises(RuleInputError, match="`skirmish roll` to sample"):
+        exchange_odds(plain)
+
+
+def test_E_ROLL_REROLL_k_a_lookahead_within_the_bound_is_rolled() -> None:
+    ex = Exchange(parse_side("ATT=20,STK=3,PW=20,REROLL=3"), parse_side("ATT=20,STK=3,PW=10,REROLL=3"))
+    log = resolve_exchange(ex, random.Random(5))
+    assert len(log.active.dice) == 3 and len(log.reactive.dice) == 3

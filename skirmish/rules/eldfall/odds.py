@@ -38,7 +38,7 @@ from math import comb, factorial, gcd
 from ...errors import RuleInputError
 from .exchange import Exchange, Kind, Side, engagement
 from .modifiers import D20, ModifiedAttribute, damage_target
-from .rerolls import CRIT, FAIL, Chooser, die_codes
+from .rerolls import CRIT, FAIL, MAX_LOOKAHEAD_ROLLS, Chooser, die_codes
 from .wounds import ModelState, state_after, wound_cap
 
 # --------------------------------------------------------------------------- values
@@ -388,10 +388,11 @@ def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, 
     if chooser.b_dist is not None:
         rolls *= comb(len(chooser.b_dist) + chooser.b_dice - 1, chooser.b_dice)
     if rolls > MAX_CHOSEN_ROLLS:
+        sample = ", or `skirmish roll` to sample" if chooser.lookahead_rolls() <= MAX_LOOKAHEAD_ROLLS else ""
         raise RuleInputError(
             f"REROLL=k: the exact odds enumerate every roll, and {exchange.active_dice} against "
             f"{exchange.reactive_dice} dice make {rolls} of them (at most {MAX_CHOSEN_ROLLS}); "
-            "use fewer dice, REROLL=all, or `skirmish roll` to sample"
+            f"use fewer dice or REROLL=all{sample}"
         )
     return chooser.hit_outcomes(_dodge_weight(reactive))
 

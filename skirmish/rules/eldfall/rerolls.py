@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
-from math import factorial
+from math import comb, factorial
 from typing import Literal
 
 from .modifiers import D20, ModifiedAttribute
@@ -42,6 +42,9 @@ Codes = tuple[int, ...]
 Facing = tuple[bool, int, bool]
 #: ``(Criticals, non-critical Hits, any Critical, best non-critical success)``
 Result = tuple[int, int, bool, int]
+#: Most rolls the Reactive side's REROLL=k choice may weigh in a seeded roll
+#: (:meth:`Chooser.lookahead_rolls`: a few seconds at most).
+MAX_LOOKAHEAD_ROLLS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,17 @@ class Chooser:
             for k, v in self.outcomes(a, final, False).items():
                 acc[k] = acc.get(k, 0) + v * w * scale
         return acc
+
+    def lookahead_rolls(self) -> int:
+        """How many rolls :meth:`reactive_choice` may weigh (a bound): every final
+        Reactive roll of every sub-roll it may reroll, and the Active side's answer (every
+        roll of the dice it rerolls) to each opposing roll it can face; 0 where it does not
+        choose (no attack dice, or a rule other than REROLL=k)."""
+        if self.b_dist is None or self.b_rule.mode != "best":
+            return 0
+        b = sum(comb(self.b_dice, s) * comb(len(self.b_dist) + s - 1, s) for s in range(self.b_most + 1))
+        a = comb(len(self.a_dist) + self.a_most - 1, self.a_most)
+        return b + 2 * (D20 + 1) * a  # (the answers are kept per facing: a Critical or not, a best face)
 
     def reactive_choice(self, a: Codes, b: Codes) -> tuple[Codes, Outcomes]:
         """The sub-roll of ``b`` the Reactive side rerolls (looking ahead to the
