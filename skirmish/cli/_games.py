@@ -20,8 +20,15 @@ def add_game_args(p: Any, who: str = "side") -> None:
     add_scale_args(p, "--games")
 
 
+#: Most games one ``--games`` run plays (the report keeps a result per game).
+MAX_GAMES = 1_000_000
+
+
 def check_game_args(args: argparse.Namespace) -> None:
-    """Refuse ``--games`` or ``--workers`` below 1."""
+    """Refuse ``--games`` or ``--workers`` below 1, and ``--games`` above :data:`MAX_GAMES`."""
     if args.games is not None and args.games < 1:
-        raise SkirmishError(f"--games must be 1 or more, got {args.games}")
+        raise SkirmishError(f"--games must be 1 or more, got {args.games}", kind="range")
+    if args.games is not None and args.games > MAX_GAMES:
+        raise SkirmishError(f"--games must be at most {MAX_GAMES:,} (the report keeps every game's result), got "
+                            f"{args.games:,}; play a bigger study as several runs with different --seed", kind="range")
     scale_kwargs(args)  # checks --workers

@@ -19,6 +19,6 @@ def add_scale_args(p: argparse.ArgumentParser, what: str) -> None:
 def scale_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """``workers``, ``backend`` and ``scheduler`` for :func:`skirmish.scale.run_jobs`, checked."""
     if args.workers < 1:
-        raise SkirmishError(f"--workers must be 1 or more, got {args.workers}")
+        raise SkirmishError(f"--workers must be 1 or more, got {args.workers}", kind="range")
     backend = "dask" if args.scheduler else args.backend
     return {"workers": args.workers, "backend": backend, "scheduler": args.scheduler}

@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import SkirmishError
 from ..sim.engine import Simulator
 from ..sim.script import load_with_script
-from ..sim.trials import STATES, run_trials
+from ..sim.trials import MAX_TRIALS, STATES, run_trials
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
@@ -47,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{e.action + 1:>2}. {e.text}")
             print("End states: " + ", ".join(f"{m} {s.value}" for m, s in result.states.items()))
         return 0
+    if not 1 <= args.trials <= MAX_TRIALS:
+        raise SkirmishError(f"--trials must be between 1 and {MAX_TRIALS:,}, got {args.trials:,}"
+                            + ("; run a bigger study as several runs with different --seed" if args.trials > 1 else ""),
+                            kind="range")
     scale = scale_kwargs(args)
     with progress_bar(args.trials, "trials", unit="trial") as update:
         report = run_trials(table, script, args.trials, seed=seed, progress=lambda done, _: update(done), **scale)

@@ -25,6 +25,8 @@ from .script import Script
 
 STATES = (ModelState.UNHARMED, ModelState.WOUNDED, ModelState.INCAPACITATED, ModelState.DEAD)
 CHUNK = 250
+#: Most trials one run plays.
+MAX_TRIALS = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,9 @@ def run_trials(table: Table, script: Script, trials: int, *, seed: int = 0, work
     Dask); the report is the same for any number of workers and any backend."""
     if trials < 1:
         raise SkirmishError(f"trials must be 1 or more, got {trials}")
+    if trials > MAX_TRIALS:
+        raise SkirmishError(f"trials must be at most {MAX_TRIALS:,} (one job per {CHUNK} trials is listed), got "
+                            f"{trials:,}; run a bigger study as several runs with different seeds")
     if workers < 1:
         raise SkirmishError(f"workers must be 1 or more, got {workers}")
     Simulator(table, script).validate()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from skirmish.cli import main
 
 from conftest import SCENARIOS
@@ -35,3 +37,20 @@ def test_trials_json(capsys):
 def test_no_script_is_an_error(capsys):
     assert main(["run", str(SCENARIOS / "first-steps.toml")]) == 2
     assert "has no [[script]]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["run", MILL, "--trials", "0"], "--trials must be between 1 and 100,000,000, got 0"),
+    (["run", MILL, "--trials", "99999999999"], "several runs with different --seed"),
+    (["play", MILL, "--games", "99999999999"], "--games must be at most 1,000,000"),
+    (["play", MILL, "--games", "0"], "--games must be 1 or more"),
+    (["chaos", "play", str(SCENARIOS / "chaosparty" / "first-duel.toml"), "--games", "1000001"], "at most 1,000,000"),
+    (["island", "play", str(SCENARIOS / "island.toml"), "--games", "1000001"], "at most 1,000,000"),
+    (["play", str(SCENARIOS / "party-hard-maze.toml"), "--games", "1000001"], "at most 1,000,000"),
+])
+def test_run_counts_out_of_range_are_refused_before_any_work(capsys, argv, says):
+    """A count too big to hold (it used to build its job list until memory ran out) or
+    below 1: exit 2 at once, kind "range" in the JSON."""
+    assert main(argv + ["--json"]) == 2
+    out = capsys.readouterr()
+    assert says in out.err and json.loads(out.out)["kind"] == "range"
