@@ -21,6 +21,7 @@ from ..maps.base import Map
 from ..maps.catalogue import Catalogue, Profile
 from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
+from ..rules.eldfall.exchange import MAX_VALUE
 from ..rules.eldfall.modes import MODES, Mode
 from ..rules.eldfall.sizes import SIZE_ORDER
 from ..rules.eldfall.templates import template_spec
@@ -204,8 +205,8 @@ def _attributes(e: Entry, key: str = "attributes") -> dict[str, int]:
         if not name.isidentifier() or name != name.upper():
             raise a.error(name, "attribute names are upper-case identifiers like AGI, SPD, STA, ARM, HP")
         v = a.take(name, F.integer)
-        if v < 0:
-            raise a.error(name, f"expected 0 or more, got {v}")
+        if not 0 <= v <= MAX_VALUE:  # (the d20 rules take attributes up to 99: E-ROLL-ATK, E-MOD-OVER)
+            raise a.error(name, f"expected 0..{MAX_VALUE}, got {v}")
         out[name] = v
     return out
 
