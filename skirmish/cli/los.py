@@ -93,6 +93,9 @@ def print_one(r: LineOfSight) -> None:
 
 def print_matrix(table: Table, results: list[LineOfSight]) -> None:
     ids = table.model_ids
+    if len(ids) < 2:
+        print(f"no pairs to see: the table has {len(ids)} model{'s' * (len(ids) != 1)} on it")
+        return
     cell = {(r.frm, r.to): r for r in results}
     width = max(len(i) for i in ids)
     print("rows see columns:  V visible   x blocked   . out of arc")

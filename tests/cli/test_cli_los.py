@@ -75,3 +75,13 @@ def test_grid_maps_answer_los_through_the_protocol(capsys):
     same = next(p for p in pairs if p["visible"])
     code, out, _ = run(capsys, "los", maze, same["from"], same["to"])
     assert "VISIBLE" in out and "same room" in out
+
+
+def test_all_pairs_on_a_table_without_two_models_says_so(capsys, tmp_path):
+    f = tmp_path / "empty.toml"
+    f.write_text('format = 1\n[table]\nsize = [12, 12]\n[[scenery]]\nid = "w"\nrect = [1, 1, 2, 2]\nheight = 2\n'
+                 '[[models]]\nid = "a"\nside = "red"\nsize = "M"\nat = [6, 6]\n', encoding="utf-8")
+    assert main(["los", str(f), "--all"]) == 0
+    assert "no pairs to see: the table has 1 model on it" in capsys.readouterr().out
+    assert main(["los", str(f), "--all", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"pairs": []}
