@@ -14,6 +14,9 @@ from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
 from ._scenario import add_scenario_args, load_table, require_table
+from .los import tolerance_arg
+
+PX_DEFAULT = 1200
 
 
 def register(sub: Any) -> None:
@@ -30,7 +33,8 @@ def register(sub: Any) -> None:
     p.add_argument("-o", "--output", metavar="PNG", help="draw the table with the exposure layer to this PNG")
     p.add_argument("--tolerance", default=f"{DEFAULT_TOLERANCE * MM_PER_INCH:g}mm",
                    help="certificate tolerance of each line of sight, a length (default 0.1mm, as `los`)")
-    p.add_argument("--px", type=int, default=1200, metavar="PX", help="picture size along the longer side")
+    p.add_argument("--px", type=int, default=PX_DEFAULT, metavar="PX",
+                   help=f"with -o: the picture's longer side in pixels, 200..8192 (default {PX_DEFAULT})")
     add_scale_args(p, "the heatmap's rows")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -38,11 +42,20 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        step, tol = length(args.step), length(args.tolerance)
+        step = length(args.step)
     except SkirmishError as exc:
-        raise SkirmishError(f"--step/--tolerance: {exc}") from None
+        raise SkirmishError(f"--step: {exc}") from None
+    tol = tolerance_arg(args.tolerance)
     if args.output is not None and not args.output.lower().endswith(".png"):
         raise SkirmishError(f"-o {args.output}: the picture is a PNG; name it something.png")
+    if args.output is not None:
+        from ..viewer.render import PICTURE_PX
+
+        if not PICTURE_PX[0] <= args.px <= PICTURE_PX[1]:
+            raise SkirmishError(f"--px {args.px}: the picture's longer side is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels",
+                                kind="range")
+    elif args.px != PX_DEFAULT:
+        raise SkirmishError("--px sizes the picture: give -o FILE.png too", kind="usage")
     table = require_table(load_table(args), "heatmap")
     _, ys = cell_centres(table, step)
     with progress_bar(len(ys), "heatmap", unit="row") as update:

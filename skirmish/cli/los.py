@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import SkirmishError
-from ..geometry.los import DEFAULT_TOLERANCE
+from ..geometry.los import DEFAULT_TOLERANCE, MAX_TOLERANCE
 from ..maps.table import LineOfSight, Table
 from ..units import MM_PER_INCH, length
 from ._output import add_json_flag, emit_json
@@ -33,11 +33,20 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def tolerance_arg(text: str) -> float:
+    """``--tolerance``: a length above 0 and at most :data:`MAX_TOLERANCE` (inches)."""
     try:
-        tol = length(args.tolerance)
+        tol = length(text)
     except SkirmishError as exc:
         raise SkirmishError(f"--tolerance: {exc}") from None
+    if not 0 < tol <= MAX_TOLERANCE:
+        raise SkirmishError(f"--tolerance: the clearance is above 0 and at most {MAX_TOLERANCE:g} in, got {text}",
+                            kind="range")
+    return tol
+
+
+def run(args: argparse.Namespace) -> int:
+    tol = tolerance_arg(args.tolerance)
     table: Any = load_table(args)  # the table, or a grid (sight = the same room)
     if args.all:
         if args.a or args.b:

@@ -38,10 +38,12 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import SkirmishError
+    from ..errors import MeasurementRefused, SkirmishError
+    from ..viewer.render import PICTURE_PX
 
-    if not 200 <= args.size <= 8192:
-        raise SkirmishError(f"--size {args.size}: the picture's longer side is 200..8192 pixels")
+    if not PICTURE_PX[0] <= args.size <= PICTURE_PX[1]:
+        raise SkirmishError(f"--size {args.size}: the picture's longer side is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels",
+                            kind="range")
     if not args.output.lower().endswith(".png"):
         raise SkirmishError(f"-o {args.output}: the picture is a PNG; name it something.png")
     table = load_table(args)
@@ -59,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
 
     req = RenderRequest(los=tuple((a, b) for a, b in args.los), frm=args.frm, template=args.template,
                         template_on=args.template_on, range_of=args.range_of, size=args.size, layers=layers)
-    res = render_png(table, args.output, req)
+    try:
+        res = render_png(table, args.output, req)
+    except MeasurementRefused as exc:  # (a picture is never a declared action: no --declared here)
+        raise MeasurementRefused(f"{str(exc).split(' (pass declared=True')[0]}; a picture pre-measures, so draw "
+                                 "it with --mode assisted or standard") from None
     print(f"wrote {res.path} ({res.width}x{res.height} px) in {res.seconds:.2f} s")
     return 0

@@ -60,6 +60,9 @@ from .solids import Cylinder, Prism, convex_decomposition, discs, halfplanes_rin
 ETA = 1e-9
 #: Default certificate tolerance: 0.1 mm.
 DEFAULT_TOLERANCE = 0.1 / 25.4
+#: The largest tolerance taken (inches): a clearance ε beyond a model's own size makes
+#: every solid block everything (and grown footprints degenerate).
+MAX_TOLERANCE = 1.0
 #: Chain tests (the costly step, ~1-25 ms each) one pair may run before the search
 #: gives up and answers ``certified: false`` with stage "undecided": the bound on the
 #: work per pair (see docs/rules.md, "Termination"). The hardest pairs measured, on a

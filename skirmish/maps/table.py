@@ -22,6 +22,7 @@ from ..geometry.distance import (
 )
 from ..geometry.los import (
     DEFAULT_TOLERANCE,
+    MAX_TOLERANCE,
     LosAnswer,
     Obstacles,
     Viewer,
@@ -376,8 +377,9 @@ class Table(TableMovement, TableTemplates, Map):
         called after each batch."""
         if arc not in ("front", "all"):
             raise SkirmishError(f"arc must be 'front' or 'all', got {arc!r}")
-        if not (tolerance > 0 and math.isfinite(tolerance)):
-            raise SkirmishError(f"tolerance must be a positive length in inches, got {tolerance!r}")
+        if not 0 < tolerance <= MAX_TOLERANCE:
+            raise SkirmishError(f"tolerance must be a length above 0 and at most {MAX_TOLERANCE:g} in, got {tolerance!r}",
+                                kind="range")
         for a, b in pairs:
             if a == b:
                 raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models")

@@ -82,10 +82,15 @@ def _verdict_lines(rs: Sequence[LineOfSight]) -> list[LegendItem]:
     return out
 
 
+#: The picture's longer side, least and most (pixels).
+PICTURE_PX = (200, 8192)
+
+
 def compose(table: Map, req: RenderRequest) -> Composition:
     """Ask the map for every answer the picture shows and lay it out (pure)."""
-    if not 100 <= req.size <= 8000:
-        raise SkirmishError(f"--size must be between 100 and 8000 pixels, got {req.size}")
+    if not PICTURE_PX[0] <= req.size <= PICTURE_PX[1]:
+        raise SkirmishError(f"the picture's longer side is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels, got {req.size}",
+                            kind="range")
     if is_grid(table):
         return compose_grid(table, req)
     if table.kind == "regions":  # the Spirit island (island_view.py)

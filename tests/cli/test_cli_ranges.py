@@ -35,6 +35,12 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     (["view", FIRST, "--width", "-5"], "200..8192"),
     (["render", FIRST, "-o", "x.png", "--size", "10"], "200..8192"),
     (["measure", MILL, "akane", "akane"], "itself"),
+    (["los", MILL, "yumi", "brute", "--tolerance", "1e150"], "--tolerance: the clearance is above 0 and at most 1 in"),
+    (["los", MILL, "--all", "--tolerance", "2in"], "at most 1 in"),
+    (["heatmap", MILL, "--side", "red", "--size", "M", "--tolerance", "0"], "--tolerance: the clearance is above 0"),
+    (["heatmap", MILL, "--side", "red", "--size", "M", "--step", "0"], "--step"),
+    (["heatmap", MILL, "--side", "red", "--size", "M", "-o", "h.png", "--px", "10"], "--px 10: the picture's longer side is 200..8192"),
+    (["heatmap", MILL, "--side", "red", "--size", "M", "--px", "300"], "--px sizes the picture: give -o FILE.png too"),
 ])
 def test_out_of_range_inputs_are_refused(capsys, argv, needle):
     code, out, err = run(capsys, *argv)
@@ -72,3 +78,18 @@ def test_check_refuses_a_script_with_an_unknown_actor(tmp_path, capsys):
     bad.write_text((SCENARIOS / "mill-ambush.toml").read_text().replace('actor = "yumi"', 'actor = "nobody"', 1))
     code, out, err = run(capsys, "check", str(bad), "--json")
     assert code == 2 and json.loads(out)["kind"] == "scenario" and "nobody" in err
+
+
+def test_e_los_library_tolerance_range():
+    t = skirmish.load(MILL)
+    for bad in (0.0, 1.5, float("nan"), 1e150):
+        with pytest.raises(skirmish.SkirmishError, match="at most 1 in"):
+            t.line_of_sight("yumi", "brute", tolerance=bad)
+    assert t.line_of_sight("yumi", "brute", tolerance=1.0).visible is False  # (25 mm clear of everything)
+
+
+def test_e_mode_render_in_realism_names_the_modes_it_can_draw(capsys, tmp_path):
+    """A picture pre-measures (E-MODE): render has no --declared, so it is not suggested."""
+    code, _, err = run(capsys, "render", MILL, "-o", str(tmp_path / "x.png"), "--mode", "realism", "--range", "akane")
+    assert code == 2 and "draw it with --mode assisted or standard" in err and "--declared" not in err
+    assert not (tmp_path / "x.png").exists()
