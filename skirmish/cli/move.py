@@ -18,9 +18,13 @@ from ..errors import SkirmishError, UnitError
 from ..maps.base import Map
 from ..maps.results import MovePlan, MoveRange
 from ..rules.eldfall.modes import MODES
+from ..scenario.fields import MAX_TABLE_SIDE as MAX_Z
 from ..scenario.load import load
 from ..units import length
 from ._output import emit_json
+
+#: The largest ``--budget`` (inches): longer than any path on the largest table.
+MAX_BUDGET = 10_000.0
 
 EXAMPLES = """examples:
   skirmish move scenarios/mill-ambush.toml akane --to 14,20           shortest legal path, length, legal?
@@ -92,9 +96,13 @@ def _options(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:
         out["kind"] = ("--kind", args.kind)
     if args.budget is not None:
         try:
-            out["budget"] = ("--budget", length(args.budget))
+            budget = length(args.budget)
         except UnitError as exc:
             raise SkirmishError(f"--budget: {exc}") from None
+        if budget > MAX_BUDGET:
+            raise SkirmishError(f"--budget: at most {MAX_BUDGET:g} in (a move longer than any table), got "
+                                f"{args.budget}", kind="range")
+        out["budget"] = ("--budget", budget)
     if args.no_falls:
         out["falls"] = ("--no-falls", False)
     if args.mode:
@@ -138,6 +146,12 @@ def parse_point(text: str, m: Map, what: str) -> tuple[float, ...]:
         if not math.isfinite(v):
             raise SkirmishError(f"{what}: coordinates must be finite, got {text!r}")
         out.append(v)
+    if table:  # (a point further off than that is no aim: no model ends there, and rounding eats it)
+        w, d = float(getattr(m, "width")), float(getattr(m, "depth"))
+        if not (-w <= out[0] <= 2 * w and -d <= out[1] <= 2 * d) or (len(out) == 3 and not 0 <= out[2] <= MAX_Z):
+            raise SkirmishError(f"{what}: {'the point' if text in what else text} is further off the {w:g} x {d:g} in "
+                                f"table than the table's own size (or above {MAX_Z:g} in); aim at a point on or "
+                                "near it", kind="range")
     return tuple(out)
 
 
