@@ -94,16 +94,31 @@ def load_policy(spec: str, game: str) -> Policy:
     """A policy from a built-in name or a ``package.module:ClassName`` spec."""
     spec = spec.strip()
     if ":" in spec:
-        module_name, _, attr = spec.partition(":")
+        module_name, _, attr = (p.strip() for p in spec.partition(":"))
+        if not module_name or not attr:
+            raise PolicyError(f"policy {spec!r}: give it as package.module:ClassName")
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
             raise PolicyError(f"policy {spec!r}: cannot import module {module_name!r} ({exc}); "
                               "check the name and that it is on PYTHONPATH") from None
+        except SyntaxError as exc:
+            raise PolicyError(f"policy {spec!r}: module {module_name!r} does not compile: {exc.msg} "
+                              f"({exc.filename}, line {exc.lineno})") from None
+        except Exception as exc:  # (its own code failed as it was imported)
+            raise PolicyError(f"policy {spec!r}: importing module {module_name!r} failed: "
+                              f"{type(exc).__name__}: {exc}") from None
         cls = getattr(module, attr, None)
         if cls is None:
             raise PolicyError(f"policy {spec!r}: module {module_name!r} has no attribute {attr!r}")
-        policy = cls()
+        if not callable(cls):
+            raise PolicyError(f"policy {spec!r}: {attr} is a {type(cls).__name__}, not a class; name a policy class "
+                              "(one with choose(game, decision, rng))")
+        try:
+            policy = cls()
+        except TypeError as exc:
+            raise PolicyError(f"policy {spec!r}: {attr}() cannot be made without arguments ({exc}); a policy "
+                              "class is built with none") from None
         if not callable(getattr(policy, "choose", None)):
             raise PolicyError(f"policy {spec!r}: {attr} has no choose(game, decision, rng) method")
         return policy

@@ -34,10 +34,23 @@ def test_user_policy_by_module_and_class():
 
 @pytest.mark.parametrize("spec, msg", [("nosuch", "unknown policy 'nosuch'"), ("randm", "did you mean 'random'"),
                                        ("no.such.module:X", "cannot import"),
-                                       (f"{__name__}:Nope", "no attribute 'Nope'")])
+                                       (f"{__name__}:Nope", "no attribute 'Nope'"),
+                                       ("math:pi", "pi is a float, not a class"), (":X", "package.module:ClassName"),
+                                       ("os:", "package.module:ClassName"),
+                                       ("argparse:Action", r"Action\(\) cannot be made without arguments"),
+                                       ("collections:OrderedDict", "no choose")])
 def test_bad_policy_specs(spec, msg):
     with pytest.raises(PolicyError, match=msg):
         load_policy(spec, "eldfall")
+
+
+@pytest.mark.parametrize("text, msg", [("def f(:\n", r"does not compile: .*line 1"),
+                                       ("raise RuntimeError('boom')\n", "failed: RuntimeError: boom")])
+def test_a_plugin_module_that_fails_to_import_is_named_in_one_line(tmp_path, monkeypatch, text, msg):
+    (tmp_path / "broken_plugin_mod.py").write_text(text, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PolicyError, match=msg):
+        load_policy("broken_plugin_mod:P", "eldfall")
 
 
 def test_policy_specs_per_side():
