@@ -9,6 +9,8 @@ the best placement search answers a :class:`BestTemplate`.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -49,6 +51,12 @@ class Placement:
     z: float | None = None
     toward: str | Point2D | None = None
     direction: float | None = None
+
+    def __post_init__(self) -> None:
+        # one angle in [0, 360): the label and the geometry then read the same direction
+        # (a huge angle's radians lose the turn that its remainder keeps exactly)
+        if self.direction is not None and math.isfinite(self.direction):
+            object.__setattr__(self, "direction", float(self.direction) % 360.0)
 
 
 @dataclass(frozen=True)

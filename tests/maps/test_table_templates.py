@@ -344,3 +344,17 @@ def test_E_LOS_template_evidence_checks_out_against_the_oracle(seed):
                     assert oracle.clearance_blockers(t, seg, everyone, 2 * DEFAULT_TOLERANCE), (r, s, seg)
                 checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("turns", [1e20, -80.0, 360.0 * 7 + 280.0])
+def test_E_TMPL_SPRAY_a_direction_is_one_angle_whatever_turns_it_carries(turns):
+    """Any angle is taken as its remainder in [0, 360): the template drawn and its label
+    agree (1e20 degrees used to label 280° while the geometry pointed elsewhere)."""
+    assert Placement(direction=turns).direction == pytest.approx(turns % 360.0)
+    t = table([model("akane", "red", 10, 5, facing=0), model("b", "blue", 7, 5)])
+    got = t.template("spray-small", by="akane", direction=turns)
+    want = t.template("spray-small", by="akane", direction=turns % 360.0)
+    assert got.direction == want.direction
+    assert got.tip == pytest.approx(want.tip, abs=1e-9)
+    assert len(got.outline) == len(want.outline)
+    assert all(a == pytest.approx(b, abs=1e-9) for a, b in zip(got.outline, want.outline))
