@@ -12,7 +12,7 @@ from ..maps.grid import CREATURES, Grid, room_text
 from ..maps.regions import Regions
 from ..maps.table import Table
 from ..rules.eldfall.modes import Mode
-from ..scenario.load import load
+from ..scenario.load import load, parse_toml, read_source
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args
 
@@ -46,6 +46,11 @@ def summary(table: Table) -> dict[str, Any]:
         "models": [{"id": m.id, "side": m.side, "size": m.size, "at": [m.x, m.y], "z": m.z, "facing": m.facing,
                     "diameter": m.base_diameter, "height": m.hitbox_height, "attributes": dict(m.attributes),
                     "weapons": [w.name for w in m.weapons], "states": sorted(m.states)} for m in table.models],
+        # E-DEPLOY: the models without `at`, placed when a game deploys them
+        "reserve": [{"id": m.id, "side": m.side, "size": m.size, "diameter": m.base_diameter,
+                     "height": m.hitbox_height, "attributes": dict(m.attributes),
+                     "weapons": [w.name for w in m.weapons], "states": sorted(m.states)}
+                    for m in table.catalogue.reserve],
     }
 
 
@@ -86,6 +91,11 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
     from ..sim.script import load_with_script  # the [[script]] is checked when read (docs/simulation.md)
 
     _, script = load_with_script(args.scenario)
+    raw_game = parse_toml(read_source(args.scenario), args.scenario).get("game")
+    if raw_game is not None:  # [game] settings are for `skirmish play`: checked here too
+        from ..game.eldfall.settings import parse_settings
+
+        parse_settings(raw_game, table, args.scenario)
     if args.json:
         emit_json({"ok": True, **summary(table), "script": len(script.actions)})
         return 0
@@ -96,15 +106,18 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
         for s in table.scenery:
             flags = ", ".join(f for f, on in (("blocks LoS", s.blocks_los), ("walkable top", s.walkable)) if on)
             print(f"  {s.id:<16} {s.shape:<7} z {s.base:.3g}..{s.top:.3g} in   {flags}")
-    for side in table.sides:
-        models = table.models_of_side(side)
-        print(f"side {side} ({len(models)}):")
-        for m in models:
+    reserve = table.catalogue.reserve
+    for side in dict.fromkeys([*table.sides, *(m.side for m in reserve)]):
+        models = table.models_of_side(side) if side in table.sides else ()
+        waiting = [m for m in reserve if m.side == side]
+        print(f"side {side} ({len(models) + len(waiting)}):")
+        for m in (*models, *waiting):
             up = f" z={m.z:g}" if m.z else ""
             weapons = ", ".join(w.name for w in m.weapons)
             states = f" [{', '.join(sorted(m.states))}]" if m.states else ""
-            print(f"  {m.id:<16} {m.size} at ({m.x:g}, {m.y:g}){up} facing {m.facing:g}°"
-                  f"{'  ' + weapons if weapons else ''}{states}")
+            where = "in reserve (deployed by `skirmish play`)" if m in waiting else \
+                f"at ({m.x:g}, {m.y:g}){up} facing {m.facing:g}°"
+            print(f"  {m.id:<16} {m.size} {where}{'  ' + weapons if weapons else ''}{states}")
     if script.actions:
         n = len(script.actions)
         print(f"script: {n} declared action{'s' * (n != 1)} (ids and weapons checked; `skirmish run` plays it)")

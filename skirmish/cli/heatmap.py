@@ -71,13 +71,17 @@ def run(args: argparse.Namespace) -> int:
         emit_json(hm.to_json())
     else:
         print_heatmap(hm)
+        waiting = [m.id for m in table.catalogue.reserve if m.side != args.side]
+        if waiting:  # E-DEPLOY: they have no place yet
+            print(f"not counted: {len(waiting)} enem{'y' if len(waiting) == 1 else 'ies'} in the reserve "
+                  f"(no `at` in the file: {', '.join(waiting)})")
     return 0
 
 
 def print_heatmap(hm: Heatmap) -> None:
     """A text picture, north (high y) up: a digit per cell (+ for 10 or more), # where no model stands."""
     n = len(hm.enemies)
-    print(f"Exposure of a {hm.size} model of {hm.side} to {n} enemies, step {hm.step:g}\" "
+    print(f"Exposure of a {hm.size} model of {hm.side} to {n} enem{'y' if n == 1 else 'ies'}, step {hm.step:g}\" "
           f"({len(hm.xs)} x {len(hm.ys)} cells; digit: enemies that see it, + 10 or more, #: cannot stand)")
     for row in reversed(hm.exposure):
         print("".join("#" if v is None else (str(v) if v < 10 else "+") for v in row))

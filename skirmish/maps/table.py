@@ -11,7 +11,7 @@ from typing import Any, Literal
 import numpy as np
 import shapely
 
-from ..errors import SkirmishError
+from ..errors import SkirmishError, UnknownIdError
 from ..memo import IdentityMemo
 from ..values import with_fields
 from ..geometry.distance import (
@@ -142,7 +142,12 @@ class Table(TableMovement, TableTemplates, Map):
         try:
             return self.models[self._model_index[model_id]]
         except KeyError:
-            raise unknown_id("model", model_id, self._model_index, self._where()) from None
+            if any(m.id == model_id for m in self.catalogue.reserve):  # E-DEPLOY
+                raise UnknownIdError(f"{self._where()}{model_id!r} is in the reserve (no `at` in the file): it is "
+                                     "placed when `skirmish play` deploys it; give it `at = [x, y]` to ask about "
+                                     "it here") from None
+            raise unknown_id("model", model_id, [*self._model_index, *(m.id for m in self.catalogue.reserve)],
+                             self._where()) from None
 
     def scenery_piece(self, scenery_id: str) -> Scenery:
         try:
@@ -272,7 +277,8 @@ class Table(TableMovement, TableTemplates, Map):
         if got is None:
             i = self._model_index.get(model_id)
             if i is None:
-                raise unknown_id("model", model_id, self._model_index, self._where())
+                self.model(model_id)  # (raises: unknown, or in the reserve)
+            assert i is not None
             c = self.models[i].hitbox
             got = self._viewers[model_id] = Viewer(c.x, c.y, c.radius, c.z, c.height, i)
         return got

@@ -88,3 +88,33 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0 and capsys.readouterr().out.startswith("skirmish ")
+
+
+TOWER = str(SCENARIOS / "eldfall" / "tower-deploy.toml")
+
+
+def test_e_deploy_check_lists_the_reserve_and_other_commands_name_it(capsys):
+    """E-DEPLOY: models without `at` are listed as in reserve (text and JSON); asked about
+    by id elsewhere, they are named as in the reserve, not as unknown."""
+    code, out, _ = run(capsys, "check", TOWER)
+    assert code == 0 and "side blue (3):" in out and "raider           M in reserve" in out
+    code, out, _ = run(capsys, "check", TOWER, "--json")
+    doc = json.loads(out)
+    assert [m["id"] for m in doc["reserve"]] == ["raider", "hunter", "witch"] and "at" not in doc["reserve"][0]
+    assert {m["id"] for m in doc["models"]} == {"guard", "archer", "seer"}
+    for argv in (["los", TOWER, "guard", "raider"], ["measure", TOWER, "raider", "guard"],
+                 ["move", TOWER, "raider", "--to", "3,3"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and "'raider' is in the reserve (no `at` in the file)" in err
+    code, _, err = run(capsys, "los", TOWER, "guard", "raidr")
+    assert code == 2 and "did you mean 'raider'" in err
+    code, out, _ = run(capsys, "heatmap", TOWER, "--side", "red", "--size", "M", "--step", "4")
+    assert code == 0 and "not counted: 3 enemies in the reserve" in out
+
+
+def test_check_reads_the_game_settings_as_play_does(capsys, tmp_path):
+    bad = tmp_path / "bad-game.toml"
+    text = (SCENARIOS / "first-steps.toml").read_text(encoding="utf-8")
+    bad.write_text(text.replace("format = 1\n", 'format = 1\ngame = "chess"\n', 1), encoding="utf-8")
+    code, _, err = run(capsys, "check", str(bad))
+    assert code == 2 and "[game]: expected a table of settings, got 'chess'" in err
