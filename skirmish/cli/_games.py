@@ -10,12 +10,26 @@ from ..errors import SkirmishError
 from ._scale import add_scale_args, scale_kwargs
 
 
+def seed_value(text: str) -> int:
+    """An argparse type for ``--seed``: a whole number 0 or more (Python's generator
+    seeds -n as n, so a negative seed would replay another's games)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r} (it would replay seed "
+                                         f"{-value})")
+    return value
+
+
 def add_game_args(p: Any, who: str = "side") -> None:
     """``--policy --seed --games --workers --backend --scheduler``."""
     p.add_argument("--policy", metavar="SPEC",
                    help=f"policies per {who}, e.g. red=greedy,blue=random; a bare name applies to every {who}; "
                    "package.module:ClassName plugs in your own (default: greedy)")
-    p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the game can be replayed)")
+    p.add_argument("--seed", type=seed_value, help="the seed, 0 or more (default: a fresh one, printed so the game "
+                   "can be replayed)")
     p.add_argument("--games", type=int, help="play this many games and report win shares and means")
     add_scale_args(p, "--games")
 

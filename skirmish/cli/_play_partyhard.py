@@ -30,11 +30,9 @@ def play(args: argparse.Namespace, board: Any) -> int:
     if len(board.players) < 2:
         raise SkirmishError(f"{args.scenario}: a game needs two players or more; the scenario has "
                             f"{', '.join(board.players) or 'none'}")
-    seed = args.seed
+    seed = args.seed  # (0 or more: the argument's type, seed_value)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    elif seed < 0:
-        raise SkirmishError(f"--seed: give an integer 0 or more, got {seed}")
     parse_policy_specs(args.policy, board.players, GAME, default="greedy")  # refuse a bad --policy before playing
     if args.games is None:
         policies = parse_policy_specs(args.policy, board.players, GAME, default="greedy")

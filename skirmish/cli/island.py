@@ -24,7 +24,7 @@ from ..rules.spiritisland.island import ROUNDS
 from ..scale import job_rng, run_jobs
 from ..scenario.dump import write_scenario
 from ..scenario.load import load
-from ._games import add_game_args, check_game_args
+from ._games import add_game_args, check_game_args, seed_value
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 
@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
     inv.add_argument("--explore", metavar="TERRAIN[,TERRAIN]",
                      help=f"the terrain(s) explored this round ({', '.join(TERRAINS)}); default: the file's explore "
                      "order for its round")
-    inv.add_argument("--seed", type=int, help="seed of the choices left open (which neighbour a cascading blight "
+    inv.add_argument("--seed", type=seed_value, help="seed of the choices left open (which neighbour a cascading blight "
                      "takes); default: a fresh one, printed")
     inv.add_argument("--save", metavar="TOML", help="write the island after the phase to this file, at the next "
                      "round (the markers set for it)")

@@ -10,6 +10,7 @@ from ..errors import SkirmishError
 from ..sim.engine import Simulator
 from ..sim.script import load_with_script
 from ..sim.trials import MAX_TRIALS, STATES, run_trials
+from ._games import seed_value
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
@@ -21,7 +22,7 @@ def register(sub: Any) -> None:
                        "line of sight, reach and cover from the geometry; d20 dice from a seeded generator. "
                        "With --trials, repeat with independent seeds and report end states and Wounds per action.")
     p.add_argument("scenario", help="scenario file (.toml) with a [[script]]")
-    p.add_argument("--seed", type=int, help="the seed (default: a fresh one, printed so the run can be replayed)")
+    p.add_argument("--seed", type=seed_value, help="the seed (default: a fresh one, printed so the run can be replayed)")
     p.add_argument("--trials", type=int, help="play the script this many times and report the distributions")
     add_scale_args(p, "--trials")
     add_json_flag(p)

@@ -17,7 +17,10 @@ EVENT_KINDS = {"start", "move", "skip", "attack", "lay-out", "fight-start", "fig
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # (an argument's own type refused it, as argparse does)
+        code = int(exc.code or 0)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -68,7 +71,7 @@ def test_play_games_reports_shares_turns_and_restores(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--policy", "nosuch"], "unknown policy 'nosuch' for partyhard"),
     (["--policy", "green=greedy"], "no side 'green'"),
-    (["--seed", "-1"], "--seed: give an integer 0 or more"),
+    (["--seed", "-1"], "--seed: expected a whole number 0 or more"),
     (["--games", "0"], "--games must be 1 or more"),
 ])
 def test_play_bad_arguments_exit_2(capsys, argv, message):
