@@ -259,6 +259,10 @@ def attack(table: Table, a: str, b: str, *, weapon: str | None = None, reaction:
     rw: Weapon | None = None
     rr: Reach | None = None
     back_why = ""
+    if reaction_weapon is not None and mb.weapon(reaction_weapon) is None:  # (a name it does not carry: a typo)
+        have = ", ".join(x.name for x in mb.weapons) or "none"
+        raise AttackRefused(f"reaction weapon: {b} has no weapon {reaction_weapon!r}; it carries: {have}",
+                            kind="no_weapon")
     if mb.weapons:
         try:
             rw, rr = _pick(table, b, a, reaction_weapon)

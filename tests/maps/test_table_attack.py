@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import skirmish
-from skirmish.errors import IllegalActionError
+from skirmish.errors import IllegalActionError, SkirmishError
 from skirmish.maps.table_attack import AttackRefused, attack
 from skirmish.rules.eldfall.exchange import Side
 from skirmish.rules.eldfall.odds import odds
@@ -194,3 +194,15 @@ def test_e_reaction_and_refusals_agree_with_the_tables_own_answers(ax, ay, af, b
     assert ("dodge" in r.reaction.options.kinds) == (back.visible or bool(t.in_awareness("b", "a")))
     for d in (r.odds.active.hits, r.odds.active.wounds, r.wounds_back):
         assert d is not None and sum(d.as_dict().values()) == 1
+
+
+def test_e_reaction_a_reaction_weapon_the_target_does_not_carry_is_refused():
+    """A name the target does not carry is a mistake to report, not a reason to Dodge
+    instead (a weapon it carries that cannot reach still leaves it the Dodge)."""
+    t = table(model("a", "red", "[10, 12]", 0), model("b", "blue", "[11.5, 12]", 180))
+    with pytest.raises(SkirmishError, match="reaction weapon: b has no weapon 'sword'; it carries: Bow, Blade") as e:
+        attack(t, "a", "b", weapon="blade", reaction_weapon="sword")
+    assert e.value.kind == "no_weapon"
+    far = table(model("a", "red", "[2, 12]", 0), model("b", "blue", "[6, 12]", 180))
+    r = attack(far, "a", "b", weapon="bow", reaction_weapon="Blade")
+    assert r.reaction.kind == "dodge"
