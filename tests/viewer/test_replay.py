@@ -360,3 +360,12 @@ def test_replay_modules_are_pure_and_do_not_import_pyglet():
             "assert 'pyglet' not in sys.modules, sorted(m for m in sys.modules if 'pyglet' in m)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_a_party_hard_log_given_to_replay_is_named_as_one(capsys, tmp_path):
+    """`skirmish play` on a grid prints event lines: --replay says what it got."""
+    assert main(["play", str(SCENARIOS / "party-hard-maze.toml"), "--seed", "2", "--json"]) == 0
+    log = tmp_path / "ph.jsonl"
+    log.write_text(capsys.readouterr().out, encoding="utf-8")
+    with pytest.raises(ReplayError, match="a Party Hard game log"):
+        read_log(str(log))

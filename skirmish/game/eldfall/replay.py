@@ -331,6 +331,9 @@ def parse_log(text: str, source: str = "log") -> GameLog:
         if outcome is not None:
             raise ReplayError(f"{source} line {lineno}: a line after the game's result (the result "
                               f"{{seed, winner, vp, rounds, states}} is the log's last line)")
+        if "role" not in obj and "event" in obj and not steps:  # (a Party Hard game's first line)
+            raise ReplayError(f"{source}: a Party Hard game log (its lines are events); --replay steps through "
+                              "Eldfall games, logged by `skirmish play` on a table")
         if "role" not in obj and "winner" in obj:
             ln = _Line(source, lineno, obj)
             outcome = Outcome(ln.get("seed", int, optional=True), ln.get("winner", str, optional=True),
