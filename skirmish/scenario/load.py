@@ -36,7 +36,7 @@ TOP_KEYS = ("format", "name", "mode", "map", "table", "scenery", "models", "weap
 def read_source(path: str | Path, what: str = "scenario") -> str:
     """The text of a file, or a :class:`ScenarioError` that says why it cannot be read."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")  # (a byte-order mark some editors write is dropped)
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -15,7 +15,6 @@ reaction = "dodge"        # attack | dodge | none (default none)
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -24,7 +23,7 @@ from ..errors import ScenarioError
 from ..maps.table import Table
 from ..scenario import fields as F
 from ..scenario.fields import Entry, show
-from ..scenario.load import from_dict
+from ..scenario.load import from_dict, parse_toml, read_source
 
 Do = Literal["move", "attack", "template", "measure"]
 Reaction = Literal["attack", "dodge", "none"]
@@ -148,17 +147,7 @@ def parse_script(raw: Any, table: Table, source: str = "<script>") -> Script:
 
 def load_with_script(path: str | Path) -> tuple[Table, Script]:
     """Load a scenario file and its ``[[script]]`` (an empty script when it has none)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    data = parse_toml(read_source(path), str(path))
     raw = data.get("script", [])
     table = from_dict(data, str(path))
     if not isinstance(table, Table):

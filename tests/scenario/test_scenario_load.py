@@ -199,3 +199,16 @@ def test_E_STATE_states_of_one_name_do_not_stack():
     """E-STATE: a model may have several States; the same State twice is one."""
     m = loads(table_text(model(extra='states = ["Crouched", "Crouched", "Prone"]'))).model("a")
     assert m.states == {"Crouched", "Prone"}
+
+
+def test_a_byte_order_mark_some_editors_write_is_read_past(tmp_path, capsys):
+    """The loader, the script and the game settings all read the file the same way."""
+    from skirmish.cli import main
+    from skirmish.scenario.load import load
+
+    text = (SCENARIOS / "first-steps.toml").read_text(encoding="utf-8")
+    f = tmp_path / "bom.toml"
+    f.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert load(f).model_ids == ("akane", "brute")
+    assert main(["check", str(f)]) == 0 and main(["play", str(f), "--seed", "1", "--policy", "random"]) == 0
+    capsys.readouterr()

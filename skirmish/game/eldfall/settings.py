@@ -177,12 +177,10 @@ def with_builtin_power(table: Table, powers: Mapping[str, int] = BUILTIN_POWER) 
 def load_game(path: str) -> tuple[Table, GameSettings, Any]:
     """A scenario file as a game: its table (checked playable), ``[game]`` settings and
     ``[[script]]`` (empty when it has none)."""
-    import tomllib
-
+    from ...scenario.load import parse_toml, read_source
     from ...sim.script import load_with_script
 
     table, script = load_with_script(path)
-    with open(path, "rb") as fh:
-        raw = tomllib.load(fh).get("game")
+    raw = parse_toml(read_source(path), str(path)).get("game")
     check_playable(table, str(path))
     return table, parse_settings(raw, table, str(path)), script
