@@ -50,6 +50,8 @@ def test_odds_human_table(capsys):
     (["--attack-potential", "2", "--defence-potential", "0", "--defence-boosts", "raise"], "class 0 cannot be raised"),
     (["--attack-potential", "2", "--defence-potential", "2", "--attack-boosts", "counter"],
      "attack boost 'counter' does not exist"),
+    (["--attack-potential", "2", "--defence-potential", "2", "--attack-boosts", "raise,floor,raise"],
+     "attack boost 'raise' is given twice"),
     (["--attack-potential", "2", "--defence-potential", "2", "--defence-boosts", "counter"],
      "--defender-attack-potential"),
     (["--attack-potential", "-1", "--defence-potential", "2"], "0 or more"),

@@ -36,9 +36,11 @@ D4 = 4
 def parse_boosts(text: str | None, allowed: tuple[str, ...], who: str) -> frozenset[str]:
     """``"raise,floor"`` → a set of boosts, refusing unknown names."""
     names = [b.strip().lower() for b in (text or "").split(",") if b.strip()]
-    for b in names:
+    for i, b in enumerate(names):
         if b not in allowed:
             raise RuleInputError(f"{who} boost {b!r} does not exist; {who} boosts are {', '.join(allowed)}")
+        if b in names[:i]:  # (C-ATTACK, C-DEFENCE: each boost is bought once; they combine)
+            raise RuleInputError(f"{who} boost {b!r} is given twice; each boost is bought once per attack")
     return frozenset(names)
 
 
