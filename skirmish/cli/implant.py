@@ -22,7 +22,7 @@ from ..rules.implant import (
     play_fight,
     pool,
 )
-from ._output import add_json_flag, emit_json
+from ._output import add_json_flag, emit_json, plural
 from ._progress import progress_bar
 from .odds import pct
 
@@ -115,13 +115,9 @@ def odds_json(o: PoolOdds) -> dict[str, Any]:
             "outcomes": {str(face): str(p) for face, p in enumerate(o.outcomes, 1)}, "yes": str(o.yes)}
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
 def pool_title(p: Pool) -> str:
-    drama = f" + {_plural(p.drama_dice, 'drama die', 'drama dice')}" if p.drama_dice else ""
-    return (f"{_plural(p.helps, 'help')}, {_plural(p.hinders, 'hindrance')}{drama}: {p.describe()}")
+    drama = f" + {plural(p.drama_dice, 'drama die', 'drama dice')}" if p.drama_dice else ""
+    return (f"{plural(p.helps, 'help')}, {plural(p.hinders, 'hindrance')}{drama}: {p.describe()}")
 
 
 def odds_lines(o: PoolOdds) -> list[str]:
@@ -205,8 +201,8 @@ def fight_log_json(args: argparse.Namespace, seed: int, log: FightLog) -> dict[s
 
 
 def _setup_line(args: argparse.Namespace, policy: str) -> str:
-    return (f"Health {args.health} against enemy Health {args.enemy_health}; {_plural(args.helps, 'help')}, "
-            f"{_plural(args.hinders, 'hindrance')}; initiative: {args.initiative}; drama {args.drama}; "
+    return (f"Health {args.health} against enemy Health {args.enemy_health}; {plural(args.helps, 'help')}, "
+            f"{plural(args.hinders, 'hindrance')}; initiative: {args.initiative}; drama {args.drama}; "
             f"policy {policy}")
 
 
@@ -245,9 +241,9 @@ def fight_log_lines(args: argparse.Namespace, seed: int, log: FightLog) -> list[
                      f"{r.effect.text}{chosen}{damage}")
         lines.append(f"    -> {_state_text(r.after)}")
     end = log.end
-    tail = f" with {_plural(end.injuries, 'injury', 'injuries')}" if end.injuries else ""
+    tail = f" with {plural(end.injuries, 'injury', 'injuries')}" if end.injuries else ""
     lines.append(f"Result: {'the character wins' if log.result == 'win' else 'the character dies'}{tail} "
-                 f"after {_plural(len(log.rounds), 'roll')}")
+                 f"after {plural(len(log.rounds), 'roll')}")
     return lines
 
 
