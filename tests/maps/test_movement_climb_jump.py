@@ -368,3 +368,15 @@ def test_e_move_jump_first_contact_tests_only_points_near_each_piece_and_finds_w
             assert got == (best, who)
             hits += who is not None
     assert hits >= 3
+
+
+def test_E_MOVE_CLIMB_to_a_spot_another_model_stands_on_names_it() -> None:
+    """The aim is taken: the refusal says who stands there (not that no face can be
+    reached), and a free spot beside it is climbed to."""
+    foot = 8 - R_M - 0.003
+    t = table(model("a", f"[{foot}, 10]", spd=16) + model("b", "[10, 10]", z=3.0, side="blue"),
+              roof("house", "[8, 6, 14, 14]", 3.0))
+    p = t.plan_move("a", (10.2, 10, 3), kind="climb")
+    assert not p.legal and p.violations[0].what.startswith("its base cannot end at (10.2, 10, z 3)")
+    assert "b stands there" in p.violations[0].what
+    assert t.plan_move("a", (10, 12, 3), kind="climb").legal
