@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(r.to_json())
     else:
-        print_one(r)
+        print_one(r, "region" if table.kind == "regions" else "room")
     return 0
 
 
@@ -76,21 +76,23 @@ def _pt(p: tuple[float, float, float]) -> str:
     return f"({p[0]:.2f}, {p[1]:.2f}, z {p[2]:.2f})"
 
 
-def print_one(r: LineOfSight) -> None:
+def print_one(r: LineOfSight, space: str = "room") -> None:
+    """One pair's verdict and its proof; ``space``: what a grid-like map calls where a
+    piece stands (a room, a region)."""
     arc = " (360°, moving)" if r.arc == "all" and r.stage != "room" else ""
     if r.visible:
         print(f"{r.frm} -> {r.to}: VISIBLE{arc}")
         if r.witness is not None:
             print(f"  witness: a clear sight line from {_pt(r.witness[0])} to {_pt(r.witness[1])}")
         else:
-            print("  they stand in the same room")
+            print(f"  they stand in the same {space}")
     elif r.reason == "out_of_arc":
         print(f"{r.frm} -> {r.to}: NOT VISIBLE — out of arc: {r.to} is wholly behind {r.frm}'s front arc")
     elif not r.certified:
         print(f"{r.frm} -> {r.to}: UNDECIDED — no witness found, and the search stopped before completing its "
               f"certificate (blockers so far: {', '.join(r.blockers) or 'none'}); try a larger --tolerance")
     elif not r.blockers:
-        print(f"{r.frm} -> {r.to}: NOT VISIBLE — they stand in different rooms")
+        print(f"{r.frm} -> {r.to}: NOT VISIBLE — they stand in different {space}s")
     else:
         names = ", ".join(r.blockers)
         print(f"{r.frm} -> {r.to}: NOT VISIBLE{arc} — blocked by {names}")

@@ -72,6 +72,8 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     m = load(args.scenario)
     opts = _options(args)
+    if m.kind == "regions" and not args.range:  # (before reading --to/--via as grid points)
+        m.plan_move(args.model, args.to or "")
     if args.range:
         r = _call(m, m.movement_range, "--range", opts, args.model)
         emit_json(r.to_json()) if args.json else print_range(m, r)

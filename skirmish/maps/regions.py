@@ -168,20 +168,21 @@ class Regions(SameSpaceSight):
         return self.region_of(piece)
 
     def _unsupported(self, what: str) -> SkirmishError:
-        return SkirmishError(f"the {self.kind} map does not answer {what}: pieces on the island do not move on "
-                             "their own (explorers arrive by S-EXPLORE; spirits act by powers: skirmish island play)")
+        return SkirmishError(f"the island's region map does not answer {what}: pieces on the island do not move on "
+                             "their own (explorers arrive by S-EXPLORE; spirits act by powers: skirmish island play; "
+                             "steps between regions: skirmish island distance)", kind="map_kind")
 
     def plan_move(self, model_id: str, to: tuple[float, float] | str) -> MovePlan:
         self.group(model_id)
-        raise self._unsupported("plan_move")
+        raise self._unsupported("a planned move")
 
     def check_move(self, model_id: str, via: Sequence[tuple[float, float]]) -> MovePlan:
         self.group(model_id)
-        raise self._unsupported("check_move")
+        raise self._unsupported("a checked move")
 
     def movement_range(self, model_id: str) -> MoveRange:
         self.group(model_id)
-        raise self._unsupported("movement_range")
+        raise self._unsupported("a movement range")
 
     # -- for drawing ----------------------------------------------------------------------------------------
     @cached_property

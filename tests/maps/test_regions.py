@@ -97,8 +97,20 @@ def test_s_island_unconnected_regions_are_infinitely_far():
 
 def test_s_island_movement_is_refused_with_the_reason():
     m = skirmish.load(ISLAND)
-    with pytest.raises(SkirmishError, match="does not answer movement_range: pieces on the island do not move"):
+    with pytest.raises(SkirmishError, match="does not answer a movement range: pieces on the island do not move"):
         m.movement_range("explorers@coast-1")
+    for method, arg in ((m.plan_move, "peak"), (m.check_move, [])):
+        with pytest.raises(SkirmishError, match="skirmish island distance") as e:
+            method("river@wood", arg)
+        assert e.value.kind == "map_kind"
+
+
+def test_s_island_move_and_los_at_the_command_line_speak_of_regions(capsys):
+    from skirmish.cli import main
+    assert main(["move", str(ISLAND), "river@wood", "--to", "peak"]) == 2  # (not read as grid coordinates)
+    assert "the island's region map does not answer a planned move" in capsys.readouterr().err
+    assert main(["los", str(ISLAND), "river@wood", "earth@marsh"]) == 0
+    assert "they stand in different regions" in capsys.readouterr().out
 
 
 def test_s_island_layout_places_every_region_inside_the_unit_square_deterministically():
