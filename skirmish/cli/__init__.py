@@ -55,6 +55,8 @@ CLI_WORDS = (
     ("at=(x, y)", "--at X,Y"), ("by=MODEL", "--by MODEL"), ("toward=MODEL", "--toward MODEL"),
     ("toward=(x, y)", "--toward X,Y"), ("direction=DEGREES", "--direction DEGREES"),
     ("toward= or direction=", "--toward or --direction"), ("toward= and direction=", "--toward and --direction"),
+    ("strike must", "--strike must"), ("spacing must", "--spacing must"), ("enemy_weight must", "--enemy-weight must"),
+    ("friend_weight must", "--friend-weight must"),
 )
 
 

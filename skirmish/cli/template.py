@@ -129,6 +129,9 @@ def run(args: argparse.Namespace) -> int:
             raise SkirmishError("--best chooses the placement itself: drop --at, --z, --toward and --direction")
         if len(args.on) > 1:
             raise SkirmishError("--best takes at most one --on (the main target)")
+        if args.strike is not None:
+            raise SkirmishError("--best places one template; --strike counts the templates you place (--on/--at/"
+                                "--toward/--direction, E-TMPL-STK)")
         best = table.best_template(spec, by=args.by, on=args.on[0] if args.on else None,
                                    enemy_weight=args.enemy_weight, friend_weight=args.friend_weight,
                                    reach=None if args.reach is None else _len(args.reach, "--reach"),
