@@ -142,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
         grid = load_map(args)
         if not isinstance(grid, Grid):
             raise SkirmishError(f"--scenario: {args.scenario} is a {grid.kind} map, not a Party Hard grid")
+        if args.attacker == args.target:
+            raise SkirmishError(f"--attacker and --target are both {args.attacker!r}: a piece does not attack itself")
         attacker, target = grid.fighter(args.attacker), grid.fighter(args.target)
         catalogue = {a.name: a for a in attacker.abilities}
         if args.ability is None and not args.plain and args.base is None:
@@ -172,7 +174,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(result_json(b, a, attacker, target, ability))
         return 0
-    print("\n".join(result_lines(b, a, attacker, target, ability)))
+    lines = result_lines(b, a, attacker, target, ability)
+    if a is not None and not args.scenario and args.health is None:  # (by hand: say where the Health came from)
+        lines.append(f"  (the target's Health {target.health} is the default: give --health N for its own)")
+    print("\n".join(lines))
     return 0
 
 

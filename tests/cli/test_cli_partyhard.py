@@ -205,6 +205,7 @@ def test_damage_from_a_scenario(capsys):
     (["--ability", "void arrow", "--shock", "--energy", "2", "--shield", "1"], "Shock"),
     (["--scenario", MAZE, "--attacker", "knight", "--target", "shade", "--attack", "3"], "--attack: with --scenario"),
     (["--scenario", MAZE, "--attacker", "knight"], "--scenario needs --attacker ID and --target ID"),
+    (["--scenario", MAZE, "--attacker", "knight", "--target", "knight"], "a piece does not attack itself"),
 ])
 def test_damage_errors_exit_2(capsys, argv, message):
     assert message in refused(capsys, "damage", *argv)
@@ -253,3 +254,10 @@ def test_docs_shell_lines_run_and_print_what_they_show(page, line, monkeypatch, 
     text = (ROOT / "docs" / page).read_text()
     shown = text.split(f"$ {line}\n", 1)[1].split("```", 1)[0].splitlines()
     assert shown and all(s in out.splitlines() for s in shown if s != "..." and "(...)" not in s)
+
+
+def test_damage_by_hand_says_when_the_targets_health_is_the_default(capsys):
+    code, out, _ = run(capsys, "damage", "--base", "3", "--element", "void", "--burns", "1")
+    assert code == 0 and "Health (6 -> 3)" in out and "the target's Health 6 is the default" in out
+    code, out, _ = run(capsys, "damage", "--base", "3", "--element", "void", "--burns", "1", "--health", "4")
+    assert code == 0 and "Health (4 -> 1)" in out and "default" not in out
