@@ -19,11 +19,16 @@ def add_scenario_args(parser: argparse.ArgumentParser, *, mode: bool = True) -> 
 
 
 def load_table(args: argparse.Namespace) -> Map:
-    """The scenario's map; ``--mode`` overrides a table's measurement mode."""
-    table = load(args.scenario)
-    if getattr(args, "mode", None) and isinstance(table, Table):
-        table = dataclasses.replace(table, mode=Mode(args.mode))
-    return table
+    """The scenario's map; ``--mode`` (when the command has it) overrides a table's
+    measurement mode, and is refused for another kind of map."""
+    m = load(args.scenario)
+    mode = getattr(args, "mode", None)
+    if mode:
+        if not isinstance(m, Table):
+            raise SkirmishError(f"--mode: measurement modes (E-MODE) apply to the table; {args.scenario} is a "
+                                f"{m.kind} map, always measured exactly", kind="map_kind")
+        m = dataclasses.replace(m, mode=Mode(mode))
+    return m
 
 
 def require_table(m: Map, what: str) -> Table:

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from typing import Any
 
-from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
 from ..maps.regions import Regions
 from ..maps.table import Table
-from ..rules.eldfall.modes import Mode
-from ..scenario.load import load, parse_toml, read_source
+from ..scenario.load import parse_toml, read_source
 from ._output import add_json_flag, emit_json
-from ._scenario import add_scenario_args
+from ._scenario import add_scenario_args, load_table
 
 
 def register(sub: Any) -> None:
@@ -24,18 +21,6 @@ def register(sub: Any) -> None:
     add_scenario_args(p)
     add_json_flag(p)
     p.set_defaults(func=run)
-
-
-def load_map(args: argparse.Namespace) -> Map:
-    """The scenario's map; ``--mode`` (when the command has it) applies to a table only."""
-    m = load(args.scenario)
-    mode = getattr(args, "mode", None)
-    if mode:
-        if not isinstance(m, Table):
-            raise SkirmishError(f"--mode: measurement modes (E-MODE) apply to the table; {args.scenario} is a "
-                                f"{m.kind} map, always measured exactly")
-        m = dataclasses.replace(m, mode=Mode(mode))
-    return m
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -64,7 +49,7 @@ def generic_summary(m: Map) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    m = load_map(args)
+    m = load_table(args)
     if isinstance(m, Table):
         return run_table(args, m)
     if isinstance(m, Grid):

@@ -14,7 +14,7 @@ from ..rules.partyhard.fighter import Fighter
 from ..rules.partyhard.items import ATTACK, BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, lookup
 from ..rules.partyhard.stats import STAT_MAX, Stats
 from ._output import add_json_flag, emit_json
-from .check import load_map
+from ._scenario import load_table
 
 HAND_FLAGS = ("attack", "weapon", "weapon_element", "weapon_bonus", "armor", "armor_element", "defense", "health",
               "energy", "powerless", "nonresistance", "shock")
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
                                 "--scenario to give them by hand")
         if not (args.attacker and args.target):
             raise SkirmishError("--scenario needs --attacker ID and --target ID")
-        grid = load_map(args)
+        grid = load_table(args)
         if not isinstance(grid, Grid):
             raise SkirmishError(f"--scenario: {args.scenario} is a {grid.kind} map, not a Party Hard grid")
         if args.attacker == args.target:

@@ -13,7 +13,7 @@ from ..rules.partyhard.fighter import Fighter
 from ..rules.partyhard.log import ActionLog, FightLog, Note, TargetLog
 from ..rules.partyhard.policy import GreedyPolicy, ScriptedPolicy
 from ._output import add_json_flag, emit_json
-from .check import load_map
+from ._scenario import load_table
 
 
 def register(sub: Any) -> None:
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         raise SkirmishError(f"--max-rounds: give 1 or more, got {args.max_rounds}")
     if args.retreat_below < 0:
         raise SkirmishError(f"--retreat-below: give 0 or more, got {args.retreat_below}")
-    grid = load_map(args)
+    grid = load_table(args)
     if not isinstance(grid, Grid):
         raise SkirmishError(f"{args.scenario} is a {grid.kind} map; fights are resolved on a grid of rooms "
                             '(map = "grid", see docs/grid-format.md)')

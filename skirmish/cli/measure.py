@@ -16,8 +16,7 @@ from ..maps.grid import Grid, room_text
 from ..maps.regions import Regions
 from ..maps.table import Table
 from ._output import add_json_flag, emit_json
-from ._scenario import add_scenario_args
-from .check import load_map
+from ._scenario import add_scenario_args, load_table
 
 
 def register(sub: Any) -> None:
@@ -37,7 +36,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    m = load_map(args)
+    m = load_table(args)
     if args.a == args.b:
         raise UsageError(f"measure from {args.a!r} to itself: pick two different models", kind="same_model")
     if isinstance(m, Table):

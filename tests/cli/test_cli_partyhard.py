@@ -261,3 +261,11 @@ def test_damage_by_hand_says_when_the_targets_health_is_the_default(capsys):
     assert code == 0 and "Health (6 -> 3)" in out and "the target's Health 6 is the default" in out
     code, out, _ = run(capsys, "damage", "--base", "3", "--element", "void", "--burns", "1", "--health", "4")
     assert code == 0 and "Health (4 -> 1)" in out and "default" not in out
+
+
+@pytest.mark.parametrize("command", [["render", "-o", "g.png"], ["los", "--all"], ["check"]])
+def test_mode_on_a_grid_is_refused_by_every_command_alike(capsys, command):
+    """E-MODE applies to the table: every command that takes --mode refuses it on a grid
+    (render and los ignored it)."""
+    code, _, err = run(capsys, command[0], MAZE, *command[1:], "--mode", "realism")
+    assert code == 2 and "measurement modes (E-MODE) apply to the table" in err
