@@ -263,9 +263,9 @@ def test_damage_by_hand_says_when_the_targets_health_is_the_default(capsys):
     assert code == 0 and "Health (4 -> 1)" in out and "default" not in out
 
 
-@pytest.mark.parametrize("command", [["render", "-o", "g.png"], ["los", "--all"], ["check"]])
+@pytest.mark.parametrize("command", [["render", "-o", "g.png"], ["measure", "knight", "rogue"], ["check"]])
 def test_mode_on_a_grid_is_refused_by_every_command_alike(capsys, command):
     """E-MODE applies to the table: every command that takes --mode refuses it on a grid
-    (render and los ignored it)."""
+    (render ignored it)."""
     code, _, err = run(capsys, command[0], MAZE, *command[1:], "--mode", "realism")
     assert code == 2 and "measurement modes (E-MODE) apply to the table" in err
