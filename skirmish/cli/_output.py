@@ -33,8 +33,3 @@ def emit_json(obj: Any, *, indent: int | None = 2) -> None:
 
 def add_json_flag(parser: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON (schema in docs/cli.md)")
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``"1 game"``, ``"3 games"`` (``many``: an irregular plural)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -16,7 +16,8 @@ from ..game.policy import parse_policy_specs
 from ..maps.table import Table
 from ..scale import job_rng, run_jobs, settle_heap
 from ..sim.script import Script
-from ._output import emit_json, plural
+from ..wording import count
+from ._output import emit_json
 from ._progress import progress_bar
 
 DEFAULT_POLICY = "greedy"
@@ -102,7 +103,7 @@ def _print_game(record: GameRecord, spec: str, seed: int) -> None:
 
 
 def _print_report(report: dict[str, Any], spec: str) -> None:
-    print(f"{plural(report['games'], 'game')} from seed {report['seed']}; policies: {spec}")
+    print(f"{count(report['games'], 'game')} from seed {report['seed']}; policies: {spec}")
     print("Wins: " + ", ".join(f"{k} {v:.1%}" for k, v in report["wins"].items()))
     print("Mean VP: " + ", ".join(f"{k} {v:.2f}" for k, v in report["vp_mean"].items())
           + f"; mean rounds {report['rounds_mean']:.2f}")

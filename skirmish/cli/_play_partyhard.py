@@ -19,7 +19,7 @@ from ..game.policy import parse_policy_specs
 from ..maps.grid import Grid
 from ..scale import job_rng, run_jobs
 from ..scenario.load import load
-from ._output import plural
+from ..wording import count
 from ._progress import progress_bar
 
 GAME = "partyhard"
@@ -97,7 +97,7 @@ def _many(args: argparse.Namespace, board: Grid, seed: int) -> int:
     if args.json:
         print(json.dumps(rep))
         return 0
-    print(f"{plural(rep['games'], 'game')}, seed {seed}, policy {rep['policy']} (the same report for any --workers)")
+    print(f"{count(rep['games'], 'game')}, seed {seed}, policy {rep['policy']} (the same report for any --workers)")
     for p in board.players:
         print(f"  {p:<10} wins {rep['wins'][p]:>5}  ({100 * rep['win_share'][p]:.1f}%)")
     print(f"  {'draws':<10}      {rep['draws']:>5}  ({100 * rep['draw_share']:.1f}%)")

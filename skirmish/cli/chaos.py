@@ -15,7 +15,8 @@ from ..rules.chaosparty.attack import ATTACK_BOOSTS, DEFENCE_BOOSTS, Attack, par
 from ..rules.chaosparty.odds import AttackOdds, attack_odds
 from ..rules.chaosparty.tokens import Player, Tokens
 from ._games import add_game_args, check_game_args
-from ._output import emit_json, plural
+from ..wording import count
+from ._output import emit_json
 from ._progress import progress_bar
 
 
@@ -187,7 +188,7 @@ def run_play(args: argparse.Namespace) -> int:
                    "draws": rep.draws, "draw_share": str(Fraction(rep.draws, rep.games)),
                    "first_player_wins": rep.first_wins, "mean_turns": str(rep.mean_turns)})
         return 0
-    print(f"{duel.name or args.duel}: {plural(rep.games, 'game')}, seed {seed}, policy {args.policy or 'greedy'}")
+    print(f"{duel.name or args.duel}: {count(rep.games, 'game')}, seed {seed}, policy {args.policy or 'greedy'}")
     for pid, n in rep.wins:
         print(f"  {pid:<12} wins {n:>6}  {pct(Fraction(n, rep.games))}")
     print(f"  {'draws':<12}      {rep.draws:>6}  {pct(Fraction(rep.draws, rep.games))}")

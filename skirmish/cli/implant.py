@@ -22,7 +22,8 @@ from ..rules.implant import (
     play_fight,
     pool,
 )
-from ._output import add_json_flag, emit_json, plural
+from ..wording import count as counted
+from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from .odds import pct
 
@@ -116,8 +117,8 @@ def odds_json(o: PoolOdds) -> dict[str, Any]:
 
 
 def pool_title(p: Pool) -> str:
-    drama = f" + {plural(p.drama_dice, 'drama die', 'drama dice')}" if p.drama_dice else ""
-    return (f"{plural(p.helps, 'help')}, {plural(p.hinders, 'hindrance')}{drama}: {p.describe()}")
+    drama = f" + {counted(p.drama_dice, 'drama die', 'drama dice')}" if p.drama_dice else ""
+    return (f"{counted(p.helps, 'help')}, {counted(p.hinders, 'hindrance')}{drama}: {p.describe()}")
 
 
 def odds_lines(o: PoolOdds) -> list[str]:
@@ -201,8 +202,8 @@ def fight_log_json(args: argparse.Namespace, seed: int, log: FightLog) -> dict[s
 
 
 def _setup_line(args: argparse.Namespace, policy: str) -> str:
-    return (f"Health {args.health} against enemy Health {args.enemy_health}; {plural(args.helps, 'help')}, "
-            f"{plural(args.hinders, 'hindrance')}; initiative: {args.initiative}; drama {args.drama}; "
+    return (f"Health {args.health} against enemy Health {args.enemy_health}; {counted(args.helps, 'help')}, "
+            f"{counted(args.hinders, 'hindrance')}; initiative: {args.initiative}; drama {args.drama}; "
             f"policy {policy}")
 
 
@@ -241,9 +242,9 @@ def fight_log_lines(args: argparse.Namespace, seed: int, log: FightLog) -> list[
                      f"{r.effect.text}{chosen}{damage}")
         lines.append(f"    -> {_state_text(r.after)}")
     end = log.end
-    tail = f" with {plural(end.injuries, 'injury', 'injuries')}" if end.injuries else ""
+    tail = f" with {counted(end.injuries, 'injury', 'injuries')}" if end.injuries else ""
     lines.append(f"Result: {'the character wins' if log.result == 'win' else 'the character dies'}{tail} "
-                 f"after {plural(len(log.rounds), 'roll')}")
+                 f"after {counted(len(log.rounds), 'roll')}")
     return lines
 
 

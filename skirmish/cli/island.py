@@ -25,7 +25,8 @@ from ..scale import job_rng, run_jobs
 from ..scenario.dump import write_scenario
 from ..scenario.load import load
 from ._games import add_game_args, check_game_args, seed_value
-from ._output import add_json_flag, emit_json, plural
+from ..wording import count
+from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 
 GAME = "spiritisland"
@@ -220,7 +221,7 @@ def play(args: argparse.Namespace, board: Map) -> int:
         emit_json(report)
         return 0
     n = report["games"]
-    print(f"{plural(n, 'game')} of {plural(rounds, 'round')} from seed {seed}: won {report['won']}, lost {report['lost']} "
+    print(f"{count(n, 'game')} of {count(rounds, 'round')} from seed {seed}: won {report['won']}, lost {report['lost']} "
           f"(win share {report['win_share']})")
     print(f"  mean blight {report['mean_blight']}, mean fear {report['mean_fear']}, "
           f"mean rounds {report['mean_rounds']}")

@@ -11,7 +11,8 @@ from ..sim.engine import Simulator
 from ..sim.script import load_with_script
 from ..sim.trials import MAX_TRIALS, STATES, run_trials
 from ._games import seed_value
-from ._output import add_json_flag, emit_json, plural
+from ..wording import count
+from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
 
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(report.to_json())
         return 0
     n = report.trials
-    print(f"{plural(n, 'trial')} from seed {seed}")
+    print(f"{count(n, 'trial')} from seed {seed}")
     print(f"{'model':<14}" + "".join(f"{s.value:>15}" for s in STATES))
     for m, counts in report.states.items():
         print(f"{m:<14}" + "".join(f"{counts[s.value] / n:>14.1%} " for s in STATES))

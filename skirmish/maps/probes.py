@@ -40,7 +40,8 @@ import numpy as np
 import shapely
 
 from ..errors import SkirmishError
-from ..geometry.los import DEFAULT_TOLERANCE, OUT_OF_ARC, LosAnswer, Obstacles, Viewer, Viewers, line_of_sight_batch
+from ..geometry.los import (DEFAULT_TOLERANCE, MAX_TOLERANCE, OUT_OF_ARC, LosAnswer, Obstacles, Viewer, Viewers,
+                             line_of_sight_batch)
 from ..rules.eldfall.sizes import SIZES
 from .pieces import Model
 from .probe_shortcuts import ACROSS, CENTRE, Pairs, candidates, covered, restrict, sampled_witnesses
@@ -178,8 +179,9 @@ def probe_visibility(table: Table, points: np.ndarray | Any, size: str | Model, 
     pts = np.array(points, float).reshape(-1, 2)
     if not np.isfinite(pts).all():
         raise SkirmishError("probe points must be finite (x, y) pairs in inches")
-    if not (tolerance > 0 and np.isfinite(tolerance)):
-        raise SkirmishError(f"tolerance must be a positive length in inches, got {tolerance!r}")
+    if not 0 < tolerance <= MAX_TOLERANCE:
+        raise SkirmishError(f"tolerance must be a length above 0 and at most {MAX_TOLERANCE:g} in, got {tolerance!r}",
+                            kind="range")
     probe = probe_model(table, size, side)
     if isinstance(size, Model) and size.id in table.model_ids:
         table = replace(table, models=tuple(m for m in table.models if m.id != size.id))

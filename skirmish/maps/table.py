@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -30,7 +31,7 @@ from ..geometry.los import (
     line_of_sight_batch,
     surface_samples,
 )
-from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
+from ..rules.eldfall.modes import Mode, apply_mode, parse_mode, premeasure_limit
 from ..rules.eldfall.sizes import BASE_THICKNESS, size_rank
 from ..rules.eldfall.weapons import Weapon
 from .base import Map, register_map, unknown_id
@@ -306,6 +307,9 @@ class Table(TableMovement, TableTemplates, Map):
         (``tolerance``) from every other solid, ``b``'s own far side included: each point is
         taken ε outside ``b``'s surface and gets an exact LoS query from ``a``. A point on a
         cap flush with a blocker's top is not seen. The basis for cover (E-COVER)."""
+        _check_sight_args(arc, tolerance)
+        if isinstance(samples, bool) or not isinstance(samples, numbers.Integral) or not 2 <= samples <= MAX_SAMPLES:
+            raise SkirmishError(f"samples must be a whole number 2..{MAX_SAMPLES}, got {samples!r}", kind="range")
         seen, weights = self._visible_samples(a, b, arc=arc, samples=samples, tolerance=tolerance)
         return float(seen @ weights / weights.sum())
 
@@ -380,11 +384,7 @@ class Table(TableMovement, TableTemplates, Map):
         """LoS for the given ordered pairs, solved together in batches of
         :data:`LOS_BATCH` pairs (the same answers as one by one). ``progress(done)`` is
         called after each batch."""
-        if arc not in ("front", "all"):
-            raise SkirmishError(f"arc must be 'front' or 'all', got {arc!r}")
-        if not 0 < tolerance <= MAX_TOLERANCE:
-            raise SkirmishError(f"tolerance must be a length above 0 and at most {MAX_TOLERANCE:g} in, got {tolerance!r}",
-                                kind="range")
+        _check_sight_args(arc, tolerance)
         for a, b in pairs:
             if a == b:
                 raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models")
@@ -592,7 +592,7 @@ class Table(TableMovement, TableTemplates, Map):
         Standard: exact within max(Awareness, Movement) of ``a``, else only "beyond N".
         Realism: :class:`MeasurementRefused` unless declared.
         """
-        mode = self.mode if mode is None else Mode(mode)
+        mode = self.mode if mode is None else parse_mode(mode)
         ma, mb = self.model(a), self.model(b)
         d = cylinder_distance(ma.hitbox, mb.hitbox)
         limit = premeasure_limit(ma.awareness, ma.movement)
@@ -615,3 +615,17 @@ class Table(TableMovement, TableTemplates, Map):
 
     def ids(self) -> Sequence[str]:
         return [*self.model_ids, *(s.id for s in self.scenery)]
+
+
+#: The most surface samples per angle :meth:`Table.visible_fraction` takes (samples × samples / 2 points).
+MAX_SAMPLES = 256
+
+
+def _check_sight_args(arc: object, tolerance: object) -> None:
+    """E-ARC and E-LOS arguments: ``arc`` 'front' or 'all', ``tolerance`` above 0 and at most
+    :data:`MAX_TOLERANCE` inches."""
+    if arc not in ("front", "all"):
+        raise SkirmishError(f"arc must be 'front' or 'all', got {arc!r}")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or not 0 < float(tolerance) <= MAX_TOLERANCE:
+        raise SkirmishError(f"tolerance must be a length above 0 and at most {MAX_TOLERANCE:g} in, got {tolerance!r}",
+                            kind="range")

@@ -30,12 +30,12 @@ from shapely.ops import nearest_points
 from ..errors import IllegalActionError, MeasurementRefused, RuleInputError, SkirmishError
 from ..geometry import paths as P
 from ..memo import IdentityMemo
-from ..rules.eldfall.modes import Mode
+from ..rules.eldfall.modes import Mode, parse_mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
 from .table_climb import Climb
 from .table_jump import Jump
-from .tolerances import CONTACT, Z_TOL
+from .tolerances import CONTACT, MAX_EXTENT, Z_TOL
 
 if TYPE_CHECKING:
     from .pieces import Model, Scenery
@@ -899,7 +899,7 @@ class TableMovement:
                declared: bool, what: str) -> tuple[_Mover, MoveKind, float, bool, list[str]]:
         t: Any = self
         m = t.model(model_id)
-        mode = t.mode if mode is None else Mode(mode)
+        mode = t.mode if mode is None else parse_mode(mode)
         k = move_kind(kind)
         if k is MoveKind.IDLE:
             raise RuleInputError("movement kind 'idle': an Idle model only turns (E-MOVE-KIND); plan or check "
@@ -942,6 +942,7 @@ class TableMovement:
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "check a path")
         if not len(via):
             raise SkirmishError("a declared path needs at least one point after the model's position")
+        via = [self._mv_point(p, f"path point {i + 1}") for i, p in enumerate(via)]
         if k is MoveKind.JUMP:
             aim = self._mv_jump_aim(mv, via[0])
             return self._mv_jumper(mv, budget).plan(aim, notes, declared_path=list(via[1:]))
@@ -957,9 +958,7 @@ class TableMovement:
         surf = [mv.home]
         bad = []
         for i, p in enumerate(via):
-            p = tuple(float(v) for v in p)
-            if len(p) not in (2, 3) or not all(math.isfinite(v) for v in p):
-                raise SkirmishError(f"path point {i + 1}: expected (x, y) or (x, y, z) in inches, got {p!r}")
+            p = self._mv_point(p, f"path point {i + 1}")
             k, why = self._mv_surface_for(mv, p[0], p[1], p[2] if len(p) == 3 else None, surf[-1])
             if why:
                 bad.append((i, why))
@@ -1354,9 +1353,11 @@ class TableMovement:
             if isinstance(to, str):
                 raise RuleInputError(f"a Climb goes to a point on another surface, not to a model ({to!r}); "
                                      "give --to X,Y[,Z]")
-            return Climb(self, mv, budget).plan(self._mv_jump_aim(mv, to), notes)
+            return Climb(self, mv, budget).plan(self._mv_jump_aim(mv, to, "climb"), notes)
         if not falls:
             notes.append("falls are not allowed (falls=False)")
+        if not isinstance(to, str):
+            to = self._mv_point(to, "a target point")
         straight = None if isinstance(to, str) else self._mv_straight(mv, to)
         if straight is not None:  # (the shortest path, found without the movement net)
             route, why = straight, ""
@@ -1399,16 +1400,31 @@ class TableMovement:
             return [start]
         return [start, (float(q[0, 0]), float(q[0, 1]), k)]
 
-    def _mv_jump_aim(self, mv: _Mover, to: PointLike) -> tuple[float, float, float]:
-        """A jump's aim point ``(x, y, z)``: ``z`` given, or the highest surface under ``(x, y)``."""
-        p = tuple(float(v) for v in to)
+    def _mv_point(self, to: Sequence[float], what: str) -> tuple[float, ...]:
+        """``to`` as floats: (x, y) or (x, y, z), finite, no further off the table than its
+        own size and no higher than :data:`MAX_EXTENT` (further off is no aim: no base ends
+        there, and rounding eats the geometry)."""
+        t: Any = self
+        try:
+            p = tuple(float(v) for v in to)
+        except (TypeError, ValueError):
+            raise SkirmishError(f"{what} is (x, y) or (x, y, z) in inches, got {to!r}") from None
         if len(p) not in (2, 3) or not all(math.isfinite(v) for v in p):
-            raise SkirmishError(f"a jump's point is (x, y) or (x, y, z) in inches, got {p!r}")
+            raise SkirmishError(f"{what} is (x, y) or (x, y, z) in inches, got {p!r}")
+        w, d = float(t.width), float(t.depth)
+        if not (-w <= p[0] <= 2 * w and -d <= p[1] <= 2 * d) or (len(p) == 3 and not 0 <= p[2] <= MAX_EXTENT):
+            raise SkirmishError(f"{what} {p!r} is further off the {w:g} x {d:g} in table than its own size (or "
+                                f"above {MAX_EXTENT:g} in); aim at a point on or near it", kind="range")
+        return p
+
+    def _mv_jump_aim(self, mv: _Mover, to: PointLike, kind: str = "jump") -> tuple[float, float, float]:
+        """A jump's (or climb's) aim point ``(x, y, z)``: ``z`` given, or the highest surface under ``(x, y)``."""
+        p = self._mv_point(to, f"a {kind}'s point")
         if len(p) == 3:
             return p[0], p[1], p[2]
         tops = [u.z for u in mv.surfaces if shapely.covers(u.support, Point(p[0], p[1]))]
         if not tops:
-            raise SkirmishError(f"({p[0]:g}, {p[1]:g}) is off the table; a jump's point must be on it")
+            raise SkirmishError(f"({p[0]:g}, {p[1]:g}) is off the table; a {kind}'s point must be on it")
         return p[0], p[1], max(tops)
 
     def _mv_route_to_point(self, mv: _Mover, net: _Net, to: Sequence[float], bounded: float | None = None
@@ -1417,9 +1433,7 @@ class TableMovement:
         and reach. ``bounded`` (the budget of a caller that uses legal plans only): an
         unreachable point gives the start alone and the reason, with no search for the
         nearest point."""
-        to = tuple(float(v) for v in to)
-        if len(to) not in (2, 3) or not all(math.isfinite(v) for v in to):
-            raise SkirmishError(f"a target point is (x, y) or (x, y, z) in inches, got {to!r}")
+        to = self._mv_point(to, "a target point")
         q = np.array(to[:2])
         z = to[2] if len(to) == 3 else None
         levels = [k for k in net.levels if z is None or abs(mv.surfaces[k].z - z) <= Z_TOL]

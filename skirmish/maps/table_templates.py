@@ -62,7 +62,7 @@ from ..geometry.templates import (
     teardrop,
     teardrop_axis,
 )
-from ..rules.eldfall.modes import Mode
+from ..rules.eldfall.modes import Mode, parse_mode
 from ..rules.eldfall.templates import TemplateSpec, template_spec
 from ..wording import count
 from .template_results import (
@@ -373,10 +373,7 @@ class TableTemplates:
 
     # -- E-MODE ------------------------------------------------------------------
     def _tmpl_mode(self, mode: Mode | str | None, declared: bool, what: str) -> Mode:
-        try:
-            m = self.mode if mode is None else Mode(mode)
-        except ValueError:
-            raise SkirmishError(f"unknown measurement mode {mode!r}; use assisted, standard or realism") from None
+        m = self.mode if mode is None else parse_mode(mode)
         if declared or m is Mode.ASSISTED:
             return m
         raise MeasurementRefused(

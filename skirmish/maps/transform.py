@@ -8,9 +8,13 @@ import math
 import shapely
 from shapely import affinity
 
+from ..errors import SkirmishError
 from ..geometry.solids import Prism
 from .pieces import Scenery
 from .table import Table
+
+#: The largest translation a rigid motion takes (inches).
+MAX_OFFSET = 10_000.0
 
 
 def _motion(x: float, y: float, angle: float, dx: float, dy: float, mirror: bool) -> tuple[float, float]:
@@ -25,7 +29,14 @@ def rigid_motion(table: Table, angle: float = 0.0, dx: float = 0.0, dy: float = 
                  mirror: bool = False) -> Table:
     """The table moved as a whole: mirrored in the x axis (optional), rotated by
     ``angle`` degrees about the origin, then translated. Facings move with it. The
-    table's nominal size is kept, so pieces may end up outside ``[0, w] × [0, d]``."""
+    table's nominal size is kept, so pieces may end up outside ``[0, w] × [0, d]``.
+    ``angle`` is taken as its remainder in [0, 360) (positions and facings then turn by
+    the same amount); the offsets are at most 10,000 in."""
+    if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in (angle, dx, dy)) \
+            or abs(dx) > MAX_OFFSET or abs(dy) > MAX_OFFSET:
+        raise SkirmishError(f"a rigid motion takes a finite angle (degrees) and offsets up to {MAX_OFFSET:g} in, "
+                            f"got angle={angle!r}, dx={dx!r}, dy={dy!r}", kind="range")
+    angle = float(angle) % 360.0
 
     def move_geom(g: shapely.Geometry) -> shapely.Geometry:
         if mirror:

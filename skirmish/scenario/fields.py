@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ..errors import ScenarioError, UnitError
+from ..maps.tolerances import MAX_EXTENT
 from ..units import angle, length
 
 T = TypeVar("T")
@@ -163,7 +164,7 @@ def coordinate(value: Any) -> float:
 
 #: The longest table side skirmish accepts, in inches (20 ft): larger tables are
 #: refused rather than drawn or searched for minutes.
-MAX_TABLE_SIDE = 240.0
+MAX_TABLE_SIDE = MAX_EXTENT
 
 
 def table_side(value: Any) -> float:

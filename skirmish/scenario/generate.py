@@ -14,9 +14,11 @@ import shapely
 from shapely import affinity
 from shapely.geometry import Polygon
 
+from ..errors import SkirmishError
 from ..geometry.solids import Prism, disc
 from ..maps.pieces import Model, Scenery
 from ..maps.table import Table
+from ..maps.tolerances import MAX_EXTENT as MAX_TABLE_SIDE
 from ..rules.eldfall.sizes import SIZES
 from ..rules.eldfall.weapons import BUILTIN_WEAPONS
 
@@ -99,7 +101,10 @@ def _free_spot(rng: random.Random, r: float, roofs: Sequence[Scenery], roof_shar
 def random_table(rng: random.Random, *, models: int = 20, scenery: int = 25, width: float = 36.0,
                  depth: float = 36.0, roof_share: float = 0.2, sides: tuple[str, str] = ("red", "blue"),
                  sizes: str = "SMMMLLH") -> Table:
-    """A table with ``scenery`` pieces and ``models`` models, a share of them on walkable roofs."""
+    """A table with ``scenery`` pieces and ``models`` models, a share of them on walkable roofs.
+    A table side is 6..240 in; counts are whole numbers 0 or more; ``sizes`` letters of
+    model sizes; ``sides`` two distinct names."""
+    _check_args(models, scenery, width, depth, roof_share, sides, sizes)
     pieces: list[Scenery] = []
     kinds = ["building", "building", "building"] + [KINDS[k % len(KINDS)] for k in range(scenery)]
     for i, kind in enumerate(kinds[:scenery]):
@@ -127,3 +132,21 @@ def random_table(rng: random.Random, *, models: int = 20, scenery: int = 25, wid
         placed.append(Model(f"{side}-{len(placed) // 2 + 1}", side, size, round(x, 3), round(y, 3), z,
                             float(rng.randrange(0, 360, 15)), attributes=attrs, weapons=weapons))
     return Table(width, depth, tuple(placed), tuple(pieces), name=f"generated ({len(placed)} models)")
+
+
+def _check_args(models: object, scenery: object, width: object, depth: object, roof_share: object,
+                sides: object, sizes: object) -> None:
+    """:func:`random_table`'s arguments, or a :class:`SkirmishError` naming the one that is wrong."""
+    for name, v in (("models", models), ("scenery", scenery)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise SkirmishError(f"random_table: {name} must be a whole number 0 or more, got {v!r}", kind="range")
+    for name, v in (("width", width), ("depth", depth)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 6 <= v <= MAX_TABLE_SIDE:
+            raise SkirmishError(f"random_table: {name} must be 6..{MAX_TABLE_SIDE:g} in, got {v!r}", kind="range")
+    if isinstance(roof_share, bool) or not isinstance(roof_share, (int, float)) or not 0 <= roof_share <= 1:
+        raise SkirmishError(f"random_table: roof_share must be 0..1, got {roof_share!r}", kind="range")
+    if not isinstance(sizes, str) or not sizes or any(c not in SIZES for c in sizes):
+        raise SkirmishError(f"random_table: sizes must be letters of model sizes ({', '.join(SIZES)}), got {sizes!r}")
+    if not (isinstance(sides, tuple) and len(sides) == 2 and all(isinstance(x, str) and x for x in sides)
+            and sides[0] != sides[1]):
+        raise SkirmishError(f"random_table: sides must be two distinct names, got {sides!r}")

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import ScenarioError, SkirmishError
-from ...game.policy import Decision, Policy
+from ...game.policy import Decision, Policy, PolicyError
 from ...geometry.los import DEFAULT_TOLERANCE
 from ...maps.results import LineOfSight, MovePlan
 from ...maps.table import CONTACT_TOLERANCE, Table, reach_band, within_awareness
@@ -45,7 +45,7 @@ from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice
                       path_samples)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
 from .sampling import sample_ends
-from .settings import GameSettings, all_models, all_sides
+from .settings import GameSettings, all_models, all_sides, check_playable
 from .templates import place, roll_hits
 from .templates import targets as template_targets
 from .sight import PathTables, Sight, sight_along
@@ -116,6 +116,15 @@ class EldfallGame:
 
     def __init__(self, table: Table, settings: GameSettings, policies: Mapping[str, Policy], rng: random.Random,
                  *, seed: int | None = None, script: Script | None = None):
+        where = table.source or "<table>"
+        check_playable(table, where)  # (what load_game checks: two sides, STA, SPD, HP, a usable weapon)
+        missing = [s for s in all_sides(table) if s not in policies]
+        if missing:
+            raise PolicyError(f"{where}: no policy for side {', '.join(missing)}; give one per side "
+                              f"({', '.join(all_sides(table))})")
+        if settings.first is not None and settings.first not in all_sides(table):
+            raise ScenarioError(f"{where}: [game] first = {settings.first!r} is not a side; the sides are "
+                                f"{', '.join(all_sides(table))}")
         self.settings = settings
         self.script = script  # the scenario's [[script]], for the script policy
         self.script_pos = 0  # how far the script policy has played it

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ...errors import MeasurementRefused
+from ...errors import MeasurementRefused, RuleInputError
 
 
 class Mode(str, Enum):
@@ -17,6 +17,16 @@ class Mode(str, Enum):
 
 
 MODES = tuple(m.value for m in Mode)
+
+
+def parse_mode(mode: Mode | str) -> Mode:
+    """A :class:`Mode` from itself or its name (any case); a clear error for another."""
+    if isinstance(mode, Mode):
+        return mode
+    try:
+        return Mode(str(mode).strip().lower())
+    except ValueError:
+        raise RuleInputError(f"unknown measurement mode {mode!r}; use {', '.join(MODES)} (E-MODE)") from None
 
 
 def premeasure_limit(awareness: float | None, movement: float | None) -> float:

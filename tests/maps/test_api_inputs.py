@@ -1,0 +1,117 @@
+"""Bad input to the library's table API is a SkirmishError naming it, never a raw
+error, a hang or a wrong answer (found by an API fuzz): far or non-finite move points
+(E-MOVE-*), huge rigid motions, visible_fraction's arguments (E-LOS, E-ARC), measurement
+mode names (E-MODE) and the probes' tolerance."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+
+import pytest
+
+import skirmish
+from skirmish.errors import SkirmishError
+from skirmish.maps.probes import probe_visibility
+from skirmish.maps.transform import rigid_motion
+
+from conftest import SCENARIOS
+
+MILL = SCENARIOS / "mill-ambush.toml"
+FIRST = SCENARIOS / "first-steps.toml"
+
+
+@pytest.fixture(scope="module")
+def mill():
+    return skirmish.load(MILL)
+
+
+@pytest.mark.parametrize("to, kind, says", [
+    ((10, 10, 1e6), "jump", "a jump's point"), ((10, 10, 1e9), "jump", "above 240 in"),
+    ((1e20, 5), "climb", "a climb's point (1e+20, 5.0) is further off the 30 x 30 in table"),
+    ((1e20, 5), "walk", "a target point (1e+20, 5.0) is further off"), ((-31, 5), "run", "further off"),
+    ((math.nan, 1), "climb", "a climb's point is (x, y) or (x, y, z)"), (("a", "b"), "walk", "a target point is"),
+])
+def test_E_MOVE_a_point_far_off_the_table_or_not_a_number_is_refused_at_once(mill, to, kind, says):
+    t = time.process_time()
+    with pytest.raises(SkirmishError, match=re.escape(says)):
+        mill.plan_move("akane", to, kind=kind, budget=10)
+    assert time.process_time() - t < 2  # (a jump aimed 1e6 in up searched for 100 s)
+
+
+def test_E_MOVE_a_declared_path_point_is_checked_for_every_kind(mill):
+    for kind in ("walk", "climb", "jump"):
+        with pytest.raises(SkirmishError, match="path point 1 is"):
+            mill.check_move("akane", [(math.nan, 1)], kind=kind)
+    assert mill.plan_move("akane", (-5, 5), kind="walk").points  # (a little off the table: the nearest point)
+
+
+def test_rigid_motion_turns_positions_and_facings_by_one_angle():
+    t = skirmish.load(FIRST)
+    huge, same = rigid_motion(t, 1e20), rigid_motion(t, 1e20 % 360)
+    assert [(m.x, m.y, m.facing) for m in huge.models] == [(m.x, m.y, m.facing) for m in same.models]
+    assert huge.arc("akane", "brute") == t.arc("akane", "brute")
+    for bad in (dict(angle=math.nan), dict(angle=math.inf), dict(dx=1e300), dict(dy=math.nan)):
+        with pytest.raises(SkirmishError, match="a rigid motion takes a finite angle"):
+            rigid_motion(t, **bad)
+
+
+@pytest.mark.parametrize("kw, says", [(dict(arc="x"), "arc must be 'front' or 'all'"),
+                                      (dict(tolerance=-5), "tolerance must be a length above 0"),
+                                      (dict(tolerance=0), "above 0"), (dict(tolerance=math.nan), "above 0"),
+                                      (dict(samples=0), "samples must be a whole number 2..256"),
+                                      (dict(samples=10**6), "2..256"), (dict(samples=2.5), "2..256")])
+def test_E_LOS_visible_fraction_checks_its_arguments_as_line_of_sight_does(mill, kw, says):
+    with pytest.raises(SkirmishError, match=says):
+        mill.visible_fraction("akane", "raider-3", **kw)
+
+
+def test_E_MODE_a_mode_is_named_in_any_case_and_a_wrong_one_is_refused(mill):
+    assert mill.measure("akane", "brute", mode="ASSISTED").distance == mill.measure("akane", "brute").distance
+    for call in (lambda: mill.measure("akane", "brute", mode="xx"),
+                 lambda: mill.plan_move("akane", (10, 10), mode="x"),
+                 lambda: mill.template("circle-small", on="brute", mode="nope")):
+        with pytest.raises(SkirmishError, match="unknown measurement mode"):
+            call()
+
+
+def test_E_LOS_probes_take_the_tolerance_line_of_sight_takes(mill):
+    with pytest.raises(SkirmishError, match="at most 1 in"):
+        probe_visibility(mill, [[10.0, 10.0]], "M", "red", tolerance=5.0)
+
+
+@pytest.mark.parametrize("kw, says", [(dict(width=1), "width must be 6..240 in"), (dict(depth=math.nan), "depth"),
+                                      (dict(width=-10), "width"), (dict(scenery=-1), "scenery must be a whole number"),
+                                      (dict(models=2.5), "models"), (dict(sizes=""), "sizes must be letters"),
+                                      (dict(sizes="X"), "sizes"), (dict(sides=("red",)), "sides must be two"),
+                                      (dict(sides=("red", "red")), "two distinct"), (dict(roof_share=2), "0..1")])
+def test_random_table_refuses_arguments_that_give_a_table_the_loader_would_refuse(kw, says):
+    import random
+
+    from skirmish.scenario.generate import random_table
+    with pytest.raises(SkirmishError, match=says):
+        random_table(random.Random(1), **kw)
+
+
+def test_E_SETUP_play_game_checks_the_table_the_policies_and_first_as_load_game_does():
+    """A table with one side, a model without SPD, a side without a policy or a `first`
+    that is no side: refused before playing (an IndexError, a KeyError or an empty game)."""
+    import dataclasses
+    import random
+
+    from skirmish.game.eldfall import parse_settings, play_game
+    from skirmish.game.eldfall.settings import GameSettings
+    from skirmish.game.policy import load_policy
+    mill = skirmish.load(MILL)
+    pol = {s: load_policy("random", "eldfall") for s in ("red", "blue")}
+    settings = parse_settings(None, mill)
+    red_only = dataclasses.replace(mill, models=tuple(m for m in mill.models if m.side == "red"))
+    no_spd = mill.with_model(dataclasses.replace(mill.model("akane"), attributes={
+        k: v for k, v in mill.model("akane").attributes.items() if k != "SPD"}))
+    for table, policies, st, says in (
+            (red_only, pol, settings, "needs exactly two sides"), (no_spd, pol, settings, "'akane' has no SPD"),
+            (mill, {"red": pol["red"]}, settings, "no policy for side blue"),
+            (mill, pol, dataclasses.replace(GameSettings(), rounds=2, first="green"), "first = 'green' is not a side")):
+        with pytest.raises(SkirmishError, match=says):
+            play_game(table, st, policies, random.Random(1), seed=1)
