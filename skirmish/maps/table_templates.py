@@ -462,7 +462,7 @@ class TableTemplates:
             else:
                 px, py = pl.toward
             if math.hypot(px - ax, py - ay) < 1e-9:
-                raise SkirmishError(f"{spec.name}: the point to aim at is {by!r}'s own centre; pick another point")
+                raise SkirmishError(f"{spec.name}: the point to aim at is the centre of {by} itself; pick another point")
             theta = math.atan2(py - ay, px - ax)
         rad = float(A.r[user])
         shape = teardrop(ax, ay, rad, theta, spec.length, spec.near_width, spec.far_width)
