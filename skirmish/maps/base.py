@@ -29,6 +29,8 @@ def register_map(cls: type[Map]) -> type[Map]:
 def unknown_id(kind: str, name: str, known: Iterable[str], where: str = "") -> UnknownIdError:
     """An :class:`UnknownIdError` that lists close matches (the fix, most of the time)."""
     known = list(known)
+    if not isinstance(name, str):  # (a wrong type: no close match to look for)
+        return UnknownIdError(f"{where}a {kind} id is a string, got {name!r}")
     close = difflib.get_close_matches(name, known, n=3)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else (
         f"; known: {', '.join(known[:12])}{' ...' if len(known) > 12 else ''}" if known else "")

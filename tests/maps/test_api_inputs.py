@@ -115,3 +115,11 @@ def test_E_SETUP_play_game_checks_the_table_the_policies_and_first_as_load_game_
             (mill, pol, dataclasses.replace(GameSettings(), rounds=2, first="green"), "first = 'green' is not a side")):
         with pytest.raises(SkirmishError, match=says):
             play_game(table, st, policies, random.Random(1), seed=1)
+
+
+def test_an_id_of_the_wrong_type_is_named_not_matched(mill):
+    """difflib raised TypeError looking for a close match to None."""
+    for call in (lambda: mill.distance("akane", None), lambda: mill.model(None),
+                 lambda: mill.line_of_sight(None, "akane")):
+        with pytest.raises(skirmish.UnknownIdError, match="id is a string, got None"):
+            call()
