@@ -17,8 +17,8 @@ from typing import Any
 from ..errors import SkirmishError, UnitError
 from ..maps.base import Map
 from ..maps.results import MovePlan, MoveRange
+from ..maps.tolerances import MAX_EXTENT, far_off_table
 from ..rules.eldfall.modes import MODES
-from ..scenario.fields import MAX_TABLE_SIDE as MAX_Z
 from ..scenario.load import load
 from ..units import length
 from ._output import emit_json
@@ -149,12 +149,12 @@ def parse_point(text: str, m: Map, what: str) -> tuple[float, ...]:
         if not math.isfinite(v):
             raise SkirmishError(f"{what}: coordinates must be finite, got {text!r}")
         out.append(v)
-    if table:  # (a point further off than that is no aim: no model ends there, and rounding eats it)
+    if table:  # (the planner's own test, named by the flag here)
         w, d = float(getattr(m, "width")), float(getattr(m, "depth"))
-        if not (-w <= out[0] <= 2 * w and -d <= out[1] <= 2 * d) or (len(out) == 3 and not 0 <= out[2] <= MAX_Z):
-            raise SkirmishError(f"{what}: {'the point' if text in what else text} is further off the {w:g} x {d:g} in "
-                                f"table than the table's own size (or above {MAX_Z:g} in); aim at a point on or "
-                                "near it", kind="range")
+        if far_off_table(tuple(out), w, d):
+            raise SkirmishError(f"{what}: {'the point' if text in what else text} is further off the {w:g} x {d:g} "
+                                f"in table than the table's own size (or above {MAX_EXTENT:g} in); aim at a point on "
+                                "or near it", kind="range")
     return tuple(out)
 
 

@@ -35,7 +35,7 @@ from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, m
 from .results import MovePlan, MoveRange, Violation
 from .table_climb import Climb
 from .table_jump import Jump
-from .tolerances import CONTACT, MAX_EXTENT, Z_TOL
+from .tolerances import CONTACT, MAX_EXTENT, Z_TOL, far_off_table
 
 if TYPE_CHECKING:
     from .pieces import Model, Scenery
@@ -942,23 +942,23 @@ class TableMovement:
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "check a path")
         if not len(via):
             raise SkirmishError("a declared path needs at least one point after the model's position")
-        via = [self._mv_point(p, f"path point {i + 1}") for i, p in enumerate(via)]
+        given = [self._mv_point(p, f"path point {i + 1}") for i, p in enumerate(via)]
         if k is MoveKind.JUMP:
-            aim = self._mv_jump_aim(mv, via[0])
-            return self._mv_jumper(mv, budget).plan(aim, notes, declared_path=list(via[1:]))
+            aim = self._mv_jump_aim(mv, given[0])
+            return self._mv_jumper(mv, budget).plan(aim, notes, declared_path=list(given[1:]))
         if k is MoveKind.CLIMB:
-            return Climb(self, mv, budget).check(via, notes)
-        pts, surf, bad = self._mv_resolve(mv, via)
+            return Climb(self, mv, budget).check(given, notes)
+        pts, surf, bad = self._mv_resolve(mv, given)
         w = self._mv_walk(mv, pts, surf, budget, limited, bad)
         return self._mv_plan(mv, w, budget, notes)
 
-    def _mv_resolve(self, mv: _Mover, via: Sequence[PointLike]
+    def _mv_resolve(self, mv: _Mover, via: Sequence[tuple[float, ...]]
                  ) -> tuple[list[tuple[float, float, float]], list[int], list[tuple[int, str]]]:
+        """The path points ``via`` (checked by :meth:`_mv_point`) on their surfaces."""
         pts = [(mv.model.x, mv.model.y, mv.surfaces[mv.home].z)]
         surf = [mv.home]
         bad = []
         for i, p in enumerate(via):
-            p = self._mv_point(p, f"path point {i + 1}")
             k, why = self._mv_surface_for(mv, p[0], p[1], p[2] if len(p) == 3 else None, surf[-1])
             if why:
                 bad.append((i, why))
@@ -1385,7 +1385,7 @@ class TableMovement:
         is the shortest path (no path is shorter than the straight line, and it stays on
         one surface: no climbs, steps or falls), the one the movement net would give.
         None otherwise (the net decides)."""
-        if len(to) != 3 or not all(math.isfinite(float(v)) for v in to):
+        if len(to) != 3:
             return None
         k = mv.home
         if abs(mv.surfaces[k].z - float(to[2])) > Z_TOL:
@@ -1411,10 +1411,9 @@ class TableMovement:
             raise SkirmishError(f"{what} is (x, y) or (x, y, z) in inches, got {to!r}") from None
         if len(p) not in (2, 3) or not all(math.isfinite(v) for v in p):
             raise SkirmishError(f"{what} is (x, y) or (x, y, z) in inches, got {p!r}")
-        w, d = float(t.width), float(t.depth)
-        if not (-w <= p[0] <= 2 * w and -d <= p[1] <= 2 * d) or (len(p) == 3 and not 0 <= p[2] <= MAX_EXTENT):
-            raise SkirmishError(f"{what} {p!r} is further off the {w:g} x {d:g} in table than its own size (or "
-                                f"above {MAX_EXTENT:g} in); aim at a point on or near it", kind="range")
+        if far_off_table(p, t.width, t.depth):
+            raise SkirmishError(f"{what} {p!r} is further off the {t.width:g} x {t.depth:g} in table than its own "
+                                f"size (or above {MAX_EXTENT:g} in); aim at a point on or near it", kind="range")
         return p
 
     def _mv_jump_aim(self, mv: _Mover, to: PointLike, kind: str = "jump") -> tuple[float, float, float]:
@@ -1433,7 +1432,6 @@ class TableMovement:
         and reach. ``bounded`` (the budget of a caller that uses legal plans only): an
         unreachable point gives the start alone and the reason, with no search for the
         nearest point."""
-        to = self._mv_point(to, "a target point")
         q = np.array(to[:2])
         z = to[2] if len(to) == 3 else None
         levels = [k for k in net.levels if z is None or abs(mv.surfaces[k].z - z) <= Z_TOL]

@@ -18,7 +18,7 @@ from ..errors import SkirmishError
 from ..geometry.solids import Prism, disc
 from ..maps.pieces import Model, Scenery
 from ..maps.table import Table
-from ..maps.tolerances import MAX_EXTENT as MAX_TABLE_SIDE
+from ..maps.tolerances import MAX_EXTENT
 from ..rules.eldfall.sizes import SIZES
 from ..rules.eldfall.weapons import BUILTIN_WEAPONS
 
@@ -141,8 +141,8 @@ def _check_args(models: object, scenery: object, width: object, depth: object, r
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise SkirmishError(f"random_table: {name} must be a whole number 0 or more, got {v!r}", kind="range")
     for name, v in (("width", width), ("depth", depth)):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 6 <= v <= MAX_TABLE_SIDE:
-            raise SkirmishError(f"random_table: {name} must be 6..{MAX_TABLE_SIDE:g} in, got {v!r}", kind="range")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 6 <= v <= MAX_EXTENT:
+            raise SkirmishError(f"random_table: {name} must be 6..{MAX_EXTENT:g} in, got {v!r}", kind="range")
     if isinstance(roof_share, bool) or not isinstance(roof_share, (int, float)) or not 0 <= roof_share <= 1:
         raise SkirmishError(f"random_table: roof_share must be 0..1, got {roof_share!r}", kind="range")
     if not isinstance(sizes, str) or not sizes or any(c not in SIZES for c in sizes):
