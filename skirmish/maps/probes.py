@@ -40,13 +40,12 @@ import numpy as np
 import shapely
 
 from ..errors import SkirmishError
-from ..geometry.los import (DEFAULT_TOLERANCE, MAX_TOLERANCE, OUT_OF_ARC, LosAnswer, Obstacles, Viewer, Viewers,
-                             line_of_sight_batch)
+from ..geometry.los import DEFAULT_TOLERANCE, OUT_OF_ARC, LosAnswer, Obstacles, Viewer, Viewers, line_of_sight_batch
 from ..rules.eldfall.sizes import SIZES
 from .pieces import Model
 from .probe_shortcuts import ACROSS, CENTRE, Pairs, candidates, covered, restrict, sampled_witnesses
 from .results import LineOfSight
-from .table import CONTACT_TOLERANCE, Table
+from .table import CONTACT_TOLERANCE, Table, check_tolerance
 
 #: The id the probe model carries in evidence and in the oracle table.
 PROBE_ID = "probe"
@@ -179,9 +178,7 @@ def probe_visibility(table: Table, points: np.ndarray | Any, size: str | Model, 
     pts = np.array(points, float).reshape(-1, 2)
     if not np.isfinite(pts).all():
         raise SkirmishError("probe points must be finite (x, y) pairs in inches")
-    if not 0 < tolerance <= MAX_TOLERANCE:
-        raise SkirmishError(f"tolerance must be a length above 0 and at most {MAX_TOLERANCE:g} in, got {tolerance!r}",
-                            kind="range")
+    check_tolerance(tolerance)
     probe = probe_model(table, size, side)
     if isinstance(size, Model) and size.id in table.model_ids:
         table = replace(table, models=tuple(m for m in table.models if m.id != size.id))

@@ -622,10 +622,16 @@ MAX_SAMPLES = 256
 
 
 def _check_sight_args(arc: object, tolerance: object) -> None:
-    """E-ARC and E-LOS arguments: ``arc`` 'front' or 'all', ``tolerance`` above 0 and at most
-    :data:`MAX_TOLERANCE` inches."""
+    """E-ARC and E-LOS arguments: ``arc`` 'front' or 'all', and :func:`check_tolerance`."""
     if arc not in ("front", "all"):
         raise SkirmishError(f"arc must be 'front' or 'all', got {arc!r}")
-    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or not 0 < float(tolerance) <= MAX_TOLERANCE:
+    check_tolerance(tolerance)
+
+
+def check_tolerance(tolerance: object) -> None:
+    """E-LOS: refuse a clearance ε that is not a number above 0 and at most
+    :data:`MAX_TOLERANCE` inches (every query that takes one: LoS, visible fraction, probes)."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or \
+            not 0 < float(tolerance) <= MAX_TOLERANCE:
         raise SkirmishError(f"tolerance must be a length above 0 and at most {MAX_TOLERANCE:g} in, got {tolerance!r}",
                             kind="range")
