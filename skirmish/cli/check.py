@@ -73,14 +73,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_table(args: argparse.Namespace, table: Table) -> int:
-    from ..sim.script import load_with_script  # the [[script]] is checked when read (docs/simulation.md)
+    from ..sim.script import parse_script  # the [[script]] is checked when read (docs/simulation.md)
 
-    _, script = load_with_script(args.scenario)
-    raw_game = parse_toml(read_source(args.scenario), args.scenario).get("game")
-    if raw_game is not None:  # [game] settings are for `skirmish play`: checked here too
+    data = parse_toml(read_source(args.scenario), args.scenario)  # (the table is loaded: its other sections)
+    script = parse_script(data.get("script", []), table, args.scenario)
+    if data.get("game") is not None:  # [game] settings are for `skirmish play`: checked here too
         from ..game.eldfall.settings import parse_settings
 
-        parse_settings(raw_game, table, args.scenario)
+        parse_settings(data["game"], table, args.scenario)
     if args.json:
         emit_json({"ok": True, **summary(table), "script": len(script.actions)})
         return 0

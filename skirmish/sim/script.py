@@ -147,9 +147,13 @@ def parse_script(raw: Any, table: Table, source: str = "<script>") -> Script:
 
 def load_with_script(path: str | Path) -> tuple[Table, Script]:
     """Load a scenario file and its ``[[script]]`` (an empty script when it has none)."""
-    data = parse_toml(read_source(path), str(path))
-    raw = data.get("script", [])
-    table = from_dict(data, str(path))
+    return with_script(parse_toml(read_source(path), str(path)), str(path))
+
+
+def with_script(data: dict[str, Any], source: str) -> tuple[Table, Script]:
+    """:func:`load_with_script` of an already parsed file (its other sections, such as
+    ``[game]``, read from the same ``data``)."""
+    table = from_dict(data, source)
     if not isinstance(table, Table):
-        raise ScenarioError(f"{path}: scripts run on the continuous table (map = \"table\")")
-    return table, parse_script(raw, table, str(path))
+        raise ScenarioError(f"{source}: scripts run on the continuous table (map = \"table\")")
+    return table, parse_script(data.get("script", []), table, source)

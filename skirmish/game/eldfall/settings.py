@@ -178,9 +178,9 @@ def load_game(path: str) -> tuple[Table, GameSettings, Any]:
     """A scenario file as a game: its table (checked playable), ``[game]`` settings and
     ``[[script]]`` (empty when it has none)."""
     from ...scenario.load import parse_toml, read_source
-    from ...sim.script import load_with_script
+    from ...sim.script import with_script
 
-    table, script = load_with_script(path)
-    raw = parse_toml(read_source(path), str(path)).get("game")
+    data = parse_toml(read_source(path), str(path))  # (read once: the map, the script and [game])
+    table, script = with_script(data, str(path))
     check_playable(table, str(path))
-    return table, parse_settings(raw, table, str(path)), script
+    return table, parse_settings(data.get("game"), table, str(path)), script
