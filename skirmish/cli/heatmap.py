@@ -15,6 +15,7 @@ from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
 from ._scenario import add_scenario_args, load_table, require_table
 from .los import tolerance_arg
+from .render import check_picture
 
 PX_DEFAULT = 1200
 
@@ -46,14 +47,8 @@ def run(args: argparse.Namespace) -> int:
     except SkirmishError as exc:
         raise SkirmishError(f"--step: {exc}") from None
     tol = tolerance_arg(args.tolerance)
-    if args.output is not None and not args.output.lower().endswith(".png"):
-        raise SkirmishError(f"-o {args.output}: the picture is a PNG; name it something.png")
     if args.output is not None:
-        from ..viewer.render import PICTURE_PX
-
-        if not PICTURE_PX[0] <= args.px <= PICTURE_PX[1]:
-            raise SkirmishError(f"--px {args.px}: the picture's longer side is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels",
-                                kind="range")
+        check_picture(args.output, args.px, "--px")
     elif args.px != PX_DEFAULT:
         raise SkirmishError("--px sizes the picture: give -o FILE.png too", kind="usage")
     table = require_table(load_table(args), "heatmap")

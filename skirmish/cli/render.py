@@ -37,15 +37,23 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..errors import MeasurementRefused, SkirmishError
+def check_picture(output: str, size: int, flag: str) -> None:
+    """Before any work: ``-o`` names a PNG, and its longer side ``size`` (given with
+    ``flag``) is within the renderer's range."""
+    from ..errors import SkirmishError
     from ..viewer.render import PICTURE_PX
 
-    if not PICTURE_PX[0] <= args.size <= PICTURE_PX[1]:
-        raise SkirmishError(f"--size {args.size}: the picture's longer side is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels",
+    if not PICTURE_PX[0] <= size <= PICTURE_PX[1]:
+        raise SkirmishError(f"{flag} {size}: the picture's longer side is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels",
                             kind="range")
-    if not args.output.lower().endswith(".png"):
-        raise SkirmishError(f"-o {args.output}: the picture is a PNG; name it something.png")
+    if not output.lower().endswith(".png"):
+        raise SkirmishError(f"-o {output}: the picture is a PNG; name it something.png")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import MeasurementRefused, SkirmishError
+
+    check_picture(args.output, args.size, "--size")
     table = load_table(args)
     layers: tuple[Extras, ...] = ()
     if args.replay:
