@@ -10,7 +10,6 @@ the best placement search answers a :class:`BestTemplate`.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType

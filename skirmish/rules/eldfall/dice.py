@@ -192,11 +192,12 @@ def _reactive_choice(exchange: Exchange, a_faces: list[int], r_faces: list[int])
         die_codes(a_attr), exchange.active.reroll_rule, exchange.active_dice,
         die_codes(r_attr), rule, len(r_faces),
     )
-    if chooser.lookahead_rolls() > MAX_LOOKAHEAD_ROLLS:
+    weighed = chooser.lookahead_rolls()
+    if weighed > MAX_LOOKAHEAD_ROLLS:
         raise RuleInputError(
             f"REROLL={rule.limit}: the Reactive side chooses which of its {len(r_faces)} dice to reroll by "
             f"weighing every answer of the Active side's {exchange.active_dice} dice "
-            f"(REROLL={exchange.active.reroll_rule.text()}), {chooser.lookahead_rolls()} rolls here (at most "
+            f"(REROLL={exchange.active.reroll_rule.text()}), {weighed} rolls here (at most "
             f"{MAX_LOOKAHEAD_ROLLS}); use fewer dice, a smaller REROLL, or REROLL=all for one side")
     a_codes = tuple(sorted(_codes(a_attr, a_faces, exchange.active_dice)))
     sub, _ = chooser.reactive_choice(a_codes, tuple(sorted(r_codes)))
