@@ -11,11 +11,17 @@ import argparse
 import importlib
 import json
 import pkgutil
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import SkirmishError, UsageError
+
+
+#: An argument that starts like a negative number (``-1,5``, ``-.5``, ``-3in``) is a
+#: value, never an option (no option starts so): Python 3.13's own test.
+_NEGATIVE = re.compile(r"^-\.?\d")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -24,6 +30,11 @@ class _Parser(argparse.ArgumentParser):
     ``commands``: the sub-parser of each command (on the top-level parser)."""
 
     commands: Mapping[str, argparse.ArgumentParser] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # (``--to -1,5``: argparse before 3.13 takes only a lone number for a value)
+        self._negative_number_matcher = _NEGATIVE
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         raise UsageError(message, parser=self)

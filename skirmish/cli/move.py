@@ -49,11 +49,11 @@ def register(sub: Any) -> None:
     p.add_argument("scenario", help="scenario file (.toml)")
     p.add_argument("model", help="the moving model's id")
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--to", metavar="X,Y[,Z]", help="plan the shortest legal path to this point (a negative "
-                      "coordinate first: --to=-1,5)")
+    what.add_argument("--to", metavar="X,Y[,Z]", help="plan the shortest legal path to this point "
+                      "(negative coordinates are fine: --to -1,5)")
     what.add_argument("--reach", metavar="ID", help="plan the shortest path into base contact with this model")
     what.add_argument("--via", metavar="X,Y[,Z]", action="append",
-                      help="a point of a declared path (repeat, in order) to check (--via=-1,5 for a negative X)")
+                      help="a point of a declared path (repeat, in order) to check")
     what.add_argument("--range", action="store_true", help="the region the model can end its move in")
     p.add_argument("--kind", choices=("walk", "run", "climb", "jump"),
                    help="Walk (SPD), Run (2 x SPD), E-MOVE-KIND; Climb (ceil(SPD/2): walk to a face, climb it, "

@@ -52,6 +52,16 @@ def test_lengths_may_carry_units(capsys):
     assert doc["points"][-1][:2] == pytest.approx([3.0, 50 / 25.4])
 
 
+def test_a_negative_coordinate_is_a_value_not_an_option(capsys):
+    # argparse before Python 3.13 read "-1,5" as an unknown option ("expected one argument")
+    doc = run_json(capsys, MILL, "akane", "--to", "-1,5")
+    assert doc == run_json(capsys, MILL, "akane", "--to=-1,5")
+    plan = load(MILL).plan_move("akane", (-1, 5))
+    assert doc["points"][-1] == pytest.approx(list(plan.points[-1]), abs=1e-6) and doc["legal"] is plan.legal
+    code, _, err = run(capsys, MILL, "akane", "--to", "-1,a")
+    assert code == 2 and "expected a length" in err
+
+
 def test_via_checks_a_declared_path_and_names_the_first_violation(capsys):
     doc = run_json(capsys, MILL, "akane", "--via", "10,8", "--via", "14,20")
     assert set(doc) == PLAN_KEYS and doc["legal"] is False
