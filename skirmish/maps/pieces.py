@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+from ..errors import ScenarioError
 from ..geometry.solids import Cylinder, Prism
 from ..rules.eldfall.sizes import BASE_THICKNESS, FLAT_STATES, SIZES
 from ..rules.eldfall.weapons import Weapon
@@ -44,6 +46,7 @@ class Model:
     def __post_init__(self) -> None:
         object.__setattr__(self, "attributes", _frozen_map(self.attributes))
         object.__setattr__(self, "states", frozenset(self.states))
+        _check_model(self)
 
     def __getstate__(self) -> dict[str, Any]:
         # a mappingproxy does not pickle (worker processes, Dask): ship a plain dict
@@ -109,6 +112,23 @@ class Model:
 
     def describe_size(self) -> str:
         return f"{self.size} ({self.base_diameter * MM_PER_INCH:.0f}mm base, {self.hitbox_height * MM_PER_INCH:.0f}mm tall)"
+
+
+def _check_model(m: Model) -> None:
+    """Refuse a model no rule could measure: an unknown size, a place or facing that is not
+    a finite number, a base or hitbox that is not a positive length."""
+    def bad(what: str, wanted: str, got: object) -> ScenarioError:
+        return ScenarioError(f"model {m.id!r}: {what} must be {wanted}, got {got!r}")
+    if m.size not in SIZES:
+        raise bad("size", f"one of {', '.join(SIZES)}", m.size)
+    for name in ("x", "y", "z", "facing"):
+        v = getattr(m, name)
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+            raise bad(name, "a finite number", v)
+    for name in ("diameter", "height"):
+        v = getattr(m, name)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 < v < math.inf):
+            raise bad(name, "a positive length (inches) or None for the size's", v)
 
 
 @dataclass(frozen=True, repr=False)
