@@ -127,7 +127,8 @@ def _check_model(m: Model) -> None:
             raise bad(name, "a finite number", v)
     for name in ("diameter", "height"):
         v = getattr(m, name)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 < v < math.inf):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Real)
+                              or not 0 < float(v) < math.inf):
             raise bad(name, "a positive length (inches) or None for the size's", v)
 
 
