@@ -68,3 +68,50 @@ def test_e_roll_reroll_with_rerolls_only_for_sides_that_roll_and_greedy_weighs_t
     g = EldfallGame(t, parse_settings({"first": "red", "rounds": 1, "reroll": 1}, t),
                     {s: load_policy("greedy", "eldfall") for s in ("red", "blue")}, random.Random(1))
     assert g.play().summary["rounds"] == 1
+
+
+STRONG = "AGI = 6, SPD = 4, STA = {sta}, MEL = 13, ARM = 0, HP = 3"
+
+
+def _strong(sta: int) -> str:
+    """Two models in base contact whose Swords roll STA dice."""
+    return (f"format = 1\n{WEAPONS}\n[table]\nsize = [24, 24]\n"
+            + model("r1", "red", (5, 5), 0, attrs=STRONG.format(sta=sta))
+            + model("b1", "blue", (5 + TOUCH, 5), 180, attrs=STRONG.format(sta=sta)))
+
+
+def test_e_roll_reroll_a_setting_some_attack_could_not_be_rolled_under_is_refused_at_load():
+    # a Reactive model's REROLL=k choice weighs every answer of the Active dice: 8 dice
+    # under reroll = 8 weigh up to 93 M rolls, and the roll was refused mid-game
+    t = loads(_strong(8))
+    with pytest.raises(ScenarioError, match=r"\[game\]: reroll = 8: r1's Sword rolls 8 dice.*"
+                                            r"up to 93,243,171 rolls \(at most 1,000,000\); use reroll = 4 or less"):
+        parse_settings({"reroll": 8}, t)
+    assert parse_settings({"reroll": 4}, t).reroll == 4  # (the worst attributes: 371,931 rolls)
+    from skirmish.rules.eldfall.rerolls import MAX_LOOKAHEAD_ROLLS, most_lookahead_rolls
+    from skirmish.rules.eldfall.exchange import parse_side, Exchange
+    from skirmish.rules.eldfall.odds import _chooser
+    # the bound holds for the real chooser at the strongest attribute
+    real = _chooser(Exchange(parse_side("ATT=99,STK=4,REROLL=4,PW=9"), parse_side("ATT=99,REROLL=4,PW=9")))
+    assert real.lookahead_rolls() <= most_lookahead_rolls(4, 4) <= MAX_LOOKAHEAD_ROLLS
+
+
+def test_e_roll_reroll_greedy_weighs_an_exchange_too_big_to_enumerate_as_reroll_all():
+    from skirmish.game.eldfall.policies import EXACT_REROLL_ROLLS, _expected
+    from skirmish.game.policy import load_policy
+    from skirmish.rules.eldfall.exchange import Exchange, Side
+    from skirmish.rules.eldfall.odds import chosen_rolls, exchange_odds
+
+    small = Exchange(Side(att=13, stk=1, pw=10, hp=3, reroll_dice=1), Side(att=12, pw=9, hp=2, reroll_dice=1))
+    big = Exchange(Side(att=13, stk=4, pw=10, hp=3, reroll_dice=1), Side(att=12, pw=9, hp=2, reroll_dice=1))
+    assert chosen_rolls(small) <= EXACT_REROLL_ROLLS < chosen_rolls(big)
+    o = exchange_odds(small)
+    assert _expected(small) == (o.active.expected_wounds, o.reactive.expected_wounds)  # exact
+    every = exchange_odds(Exchange(Side(att=13, stk=4, pw=10, hp=3, reroll=True), Side(att=12, pw=9, hp=2, reroll=True)))
+    assert _expected(big) == (every.active.expected_wounds, every.reactive.expected_wounds)
+    # a greedy game with Swords of 4 dice under reroll = 1 (the exact odds of 4 dice against 1 are refused)
+    t = loads(_strong(4))
+    g = EldfallGame(t, parse_settings({"first": "red", "rounds": 2, "reroll": 1}, t),
+                    {s: load_policy("greedy", "eldfall") for s in ("red", "blue")}, random.Random(1))
+    record = g.play()
+    assert any(e["action"]["kind"] == "attack" for e in record.events if e["role"] == "activation")

@@ -23,7 +23,7 @@ from ...errors import SkirmishError
 from ...game.policy import Decision, RandomPolicy, register_policy
 from ...maps.table import Table
 from ...rules.eldfall.exchange import Exchange, Side
-from ...rules.eldfall.odds import exchange_odds
+from ...rules.eldfall.odds import chosen_rolls, exchange_odds
 from ...geometry.distance import cylinder_distance
 from ...geometry.solids import Cylinder
 from ...maps.table import CONTACT_TOLERANCE
@@ -38,9 +38,23 @@ from .templates import TemplateTarget, expected_wounds, place
 from .templates import targets as template_targets
 
 
+#: The exact odds of an exchange in which a side rerolls up to k chosen dice enumerate
+#: every first roll with every choice after it (:func:`~skirmish.rules.eldfall.odds.
+#: chosen_rolls`): about 0.2 s for 2 dice against 1 attacking back, 1 s for 3, refused for
+#: 4 or more. Above this many rolls greedy weighs the exchange as if each such side
+#: rerolled every failed die instead (``REROLL=all``: exact in a millisecond).
+EXACT_REROLL_ROLLS = 2_000
+
+
 @lru_cache(maxsize=65536)
 def _expected(ex: Exchange) -> tuple[Fraction, Fraction]:
-    """Exact expected Wounds (dealt by the attacker, dealt back to it) of an exchange."""
+    """Expected Wounds (dealt by the attacker, dealt back to it) of an exchange: exact,
+    but for a ``REROLL=k`` exchange too big to enumerate quickly
+    (:data:`EXACT_REROLL_ROLLS`), which is weighed as ``REROLL=all``."""
+    if chosen_rolls(ex) > EXACT_REROLL_ROLLS:
+        every = [dataclasses.replace(sd, reroll_dice=0, reroll=True) if sd.reroll_dice else sd
+                 for sd in (ex.active, ex.reactive)]
+        ex = Exchange(every[0], every[1], ex.dice)
     o = exchange_odds(ex)
     return (o.active.expected_wounds or Fraction(0), o.reactive.expected_wounds or Fraction(0))
 

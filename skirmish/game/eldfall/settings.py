@@ -23,6 +23,7 @@ from typing import Any
 from ...errors import ScenarioError
 from ...maps.pieces import Model
 from ...maps.table import Table
+from ...rules.eldfall.rerolls import MAX_LOOKAHEAD_ROLLS, most_lookahead_rolls
 from ...rules.eldfall.weapons import BUILTIN_WEAPONS, Weapon
 
 #: Attributes every model needs to be played (E-AP: STA; E-MOVE-KIND: SPD; E-WOUND: HP).
@@ -113,10 +114,33 @@ def parse_settings(raw: Any, table: Table, source: str = "<scenario>") -> GameSe
             raise ScenarioError(f"{where}: zones.{s} must be an edge ({', '.join(EDGES)}) or a rectangle "
                                 f"[x0, y0, x1, y1] with x0 < x1 and y0 < y1, got {z!r}")
     reroll = whole("reroll", 0, 0)
+    _check_reroll(reroll, table, where)
     return GameSettings(rounds, first, vp_cap, vp, leaders, float(depth),
                         {s: z if isinstance(z, str) else (float(z[0]), float(z[1]), float(z[2]), float(z[3]))
                          for s, z in zones.items()},
                         reroll)
+
+
+def _check_reroll(k: int, table: Table, where: str) -> None:
+    """E-ROLL-REROLL: refuse a ``reroll = k`` under which some attack could not be rolled:
+    a Reactive model attacking back (one die, E-STK-REACT) chooses its reroll by weighing
+    every answer of the Active dice, and above ``MAX_LOOKAHEAD_ROLLS`` rolls the roll is
+    refused (docs/dice.md). Checked for each weapon's full Strike at the worst attributes,
+    so no attack of the game can be refused halfway through it."""
+    if not k:
+        return
+    for m in all_models(table):
+        for w in usable_weapons(m):
+            if w.template is not None:
+                continue
+            dice = max(1, w.strike(m.attributes) or 1)
+            weighed = most_lookahead_rolls(dice, k)
+            if weighed > MAX_LOOKAHEAD_ROLLS:
+                most = max(j for j in range(k) if most_lookahead_rolls(dice, j) <= MAX_LOOKAHEAD_ROLLS)
+                raise ScenarioError(
+                    f"{where}: reroll = {k}: {m.id}'s {w.name} rolls {dice} dice, and a model attacking back "
+                    f"chooses its reroll by weighing every answer of them, up to {weighed:,} rolls (at most "
+                    f"{MAX_LOOKAHEAD_ROLLS:,}); use reroll = {most} or less, or a weapon of fewer dice")
 
 
 def all_models(table: Table) -> tuple[Model, ...]:

@@ -22,7 +22,7 @@ import numpy as np
 from ...errors import RuleInputError
 from .exchange import Exchange, Kind, Side, engagement
 from .modifiers import D20, ModifiedAttribute, damage_target
-from .rerolls import FAIL, MAX_LOOKAHEAD_ROLLS, Chooser, code, die_codes, facing_of, is_hit, last_choice
+from .rerolls import FAIL, MAX_LOOKAHEAD_ROLLS, code, die_codes, facing_of, is_hit, last_choice, shared_chooser
 from .wounds import WoundResult, apply_wounds
 
 Rng = Union[random.Random, np.random.Generator]
@@ -188,10 +188,8 @@ def _reactive_choice(exchange: Exchange, a_faces: list[int], r_faces: list[int])
         return [i for i, c in enumerate(r_codes) if c == FAIL]
     a_attr = exchange.active.attribute
     assert a_attr is not None
-    chooser = Chooser(
-        die_codes(a_attr), exchange.active.reroll_rule, exchange.active_dice,
-        die_codes(r_attr), rule, len(r_faces),
-    )
+    chooser = shared_chooser(die_codes(a_attr), exchange.active.reroll_rule, exchange.active_dice,
+                             die_codes(r_attr), rule, len(r_faces))
     weighed = chooser.lookahead_rolls()
     if weighed > MAX_LOOKAHEAD_ROLLS:
         raise RuleInputError(

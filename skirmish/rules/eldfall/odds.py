@@ -371,22 +371,40 @@ def _merge_successes(dist: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int]
 MAX_CHOSEN_ROLLS = 20_000
 
 
-def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], int], int]:
-    """:func:`_hit_outcomes` when a side rerolls up to k chosen dice (E-ROLL-REROLL):
-    an exact enumeration of every roll and choice (:mod:`.rerolls`)."""
+def _chooser(exchange: Exchange) -> Chooser:
+    """The :mod:`.rerolls` chooser of an exchange's dice and rules."""
     active, reactive = exchange.active, exchange.reactive
     assert active.attribute is not None
     b_attr = reactive.attribute if exchange.kind == "confrontation" else None
     a_dist = die_codes(active.attribute)
     if b_attr is None:  # no opposing dice: every non-critical success is alike
         a_dist = _merge_successes(a_dist)
-    chooser = Chooser(
-        a_dist, active.reroll_rule, exchange.active_dice,
-        die_codes(b_attr) if b_attr is not None else None, reactive.reroll_rule, exchange.reactive_dice,
-    )
+    return Chooser(a_dist, active.reroll_rule, exchange.active_dice,
+                   die_codes(b_attr) if b_attr is not None else None, reactive.reroll_rule, exchange.reactive_dice)
+
+
+def chosen_rolls(exchange: Exchange) -> int:
+    """How many distinct first rolls (sorted, both sides) the exact odds of ``exchange``
+    enumerate, each with every choice after it, because a side rerolls up to k chosen
+    dice (E-ROLL-REROLL, ``REROLL=k``); 0 where neither side does (the odds are then
+    found without enumerating). Above :data:`MAX_CHOSEN_ROLLS` they are refused."""
+    if "best" not in (exchange.active.reroll_rule.mode, exchange.reactive.reroll_rule.mode):
+        return 0
+    return _first_rolls(_chooser(exchange))
+
+
+def _first_rolls(chooser: Chooser) -> int:
     rolls = comb(len(chooser.a_dist) + chooser.a_dice - 1, chooser.a_dice)
     if chooser.b_dist is not None:
         rolls *= comb(len(chooser.b_dist) + chooser.b_dice - 1, chooser.b_dice)
+    return rolls
+
+
+def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, int], int], int]:
+    """:func:`_hit_outcomes` when a side rerolls up to k chosen dice (E-ROLL-REROLL):
+    an exact enumeration of every roll and choice (:mod:`.rerolls`)."""
+    chooser = _chooser(exchange)
+    rolls = _first_rolls(chooser)
     if rolls > MAX_CHOSEN_ROLLS:
         sample = ", or `skirmish roll` to sample" if chooser.lookahead_rolls() <= MAX_LOOKAHEAD_ROLLS else ""
         raise RuleInputError(
@@ -394,7 +412,7 @@ def _chosen_hit_outcomes(exchange: Exchange) -> tuple[dict[tuple[int, int, int, 
             f"{exchange.reactive_dice} dice make {rolls} of them (at most {MAX_CHOSEN_ROLLS}); "
             f"use fewer dice or REROLL=all{sample}"
         )
-    return chooser.hit_outcomes(_dodge_weight(reactive))
+    return chooser.hit_outcomes(_dodge_weight(exchange.reactive))
 
 
 class _Damage:

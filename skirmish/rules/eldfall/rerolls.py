@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb, factorial
 from typing import Literal
@@ -274,3 +275,22 @@ class Chooser:
                     total[k] = total.get(k, 0) + wa * wb * v
         den = D20 ** (self.a_dice + self.a_most + self.b_dice + self.b_most)
         return {k: v for k, v in total.items() if v}, den
+
+
+def most_lookahead_rolls(a_dice: int, k: int, b_dice: int = 1) -> int:
+    """The most rolls :meth:`Chooser.lookahead_rolls` can come to for ``a_dice`` Active
+    dice against ``b_dice`` Reactive ones when both sides reroll up to ``k`` (``REROLL=k``),
+    whatever the attributes (a die has at most 20 codes); 0 for ``k`` = 0."""
+    if k <= 0:
+        return 0
+    worst = tuple((c, 1) for c in range(D20))
+    rule = RerollRule("best", k)
+    return Chooser(worst, rule, a_dice, worst, rule, b_dice).lookahead_rolls()
+
+
+@lru_cache(maxsize=32)
+def shared_chooser(a_dist: tuple[tuple[int, int], ...], a_rule: RerollRule, a_dice: int,
+                   b_dist: tuple[tuple[int, int], ...] | None, b_rule: RerollRule, b_dice: int) -> Chooser:
+    """One :class:`Chooser` per set of dice and rules, kept: what it has weighed for one
+    roll (the Active side's answers) serves every later roll of the same dice."""
+    return Chooser(a_dist, a_rule, a_dice, b_dist, b_rule, b_dice)
