@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pkgutil
 import re
 import sys
@@ -89,9 +90,20 @@ def _fail(exc: SkirmishError, command: str | None, as_json: bool) -> int:
     else:
         print(f"skirmish{' ' + command if command else ''}: error: {message}", file=sys.stderr)
     if as_json:
-        json.dump({"error": message, "kind": exc.kind}, sys.stdout)
-        sys.stdout.write("\n")
+        try:
+            json.dump({"error": message, "kind": exc.kind}, sys.stdout)
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+        except BrokenPipeError:  # (`... --json | true`: the reader is gone; the status still says it)
+            _drop_stdout()
     return 2
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null once its reader has gone, so that nothing more written
+    to it (nor its flush at exit) raises BrokenPipeError again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -110,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SkirmishError as exc:
         return _fail(exc, args.command, as_json)
     except BrokenPipeError:  # e.g. `skirmish los ... --all | head`
-        sys.stderr.close()
+        _drop_stdout()
         return 0
     except KeyboardInterrupt:
         return 130

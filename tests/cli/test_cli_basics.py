@@ -78,6 +78,20 @@ def test_console_script_runs_as_a_process():
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "no model with id 'nobody'" in proc.stderr
 
 
+@pytest.mark.parametrize("argv, code", [
+    (["los", MILL, "--all"], 0),  # (more output than the pipe holds)
+    (["los", MILL, "akane", "akane", "--json"], 2),  # an error's JSON
+])
+def test_a_reader_that_goes_away_is_no_traceback(argv, code):
+    # `skirmish ... | head`: the status is the command's, stderr holds no BrokenPipeError
+    proc = subprocess.Popen([sys.executable, "-m", "skirmish", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # (before anything is read)
+    err = proc.stderr.read().decode()
+    assert proc.wait() == code and "Traceback" not in err and "BrokenPipe" not in err
+
+
 def test_usage_error_exits_2(capsys):
     with pytest.raises(SystemExit) as info:
         main(["measure"])
