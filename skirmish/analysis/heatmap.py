@@ -83,11 +83,11 @@ class Heatmap:
 def cell_centres(table: Table, step: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The centres of a ``step`` grid covering the table from (0, 0)."""
     if not (step > 0 and math.isfinite(step)):
-        raise SkirmishError(f"--step must be a positive length in inches, got {step!r}")
+        raise SkirmishError(f"--step must be a positive length in inches, got {step!r}", kind="range")
     nx, ny = (max(1, math.ceil(v / step - 1e-9)) for v in (table.width, table.depth))
     if nx * ny > MAX_CELLS:
         raise SkirmishError(f"--step {step:g} gives {nx} x {ny} = {nx * ny} cells on a {table.width:g} x "
-                            f"{table.depth:g} in table (at most {MAX_CELLS}); use a larger step")
+                            f"{table.depth:g} in table (at most {MAX_CELLS}); use a larger step", kind="range")
     return tuple((k + 0.5) * step for k in range(nx)), tuple((k + 0.5) * step for k in range(ny))
 
 

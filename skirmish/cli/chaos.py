@@ -82,7 +82,7 @@ def read_attack(args: argparse.Namespace) -> Attack:
         return Attack(args.attack_potential, args.defence_potential, a_boosts, d_boosts,
                       args.defender_attack_potential or 0, advantage=args.advantage, unlimited=args.unlimited)
     except RuleInputError as exc:
-        raise RuleInputError(f"{exc}") from None
+        raise RuleInputError(f"{exc}", kind=exc.kind) from None
 
 
 def dist_json(d: tuple[Fraction, ...]) -> dict[str, str]:

@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(grid, Grid):
             raise SkirmishError(f"--scenario: {args.scenario} is a {grid.kind} map, not a Party Hard grid")
         if args.attacker == args.target:
-            raise SkirmishError(f"--attacker and --target are both {args.attacker!r}: a piece does not attack itself")
+            raise SkirmishError(f"--attacker and --target are both {args.attacker!r}: a piece does not attack itself",
+                                kind="same_model")
         attacker, target = grid.fighter(args.attacker), grid.fighter(args.target)
         catalogue = {a.name: a for a in attacker.abilities}
         if args.ability is None and not args.plain and args.base is None:

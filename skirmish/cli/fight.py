@@ -12,6 +12,7 @@ from ..rules.partyhard.fight import resolve_fight
 from ..rules.partyhard.fighter import Fighter
 from ..rules.partyhard.log import ActionLog, FightLog, Note, TargetLog
 from ..rules.partyhard.policy import GreedyPolicy, ScriptedPolicy
+from ._games import seed_value
 from ._output import add_json_flag, emit_json
 from ._scenario import load_table
 
@@ -45,7 +46,7 @@ def register(sub: Any) -> None:
                    help="characters start retreating when their Health is N or less (default 0: never)")
     p.add_argument("--opening", metavar="ID[,ID]", help="the 1-2 attackers that act in the first turn (P-TURN)")
     p.add_argument("--max-rounds", type=int, default=30, metavar="N", help="stop undecided after N rounds (default 30)")
-    p.add_argument("--seed", type=int, metavar="N",
+    p.add_argument("--seed", type=seed_value, metavar="N",
                    help="seed of the choices' tie-breaks (an integer >= 0); without it one is drawn and printed")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -89,16 +90,14 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    elif seed < 0:
-        raise SkirmishError(f"--seed: give an integer 0 or more, got {seed}")
     if args.max_rounds < 1:
-        raise SkirmishError(f"--max-rounds: give 1 or more, got {args.max_rounds}")
+        raise SkirmishError(f"--max-rounds: give 1 or more, got {args.max_rounds}", kind="range")
     if args.retreat_below < 0:
-        raise SkirmishError(f"--retreat-below: give 0 or more, got {args.retreat_below}")
+        raise SkirmishError(f"--retreat-below: give 0 or more, got {args.retreat_below}", kind="range")
     grid = load_table(args)
     if not isinstance(grid, Grid):
         raise SkirmishError(f"{args.scenario} is a {grid.kind} map; fights are resolved on a grid of rooms "
-                            '(map = "grid", see docs/grid-format.md)')
+                            '(map = "grid", see docs/grid-format.md)', kind="map_kind")
     room = parse_room(args.room)
     retreats = dict(parse_retreat(t) for t in args.retreat)
     for ident in retreats:

@@ -9,11 +9,12 @@ from ..analysis.heatmap import Heatmap, cell_centres, heatmap
 from ..errors import SkirmishError
 from ..geometry.los import DEFAULT_TOLERANCE
 from ..rules.eldfall.sizes import SIZES
-from ..units import MM_PER_INCH, length
+from ..units import MM_PER_INCH
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
 from ._scenario import add_scenario_args, load_table, require_table
+from ._values import flag_length
 from .los import tolerance_arg
 from .render import check_picture
 
@@ -42,10 +43,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        step = length(args.step)
-    except SkirmishError as exc:
-        raise SkirmishError(f"--step: {exc}") from None
+    step = flag_length("--step", args.step)
     tol = tolerance_arg(args.tolerance)
     if args.output is not None:
         check_picture(args.output, args.px, "--px")

@@ -23,6 +23,7 @@ from ..rules.implant import (
     pool,
 )
 from ..wording import count as counted
+from ._games import seed_value
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from .odds import pct
@@ -82,7 +83,7 @@ def register(sub: Any) -> None:
     _factor_args(p)
     p.add_argument("--drama-dice", type=count, default=0, metavar="N",
                    help="extra action dice bought with drama points")
-    p.add_argument("--seed", type=count, metavar="N", help="seed of the dice (without it one is drawn and printed)")
+    p.add_argument("--seed", type=seed_value, metavar="N", help="seed of the dice (without it one is drawn and printed)")
     add_json_flag(p)
     p.set_defaults(func=run_roll)
 
@@ -102,7 +103,7 @@ def register(sub: Any) -> None:
     p.add_argument("--drama", type=count, default=0, metavar="N", help="drama points (default 0)")
     p.add_argument("--policy", default="cautious", metavar="NAME",
                    help="who makes the choices: cautious (default) or bold, or package.module:ClassName")
-    p.add_argument("--seed", type=count, metavar="N", help="play one fight with these dice and log it")
+    p.add_argument("--seed", type=seed_value, metavar="N", help="play one fight with these dice and log it")
     add_json_flag(p)
     p.set_defaults(func=run_fight)
 

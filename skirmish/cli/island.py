@@ -84,7 +84,8 @@ def add_play_args(p: argparse.ArgumentParser) -> None:
 def load_island(path: str) -> Regions:
     m = load(path)
     if not isinstance(m, Regions):
-        raise SkirmishError(f"{path}: `skirmish island` needs an island (map = \"regions\"); this is a {m.kind} map")
+        raise SkirmishError(f"{path}: `skirmish island` needs an island (map = \"regions\"); this is a {m.kind} map",
+                            kind="map_kind")
     return m
 
 
@@ -192,7 +193,7 @@ def play(args: argparse.Namespace, board: Map) -> int:
     isl = board.island
     rounds = getattr(args, "rounds", ROUNDS)
     if rounds < 1:
-        raise SkirmishError(f"--rounds must be 1 or more, got {rounds}")
+        raise SkirmishError(f"--rounds must be 1 or more, got {rounds}", kind="range")
     check_game_args(args)
     isl.explore_for(isl.round + rounds - 1)  # the explore order covers every round played
     policies = parse_policy_specs(args.policy, isl.spirits, GAME, default="greedy")  # a bad spec: refused now

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..errors import SkirmishError
+from ..errors import SkirmishError, UsageError
 from ..geometry.los import DEFAULT_TOLERANCE, MAX_TOLERANCE
 from ..maps.table import LineOfSight, Table
-from ..units import MM_PER_INCH, length
+from ..units import MM_PER_INCH
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scenario import add_scenario_args, load_table
+from ._values import flag_length
 
 
 def register(sub: Any) -> None:
@@ -35,10 +36,7 @@ def register(sub: Any) -> None:
 
 def tolerance_arg(text: str) -> float:
     """``--tolerance``: a length above 0 and at most :data:`MAX_TOLERANCE` (inches)."""
-    try:
-        tol = length(text)
-    except SkirmishError as exc:
-        raise SkirmishError(f"--tolerance: {exc}") from None
+    tol = flag_length("--tolerance", text)
     if not 0 < tol <= MAX_TOLERANCE:
         raise SkirmishError(f"--tolerance: the clearance is above 0 and at most {MAX_TOLERANCE:g} in, got {text}",
                             kind="range")
@@ -63,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             print_matrix(table, results)
         return 0
     if not (args.a and args.b):
-        raise SkirmishError("name two models (skirmish los FILE A B) or use --all")
+        raise UsageError("name two models (skirmish los FILE A B) or use --all")
     r = table.line_of_sight(args.a, args.b, arc=args.arc, tolerance=tol, fraction=args.fraction)
     if args.json:
         emit_json(r.to_json())

@@ -14,14 +14,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import SkirmishError, UnitError
+from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.results import MovePlan, MoveRange
 from ..maps.tolerances import MAX_EXTENT, far_off_table
 from ..rules.eldfall.modes import MODES
 from ..scenario.load import load
-from ..units import length
 from ._output import emit_json
+from ._values import flag_length
 
 #: The largest ``--budget`` (inches): longer than any path on the largest table.
 MAX_BUDGET = 10_000.0
@@ -98,10 +98,7 @@ def _options(args: argparse.Namespace) -> dict[str, tuple[str, Any]]:
     if args.kind:
         out["kind"] = ("--kind", args.kind)
     if args.budget is not None:
-        try:
-            budget = length(args.budget)
-        except UnitError as exc:
-            raise SkirmishError(f"--budget: {exc}") from None
+        budget = flag_length("--budget", args.budget)
         if budget > MAX_BUDGET:
             raise SkirmishError(f"--budget: at most {MAX_BUDGET:g} in (a move longer than any table), got "
                                 f"{args.budget}", kind="range")
@@ -122,7 +119,7 @@ def _call(m: Map, method: Callable[..., Any], action: str, opts: dict[str, tuple
     kw = {}
     for name, (flag, value) in opts.items():
         if name not in params and not takes_any:
-            raise SkirmishError(f"{flag}: the {m.kind} map does not take this option with {action}")
+            raise SkirmishError(f"{flag}: the {m.kind} map does not take this option with {action}", kind="map_kind")
         kw[name] = value
     return method(*pos, **kw)
 
@@ -142,10 +139,7 @@ def parse_point(text: str, m: Map, what: str) -> tuple[float, ...]:
             if not table:
                 raise SkirmishError(f"{what}: on a {m.kind} map points are whole numbers (column, row), "
                                     f"got {text!r}") from None
-            try:
-                v = length(p, allow_negative=True)
-            except UnitError as exc:
-                raise SkirmishError(f"{what}: {exc}") from None
+            v = flag_length(what, p, negative=True)
         if not math.isfinite(v):
             raise SkirmishError(f"{what}: coordinates must be finite, got {text!r}")
         out.append(v)

@@ -6,9 +6,9 @@ import argparse
 import random
 from typing import Any
 
-from ..errors import RuleInputError
 from ..rules.eldfall.dice import AttackDie, DamageDie, EngagementLog, ExchangeLog, SideLog, resolve_engagement
 from ..rules.eldfall.wounds import WoundResult
+from ._games import seed_value
 from ._output import add_json_flag, emit_json
 from .odds import KIND_TITLES, SIDE_KEYS, add_side_args, read_sides
 
@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_side_args(p)
-    p.add_argument("--seed", type=int, metavar="N",
+    p.add_argument("--seed", type=seed_value, metavar="N",
                    help="seed of the dice (an integer ≥ 0); without it a fresh seed is drawn and printed")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -164,8 +164,6 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    elif seed < 0:
-        raise RuleInputError(f"--seed: give an integer 0 or more, got {seed}")
     log = resolve_engagement(active, reactives, random.Random(seed))
     if args.json:
         emit_json(engagement_json(seed, log))

@@ -9,9 +9,10 @@ from typing import Any
 from ..errors import SkirmishError
 from ..maps.template_results import BestTemplate, Placement, TemplateResult, TemplateVolley
 from ..rules.eldfall.templates import TEMPLATES, template_spec
-from ..units import MM_PER_INCH, length
+from ..units import MM_PER_INCH
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table, require_table
+from ._values import flag_length
 
 EPILOG = """examples:
   skirmish template FILE circle-small --on brute                 centred on a model (its main target)
@@ -64,18 +65,11 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _len(text: str, what: str, *, negative: bool = False) -> float:
-    try:
-        return length(text.strip(), allow_negative=negative)
-    except SkirmishError as exc:
-        raise SkirmishError(f"{what}: {exc}") from None
-
-
 def _xy(text: str, what: str) -> tuple[float, float]:
     parts = text.split(",")
     if len(parts) != 2:
         raise SkirmishError(f"{what}: expected X,Y in inches (e.g. 12,14), got {text!r}")
-    return (_len(parts[0], what, negative=True), _len(parts[1], what, negative=True))
+    return (flag_length(what, parts[0], negative=True), flag_length(what, parts[1], negative=True))
 
 
 def _toward(text: str) -> str | tuple[float, float]:
@@ -87,7 +81,7 @@ def _toward(text: str) -> str | tuple[float, float]:
 def placements(args: argparse.Namespace, kind: str) -> list[Placement]:
     """The placements the arguments describe (one per template)."""
     ons = list(args.on)
-    z = None if args.z is None else _len(args.z, "--z")
+    z = None if args.z is None else flag_length("--z", args.z)
     if kind == "circle":
         if args.toward or args.direction:
             raise SkirmishError(f"{args.name} is placed by its centre: use --on ID or --at X,Y "
@@ -134,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
                                 "--toward/--direction, E-TMPL-STK)")
         best = table.best_template(spec, by=args.by, on=args.on[0] if args.on else None,
                                    enemy_weight=args.enemy_weight, friend_weight=args.friend_weight,
-                                   reach=None if args.reach is None else _len(args.reach, "--reach"),
-                                   spacing=_len(args.spacing, "--spacing"), declared=args.declared)
+                                   reach=None if args.reach is None else flag_length("--reach", args.reach),
+                                   spacing=flag_length("--spacing", args.spacing), declared=args.declared)
         if args.json:
             emit_json(best.to_json())
         else:

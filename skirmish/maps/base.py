@@ -114,7 +114,8 @@ class SameSpaceSight(Map):
         """Sight is sharing a space: ``reason`` is "clear" or "blocked"."""
         sa, sb = self.space_of(a), self.space_of(b)
         if a == b:
-            raise SkirmishError(f"line of sight from {a!r} to itself: pick two different {self.sight_pieces}")
+            raise SkirmishError(f"line of sight from {a!r} to itself: pick two different {self.sight_pieces}",
+                                kind="same_model")
         same = sa == sb
         return LineOfSight(a, b, same, "clear" if same else "blocked", None, (), 0.0, "all", self.sight_space,
                            (1.0 if same else 0.0) if fraction else None)

@@ -359,7 +359,7 @@ class Table(TableMovement, TableTemplates, Map):
         of them are solved (in the mask ``only`` and, with ``prune``, not on ``b``'s far side)."""
         ma, mb = self.model(a), self.model(b)
         if a == b:
-            raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models")
+            raise SkirmishError(f"visible fraction of {a!r} from itself: pick two different models", kind="same_model")
         hb, ha = mb.hitbox, ma.hitbox
         pts, weights = surface_samples(hb, samples, offset=tolerance)
         want = np.ones(len(pts), bool) if only is None else np.asarray(only, bool).copy()
@@ -387,7 +387,8 @@ class Table(TableMovement, TableTemplates, Map):
         _check_sight_args(arc, tolerance)
         for a, b in pairs:
             if a == b:
-                raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models")
+                raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models",
+                                    kind="same_model")
         # answers already given on this (immutable) table are reused; a call that reports
         # progress (a long batch) solves every pair afresh
         memo = self._los_memo if progress is None else {}

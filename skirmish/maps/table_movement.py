@@ -1641,7 +1641,8 @@ class TableMovement:
         t: Any = self
         tm = t.model(target)
         if tm.id == mv.model.id:
-            raise SkirmishError(f"{target!r} is the moving model itself; name another model to move into contact with")
+            raise SkirmishError(f"{target!r} is the moving model itself; name another model to move into contact with",
+                                kind="same_model")
         rho = mv.r + tm.radius
         c = np.array([tm.x, tm.y])
         relation = "a friend" if tm.side == mv.model.side else "an enemy"

@@ -315,7 +315,7 @@ class TableTemplates:
             try:
                 results.append(self._tmpl_resolve(self._tmpl_place(spec, pl, by), mode_, declared, dodge))
             except SkirmishError as exc:
-                raise type(exc)(f"placement {k + 1}: {exc}") from None
+                raise type(exc)(f"placement {k + 1}: {exc}", kind=exc.kind) from None
         counts: dict[str, int] = {}
         for r in results:
             for h in r.affected:
@@ -411,7 +411,8 @@ class TableTemplates:
             m = spec.size
             if not (x0 - m <= pl.at[0] <= x1 + m and y0 - m <= pl.at[1] <= y1 + m):
                 raise SkirmishError(f"the centre ({pl.at[0]:g}, {pl.at[1]:g}) is farther than the template's size "
-                                    f"({m:.3g} in) from the table and everything on it; centre it on the table")
+                                    f"({m:.3g} in) from the table and everything on it; centre it on the table",
+                                    kind="range")
         if spec.kind == "circle":
             if pl.toward is not None or pl.direction is not None:
                 raise SkirmishError(f"{spec.name} is placed by its centre: use on=MODEL or at=(x, y) "

@@ -62,7 +62,7 @@ def run_jobs(work: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1, bac
     """``[work(j) for j in jobs]``, spread over ``workers``; ``progress(k)`` is called
     with the number of jobs finished so far, in order."""
     if workers < 1:
-        raise SkirmishError(f"workers must be 1 or more, got {workers}")
+        raise SkirmishError(f"workers must be 1 or more, got {workers}", kind="range")
     if backend == "dask" or scheduler is not None:
         from .dask_backend import run_on_dask
 

@@ -96,7 +96,8 @@ class Simulator:
             try:
                 table = self._geometry(a, table, dead)[0]
             except IllegalActionError as exc:
-                raise IllegalActionError(f"{self.script.source}: script[{a.index}] ({a.describe()}): {exc}") from None
+                raise IllegalActionError(f"{self.script.source}: script[{a.index}] ({a.describe()}): {exc}",
+                                         kind=exc.kind) from None
         return []
 
     def _geometry(self, a: Action, table: Table, dead: frozenset[str]) -> tuple[Table, Any]:

@@ -155,5 +155,5 @@ def with_script(data: dict[str, Any], source: str) -> tuple[Table, Script]:
     ``[game]``, read from the same ``data``)."""
     table = from_dict(data, source)
     if not isinstance(table, Table):
-        raise ScenarioError(f"{source}: scripts run on the continuous table (map = \"table\")")
+        raise ScenarioError(f"{source}: scripts run on the continuous table (map = \"table\")", kind="map_kind")
     return table, parse_script(data.get("script", []), table, source)

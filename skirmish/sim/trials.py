@@ -158,12 +158,12 @@ def run_trials(table: Table, script: Script, trials: int, *, seed: int = 0, work
     :data:`CHUNK` through :func:`skirmish.scale.run_jobs` (``workers`` local processes, or
     Dask); the report is the same for any number of workers and any backend."""
     if trials < 1:
-        raise SkirmishError(f"trials must be 1 or more, got {trials}")
+        raise SkirmishError(f"trials must be 1 or more, got {trials}", kind="range")
     if trials > MAX_TRIALS:
         raise SkirmishError(f"trials must be at most {MAX_TRIALS:,} (one job per {CHUNK} trials is listed), got "
                             f"{trials:,}; run a bigger study as several runs with different seeds")
     if workers < 1:
-        raise SkirmishError(f"workers must be 1 or more, got {workers}")
+        raise SkirmishError(f"workers must be 1 or more, got {workers}", kind="range")
     Simulator(table, script).validate()
     run = hashlib.blake2b(pickle.dumps((table, script)), digest_size=16).hexdigest()
     jobs = [_Chunk(table, script, seed, s, min(trials, s + CHUNK), run) for s in range(0, trials, CHUNK)]

@@ -92,6 +92,45 @@ def test_a_reader_that_goes_away_is_no_traceback(argv, code):
     assert proc.wait() == code and "Traceback" not in err and "BrokenPipe" not in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["roll", "--active", "ATT=13"], ["fight", str(SCENARIOS / "party-hard-maze.toml"), "--room", "2,1"],
+    ["run", MILL], ["play", MILL], ["island", "play", str(SCENARIOS / "island.toml")],
+    ["chaos", "play", str(SCENARIOS / "chaosparty" / "first-duel.toml")], ["implant", "roll", "--helps", "1"],
+])
+def test_a_negative_seed_is_refused_alike_by_every_command(capsys, argv):
+    # (Python seeds -n as n: a negative seed would replay another's dice)
+    with pytest.raises(SystemExit) as info:
+        main([*argv, "--seed", "-3", "--json"])
+    out, err = capsys.readouterr()
+    assert info.value.code == 2 and "Traceback" not in err
+    assert json.loads(out) == {"error": "argument --seed: expected a whole number 0 or more, got '-3' (it would "
+                                        "replay seed 3)", "kind": "usage"}
+
+
+MAZE = str(SCENARIOS / "party-hard-maze.toml")
+ISLAND = str(SCENARIOS / "island.toml")
+
+
+@pytest.mark.parametrize("argv, kind", [
+    (["los", MILL, "akane", "akane"], "same_model"), (["move", MILL, "akane", "--reach", "akane"], "same_model"),
+    (["los", MILL, "akane"], "usage"),
+    (["los", MILL, "akane", "brute", "--tolerance", "3furlongs"], "unit"),
+    (["move", MILL, "akane", "--to", "3x,4"], "unit"), (["heatmap", MILL, "--side", "red", "--size", "M",
+                                                         "--step", "1q"], "unit"),
+    (["template", MILL, "circle-small", "--at", "3,4", "--z", "1zz"], "unit"),
+    (["heatmap", MILL, "--side", "red", "--size", "M", "--step", "0.01"], "range"),
+    (["template", MILL, "circle-small", "--at", "100,100"], "range"),
+    (["fight", MAZE, "--room", "2,1", "--max-rounds", "0"], "range"),
+    (["island", "play", ISLAND, "--rounds", "0"], "range"), (["odds", "--active", "ATT=13,STK=31"], "range"),
+    (["run", MAZE], "map_kind"), (["fight", ISLAND, "--room", "1,1"], "map_kind"),
+    (["island", "play", MILL], "map_kind"), (["move", MAZE, "rogue", "--to", "3,1", "--kind", "run"], "map_kind"),
+])
+def test_an_error_s_json_kind_names_its_sort(capsys, argv, kind):
+    # one kind for one sort of refusal, whichever command meets it (docs/cli.md)
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 2 and json.loads(out)["kind"] == kind, out
+
+
 def test_usage_error_exits_2(capsys):
     with pytest.raises(SystemExit) as info:
         main(["measure"])

@@ -135,7 +135,6 @@ def test_fight_retreat_and_opening(capsys):
     (["--room", "2,1", "--reinforce", "cleric@x"], "--reinforce: 'cleric@x'"),
     (["--room", "2,1", "--retreat", "mage"], "--retreat: 'mage': expected ID@ROUND"),
     (["--room", "2,1", "--retreat", "nobody@1"], "no model with id 'nobody'"),
-    (["--room", "2,1", "--seed", "-1"], "--seed: give an integer 0 or more"),
     (["--room", "2,1", "--opening", "knight,mage,cleric"], "P-TURN"),
 ])
 def test_fight_errors_exit_2(capsys, argv, message):

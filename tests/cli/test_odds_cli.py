@@ -138,7 +138,6 @@ def test_roll_split_targets(capsys) -> None:
         (["roll", "--active", "ATT=13,STK=two"], ["--active", "'STK=two'", "whole number"]),
         (["odds", "--active", "STK=2"], ["--active", "no ATT"]),
         (["odds", "--active", "ATT=13,STK=2", "--reactive", "ARM=1", "--reactive", "ARM=2"], ["SPLIT=1/1"]),
-        (["roll", "--active", "ATT=13", "--seed", "-3"], ["--seed"]),
         (["odds", "--active", "ATT=13", "--reactive", "ATT=4,DODGE=3"], ["--reactive", "not both"]),
     ],
 )

@@ -78,11 +78,11 @@ class Side:
                 f"reroll either every failed die (REROLL=all) or up to k chosen dice (REROLL={self.reroll_dice}), not both"
             )
         if self.stk is not None and self.stk > MAX_STRIKE:
-            raise RuleInputError(f"STK is at most {MAX_STRIKE} dice, got {self.stk}")
+            raise RuleInputError(f"STK is at most {MAX_STRIKE} dice, got {self.stk}", kind="range")
         for name in ("att", "dodge", "pw", "arm", "hp"):
             value = getattr(self, name)
             if value is not None and value > MAX_VALUE:
-                raise RuleInputError(f"{name.upper()} is at most {MAX_VALUE}, got {value}")
+                raise RuleInputError(f"{name.upper()} is at most {MAX_VALUE}, got {value}", kind="range")
         for m in self.modifiers:
             if isinstance(m, int) and not isinstance(m, bool) and abs(m) > MAX_VALUE:
                 raise RuleInputError(f"MOD is between -{MAX_VALUE} and {MAX_VALUE}, got {m}")
@@ -240,7 +240,7 @@ def parse_side(text: str, *, option: str = "side") -> Side:
     try:
         return Side(modifiers=tuple(modifiers), **kwargs)  # type: ignore[arg-type]
     except RuleInputError as exc:
-        raise RuleInputError(f"{option}: {exc} (in {text!r})") from None
+        raise RuleInputError(f"{option}: {exc} (in {text!r})", kind=exc.kind) from None
 
 
 @dataclass(frozen=True)
