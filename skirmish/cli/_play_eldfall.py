@@ -4,7 +4,6 @@ report (schemas in docs/game.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from collections.abc import Sequence
 from functools import lru_cache
@@ -34,8 +33,8 @@ def play(args: argparse.Namespace, board: Any) -> int:
         record = play_one((args.scenario, spec, seed, None))
         if args.json:
             for e in record.events:
-                print(json.dumps(e))
-            print(json.dumps(record.summary))
+                emit_json(e, indent=None)
+            emit_json(record.summary, indent=None)
         else:
             _print_game(record, spec, seed)
         return 0

@@ -6,7 +6,6 @@ The JSON shapes are documented in docs/partyhard.md ("skirmish play").
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections.abc import Callable, Mapping
@@ -20,6 +19,7 @@ from ..maps.grid import Grid
 from ..scale import job_rng, run_jobs
 from ..scenario.load import load
 from ..wording import count
+from ._output import emit_json
 from ._progress import progress_bar
 
 GAME = "partyhard"
@@ -41,8 +41,8 @@ def play(args: argparse.Namespace, board: Any) -> int:
         if args.json:
             for event in result.events:
                 for obj in event.json_lines():
-                    print(json.dumps(obj))
-            print(json.dumps(result.summary()))
+                    emit_json(obj, indent=None)
+            emit_json(result.summary(), indent=None)
             return 0
         print(f"Seed {seed} (replay with --seed {seed})")
         for event in result.events:
@@ -95,7 +95,7 @@ def _many(args: argparse.Namespace, board: Grid, seed: int) -> int:
                            progress=update)
     rep = report(results, board.players, seed, args.policy)
     if args.json:
-        print(json.dumps(rep))
+        emit_json(rep)
         return 0
     print(f"{count(rep['games'], 'game')}, seed {seed}, policy {rep['policy']} (the same report for any --workers)")
     for p in board.players:

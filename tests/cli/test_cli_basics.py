@@ -171,3 +171,26 @@ def test_check_reads_the_game_settings_as_play_does(capsys, tmp_path):
     bad.write_text(text.replace("format = 1\n", 'format = 1\ngame = "chess"\n', 1), encoding="utf-8")
     code, _, err = run(capsys, "check", str(bad))
     assert code == 2 and "[game]: expected a table of settings, got 'chess'" in err
+
+
+def _floats(obj):
+    if isinstance(obj, float):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from _floats(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _floats(v)
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", MILL, "--seed", "7", "--policy", "random"], ["play", MAZE, "--seed", "2"],
+    ["play", MAZE, "--seed", "2", "--games", "3"], ["play", MILL, "--seed", "2", "--games", "3", "--policy", "random"],
+])
+def test_every_float_of_play_s_json_is_rounded_as_every_command_s(capsys, argv):
+    # (witnesses went out at 16 places, a mean at 24.333333333333332)
+    code, out, _ = run(capsys, *argv, "--json")
+    docs = [json.loads(line) for line in out.splitlines()] if "--games" not in argv else [json.loads(out)]
+    values = [v for d in docs for v in _floats(d)]
+    assert code == 0 and all(v == round(v, 6) for v in values)
