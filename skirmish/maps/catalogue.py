@@ -54,12 +54,15 @@ class Catalogue:
     """``weapons``: (key, weapon) as declared under ``[weapons.KEY]``; ``profiles``;
     ``script``: the ``[[script]]`` entries as read (plain TOML values); ``reserve``:
     the models declared without a position (no ``at``), not on the table until a game
-    deploys them (E-DEPLOY; their ``x``, ``y``, ``z`` and ``facing`` mean nothing)."""
+    deploys them (E-DEPLOY; their ``x``, ``y``, ``z`` and ``facing`` mean nothing);
+    ``game``: the ``[game]`` settings as read (plain TOML values; None: the file has
+    none), read by ``skirmish play`` (docs/game.md) and kept for a lossless save."""
 
     weapons: tuple[tuple[str, Weapon], ...] = ()
     profiles: tuple[Profile, ...] = ()
     script: tuple[Mapping[str, Any], ...] = ()
     reserve: tuple[Model, ...] = ()
+    game: Any = None
 
     def __repr__(self) -> str:
         return (f"Catalogue({len(self.weapons)} weapons, {len(self.profiles)} profiles, "

@@ -1,5 +1,5 @@
 """A :class:`Table` back to scenario TOML (format 1): ``loads(dumps(t)) == t``, with the
-same catalogue (weapon keys, profiles, script)."""
+same catalogue (weapon keys, profiles, script, [game] settings)."""
 
 from __future__ import annotations
 
@@ -99,8 +99,8 @@ def _height(z0: float, z1: float) -> float:
 
 def dumps(table: Map) -> str:
     """The scenario file text for a map: everything the file held — weapon keys, profiles,
-    scenery with ladders, models with their states, the mode and the ``[[script]]`` —
-    comments and layout aside."""
+    scenery with ladders, models with their states, the mode, the ``[game]`` settings and
+    the ``[[script]]`` — comments and layout aside."""
     if table.kind == "grid":  # the Party Hard grid of rooms has its own writer, as it has its own loader
         return grid_to_toml(table)  # type: ignore[arg-type]
     if table.kind == "regions":  # the Spirit island has its own writer too (scenario/island.py)
@@ -112,6 +112,8 @@ def dumps(table: Map) -> str:
     if table.name:
         out.append(f"name = {toml_value(table.name)}")
     out.append(f"mode = {toml_value(table.mode.value)}")
+    if cat.game is not None and not isinstance(cat.game, dict):  # (not settings: `skirmish play` names it)
+        out.append(f"game = {toml_value(cat.game)}")
     out += ["", "[table]", f"size = {toml_value([table.width, table.depth])}"]
     keys = _weapon_keys(table)
     declared = dict(cat.weapons)
@@ -164,6 +166,8 @@ def dumps(table: Map) -> str:
             out.append(f"states = {toml_value(sorted(m.states))}")
         if own.get("attributes"):
             out.append(f"attributes = {toml_value(own['attributes'])}")
+    if isinstance(cat.game, dict):
+        out += ["", "[game]"] + [f"{toml_key(k)} = {toml_value(v)}" for k, v in cat.game.items()]
     for entry in cat.script:
         out += ["", "[[script]]"] + [f"{toml_key(k)} = {toml_value(v)}" for k, v in entry.items()]
     return "\n".join(out) + "\n"

@@ -103,7 +103,7 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     reserve = [m for m, p in zip(models, placed) if not p]
     models = [m for m, p in zip(models, placed) if p]
     script = _array(top, "script")  # read by skirmish.sim (docs/simulation.md); kept for a lossless save
-    top.take("game", lambda v: v, None)  # the [game] settings, read by skirmish.game (docs/game.md)
+    game = top.take("game", lambda v: v, None)  # the [game] settings, read by skirmish.game (docs/game.md)
     top.done()
 
     _check_ids(source, scenery, models + reserve)
@@ -111,7 +111,7 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
         tuple(declared.items()),
         tuple(Profile(k, p["size"], p["diameter"], p["height"], p["attributes"], p["weapon_keys"])
               for k, p in profiles.items()),
-        tuple(dict(entry) if isinstance(entry, dict) else entry for entry in script), tuple(reserve))
+        tuple(dict(entry) if isinstance(entry, dict) else entry for entry in script), tuple(reserve), game)
     table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source, catalogue)
     _check_placement(source, table)
     return table
