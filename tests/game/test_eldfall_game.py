@@ -287,6 +287,13 @@ def test_script_policy_plays_the_mill_script(capsys):
     assert "yumi stays" in out and "attacks brute with Longbow" in out and "akane runs" in out
 
 
+def test_script_policy_without_a_script_plays_nothing(small, capsys):
+    # (it played a whole game of "(no activations)" and called it a draw)
+    assert main(["play", small, "--policy", "red=script,blue=random", "--seed", "3"]) == 2
+    err = capsys.readouterr()
+    assert "policy script (side red) plays the scenario's [[script]], and it has none" in err.err and err.out == ""
+
+
 def _weapons() -> str:
     from eldfall_fixtures import WEAPONS
     return WEAPONS

@@ -122,6 +122,11 @@ class EldfallGame:
         if missing:
             raise PolicyError(f"{where}: no policy for side {', '.join(missing)}; give one per side "
                               f"({', '.join(all_sides(table))})")
+        scripted = [s for s, p in policies.items() if getattr(p, "name", None) == "script"]
+        if scripted and (script is None or not script.actions):
+            raise PolicyError(f"{where}: policy script (side {', '.join(scripted)}) plays the scenario's "
+                              "[[script]], and it has none: give the file a [[script]] (docs/simulation.md) or "
+                              "use random or greedy")
         if settings.first is not None and settings.first not in all_sides(table):
             raise ScenarioError(f"{where}: [game] first = {settings.first!r} is not a side; the sides are "
                                 f"{', '.join(all_sides(table))}")
