@@ -123,8 +123,10 @@ def heatmap(table: Table, side: str, size: str, step: float = 1.0, *, tolerance:
     """The exposure heatmap of ``table`` for a model of ``side`` and ``size`` (see the module).
 
     ``progress(k)`` is called with the number of rows done."""
-    if side not in table.sides:
-        raise SkirmishError(f"{table._where()}no side {side!r} on this table; its sides: {', '.join(table.sides)}")
+    # (a side whose models all wait in the reserve, E-DEPLOY, is asked where to deploy them)
+    sides = tuple(dict.fromkeys((*table.sides, *(m.side for m in table.catalogue.reserve))))
+    if side not in sides:
+        raise SkirmishError(f"{table._where()}no side {side!r} on this table; its sides: {', '.join(sides)}")
     if size not in SIZES:
         raise SkirmishError(f"--size {size!r}: expected one of {', '.join(SIZES)}")
     xs, ys = cell_centres(table, step)

@@ -163,6 +163,9 @@ def test_e_deploy_check_lists_the_reserve_and_other_commands_name_it(capsys):
     assert code == 2 and "did you mean 'raider'" in err
     code, out, _ = run(capsys, "heatmap", TOWER, "--side", "red", "--size", "M", "--step", "4")
     assert code == 0 and "not counted: 3 enemies in the reserve" in out
+    # a side all in the reserve: where would its models be seen from (deployment)? (it was "no side")
+    code, out, _ = run(capsys, "heatmap", TOWER, "--side", "blue", "--size", "M", "--step", "4", "--json")
+    assert code == 0 and sorted(json.loads(out)["enemies"]) == ["archer", "guard", "seer"]
 
 
 def test_check_reads_the_game_settings_as_play_does(capsys, tmp_path):
