@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
         epilog="examples:\n"
         "  skirmish attack scenarios/mill-ambush.toml yumi brute\n"
         "  skirmish attack scenarios/mill-ambush.toml raider-1 yumi --weapon 'short bow' --reaction dodge\n"
-        "  skirmish attack scenarios/first-steps.toml akane brute --modifier -2 --json\n"
+        "  skirmish attack scenarios/mill-ambush.toml raider-1 yumi --modifier -2 --json\n"
         "\nJSON schema and interpretations: docs/cli.md, docs/rules.md",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_scenario_args(p, mode=False)

@@ -36,7 +36,8 @@ def register(sub: Any) -> None:
     p.add_argument("--tolerance", default=f"{DEFAULT_TOLERANCE * MM_PER_INCH:g}mm",
                    help="certificate tolerance of each line of sight, a length (default 0.1mm, as `los`)")
     p.add_argument("--px", type=int, default=PX_DEFAULT, metavar="PX",
-                   help=f"with -o: the picture's longer side in pixels, 200..8192 (default {PX_DEFAULT})")
+                   help=f"with -o: pixels along the table's longer side, 200..8192 (default {PX_DEFAULT}); the "
+                        "colour bar and legend are added")
     add_scale_args(p, "the heatmap's rows")
     add_json_flag(p)
     p.set_defaults(func=run)

@@ -38,14 +38,14 @@ def register(sub: Any) -> None:
 
 
 def check_picture(output: str, size: int, flag: str) -> None:
-    """Before any work: ``-o`` names a PNG, and its longer side ``size`` (given with
-    ``flag``) is within the renderer's range."""
+    """Before any work: ``-o`` names a PNG, and ``size`` (given with ``flag``), the table's
+    longer side in it, is within the renderer's range."""
     from ..errors import SkirmishError
     from ..viewer.render import PICTURE_PX
 
     if not PICTURE_PX[0] <= size <= PICTURE_PX[1]:
-        raise SkirmishError(f"{flag} {size}: the picture's longer side is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels",
-                            kind="range")
+        raise SkirmishError(f"{flag} {size}: the table's longer side in the picture is "
+                            f"{PICTURE_PX[0]}..{PICTURE_PX[1]} pixels", kind="range")
     if not output.lower().endswith(".png"):
         raise SkirmishError(f"-o {output}: the picture is a PNG; name it something.png")
 

@@ -82,14 +82,14 @@ def _verdict_lines(rs: Sequence[LineOfSight]) -> list[LegendItem]:
     return out
 
 
-#: The picture's longer side, least and most (pixels).
+#: The table's longer side in the picture, least and most (pixels; legends are added).
 PICTURE_PX = (200, 8192)
 
 
 def compose(table: Map, req: RenderRequest) -> Composition:
     """Ask the map for every answer the picture shows and lay it out (pure)."""
     if not PICTURE_PX[0] <= req.size <= PICTURE_PX[1]:
-        raise SkirmishError(f"the picture's longer side is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels, got {req.size}",
+        raise SkirmishError(f"the table's longer side in the picture is {PICTURE_PX[0]}..{PICTURE_PX[1]} pixels, got {req.size}",
                             kind="range")
     if is_grid(table):
         return compose_grid(table, req)

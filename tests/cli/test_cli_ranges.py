@@ -55,7 +55,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     (["los", MILL, "--all", "--tolerance", "2in"], "at most 1 in"),
     (["heatmap", MILL, "--side", "red", "--size", "M", "--tolerance", "0"], "--tolerance: the clearance is above 0"),
     (["heatmap", MILL, "--side", "red", "--size", "M", "--step", "0"], "--step"),
-    (["heatmap", MILL, "--side", "red", "--size", "M", "-o", "h.png", "--px", "10"], "--px 10: the picture's longer side is 200..8192"),
+    (["heatmap", MILL, "--side", "red", "--size", "M", "-o", "h.png", "--px", "10"], "--px 10: the table's longer side in the picture is 200..8192"),
     (["heatmap", MILL, "--side", "red", "--size", "M", "--px", "300"], "--px sizes the picture: give -o FILE.png too"),
 ])
 def test_out_of_range_inputs_are_refused(capsys, argv, needle):
