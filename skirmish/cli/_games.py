@@ -31,7 +31,14 @@ def add_game_args(p: Any, who: str = "side") -> None:
     p.add_argument("--seed", type=seed_value, help="the seed, 0 or more (default: a fresh one, printed so the game "
                    "can be replayed)")
     p.add_argument("--games", type=int, help="play this many games and report win shares and means")
+    p.add_argument("--game", type=seed_value, metavar="I", default=0,
+                   help="one game with its log: game I of the --games run with this --seed (from 0; default 0)")
     add_scale_args(p, "--games")
+
+
+def replay_hint(seed: int, game: int) -> str:
+    """How to play the same game again: ``--seed S`` (and ``--game I`` past game 0)."""
+    return f"--seed {seed}" + (f" --game {game}" if game else "")
 
 
 #: Most games one ``--games`` run plays (the report keeps a result per game).
@@ -39,7 +46,11 @@ MAX_GAMES = 1_000_000
 
 
 def check_game_args(args: argparse.Namespace) -> None:
-    """Refuse ``--games`` or ``--workers`` below 1, and ``--games`` above :data:`MAX_GAMES`."""
+    """Refuse ``--games`` or ``--workers`` below 1, ``--games`` above :data:`MAX_GAMES`, and
+    ``--game`` with ``--games`` (one game with its log, or a report of many)."""
+    if args.games is not None and args.game:
+        raise SkirmishError("--game I plays game I of a run alone, with its log; --games N reports on N games: "
+                            "give one of them", kind="usage")
     if args.games is not None and args.games < 1:
         raise SkirmishError(f"--games must be 1 or more, got {args.games}", kind="range")
     if args.games is not None and args.games > MAX_GAMES:

@@ -16,6 +16,7 @@ from ..maps.table import Table
 from ..scale import job_rng, run_jobs, settle_heap
 from ..sim.script import Script
 from ..wording import count
+from ._games import replay_hint
 from ._output import emit_json
 from ._progress import progress_bar
 
@@ -30,13 +31,13 @@ def play(args: argparse.Namespace, board: Any) -> int:
     parse_policy_specs(spec, all_sides(table), "eldfall")  # refuse an unknown policy before playing
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.games is None:
-        record = play_one((args.scenario, spec, seed, None))
+        record = play_one((args.scenario, spec, seed, args.game))
         if args.json:
             for e in record.events:
                 emit_json(e, indent=None)
             emit_json(record.summary, indent=None)
         else:
-            _print_game(record, spec, seed)
+            _print_game(record, spec, seed, args.game)
         return 0
     jobs = [(args.scenario, spec, seed, i) for i in range(args.games)]
     settle_heap()  # (many games: the start-up objects stay out of the collector's full passes)
@@ -56,14 +57,13 @@ def _loaded(path: str) -> tuple[Table, GameSettings, Script]:
     return load_game(path)
 
 
-def play_one(job: tuple[str, str, int, int | None]) -> GameRecord:
-    """Game ``i`` of a run seeded ``seed`` (``i`` None: the single game of ``--seed``);
-    each worker loads the scenario file once."""
+def play_one(job: tuple[str, str, int, int]) -> GameRecord:
+    """Game ``i`` of a run seeded ``seed`` (the single game of ``--seed`` is game
+    ``--game``, 0 by default); each worker loads the scenario file once."""
     path, spec, seed, i = job
     table, settings, script = _loaded(path)
     policies = parse_policy_specs(spec, all_sides(table), "eldfall")
-    rng = random.Random(seed) if i is None else job_rng(seed, i)
-    return play_game(table, settings, policies, rng, seed=seed, script=script)
+    return play_game(table, settings, policies, job_rng(seed, i), seed=seed, script=script)
 
 
 def game_report(summaries: Sequence[dict[str, Any]], sides: Sequence[str], seed: int) -> dict[str, Any]:
@@ -78,8 +78,8 @@ def game_report(summaries: Sequence[dict[str, Any]], sides: Sequence[str], seed:
             "survival": {m: sum(r["states"][m] in IN_PLAY for r in summaries) / n for m in models}}
 
 
-def _print_game(record: GameRecord, spec: str, seed: int) -> None:
-    print(f"Seed {seed} (replay with --seed {seed}); policies: {spec}")
+def _print_game(record: GameRecord, spec: str, seed: int, game: int) -> None:
+    print(f"Seed {seed} (replay with {replay_hint(seed, game)}); policies: {spec}")
     by_turn: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for e in record.events:
         by_turn.setdefault((e["round"], e["turn"]), []).append(e)

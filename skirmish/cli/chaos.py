@@ -14,7 +14,7 @@ from ..errors import RuleInputError
 from ..rules.chaosparty.attack import ATTACK_BOOSTS, DEFENCE_BOOSTS, Attack, parse_boosts
 from ..rules.chaosparty.odds import AttackOdds, attack_odds
 from ..rules.chaosparty.tokens import Player, Tokens
-from ._games import add_game_args, check_game_args
+from ._games import add_game_args, check_game_args, replay_hint
 from ..wording import count
 from ._output import emit_json
 from ._progress import progress_bar
@@ -164,14 +164,15 @@ def run_play(args: argparse.Namespace) -> int:
     duel = load_duel(args.duel)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if args.games is None:
-        r = play_seeded(duel, args.policy, seed)
+        r = play_seeded(duel, args.policy, seed, args.game)
         if args.json:
             emit_json({"duel": duel.name, "seed": seed, "policy": args.policy or "greedy", "first": r.first,
                        "winner": r.winner, "turns": r.turns, "events": [e.as_json() for e in r.events],
                        "final": {"players": [player_json(p) for p in r.final.players],
                                  "bag": tokens_json(r.final.bag)}})
             return 0
-        print(f"{duel.name or args.duel}: seed {seed} (replay with --seed {seed}), policy {args.policy or 'greedy'}")
+        print(f"{duel.name or args.duel}: seed {seed} (replay with {replay_hint(seed, args.game)}), "
+              f"policy {args.policy or 'greedy'}")
         for e in r.events:
             who = f"{e.player}: " if e.player else ""
             print(f"[{e.turn:>3}] {who}{e.text}")

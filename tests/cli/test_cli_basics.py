@@ -197,3 +197,37 @@ def test_every_float_of_play_s_json_is_rounded_as_every_command_s(capsys, argv):
     docs = [json.loads(line) for line in out.splitlines()] if "--games" not in argv else [json.loads(out)]
     values = [v for d in docs for v in _floats(d)]
     assert code == 0 and all(v == round(v, 6) for v in values)
+
+
+def _single(capsys, argv: list[str], *game: str) -> dict:
+    """The result of one game played alone: the JSON document (an indented one), or the
+    last line of a JSON Lines log."""
+    code, out, err = run(capsys, *argv, *game, "--json")
+    assert code == 0, err
+    return json.loads(out) if out.startswith("{\n") else json.loads(out.splitlines()[-1])
+
+
+@pytest.mark.parametrize("argv, tally", [
+    (["play", MILL, "--seed", "5", "--policy", "random"],
+     lambda r, doc: doc["wins"][r["winner"] or "draw"] * 3),
+    (["play", MAZE, "--seed", "5", "--policy", "random"], lambda r, doc: doc["wins"][r["winner"]]
+     if r["winner"] else doc["draws"]),
+    (["chaos", "play", str(SCENARIOS / "chaosparty" / "first-duel.toml"), "--seed", "5", "--policy", "random"],
+     lambda r, doc: doc["wins"][r["winner"]] if r["winner"] else doc["draws"]),
+    (["island", "play", ISLAND, "--seed", "5", "--policy", "random"],
+     lambda r, doc: doc["won"] if r["result"] == "won" else doc["lost"]),
+])
+def test_game_i_of_a_run_is_the_game_played_alone_with_game_i(capsys, argv, tally):
+    # (an Eldfall or Party Hard game played alone with --seed S was no game of --games N --seed S)
+    code, out, _ = run(capsys, *argv, "--games", "3", "--json")
+    doc = json.loads(out)
+    alone = [_single(capsys, argv, "--game", str(i)) for i in range(3)]
+    for r in alone:  # each game's result is counted in the run as often as it occurs among the three
+        same = sum(1 for q in alone if (q.get("winner"), q.get("result")) == (r.get("winner"), r.get("result")))
+        assert round(tally(r, doc)) == same
+    assert _single(capsys, argv) == alone[0]  # (without --game: game 0)
+
+
+def test_game_and_games_together_are_refused(capsys):
+    code, out, _ = run(capsys, "play", MILL, "--seed", "5", "--games", "2", "--game", "1", "--json")
+    assert code == 2 and json.loads(out)["kind"] == "usage"
