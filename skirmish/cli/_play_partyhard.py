@@ -145,14 +145,16 @@ def event_line(e: GameEvent) -> str | None:
         return f"{head} lays out {', '.join(d['creatures']) or 'nothing (the deck is empty)'} in {_room(d['room'])}"
     if k == "fight" and e.log is not None:
         log = e.log
-        how = (f"{log.winner} wins in round {log.rounds} ({log.reason})" if log.winner
+        winner = "the creatures win" if log.winner == "creatures" else f"{log.winner} wins"
+        how = (f"{winner} in round {log.rounds} ({log.reason})" if log.winner
                else f"undecided after {log.rounds} rounds")
         who = ", ".join(f"{s}: {' '.join(ids)}" for s, ids in log.rows.items())
         joined = [n.actor for n in log.events if getattr(n, "kind", None) == "join"]
         more = f"; joined: {', '.join(joined)}" if joined else ""
         return f"{head} fight in {_room(log.room)} ({d['why']}) — {who}{more} -> {how}"
     if k == "rewards":
-        return f"{head} rewards {d['items']} items, {d['abilities']} abilities: {', '.join(d['cards']) or 'decks empty'}"
+        return (f"{head} rewards {count(d['items'], 'item')}, {count(d['abilities'], 'ability', 'abilities')}: "
+                f"{', '.join(d['cards']) or 'decks empty'}")
     if k == "loot":
         return f"{head} {d['card']} -> " + (f"{d['to']}" + (f" (replacing {d['replaced']})" if d.get("replaced") else "")
                                           if d["to"] else f"+{d['anima_gained']} Anima") + f"  [Anima {_anima(e)}]"
@@ -165,12 +167,18 @@ def event_line(e: GameEvent) -> str | None:
 
 
 def _anima(e: GameEvent) -> str:
-    return ", ".join(f"{p} {n}" for p, n in e.anima.items())
+    return _per_player(e.anima)
+
+
+def _per_player(anima: Mapping[str, int]) -> str:
+    """``red 20, blue 0``."""
+    return ", ".join(f"{p} {n}" for p, n in anima.items())
 
 
 def result_line(r: GameResult) -> str:
     alive = {p: [c for c, v in r.characters().items() if v["player"] == p and v["alive"]] for p in r.final.players}
     standing = "; ".join(f"{p}: {', '.join(ids) or 'none'}" for p, ids in alive.items())
+    anima = _per_player(r.final.anima)
     if r.winner:
-        return f"Result: {r.winner} wins after {r.turns} turns — standing {standing}; Anima {dict(r.final.anima)}"
-    return f"Result: a draw after {r.turns} turns — standing {standing}; Anima {dict(r.final.anima)}"
+        return f"Result: {r.winner} wins after {count(r.turns, 'turn')} — standing {standing}; Anima {anima}"
+    return f"Result: a draw after {count(r.turns, 'turn')} — standing {standing}; Anima {anima}"

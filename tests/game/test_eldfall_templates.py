@@ -69,7 +69,7 @@ def test_e_tmpl_weapon_entries_load_dump_and_name_bad_templates():
 def test_e_tmpl_a_template_weapon_without_power_is_named_in_the_error():
     from skirmish.game.eldfall.settings import check_playable
     bad = TEMPLATE_WEAPONS.replace("pw = 10\n", "")
-    with pytest.raises(ScenarioError, match=r"Fire Pot \(pw None, template circle-small\)"):
+    with pytest.raises(ScenarioError, match=r"Fire Pot \(no Power, template circle-small\)"):
         check_playable(loads(f"format = 1\n{bad}\n[table]\nsize = [24, 24]\n"
                              + model("r1", "red", (3, 7), 0, '["fire-pot"]') + model("b1", "blue", (9, 7), 180)))
 

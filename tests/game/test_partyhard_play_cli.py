@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -31,6 +32,10 @@ def test_play_the_maze_to_the_end(capsys):
     assert code == 0 and lines[0] == "Seed 2 (replay with --seed 2)" and lines[1].startswith("Start: players red, blue")
     assert lines[-1].startswith("Result: red wins after 19 turns")
     assert any("fight in (2, 1) (start)" in line for line in lines)
+    # English, not Python: "Anima red 20, blue 0" (was {'red': 20, 'blue': 0}), "1 item" (was "1 items")
+    assert "{" not in lines[-1] and re.search(r"; Anima red \d+, blue \d+$", lines[-1])
+    rewards = [line for line in lines if " rewards " in line]
+    assert rewards and not any(re.search(r"\b1 (items|abilities)\b", line) for line in rewards)
 
 
 def test_play_json_one_object_per_event_and_the_summary_last(capsys):

@@ -174,8 +174,9 @@ def check_playable(table: Table, source: str = "<scenario>") -> None:
             raise ScenarioError(f"{source}: model {m.id!r} has no {', '.join(missing)}; the game needs STA (AP), "
                                 "SPD (Movement) and HP (Wounds): add them to its attributes or profile")
         if not usable_weapons(m):
-            names = ", ".join(f"{w.name} (pw {w.pw}, " + (f"template {w.template})" if w.template else
-                                                          f"rolls {w.attribute})") for w in m.weapons) or "none"
+            names = ", ".join(f"{w.name} ({'no Power' if w.pw is None else f'pw {w.pw}'}, "
+                              + (f"template {w.template})" if w.template else f"rolls {w.attribute})")
+                              for w in m.weapons) or "none"
             raise ScenarioError(f"{source}: model {m.id!r} has no weapon it can attack with (weapons: {names}); "
                                 "give a weapon a Power (pw = ...) in [weapons.<name>] and the model the attribute "
                                 "it rolls against")
