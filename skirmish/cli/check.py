@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
@@ -12,6 +12,9 @@ from ..maps.table import Table
 from ..scenario.load import parse_toml, read_source
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table
+
+if TYPE_CHECKING:
+    from ..game.eldfall.settings import GameSettings
 
 
 def register(sub: Any) -> None:
@@ -77,12 +80,14 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
 
     data = parse_toml(read_source(args.scenario), args.scenario)  # (the table is loaded: its other sections)
     script = parse_script(data.get("script", []), table, args.scenario)
-    if data.get("game") is not None:  # [game] settings are for `skirmish play`: checked here too
+    game = table.catalogue.game
+    settings = None
+    if game is not None:  # [game] settings are for `skirmish play`: checked here too
         from ..game.eldfall.settings import parse_settings
 
-        parse_settings(data["game"], table, args.scenario)
+        settings = parse_settings(game, table, args.scenario)
     if args.json:
-        emit_json({"ok": True, **summary(table), "script": len(script.actions)})
+        emit_json({"ok": True, **summary(table), "script": len(script.actions), "game": game})
         return 0
     title = f'"{table.name}"' if table.name else args.scenario
     print(f"{title}: ok — {table.width:g} x {table.depth:g} in table, {table.mode.value} mode")
@@ -106,7 +111,22 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
     if script.actions:
         n = len(script.actions)
         print(f"script: {n} declared action{'s' * (n != 1)} (ids and weapons checked; `skirmish run` plays it)")
+    if settings is not None:
+        print(f"game (`skirmish play`): {game_line(settings)}")
     return 0
+
+
+def game_line(s: GameSettings) -> str:
+    """The ``[game]`` settings as played, defaults included: ``rounds 3, first by initiative, ...``."""
+    zones = ", ".join(f"{side} {z if isinstance(z, str) else list(z)}" for side, z in s.zones.items())
+    parts = [f"rounds {s.rounds}", f"first {s.first}" if s.first else "first by initiative", f"VP cap {s.vp_cap}",
+             f"zones {zones}" if zones else "zones: the second side picks an edge", f"zone depth {s.zone_depth:g} in",
+             f"reroll {s.reroll}"]
+    if s.vp:
+        parts.append("VP " + ", ".join(f"{m} {v}" for m, v in s.vp.items()))
+    if s.leaders:
+        parts.append("leaders " + ", ".join(f"{side} {m}" for side, m in s.leaders.items()))
+    return ", ".join(parts)
 
 
 def grid_lines(grid: Grid, path: str) -> list[str]:

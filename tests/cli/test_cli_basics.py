@@ -155,6 +155,9 @@ def test_e_deploy_check_lists_the_reserve_and_other_commands_name_it(capsys):
     doc = json.loads(out)
     assert [m["id"] for m in doc["reserve"]] == ["raider", "hunter", "witch"] and "at" not in doc["reserve"][0]
     assert {m["id"] for m in doc["models"]} == {"guard", "archer", "seer"}
+    assert doc["game"] == {"rounds": 3, "zones": {"red": "south", "blue": "north"}}
+    code, out, _ = run(capsys, "check", TOWER)
+    assert "game (`skirmish play`): rounds 3, first by initiative, VP cap 10, zones red south, blue north" in out
     for argv in (["los", TOWER, "guard", "raider"], ["measure", TOWER, "raider", "guard"],
                  ["move", TOWER, "raider", "--to", "3,3"]):
         code, _, err = run(capsys, *argv)
