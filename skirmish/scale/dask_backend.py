@@ -18,7 +18,8 @@ from ..errors import SkirmishError
 CONNECT_TIMEOUT = 10.0
 WORKER_TIMEOUT = 30.0
 
-INSTALL_HINT = "install the `scale` extra: pip install 'skirmish[scale]' (it brings dask.distributed)"
+INSTALL_HINT = ("install the `scale` extra: pip install \".[scale]\" in the checkout, or pip install "
+                "'skirmish[scale]' (it brings dask.distributed)")
 
 
 class DaskUnavailable(SkirmishError):

@@ -230,7 +230,7 @@ def _pyglet_headless():  # noqa: ANN202 - returns the pyglet module
     try:
         import pyglet
     except ImportError as exc:  # pragma: no cover - pyglet is a dependency of the viewer
-        raise SkirmishError(f"rendering needs pyglet (pip install 'skirmish[viewer]'): {exc}") from None
+        raise SkirmishError(f"rendering needs pyglet, a dependency of skirmish (pip install pyglet): {exc}") from None
     if sys.platform.startswith("linux") and "pyglet.window" not in sys.modules:
         pyglet.options["headless"] = True  # EGL: no display needed (elsewhere a hidden window is used)
     return pyglet
