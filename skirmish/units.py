@@ -38,9 +38,9 @@ def length(value: object, *, allow_negative: bool = False) -> float:
     else:
         raise UnitError(f"expected a length (a number of inches or a string like \"70mm\"), got {value!r}")
     if not math.isfinite(inches):
-        raise UnitError(f"a length must be finite, got {value!r}")
+        raise UnitError(f"a length must be finite, got {value!r}", kind="range")
     if inches < 0 and not allow_negative:
-        raise UnitError(f"a length must not be negative, got {value!r}")
+        raise UnitError(f"a length must not be negative, got {value!r}", kind="range")
     return inches
 
 
@@ -50,7 +50,7 @@ def angle(value: object) -> float:
         raise UnitError(f"expected an angle in degrees (a number), got {value!r}")
     deg = float(value)
     if not math.isfinite(deg):
-        raise UnitError(f"an angle must be finite, got {value!r}")
+        raise UnitError(f"an angle must be finite, got {value!r}", kind="range")
     return deg
 
 

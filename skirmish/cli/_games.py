@@ -23,6 +23,17 @@ def seed_value(text: str) -> int:
     return value
 
 
+def game_index(text: str) -> int:
+    """An argparse type for ``--game``: a game's number in a run, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a game's number in the run, 0 or more, got {text!r}")
+    return value
+
+
 def add_game_args(p: Any, who: str = "side") -> None:
     """``--policy --seed --games --workers --backend --scheduler``."""
     p.add_argument("--policy", metavar="SPEC",
@@ -31,13 +42,19 @@ def add_game_args(p: Any, who: str = "side") -> None:
     p.add_argument("--seed", type=seed_value, help="the seed, 0 or more (default: a fresh one, printed so the game "
                    "can be replayed)")
     p.add_argument("--games", type=int, help="play this many games and report win shares and means")
-    p.add_argument("--game", type=seed_value, metavar="I", default=0,
+    p.add_argument("--game", type=game_index, metavar="I",
                    help="one game with its log: game I of the --games run with this --seed (from 0; default 0)")
     add_scale_args(p, "--games")
 
 
+def game_number(args: argparse.Namespace) -> int:
+    """The game a single play plays: ``--game``, or game 0 of the run."""
+    return 0 if args.game is None else int(args.game)
+
+
 def replay_hint(seed: int, game: int) -> str:
-    """How to play the same game again: ``--seed S`` (and ``--game I`` past game 0)."""
+    """The options that pick the same game again: ``--seed S`` (and ``--game I`` past
+    game 0); a command adds its own that change the game (the island's ``--rounds``)."""
     return f"--seed {seed}" + (f" --game {game}" if game else "")
 
 
@@ -48,7 +65,7 @@ MAX_GAMES = 1_000_000
 def check_game_args(args: argparse.Namespace) -> None:
     """Refuse ``--games`` or ``--workers`` below 1, ``--games`` above :data:`MAX_GAMES`, and
     ``--game`` with ``--games`` (one game with its log, or a report of many)."""
-    if args.games is not None and args.game:
+    if args.games is not None and args.game is not None:
         raise SkirmishError("--game I plays game I of a run alone, with its log; --games N reports on N games: "
                             "give one of them", kind="usage")
     if args.games is not None and args.games < 1:

@@ -16,7 +16,7 @@ from ..maps.table import Table
 from ..scale import job_rng, run_jobs, settle_heap
 from ..sim.script import Script
 from ..wording import count
-from ._games import replay_hint
+from ._games import game_number, replay_hint
 from ._output import emit_json
 from ._progress import progress_bar
 
@@ -31,13 +31,14 @@ def play(args: argparse.Namespace, board: Any) -> int:
     parse_policy_specs(spec, all_sides(table), "eldfall")  # refuse an unknown policy before playing
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.games is None:
-        record = play_one((args.scenario, spec, seed, args.game))
+        game = game_number(args)
+        record = play_one((args.scenario, spec, seed, game))
         if args.json:
             for e in record.events:
                 emit_json(e, indent=None)
-            emit_json(record.summary, indent=None)
+            emit_json({"seed": seed, "game": game, **record.summary}, indent=None)
         else:
-            _print_game(record, spec, seed, args.game)
+            _print_game(record, spec, seed, game)
         return 0
     jobs = [(args.scenario, spec, seed, i) for i in range(args.games)]
     settle_heap()  # (many games: the start-up objects stay out of the collector's full passes)

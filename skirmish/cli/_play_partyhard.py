@@ -19,7 +19,7 @@ from ..maps.grid import Grid
 from ..scale import job_rng, run_jobs
 from ..scenario.load import load
 from ..wording import count
-from ._games import replay_hint
+from ._games import game_number, replay_hint
 from ._output import emit_json
 from ._progress import progress_bar
 
@@ -38,14 +38,15 @@ def play(args: argparse.Namespace, board: Any) -> int:
     parse_policy_specs(args.policy, board.players, GAME, default="greedy")  # refuse a bad --policy before playing
     if args.games is None:
         policies = parse_policy_specs(args.policy, board.players, GAME, default="greedy")
-        result = play_game(board, policies, job_rng(seed, args.game), seed=seed)
+        game = game_number(args)
+        result = play_game(board, policies, job_rng(seed, game), seed=seed)
         if args.json:
             for event in result.events:
                 for obj in event.json_lines():
                     emit_json(obj, indent=None)
-            emit_json(result.summary(), indent=None)
+            emit_json({"seed": seed, "game": game, **result.summary()}, indent=None)
             return 0
-        print(f"Seed {seed} (replay with {replay_hint(seed, args.game)})")
+        print(f"Seed {seed} (replay with {replay_hint(seed, game)})")
         for event in result.events:
             line = event_line(event)
             if line:

@@ -14,7 +14,7 @@ from ..errors import RuleInputError
 from ..rules.chaosparty.attack import ATTACK_BOOSTS, DEFENCE_BOOSTS, Attack, parse_boosts
 from ..rules.chaosparty.odds import AttackOdds, attack_odds
 from ..rules.chaosparty.tokens import Player, Tokens
-from ._games import add_game_args, check_game_args, replay_hint
+from ._games import add_game_args, check_game_args, game_number, replay_hint
 from ..wording import count
 from ._output import emit_json
 from ._progress import progress_bar
@@ -164,14 +164,16 @@ def run_play(args: argparse.Namespace) -> int:
     duel = load_duel(args.duel)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if args.games is None:
-        r = play_seeded(duel, args.policy, seed, args.game)
+        game = game_number(args)
+        r = play_seeded(duel, args.policy, seed, game)
         if args.json:
-            emit_json({"duel": duel.name, "seed": seed, "policy": args.policy or "greedy", "first": r.first,
+            emit_json({"duel": duel.name, "seed": seed, "game": game, "policy": args.policy or "greedy",
+                       "first": r.first,
                        "winner": r.winner, "turns": r.turns, "events": [e.as_json() for e in r.events],
                        "final": {"players": [player_json(p) for p in r.final.players],
                                  "bag": tokens_json(r.final.bag)}})
             return 0
-        print(f"{duel.name or args.duel}: seed {seed} (replay with {replay_hint(seed, args.game)}), "
+        print(f"{duel.name or args.duel}: seed {seed} (replay with {replay_hint(seed, game)}), "
               f"policy {args.policy or 'greedy'}")
         for e in r.events:
             who = f"{e.player}: " if e.player else ""

@@ -141,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
             raise SkirmishError("--scenario needs --attacker ID and --target ID")
         grid = load_table(args)
         if not isinstance(grid, Grid):
-            raise SkirmishError(f"--scenario: {args.scenario} is a {grid.kind} map, not a Party Hard grid")
+            raise SkirmishError(f"--scenario: {args.scenario} is a {grid.kind} map, not a Party Hard grid",
+                                kind="map_kind")
         if args.attacker == args.target:
             raise SkirmishError(f"--attacker and --target are both {args.attacker!r}: a piece does not attack itself",
                                 kind="same_model")

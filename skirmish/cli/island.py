@@ -24,7 +24,7 @@ from ..rules.spiritisland.island import ROUNDS
 from ..scale import job_rng, run_jobs
 from ..scenario.dump import write_scenario
 from ..scenario.load import load
-from ._games import add_game_args, check_game_args, replay_hint, seed_value
+from ._games import add_game_args, check_game_args, game_number, replay_hint, seed_value
 from ..wording import count
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
@@ -199,12 +199,14 @@ def play(args: argparse.Namespace, board: Map) -> int:
     policies = parse_policy_specs(args.policy, isl.spirits, GAME, default="greedy")  # a bad spec: refused now
     seed = _seed(args.seed)
     if args.games is None:
-        game = play_game(isl, job_rng(seed, args.game), policies, rounds=rounds)
+        number = game_number(args)
+        game = play_game(isl, job_rng(seed, number), policies, rounds=rounds)
         if args.json:
-            emit_json({"seed": seed, **game.to_json()})
+            emit_json({"seed": seed, "game": number, **game.to_json()})
             return 0
+        again = replay_hint(seed, number) + (f" --rounds {rounds}" if rounds != ROUNDS else "")
         print(f"{board.name or args.scenario}: {len(isl.spirits)} spirit{'s' * (len(isl.spirits) != 1)} "
-              f"({', '.join(isl.spirits) or 'none'}), seed {seed} (replay with {replay_hint(seed, args.game)})")
+              f"({', '.join(isl.spirits) or 'none'}), seed {seed} (replay with {again})")
         for r in game.rounds:
             print(f"round {r.round} (explore {' and '.join(r.explore)}):")
             for e in r.events:

@@ -141,7 +141,7 @@ def parse_point(text: str, m: Map, what: str) -> tuple[float, ...]:
                                     f"got {text!r}") from None
             v = flag_length(what, p, negative=True)
         if not math.isfinite(v):
-            raise SkirmishError(f"{what}: coordinates must be finite, got {text!r}")
+            raise SkirmishError(f"{what}: coordinates must be finite, got {text!r}", kind="range")
         out.append(v)
     if table:  # (the planner's own test, named by the flag here)
         w, d = float(getattr(m, "width")), float(getattr(m, "depth"))

@@ -432,6 +432,9 @@ class Grid(SameSpaceSight):
         shortest path of rooms; one room per turn, into a room with a free place (P-CAP).
         ``notes`` give the whole route and what the step leads into."""
         p = self.piece(model_id)
+        if to == model_id:
+            raise SkirmishError(f"{model_id!r} is the moving piece itself; name another piece to move to",
+                                kind="same_model")
         dest = self.room_of(to) if isinstance(to, str) else self.room(as_room(to, "to")).at
         if p.kind == "creature":
             return MovePlan(model_id, (p.room,), 0.0, 0.0, False,

@@ -122,6 +122,11 @@ ISLAND = str(SCENARIOS / "island.toml")
     (["template", MILL, "circle-small", "--at", "100,100"], "range"),
     (["fight", MAZE, "--room", "2,1", "--max-rounds", "0"], "range"),
     (["island", "play", ISLAND, "--rounds", "0"], "range"), (["odds", "--active", "ATT=13,STK=31"], "range"),
+    (["odds", "--active", "ATT=13,MOD=999"], "range"), (["los", MILL, "akane", "brute", "--tolerance", "-1"], "range"),
+    (["heatmap", MILL, "--side", "red", "--size", "M", "--step", "-1"], "range"),
+    (["move", MILL, "akane", "--to", "nan,1"], "range"),
+    (["damage", "--scenario", MILL, "--attacker", "akane", "--target", "brute", "--plain"], "map_kind"),
+    (["move", MAZE, "knight", "--reach", "knight"], "same_model"),
     (["run", MAZE], "map_kind"), (["fight", ISLAND, "--room", "1,1"], "map_kind"),
     (["island", "play", MILL], "map_kind"), (["move", MAZE, "rogue", "--to", "3,1", "--kind", "run"], "map_kind"),
 ])
@@ -210,25 +215,43 @@ def _single(capsys, argv: list[str], *game: str) -> dict:
     return json.loads(out) if out.startswith("{\n") else json.loads(out.splitlines()[-1])
 
 
-@pytest.mark.parametrize("argv, tally", [
-    (["play", MILL, "--seed", "5", "--policy", "random"],
-     lambda r, doc: doc["wins"][r["winner"] or "draw"] * 3),
-    (["play", MAZE, "--seed", "5", "--policy", "random"], lambda r, doc: doc["wins"][r["winner"]]
-     if r["winner"] else doc["draws"]),
-    (["chaos", "play", str(SCENARIOS / "chaosparty" / "first-duel.toml"), "--seed", "5", "--policy", "random"],
-     lambda r, doc: doc["wins"][r["winner"]] if r["winner"] else doc["draws"]),
-    (["island", "play", ISLAND, "--seed", "5", "--policy", "random"],
-     lambda r, doc: doc["won"] if r["result"] == "won" else doc["lost"]),
+def _job_results(kind: str, i: int) -> dict:
+    """What the job of game ``i`` of a ``--games`` run (seed 5, random policies) gives: the
+    function each game's worker runs."""
+    if kind == "eldfall":
+        from skirmish.cli._play_eldfall import play_one
+        return dict(play_one((MILL, "random", 5, i)).summary)
+    if kind == "partyhard":
+        from skirmish.cli._play_partyhard import one_game
+        r = one_game((MAZE, "random", 5, i))
+        return {"winner": r["winner"], "turns": r["turns"]}
+    if kind == "chaos":
+        from skirmish.game.chaosparty.runs import _Job, _work
+        from skirmish.scenario.chaos import load_duel
+        winner, turns, first = _work(_Job(load_duel(str(DUEL)), "random", 5, i))
+        return {"winner": winner, "turns": turns, "first": first}
+    from skirmish.cli.island import ROUNDS, _one_game
+    from skirmish.scenario.load import load
+    r = _one_game((load(ISLAND).island, ROUNDS, "random", 5, i))
+    return {k: r[k] for k in ("result", "blight", "fear", "terror", "rounds_played")}
+
+
+DUEL = SCENARIOS / "chaosparty" / "first-duel.toml"
+
+
+@pytest.mark.parametrize("kind, argv", [
+    ("eldfall", ["play", MILL]), ("partyhard", ["play", MAZE]), ("chaos", ["chaos", "play", str(DUEL)]),
+    ("island", ["island", "play", ISLAND]),
 ])
-def test_game_i_of_a_run_is_the_game_played_alone_with_game_i(capsys, argv, tally):
+def test_game_i_of_a_run_is_the_game_played_alone_with_game_i(capsys, kind, argv):
     # (an Eldfall or Party Hard game played alone with --seed S was no game of --games N --seed S)
-    code, out, _ = run(capsys, *argv, "--games", "3", "--json")
-    doc = json.loads(out)
-    alone = [_single(capsys, argv, "--game", str(i)) for i in range(3)]
-    for r in alone:  # each game's result is counted in the run as often as it occurs among the three
-        same = sum(1 for q in alone if (q.get("winner"), q.get("result")) == (r.get("winner"), r.get("result")))
-        assert round(tally(r, doc)) == same
-    assert _single(capsys, argv) == alone[0]  # (without --game: game 0)
+    argv = [*argv, "--seed", "5", "--policy", "random"]
+    for i in range(3):
+        alone = _single(capsys, argv, "--game", str(i))
+        assert alone["game"] == i and alone["seed"] == 5
+        job = _job_results(kind, i)
+        assert {k: alone[k] for k in job} == job
+    assert _single(capsys, argv) == _single(capsys, argv, "--game", "0")  # (without --game: game 0)
 
 
 def test_game_and_games_together_are_refused(capsys):

@@ -254,7 +254,7 @@ def test_cli_one_game_json_schema(small, capsys):
     assert main(["play", small, "--policy", "random", "--seed", "5", "--json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     last = lines[-1]
-    assert set(last) == {"seed", "winner", "vp", "rounds", "states"} and last["seed"] == 5
+    assert set(last) == {"seed", "game", "winner", "vp", "rounds", "states"} and last["seed"] == 5 and last["game"] == 0
     acts = [e for e in lines[:-1] if e["role"] in ("activation", "reaction")]
     assert acts
     for e in acts:
@@ -287,11 +287,20 @@ def test_script_policy_plays_the_mill_script(capsys):
     assert "yumi stays" in out and "attacks brute with Longbow" in out and "akane runs" in out
 
 
-def test_script_policy_without_a_script_plays_nothing(small, capsys):
+def test_script_policy_without_a_script_for_its_side_plays_nothing(small, capsys, tmp_path):
     # (it played a whole game of "(no activations)" and called it a draw)
     assert main(["play", small, "--policy", "red=script,blue=random", "--seed", "3"]) == 2
     err = capsys.readouterr()
-    assert "policy script (side red) plays the scenario's [[script]], and it has none" in err.err and err.out == ""
+    assert "policy script (side red) plays the scenario's [[script]], and it has no move or attack by a model of " \
+           "that side" in err.err and err.out == ""
+    # a script the policy would skip whole (a pre-measure), or one for the other side only
+    text = open(small, encoding="utf-8").read()
+    for k, (script, sides) in enumerate((('do = "measure"\nactor = "r1"\ntarget = "b1"', "red, blue"),
+                                         ('do = "move"\nactor = "b1"\nto = [10, 4]', "red"))):
+        path = tmp_path / f"s{k}.toml"  # (a file is read once per process)
+        path.write_text(f"{text}\n[[script]]\n{script}\n", encoding="utf-8")
+        assert main(["play", str(path), "--policy", "script", "--seed", "3"]) == 2
+        assert f"policy script (side {sides}) plays" in capsys.readouterr().err
 
 
 def _weapons() -> str:

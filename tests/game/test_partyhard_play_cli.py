@@ -51,7 +51,7 @@ def test_play_json_one_object_per_event_and_the_summary_last(capsys):
             c, r = map(int, room.split(","))
             assert (c, r) in ROOMS and all(0 < n <= 4 for n in counts.values())
     assert {"fight-start", "fight-action", "fight-end", "move"} <= {e["event"] for e in events}
-    assert set(last) == {"seed", "winner", "turns", "characters", "anima"} and last["seed"] == 2
+    assert set(last) == {"seed", "game", "winner", "turns", "characters", "anima"} and last["seed"] == 2
     assert set(last["characters"]) == {"knight", "mage", "cleric", "rogue", "ranger"}
     assert set(last["characters"]["knight"]) == {"player", "alive", "abilities", "items"}
     assert last["anima"] == events[-1]["anima"]

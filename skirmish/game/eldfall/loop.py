@@ -45,6 +45,7 @@ from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice
                       path_samples)
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
 from .sampling import sample_ends
+from .policies import PLAYED, ScriptPolicy
 from .settings import GameSettings, all_models, all_sides, check_playable
 from .templates import place, roll_hits
 from .templates import targets as template_targets
@@ -122,11 +123,7 @@ class EldfallGame:
         if missing:
             raise PolicyError(f"{where}: no policy for side {', '.join(missing)}; give one per side "
                               f"({', '.join(all_sides(table))})")
-        scripted = [s for s, p in policies.items() if getattr(p, "name", None) == "script"]
-        if scripted and (script is None or not script.actions):
-            raise PolicyError(f"{where}: policy script (side {', '.join(scripted)}) plays the scenario's "
-                              "[[script]], and it has none: give the file a [[script]] (docs/simulation.md) or "
-                              "use random or greedy")
+        _check_scripted(policies, script, table, where)
         if settings.first is not None and settings.first not in all_sides(table):
             raise ScenarioError(f"{where}: [game] first = {settings.first!r} is not a side; the sides are "
                                 f"{', '.join(all_sides(table))}")
@@ -1124,6 +1121,19 @@ def _reaction_text(rid: str, mover: str, r: Reaction, entries: list[dict[str, An
             _describe_exchange(e, rid) for e in ex)
     return f"   ↳ {rid} reacts: Dodge{'' if r.los else ' (no LoS: Agility halved)'}" + "".join(
         f"; Dodge {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}" for e in entries if e.get("dodge"))
+
+
+def _check_scripted(policies: Mapping[str, Policy], script: Script | None, table: Table, where: str) -> None:
+    """Refuse the ``script`` policy for a side the scenario's ``[[script]]`` gives nothing
+    to play (no move or attack by one of its models: the policy skips the rest), which
+    would play a whole game of empty turns."""
+    side_of = {m.id: m.side for m in all_models(table)}
+    playing = {side_of.get(a.actor) for a in (script.actions if script is not None else ()) if a.do in PLAYED}
+    idle = [s for s, p in policies.items() if isinstance(p, ScriptPolicy) and s not in playing]
+    if idle:
+        raise PolicyError(f"{where}: policy script (side {', '.join(idle)}) plays the scenario's [[script]], and it "
+                          f"has no move or attack by a model of {'that side' if len(idle) == 1 else 'those sides'}: "
+                          "give the file one (docs/simulation.md) or use random or greedy")
 
 
 def play_game(table: Table, settings: GameSettings, policies: Mapping[str, Policy], rng: random.Random,

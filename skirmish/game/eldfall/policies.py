@@ -394,6 +394,10 @@ register_policy("eldfall", "random", LazyRandomPolicy)
 register_policy("eldfall", "greedy", GreedyPolicy)
 
 
+#: The ``[[script]]`` actions the script policy plays (templates and measures are skipped).
+PLAYED = ("move", "attack")
+
+
 class ScriptPolicy:
     """Plays the scenario's ``[[script]]`` (docs/simulation.md) inside the game's
     rounds: a side activates the script's next actor while it is one of its own with
@@ -424,7 +428,7 @@ class ScriptPolicy:
         st = game.state
         while game.script_pos < len(actions):
             a = actions[game.script_pos]
-            if a.do not in ("move", "attack") or not st.unit(a.actor).in_play:
+            if a.do not in PLAYED or not st.unit(a.actor).in_play:
                 game.script_pos += 1
                 continue
             return a.actor if a.actor in d.options else None

@@ -85,7 +85,7 @@ class Side:
                 raise RuleInputError(f"{name.upper()} is at most {MAX_VALUE}, got {value}", kind="range")
         for m in self.modifiers:
             if isinstance(m, int) and not isinstance(m, bool) and abs(m) > MAX_VALUE:
-                raise RuleInputError(f"MOD is between -{MAX_VALUE} and {MAX_VALUE}, got {m}")
+                raise RuleInputError(f"MOD is between -{MAX_VALUE} and {MAX_VALUE}, got {m}", kind="range")
         if self.att is not None and self.dodge is not None:
             raise RuleInputError(
                 "a model either attacks back (ATT) or Dodges (DODGE) as its Reaction, not both"
