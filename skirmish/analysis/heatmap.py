@@ -123,8 +123,7 @@ def heatmap(table: Table, side: str, size: str, step: float = 1.0, *, tolerance:
     """The exposure heatmap of ``table`` for a model of ``side`` and ``size`` (see the module).
 
     ``progress(k)`` is called with the number of rows done."""
-    # (a side whose models all wait in the reserve, E-DEPLOY, is asked where to deploy them)
-    sides = tuple(dict.fromkeys((*table.sides, *(m.side for m in table.catalogue.reserve))))
+    sides = table.all_sides()  # (a side all in the reserve, E-DEPLOY, asks where to deploy it)
     if side not in sides:
         raise SkirmishError(f"{table._where()}no side {side!r} on this table; its sides: {', '.join(sides)}")
     if size not in SIZES:

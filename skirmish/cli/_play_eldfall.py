@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..game.eldfall import GameRecord, play_game
-from ..game.eldfall.settings import GameSettings, all_sides, load_game
+from ..game.eldfall.settings import GameSettings, load_game
 from ..game.policy import parse_policy_specs
 from ..maps.table import Table
 from ..scale import job_rng, run_jobs, settle_heap
@@ -28,7 +28,7 @@ IN_PLAY = ("Unharmed", "Wounded")
 def play(args: argparse.Namespace, board: Any) -> int:
     table, _, _ = _loaded(args.scenario)
     spec = args.policy or DEFAULT_POLICY
-    parse_policy_specs(spec, all_sides(table), "eldfall")  # refuse an unknown policy before playing
+    parse_policy_specs(spec, table.all_sides(), "eldfall")  # refuse an unknown policy before playing
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     if args.games is None:
         game = game_number(args)
@@ -45,7 +45,7 @@ def play(args: argparse.Namespace, board: Any) -> int:
     with progress_bar(len(jobs), "games", enabled=not args.json, unit="game") as update:
         summaries = [r.summary for r in run_jobs(play_one, jobs, workers=args.workers, backend=args.backend,
                                                  scheduler=args.scheduler, progress=update)]
-    report = game_report(summaries, all_sides(table), seed)
+    report = game_report(summaries, table.all_sides(), seed)
     if args.json:
         emit_json(report)
     else:
@@ -63,7 +63,7 @@ def play_one(job: tuple[str, str, int, int]) -> GameRecord:
     ``--game``, 0 by default); each worker loads the scenario file once."""
     path, spec, seed, i = job
     table, settings, script = _loaded(path)
-    policies = parse_policy_specs(spec, all_sides(table), "eldfall")
+    policies = parse_policy_specs(spec, table.all_sides(), "eldfall")
     return play_game(table, settings, policies, job_rng(seed, i), seed=seed, script=script)
 
 

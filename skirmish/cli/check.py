@@ -9,7 +9,6 @@ from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
 from ..maps.regions import Regions
 from ..maps.table import Table
-from ..scenario.load import parse_toml, read_source
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table
 
@@ -78,8 +77,7 @@ def run(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace, table: Table) -> int:
     from ..sim.script import parse_script  # the [[script]] is checked when read (docs/simulation.md)
 
-    data = parse_toml(read_source(args.scenario), args.scenario)  # (the table is loaded: its other sections)
-    script = parse_script(data.get("script", []), table, args.scenario)
+    script = parse_script(list(table.catalogue.script), table, args.scenario)  # (kept on the table as read)
     game = table.catalogue.game
     settings = None
     if game is not None:  # [game] settings are for `skirmish play`: checked here too
@@ -97,7 +95,7 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
             flags = ", ".join(f for f, on in (("blocks LoS", s.blocks_los), ("walkable top", s.walkable)) if on)
             print(f"  {s.id:<16} {s.shape:<7} z {s.base:.3g}..{s.top:.3g} in   {flags}")
     reserve = table.catalogue.reserve
-    for side in dict.fromkeys([*table.sides, *(m.side for m in reserve)]):
+    for side in table.all_sides():
         models = table.models_of_side(side) if side in table.sides else ()
         waiting = [m for m in reserve if m.side == side]
         print(f"side {side} ({len(models) + len(waiting)}):")

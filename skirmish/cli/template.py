@@ -14,13 +14,13 @@ from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table, require_table
 from ._values import flag_length
 
-EPILOG = """examples:
-  skirmish template FILE circle-small --on brute                 centred on a model (its main target)
-  skirmish template FILE circle-large --at 12,14 [--z 3]         centred on a point (no main target)
-  skirmish template FILE spray-small --by akane --toward brute   a spray from akane at brute
-  skirmish template FILE spray-large --by akane --toward 20,9 --json
-  skirmish template FILE circle-small --by mage --best [--on brute] [--json]
-  skirmish template FILE circle-small --by mage --on a --on b --strike 2     several templates (E-TMPL-STK)
+EPILOG = """examples (M = scenarios/mill-ambush.toml):
+  skirmish template M circle-small --on brute                   centred on a model (its main target)
+  skirmish template M circle-large --at 12,14 [--z 3]           centred on a point (no main target)
+  skirmish template M spray-small --by akane --toward brute     a spray from akane at brute
+  skirmish template M spray-large --by akane --toward 20,9 --json
+  skirmish template M circle-small --by akane --best [--on brute] [--json]     the best placement
+  skirmish template M circle-small --by akane --on raider-1 --on raider-2 --strike 2   several (E-TMPL-STK)
 
 JSON schema and every interpretation: docs/templates.md"""
 

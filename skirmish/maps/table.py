@@ -611,6 +611,14 @@ class Table(TableMovement, TableTemplates, Map):
     def sides(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.side for m in self.models))
 
+    def all_models(self) -> tuple[Model, ...]:
+        """The models on the table and those waiting to deploy (E-DEPLOY, ``catalogue.reserve``)."""
+        return (*self.models, *self.catalogue.reserve)
+
+    def all_sides(self) -> tuple[str, ...]:
+        """The sides of every model, on the table or in the reserve, in the order first met."""
+        return tuple(dict.fromkeys(m.side for m in self.all_models()))
+
     def bounds(self) -> tuple[float, float, float, float]:
         return (0.0, 0.0, self.width, self.depth)
 

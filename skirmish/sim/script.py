@@ -23,7 +23,7 @@ from ..errors import ScenarioError
 from ..maps.table import Table
 from ..scenario import fields as F
 from ..scenario.fields import Entry, show
-from ..scenario.load import from_dict, parse_toml, read_source
+from ..scenario.load import load
 
 Do = Literal["move", "attack", "template", "measure"]
 Reaction = Literal["attack", "dodge", "none"]
@@ -146,14 +146,9 @@ def parse_script(raw: Any, table: Table, source: str = "<script>") -> Script:
 
 
 def load_with_script(path: str | Path) -> tuple[Table, Script]:
-    """Load a scenario file and its ``[[script]]`` (an empty script when it has none)."""
-    return with_script(parse_toml(read_source(path), str(path)), str(path))
-
-
-def with_script(data: dict[str, Any], source: str) -> tuple[Table, Script]:
-    """:func:`load_with_script` of an already parsed file (its other sections, such as
-    ``[game]``, read from the same ``data``)."""
-    table = from_dict(data, source)
+    """Load a scenario file and its ``[[script]]`` (an empty script when it has none; the
+    table keeps the entries as read, ``catalogue.script``)."""
+    table = load(path)
     if not isinstance(table, Table):
-        raise ScenarioError(f"{source}: scripts run on the continuous table (map = \"table\")", kind="map_kind")
-    return table, parse_script(data.get("script", []), table, source)
+        raise ScenarioError(f"{path}: scripts run on the continuous table (map = \"table\")", kind="map_kind")
+    return table, parse_script(list(table.catalogue.script), table, str(path))

@@ -1,7 +1,9 @@
 """Every example a command's ``--help`` shows runs as shown (exit 0), from the checkout.
 
-Examples with placeholders (``FILE``, ``[--z 3]``) are templates, not commands, and are
-left out; a trailing ``# comment`` or a description after two spaces is not part of it."""
+An example is a line that starts ``skirmish `` (or ``example: skirmish ``); a trailing
+``# comment`` or a description after two spaces is not part of it. A help text that
+names a file once (``M = scenarios/mill-ambush.toml``) has it put back in; optional
+parts in brackets are left out."""
 
 from __future__ import annotations
 
@@ -20,12 +22,15 @@ def _examples() -> list[str]:
     found: list[str] = []
 
     def walk(parser: argparse.ArgumentParser) -> None:
-        for line in f"{parser.description or ''}\n{parser.epilog or ''}".splitlines():
-            text = line.strip()
+        help_text = f"{parser.description or ''}\n{parser.epilog or ''}"
+        names = dict(re.findall(r"\b([A-Z]) = (scenarios/\S+?\.toml)", help_text))
+        for line in help_text.splitlines():
+            text = re.sub(r"^example: ", "", line.strip())
             if text.startswith("skirmish "):
-                text = re.split(r"\s+#|\s{2,}", text)[0]
-                if "FILE" not in text and "[" not in text:
-                    found.append(text)
+                words = re.split(r"\s+#|\s{2,}", text)[0].split(" ")
+                text = re.sub(r" \[[^]]*\]", "", " ".join(names.get(w, w) for w in words))
+                assert "FILE" not in text, f"an example with a placeholder: {line.strip()!r}"
+                found.append(text)
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 for sub in action.choices.values():
@@ -38,7 +43,7 @@ EXAMPLES = _examples()
 
 
 def test_the_help_texts_hold_examples():
-    assert len(EXAMPLES) >= 20
+    assert len(EXAMPLES) >= 30 and any(e.startswith("skirmish template ") for e in EXAMPLES)
 
 
 @pytest.mark.parametrize("example", EXAMPLES)

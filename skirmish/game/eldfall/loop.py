@@ -46,7 +46,7 @@ from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice
 from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
 from .sampling import sample_ends
 from .policies import PLAYED, ScriptPolicy
-from .settings import GameSettings, all_models, all_sides, check_playable
+from .settings import GameSettings, check_playable
 from .templates import place, roll_hits
 from .templates import targets as template_targets
 from .sight import PathTables, Sight, sight_along
@@ -119,14 +119,14 @@ class EldfallGame:
                  *, seed: int | None = None, script: Script | None = None):
         where = table.source or "<table>"
         check_playable(table, where)  # (what load_game checks: two sides, STA, SPD, HP, a usable weapon)
-        missing = [s for s in all_sides(table) if s not in policies]
+        missing = [s for s in table.all_sides() if s not in policies]
         if missing:
             raise PolicyError(f"{where}: no policy for side {', '.join(missing)}; give one per side "
-                              f"({', '.join(all_sides(table))})")
+                              f"({', '.join(table.all_sides())})")
         _check_scripted(policies, script, table, where)
-        if settings.first is not None and settings.first not in all_sides(table):
+        if settings.first is not None and settings.first not in table.all_sides():
             raise ScenarioError(f"{where}: [game] first = {settings.first!r} is not a side; the sides are "
-                                f"{', '.join(all_sides(table))}")
+                                f"{', '.join(table.all_sides())}")
         self.settings = settings
         self.script = script  # the scenario's [[script]], for the script policy
         self.script_pos = 0  # how far the script policy has played it
@@ -159,8 +159,8 @@ class EldfallGame:
     def _initiative(self, table: Table) -> str:
         """E-SETUP: each side rolls d20 + its Leader's Morale (MOR); ties reroll. The
         winner takes the first turn (its choice, made as a careful player would)."""
-        sides = all_sides(table)
-        models = {m.id: m for m in all_models(table)}
+        sides = table.all_sides()
+        models = {m.id: m for m in table.all_models()}
         while True:
             rolls = []
             for s in sides:
@@ -177,7 +177,7 @@ class EldfallGame:
         ``deploy`` decision: sampled legal spots, open to any legal (x, y, z)). Without
         ``[game] zones`` the second side chooses an edge (a ``zone`` decision) and the
         first side takes the opposite one (E-SETUP). A model faces the enemy's zone."""
-        sides = all_sides(table)
+        sides = table.all_sides()
         second = sides[1] if first == sides[0] else sides[0]
         self.state = GameState.start(table, self.settings, first, sides)
         spec = dict(self.settings.zones)
@@ -1127,7 +1127,7 @@ def _check_scripted(policies: Mapping[str, Policy], script: Script | None, table
     """Refuse the ``script`` policy for a side the scenario's ``[[script]]`` gives nothing
     to play (no move or attack by one of its models: the policy skips the rest), which
     would play a whole game of empty turns."""
-    side_of = {m.id: m.side for m in all_models(table)}
+    side_of = {m.id: m.side for m in table.all_models()}
     playing = {side_of.get(a.actor) for a in (script.actions if script is not None else ()) if a.do in PLAYED}
     idle = [s for s, p in policies.items() if isinstance(p, ScriptPolicy) and s not in playing]
     if idle:

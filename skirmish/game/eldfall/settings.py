@@ -66,8 +66,8 @@ def parse_settings(raw: Any, table: Table, source: str = "<scenario>") -> GameSe
     if raw is None:
         return GameSettings()
     where = f"{source}: [game]"
-    models = {m.id: m for m in all_models(table)}
-    sides = all_sides(table)
+    models = {m.id: m for m in table.all_models()}
+    sides = table.all_sides()
     if not isinstance(raw, dict):
         raise ScenarioError(f"{where}: expected a table of settings, got {raw!r}")
     unknown = sorted(set(raw) - set(KEYS))
@@ -129,7 +129,7 @@ def _check_reroll(k: int, table: Table, where: str) -> None:
     so no attack of the game can be refused halfway through it."""
     if not k:
         return
-    for m in all_models(table):
+    for m in table.all_models():
         for w in usable_weapons(m):
             if w.template is not None:
                 continue
@@ -143,16 +143,6 @@ def _check_reroll(k: int, table: Table, where: str) -> None:
                     f"{MAX_LOOKAHEAD_ROLLS:,}); use reroll = {most} or less, or a weapon of fewer dice")
 
 
-def all_models(table: Table) -> tuple[Model, ...]:
-    """The models on the table and those waiting to deploy (E-DEPLOY, ``catalogue.reserve``)."""
-    return (*table.models, *table.catalogue.reserve)
-
-
-def all_sides(table: Table) -> tuple[str, ...]:
-    """The sides of every model, on the table or in the reserve, in the order first met."""
-    return tuple(dict.fromkeys(m.side for m in all_models(table)))
-
-
 def usable_weapons(model: Model) -> tuple[Weapon, ...]:
     """The weapons the model can attack with: a Power, and the attribute they roll
     against (a template weapon rolls none: it is placed, E-TMPL)."""
@@ -164,11 +154,11 @@ def check_playable(table: Table, source: str = "<scenario>") -> None:
     """Refuse a table the game cannot play: exactly two sides, and every model with
     STA, SPD, HP and at least one weapon it can attack with (:func:`usable_weapons`:
     a Power, and the attribute it rolls against, or a template)."""
-    sides = all_sides(table)
+    sides = table.all_sides()
     if len(sides) != 2:
         raise ScenarioError(f"{source}: a game of Eldfall needs exactly two sides, found {len(sides)} "
                             f"({', '.join(sides) or 'no models'}); set side = ... on every model")
-    for m in all_models(table):
+    for m in table.all_models():
         missing = [a for a in REQUIRED_ATTRIBUTES if m.attributes.get(a) is None]
         if missing:
             raise ScenarioError(f"{source}: model {m.id!r} has no {', '.join(missing)}; the game needs STA (AP), "
@@ -202,10 +192,8 @@ def with_builtin_power(table: Table, powers: Mapping[str, int] = BUILTIN_POWER) 
 def load_game(path: str) -> tuple[Table, GameSettings, Any]:
     """A scenario file as a game: its table (checked playable), ``[game]`` settings and
     ``[[script]]`` (empty when it has none)."""
-    from ...scenario.load import parse_toml, read_source
-    from ...sim.script import with_script
+    from ...sim.script import load_with_script
 
-    data = parse_toml(read_source(path), str(path))  # (read once: the map, the script and [game])
-    table, script = with_script(data, str(path))
+    table, script = load_with_script(path)  # (the table keeps [game] as read: catalogue.game)
     check_playable(table, str(path))
-    return table, parse_settings(data.get("game"), table, str(path)), script
+    return table, parse_settings(table.catalogue.game, table, str(path)), script
