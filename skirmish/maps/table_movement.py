@@ -1155,8 +1155,8 @@ class TableMovement:
         for k, idx in by_surface.items():
             sp = mv.space(k)
             surface = mv.surfaces[k]
-            p0 = np.array([pieces[n].a for n in idx])
-            p1 = np.array([pieces[n].b for n in idx])
+            p0 = np.array([pieces[n].a for n in idx], float)  # (whole-number points too: NaN rows below)
+            p1 = np.array([pieces[n].b for n in idx], float)
             relax = np.full_like(p0, np.nan)
             if idx[0] == 0 and k == mv.home:
                 relax[0] = mv.start

@@ -140,3 +140,19 @@ def test_E_HITBOX_a_model_no_rule_could_measure_is_refused_where_it_is_made(mill
         skirmish.Model(**fields)
     moved = skirmish.Model(**{"id": "akane", "side": akane.side, "size": akane.size, "x": 3, "y": np.float64(4.5)})
     assert mill.with_model(moved).model("akane").x == 3  # (any real number: numpy's too)
+
+
+def test_E_MOVE_whole_number_points_check_as_floats_without_a_warning():
+    # (whole numbers made an int array that NaN was cast into: "invalid value encountered in cast")
+    import warnings
+    mover = skirmish.Model("a", "red", "M", 2, 2, attributes={"SPD": 5})
+    wall = skirmish.load(FIRST).scenery
+    ints = skirmish.Table(12, 12, (mover,), wall)
+    floats = skirmish.Table(12, 12, (skirmish.Model("a", "red", "M", 2.0, 2.0, attributes={"SPD": 5}),), wall)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for path in ([(5, 5)], [(2, 9), (9, 9)], [(6, 2), (6, 10)]):
+            a = ints.check_move("a", path)
+            b = floats.check_move("a", [tuple(float(c) for c in p) for p in path])
+            assert (a.legal, a.length, [v.what for v in a.violations]) == \
+                (b.legal, b.length, [v.what for v in b.violations])
