@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -217,6 +218,69 @@ def test_illegal_policy_choice_is_refused_with_model_and_reason(small):
     assert info.value.model in ("r1", "r2", "b1", "b2") and "over budget" in info.value.reason
     moved = info.value.model
     assert g.state.table.model(moved).x == before.model(moved).x  # never applied
+
+
+@pytest.mark.parametrize("bad, why", [
+    (Move("idle", face=float("nan")), "a finite number of degrees"),  # (NaN went into the facing and the log)
+    (Move("idle", face=float("inf")), "a finite number of degrees"),
+    (Move("idle", face="north"), "got 'north'"),
+    (Move("walk", to=("a", 3, 0)), "could not convert"),
+    (Move("dodge", to=(3.2, 4.0, 0.0)), "comes only after a Dodge"),  # (it was played as a walk)
+])
+def test_a_policy_s_move_that_is_no_move_is_refused_and_never_applied(small, bad, why):
+    class Odd:
+        def choose(self, game, decision, rng):
+            return bad if decision.kind == "move" else decision.options[0]
+
+    table, settings, _ = load_game(small)
+    g = EldfallGame(table, settings, {"red": Odd(), "blue": Odd()}, random.Random(2))
+    before = g.state.table
+    with pytest.raises(IllegalChoice, match=why) as info:
+        g.play()
+    assert g.state.table.model(info.value.model) == before.model(info.value.model)
+    assert repr(bad).startswith("Move(")
+
+
+def test_the_lazy_legal_helper_judges_a_move_for_its_decision(small):
+    # (legal() passed a walk in a dodge-move decision that the game then refused)
+    seen = {}
+
+    class Probe:
+        lazy = True
+
+        def choose(self, game, decision, rng):
+            if decision.kind in ("move", "dodge-move") and decision.kind not in seen:
+                walks = decision.context["draw"]("walk", 4, rng)
+                seen[decision.kind] = [decision.context["legal"](mv) for mv in walks]
+            return load_policy("random", "eldfall").choose(game, decision, rng)
+
+    table, settings, _ = load_game(small)
+    for seed in range(8):
+        EldfallGame(table, settings, {"red": Probe(), "blue": Probe()}, random.Random(seed)).play()
+        if "dodge-move" in seen:
+            break
+    assert any(seen["move"]) and seen.get("dodge-move") is not None and not any(seen["dodge-move"])
+    assert Move("walk", to=[1.0, 2.0, 0.0]) == Move("walk", to=(1.0, 2.0, 0.0))  # (a list is a tuple: hashable)
+
+
+@pytest.mark.parametrize("kw, says", [
+    ({"rng": None}, "rng: pass a random.Random"), ({"rng": 3}, "rng: pass a random.Random"),
+    ({"settings": None}, "settings: pass a GameSettings"),
+    ({"policies": {"red": "random", "blue": "random"}}, "has no choose(game, decision, rng)"),
+    ({"policies": "extra"}, "a policy for side green, which no model has"),
+])
+def test_E_SETUP_play_game_refuses_what_it_cannot_play_with(small, kw, says):
+    from skirmish.errors import SkirmishError
+    from skirmish.game.eldfall import play_game
+
+    table, settings, _ = load_game(small)
+    args = {"settings": settings, "rng": random.Random(1),
+            "policies": {s: load_policy("random", "eldfall") for s in ("red", "blue")}}
+    if kw.get("policies") == "extra":
+        kw = {"policies": {**args["policies"], "green": load_policy("random", "eldfall")}}
+    args.update(kw)
+    with pytest.raises(SkirmishError, match=re.escape(says)):
+        play_game(table, args["settings"], args["policies"], args["rng"])
 
 
 def test_closed_decision_choice_outside_options_is_refused(small):

@@ -56,9 +56,16 @@ class Move:
     face: float | None = None
     crouch: Literal["start", "end"] | None = None
 
+    def __post_init__(self) -> None:
+        if type(self.to) is list:  # (a Move is a dict key)
+            object.__setattr__(self, "to", tuple(self.to))
+
     def __repr__(self) -> str:
-        to = "" if self.to is None else f" to ({self.to[0]:.2f}, {self.to[1]:.2f}, {self.to[2]:g})"
-        face = "" if self.face is None else f" facing {self.face:.0f}°"
+        to = "" if self.to is None else " to " + ("(" + ", ".join(
+            f"{c:.2f}" if isinstance(c, (int, float)) else repr(c) for c in self.to) + ")"
+            if isinstance(self.to, tuple) else repr(self.to))
+        face = "" if self.face is None else \
+            f" facing {self.face:.0f}°" if isinstance(self.face, (int, float)) else f" facing {self.face!r}"
         crouch = "" if self.crouch is None else f", toggles Crouched at the {self.crouch}"
         return f"Move({self.kind}{to}{face}{crouch})"
 

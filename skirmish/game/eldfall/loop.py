@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import ScenarioError, SkirmishError
+from ...errors import RuleInputError, ScenarioError, SkirmishError
 from ...game.policy import Decision, Policy, PolicyError
 from ...geometry.los import DEFAULT_TOLERANCE
 from ...maps.results import LineOfSight, MovePlan
@@ -118,11 +119,25 @@ class EldfallGame:
     def __init__(self, table: Table, settings: GameSettings, policies: Mapping[str, Policy], rng: random.Random,
                  *, seed: int | None = None, script: Script | None = None):
         where = table.source or "<table>"
+        if not isinstance(rng, random.Random):
+            raise RuleInputError(f"rng: pass a random.Random (seeded: the dice), got {type(rng).__name__}")
+        if not isinstance(settings, GameSettings):
+            raise RuleInputError(f"settings: pass a GameSettings (parse_settings(table.catalogue.game, table)), "
+                                 f"got {type(settings).__name__}")
         check_playable(table, where)  # (what load_game checks: two sides, STA, SPD, HP, a usable weapon)
-        missing = [s for s in table.all_sides() if s not in policies]
+        sides = table.all_sides()
+        missing = [s for s in sides if s not in policies]
         if missing:
             raise PolicyError(f"{where}: no policy for side {', '.join(missing)}; give one per side "
-                              f"({', '.join(table.all_sides())})")
+                              f"({', '.join(sides)})")
+        extra = [s for s in policies if s not in sides]
+        if extra:
+            raise PolicyError(f"{where}: a policy for side {', '.join(map(str, extra))}, which no model has; the "
+                              f"sides are {', '.join(sides)}")
+        for s, p in policies.items():
+            if not callable(getattr(p, "choose", None)):
+                raise PolicyError(f"policy for side {s}: {p!r} has no choose(game, decision, rng); make one with "
+                                  "load_policy(name, \"eldfall\") or a class of your own")
         _check_scripted(policies, script, table, where)
         if settings.first is not None and settings.first not in table.all_sides():
             raise ScenarioError(f"{where}: [game] first = {settings.first!r} is not a side; the sides are "
@@ -342,6 +357,9 @@ class EldfallGame:
             move = self._flight(model_id)
         else:
             move = self.ask(side, self._move_decision(model_id, "move"))
+            why = _not_a_move_for("move", move)
+            if why:
+                raise IllegalChoice(model_id, why, move)
         mr = self.apply_move(model_id, move)
         seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples))
         if morale is not None:
@@ -461,7 +479,8 @@ class EldfallGame:
 
         slots = (*fixed, *(Move(k) for k in kinds for _ in range(SAMPLES[k])))  # type: ignore[arg-type]
         return Decision(kind, model_id, slots, open=True, context={
-            "resolve": resolve, "draw": draw, "legal": lambda mv: self._legal(model_id, mv)})
+            "resolve": resolve, "draw": draw,
+            "legal": lambda mv: not _not_a_move_for(kind, mv) and self._legal(model_id, mv)})
 
     def _sample_moves(self, model_id: str, kind: str, n: int, *, face: bool = True,
                       rng: random.Random | None = None, check: bool = True) -> list[Move]:
@@ -557,6 +576,10 @@ class EldfallGame:
         u = self.state.unit(model_id)
         if move.crouch not in (None, "start", "end"):
             raise IllegalChoice(model_id, "crouch toggles Crouched at the 'start' or the 'end' of a movement", move)
+        if move.face is not None and (isinstance(move.face, bool) or not isinstance(move.face, numbers.Real)
+                                      or not math.isfinite(move.face)):
+            raise IllegalChoice(model_id, f"face is the facing at the end, a finite number of degrees (or None), "
+                                f"got {move.face!r}", move)
         if move.crouch == "start":  # E-ACTIVATION: toggled before moving, the movement is made so
             u, toggled = _toggle_crouched(u, table)
             assert toggled is not None
@@ -580,15 +603,15 @@ class EldfallGame:
             raise IllegalChoice(model_id, f"Engaged by {', '.join(foes)}: it may only Idle or Walk straight at "
                                 "one engager (E-STATE-ENGAGED)", move)
         budget = self.budget(model_id, move.kind, u.states)
-        to = tuple(float(c) for c in move.to)
         kind = PLANNER_KIND[move.kind]
         try:
+            to = tuple(float(c) for c in move.to)
             plan = table.plan_move(model_id, to, kind=kind, budget=budget, declared=True, bounded=True)
             via = tuple(plan.points[1:])
             if kind == "jump":  # E-MOVE-JUMP: the line aimed at ``to``; it may end short and drop (E-FALL)
                 via = (to, *plan.points[2:])
                 plan = table.check_move(model_id, list(via), kind="jump", budget=budget, declared=True)
-        except SkirmishError as e:
+        except (SkirmishError, TypeError, ValueError) as e:  # (a point that is no point: the planner says why)
             raise IllegalChoice(model_id, f"{move.kind} to {move.to}: {e}", move) from None
         if not plan.legal:
             why = "; ".join(v.what for v in plan.violations) or "not legal"
@@ -898,8 +921,9 @@ class EldfallGame:
                 if mv.crouch:  # E-ACTION-DODGE: it may toggle Crouched
                     self.apply_move(d, mv)
                 continue
-            if mv.kind != "dodge":
-                raise IllegalChoice(d, "a Dodge move is of kind 'dodge' (or 'idle' to stay)", mv)
+            why = _not_a_move_for("dodge-move", mv)
+            if why:
+                raise IllegalChoice(d, why, mv)
             dmr = self.apply_move(d, mv)
             dodge_moves[d] = dmr
             fr = self._fall_rolls(d, dmr)
@@ -1121,6 +1145,16 @@ def _reaction_text(rid: str, mover: str, r: Reaction, entries: list[dict[str, An
             _describe_exchange(e, rid) for e in ex)
     return f"   ↳ {rid} reacts: Dodge{'' if r.los else ' (no LoS: Agility halved)'}" + "".join(
         f"; Dodge {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}" for e in entries if e.get("dodge"))
+
+
+def _not_a_move_for(decision: str, mv: Any) -> str | None:
+    """Why ``mv`` cannot answer a ``"move"`` or ``"dodge-move"`` decision by its kind (None:
+    it may; the movement checker judges the rest). E-ACTION-DODGE: the Dodge move comes
+    only after a Dodge, and is all a Dodging model may do but stay."""
+    kind = getattr(mv, "kind", None)
+    if decision == "dodge-move":
+        return None if kind in ("idle", "dodge") else "a Dodge move is of kind 'dodge' (or 'idle' to stay)"
+    return "a Dodge move (kind 'dodge') comes only after a Dodge (E-ACTION-DODGE)" if kind == "dodge" else None
 
 
 def _check_scripted(policies: Mapping[str, Policy], script: Script | None, table: Table, where: str) -> None:
