@@ -1,12 +1,30 @@
-"""Changed copies of immutable values (frozen dataclasses) on hot paths."""
+"""Changed copies of immutable values (frozen dataclasses) on hot paths, and pickling
+of the read-only mappings they hold."""
 
 from __future__ import annotations
 
+import copyreg
 from dataclasses import fields
 from functools import cache
-from typing import TypeVar
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+def read_only(d: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    """A read-only view of ``d`` (what a pickled one is made back into)."""
+    return MappingProxyType(d)
+
+
+def _reduce_mapping_proxy(m: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict[Any, Any]]]:
+    return read_only, (dict(m),)
+
+
+# Values keep their mappings read-only (MappingProxyType), which pickle cannot take by
+# itself; a value must pickle (worker processes, Dask, a user's own caching). This only
+# adds a way where there was none: the copy is a read-only view of an equal dict.
+copyreg.pickle(MappingProxyType, _reduce_mapping_proxy)
 
 
 def with_fields(value: T, **changes: object) -> T:

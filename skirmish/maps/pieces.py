@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
 
 from ..errors import ScenarioError
 from ..geometry.solids import Cylinder, Prism
@@ -47,13 +46,6 @@ class Model:
         object.__setattr__(self, "attributes", _frozen_map(self.attributes))
         object.__setattr__(self, "states", frozenset(self.states))
         _check_model(self)
-
-    def __getstate__(self) -> dict[str, Any]:
-        # a mappingproxy does not pickle (worker processes, Dask): ship a plain dict
-        return {**self.__dict__, "attributes": dict(self.attributes)}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state, attributes=_frozen_map(state["attributes"]))
 
     def __repr__(self) -> str:
         return (f"Model({self.id!r}, side={self.side!r}, size={self.size!r}, at=({self.x:g}, {self.y:g}, {self.z:g}), "

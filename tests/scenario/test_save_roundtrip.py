@@ -92,3 +92,22 @@ def test_a_table_with_its_catalogue_pickles():
     t = skirmish.load(SCENARIOS / "mill-ambush.toml")
     back = pickle.loads(pickle.dumps(t))
     assert back == t and back.catalogue == t.catalogue and dumps(back) == dumps(t)
+
+
+def test_every_map_and_a_game_s_result_pickles():
+    """Worker processes, Dask and a user's own caches pickle values: the grid and a Party
+    Hard game's result hold read-only mappings, which did not pickle."""
+    import pickle
+    import random
+
+    from skirmish.game.partyhard import play_game
+    from skirmish.game.policy import parse_policy_specs
+
+    for name in ("party-hard-maze.toml", "island.toml", "mill-ambush.toml"):
+        m = skirmish.load(SCENARIOS / name)
+        assert pickle.loads(pickle.dumps(m)) == m
+    grid = skirmish.load(SCENARIOS / "party-hard-maze.toml")
+    r = play_game(grid, parse_policy_specs("random", grid.players, "partyhard", default="greedy"), random.Random(1),
+                  seed=1)
+    back = pickle.loads(pickle.dumps(r))
+    assert back.summary() == r.summary() and back.events == r.events
