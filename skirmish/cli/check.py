@@ -116,7 +116,8 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
 
 def game_line(s: GameSettings) -> str:
     """The ``[game]`` settings as played, defaults included: ``rounds 3, first by initiative, ...``."""
-    zones = ", ".join(f"{side} {z if isinstance(z, str) else list(z)}" for side, z in s.zones.items())
+    zones = ", ".join(f"{side} " + (z if isinstance(z, str) else "[" + ", ".join(f"{v:g}" for v in z) + "]")
+                      for side, z in s.zones.items())
     parts = [f"rounds {s.rounds}", f"first {s.first}" if s.first else "first by initiative", f"VP cap {s.vp_cap}",
              f"zones {zones}" if zones else "zones: the second side picks an edge", f"zone depth {s.zone_depth:g} in",
              f"reroll {s.reroll}"]

@@ -135,6 +135,8 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
     for key, e in top.entries("weapons"):
         name = e.take("name", F.ident, key)
         pw = e.take("pw", F.integer, None)
+        if pw is not None and not 0 <= pw <= MAX_VALUE:  # (the d20 rules take Power 0..99, E-ROLL-DMG)
+            raise e.error("pw", f"expected a Power of 0..{MAX_VALUE}, got {pw}")
         stk_raw = e.take("stk", lambda v: v, 1)
         if isinstance(stk_raw, bool) or not isinstance(stk_raw, (int, str)) or (isinstance(stk_raw, int) and stk_raw < 1):
             raise e.error("stk", f"expected a Strike of 1 or more, or an attribute name like \"STA\", got {show(stk_raw)}")
@@ -289,6 +291,9 @@ def _scenery(e: Entry, index: int) -> Scenery:
         foot = disc(*params)
     height = e.take("height", F.positive_length)
     base = e.take("base", F.a_length, 0.0)
+    if base + height > F.MAX_TABLE_SIDE:  # (as a table side and a model's z: taller is no table's)
+        raise e.error("height", f"a piece's top is at most {F.MAX_TABLE_SIDE:g} in above the table, got "
+                      f"{base + height:g}")
     blocks = e.take("blocks_los", F.boolean, True)
     walkable = e.take("walkable", F.boolean, False)
     snap = 0.05  # how far (inches) a ladder point may be from the outline (it is snapped onto it)
@@ -336,7 +341,12 @@ def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, A
     size = e.take("size", F.one_of(*SIZE_ORDER), prof.get("size"))
     if size is None:
         raise e.error("size", f"required field is missing (one of {', '.join(SIZE_ORDER)}, here or in its profile)")
+    placed = e.has("at")
     x, y = e.take("at", F.point, (0.0, 0.0))  # no ``at``: a reserve model (from_dict)
+    for where in ("z", "facing"):
+        if not placed and e.has(where):  # (E-DEPLOY: a policy places a reserve model, and faces it)
+            raise e.error(where, "a model without `at` waits in the reserve and is placed when the game deploys "
+                          f"it: give it `at = [x, y]` too, or drop {where}")
     z = e.take("z", F.a_length, 0.0)
     facing = e.take("facing", F.an_angle, 0.0) % 360.0
     diameter = e.take("diameter", F.positive_length, prof.get("diameter"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -93,6 +94,21 @@ def test_e_deploy_bad_zones_setting_is_a_clear_error():
         parse_settings({"zones": {"red": "south"}}, table)
     with pytest.raises(ScenarioError, match="zones.red"):
         parse_settings({"zones": {"red": "up", "blue": "north"}}, table)
+
+
+@pytest.mark.parametrize("game, says", [
+    ({"zone_depth": 13}, "zone_depth = 13 in: the two sides' strips along opposite edges would overlap"),
+    ({"zones": {"red": "south", "blue": "south"}}, "zones.red ('south') and zones.blue ('south') overlap"),
+    ({"zones": {"red": "south", "blue": [30, 30, 40, 40]}}, "zones.blue [30, 30, 40, 40] reaches off the 24 x 24"),
+    ({"zones": {"red": "south", "blue": [0, 23, 1, 24]}}, "is narrower than b0's base (1.26 in)"),
+    ({"zone_depth": "1cm"}, "zone_depth = 0.393701 in is narrower than"),
+])
+def test_e_deploy_zones_that_cannot_be_deployed_in_are_refused_at_load(game, says):
+    # (each was accepted by check; play then put blue among red, or failed with no file named)
+    with pytest.raises(ScenarioError, match=re.escape(says)):
+        parse_settings(game, loads(_text()))
+    got = parse_settings({"zone_depth": "10in", "zones": {"red": "south", "blue": [0, "50cm", 24, 24]}}, loads(_text()))
+    assert got.zone_depth == 10 and got.zones["blue"] == pytest.approx((0, 50 / 2.54, 24, 24))  # (lengths take units)
 
 
 def test_e_deploy_cli_logs_deployment(tmp_path, capsys):

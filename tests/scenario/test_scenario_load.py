@@ -94,6 +94,12 @@ def test_lengths_accept_units():
 
 
 @pytest.mark.parametrize("text, expected", [
+    (table_text(model().replace("[[models]]", '[weapons.x]\nname = "X"\nreach = 1\npw = -3\n\n[[models]]')),
+     "weapons.x: pw: expected a Power of 0..99, got -3"),
+    (table_text(scenery='[[scenery]]\nid = "t"\nrect = [1, 1, 2, 2]\nheight = 1e20\n'),
+     'scenery[0] (id "t"): height: a piece\'s top is at most 240 in above the table'),
+    (table_text('[[models]]\nid = "r"\nside = "red"\nsize = "M"\nz = 2\n'),
+     'models[0] (id "r"): z: a model without `at` waits in the reserve'),
     (table_text(model(size="XL")), 'mill.toml: models[0] (id "a"): size: expected one of S, M, L, H, G, C, E, got "XL"'),
     (table_text(model(extra="colour = 'red'")), 'models[0] (id "a"): colour: unknown key'),
     (table_text(model() + model()), 'models[1] (id "a"): id: duplicate id, already used by models[0]'),

@@ -213,8 +213,9 @@ class EldfallGame:
             zone = zones[side]
             spots = deploy_spots(table, m, zone, self.policy_rng, SAMPLES["deploy"])
             if not spots:
-                raise ScenarioError(f"E-DEPLOY: no room for {m.id} in {side}'s zone {list(zone)}; give the "
-                                    "scenario bigger zones ([game] zones, zone_depth) or place it with at = [x, y]")
+                raise ScenarioError(f"{table.source or '<table>'}: E-DEPLOY: no room for {m.id} in {side}'s zone "
+                                    f"{list(zone)}; give the scenario bigger zones ([game] zones, zone_depth) or "
+                                    "place it with at = [x, y]")
             choice = self.ask(side, Decision("deploy", m.id, tuple(spots), open=True,
                                              context={"zone": zone, "side": side}))
             try:

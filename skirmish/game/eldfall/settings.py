@@ -20,11 +20,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import ScenarioError
+from ...errors import ScenarioError, UnitError
 from ...maps.pieces import Model
 from ...maps.table import Table
 from ...rules.eldfall.rerolls import MAX_LOOKAHEAD_ROLLS, most_lookahead_rolls
 from ...rules.eldfall.weapons import BUILTIN_WEAPONS, Weapon
+from ...units import length
+from .deploy import edge_zone
 
 #: Attributes every model needs to be played (E-AP: STA; E-MOVE-KIND: SPD; E-WOUND: HP).
 REQUIRED_ATTRIBUTES = ("STA", "SPD", "HP")
@@ -99,26 +101,75 @@ def parse_settings(raw: Any, table: Table, source: str = "<scenario>") -> GameSe
     for s, m in leaders.items():
         if s not in sides or m not in models or models[m].side != s:
             raise ScenarioError(f"{where}: leaders.{s} = {m!r} must name a model of side {s!r}")
-    depth = raw.get("zone_depth", 8.0)
-    if isinstance(depth, bool) or not isinstance(depth, (int, float)) or not depth > 0:
-        raise ScenarioError(f"{where}: zone_depth must be a length in inches above 0, got {depth!r}")
+    try:
+        depth = length(raw.get("zone_depth", 8.0))
+    except UnitError as e:
+        raise ScenarioError(f"{where}: zone_depth: {e}") from None
+    if not depth > 0:
+        raise ScenarioError(f"{where}: zone_depth must be a length above 0, got {raw.get('zone_depth')!r}")
     zones = raw.get("zones", {})
     if not isinstance(zones, dict) or (zones and set(zones) != set(sides)):
         raise ScenarioError(f"{where}: zones must name every side ({', '.join(sides)}) with an edge "
                             f"({', '.join(EDGES)}) or a rectangle [x0, y0, x1, y1], got {zones!r}")
-    for s, z in zones.items():
-        ok = z in EDGES if isinstance(z, str) else (
-            isinstance(z, list) and len(z) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                        for v in z) and z[0] < z[2] and z[1] < z[3])
-        if not ok:
-            raise ScenarioError(f"{where}: zones.{s} must be an edge ({', '.join(EDGES)}) or a rectangle "
-                                f"[x0, y0, x1, y1] with x0 < x1 and y0 < y1, got {z!r}")
+    rects = {s: _zone(s, z, table, depth, where) for s, z in zones.items()}
+    _check_zones(rects, zones, table, depth, where)
     reroll = whole("reroll", 0, 0)
     _check_reroll(reroll, table, where)
-    return GameSettings(rounds, first, vp_cap, vp, leaders, float(depth),
-                        {s: z if isinstance(z, str) else (float(z[0]), float(z[1]), float(z[2]), float(z[3]))
-                         for s, z in zones.items()},
-                        reroll)
+    return GameSettings(rounds, first, vp_cap, vp, leaders, depth,
+                        {s: z if isinstance(z, str) else rects[s] for s, z in zones.items()}, reroll)
+
+
+def _zone(side: str, z: Any, table: Table, depth: float, where: str) -> tuple[float, float, float, float]:
+    """E-DEPLOY: side ``side``'s zone as written (an edge, or a rectangle of lengths), as a
+    rectangle on the table."""
+    if isinstance(z, str) and z in EDGES:
+        return edge_zone(table, z, depth)
+    try:
+        if not isinstance(z, list) or len(z) != 4:
+            raise ValueError
+        x0, y0, x1, y1 = (length(v, allow_negative=True) for v in z)
+    except (UnitError, ValueError, TypeError):
+        raise ScenarioError(f"{where}: zones.{side} must be an edge ({', '.join(EDGES)}) or a rectangle "
+                            f"[x0, y0, x1, y1] of lengths, got {z!r}") from None
+    if not (x0 < x1 and y0 < y1):
+        raise ScenarioError(f"{where}: zones.{side}: a rectangle [x0, y0, x1, y1] has x0 < x1 and y0 < y1, got {z!r}")
+    if x0 < -1e-9 or y0 < -1e-9 or x1 > table.width + 1e-9 or y1 > table.depth + 1e-9:
+        raise ScenarioError(f"{where}: zones.{side} {z!r} reaches off the {table.width:g} x {table.depth:g} in "
+                            "table: a deployment zone lies on it")
+    return (x0, y0, x1, y1)
+
+
+def _check_zones(rects: Mapping[str, tuple[float, float, float, float]], zones: Mapping[str, Any], table: Table,
+                 depth: float, where: str) -> None:
+    """E-DEPLOY, where some model deploys (the reserve is not empty): each zone fits the
+    widest base that deploys there, and two sides' zones do not overlap (a side would
+    deploy among the enemy); where the second side picks an edge (no ``zones``), the
+    depth leaves the two strips apart whichever it picks."""
+    if not table.catalogue.reserve:
+        return
+    # (no zones: every side's strip is zone_depth deep, whichever edge it gets)
+    strips = rects if zones else {s: (0.0, 0.0, depth, depth) for s in table.all_sides()}
+    for side, (x0, y0, x1, y1) in strips.items():
+        waiting = [m for m in table.catalogue.reserve if m.side == side]
+        widest = max(waiting, key=lambda m: m.base_diameter, default=None)
+        if widest is not None and min(x1 - x0, y1 - y0) < widest.base_diameter - 1e-9:
+            what = f"zones.{side} ({zones[side]!r})" if zones else f"zone_depth = {depth:g} in"
+            raise ScenarioError(f"{where}: {what} is narrower than {widest.id}'s base "
+                                f"({widest.base_diameter:.3g} in), which deploys there: no spot would fit it")
+    if not zones:
+        half = min(table.width, table.depth) / 2
+        if depth > half + 1e-9:
+            raise ScenarioError(f"{where}: zone_depth = {depth:g} in: the two sides' strips along opposite edges "
+                                f"would overlap on the {table.width:g} x {table.depth:g} in table (at most "
+                                f"{half:g} in), or give zones")
+        return
+    items = list(rects.items())
+    for i, (a, ra) in enumerate(items):
+        for b, rb in items[i + 1:]:
+            if min(ra[2], rb[2]) - max(ra[0], rb[0]) > 1e-9 and min(ra[3], rb[3]) - max(ra[1], rb[1]) > 1e-9:
+                raise ScenarioError(f"{where}: zones.{a} ({zones[a]!r}) and zones.{b} ({zones[b]!r}) overlap with "
+                                    f"zone_depth = {depth:g} in: a side would deploy among the enemy; give apart "
+                                    "zones or a smaller zone_depth")
 
 
 def _check_reroll(k: int, table: Table, where: str) -> None:
