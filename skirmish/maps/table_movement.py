@@ -851,8 +851,11 @@ class TableMovement:
                 best = u
         if best is None:
             tops = ", ".join(f"{u.z:g} ({u.label})" for u in self.surfaces)
+            flat = [s.id for s in t.scenery if not s.walkable and abs(s.solid.z1 - m.z) <= Z_TOL
+                    and shapely.intersects_xy(s.solid.footprint, m.x, m.y)]
+            fix = f"mark {flat[0]} walkable = true to move on its top" if flat else "set its z to the surface under it"
             raise SkirmishError(f"{t._where()}model {model_id!r} stands at z = {m.z:g} at ({m.x:g}, {m.y:g}), but no "
-                                f"walkable surface is there (surfaces at: {tops}); set its z to the surface under it")
+                                f"walkable surface is there (walkable surfaces at: {tops}); {fix}")
         return best
 
     def ladders_of(self, model_id: str) -> tuple[Ladder, ...]:

@@ -380,8 +380,11 @@ def _under(m: Model, s: Scenery) -> bool:
 
 
 def _stands_on_scenery(m: Model, table: Table) -> bool:
-    """A model above the table stands on the top of a piece under its base (E-HITBOX)."""
-    return any(abs(s.top - m.z) <= CONTACT_TOLERANCE and _under(m, s) for s in table.scenery)
+    """A model above the table stands on the top of a piece under its base centre
+    (E-HITBOX; as the movement engine has it stand, ``Table.surface_under``: a base
+    hanging off an edge by more than half does not stand there)."""
+    return any(abs(s.top - m.z) <= CONTACT_TOLERANCE and shapely.intersects_xy(s.solid.footprint, m.x, m.y)
+               for s in table.scenery)
 
 
 def _check_placement(source: str, table: Table) -> None:
@@ -396,6 +399,11 @@ def _check_placement(source: str, table: Table) -> None:
         if m.z > F.MAX_TABLE_SIDE:
             raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: at most {F.MAX_TABLE_SIDE:g} in, got {m.z:g}')
         if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table):
+            edge = [s.id for s in table.scenery if abs(s.top - m.z) <= tol and _under(m, s)]
+            if edge:  # (its base meets the top, but it hangs off by more than half)
+                raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): at: its base centre ({m.x:g}, {m.y:g}) is '
+                                    f"off the top of {edge[0]} at z = {m.z:g}: a model stands on the surface under "
+                                    "its centre; move it onto the top, or set z to the surface under its centre")
             tops = sorted({f"{s.top:g}" for s in table.scenery if _under(m, s)})
             raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: nothing under it at z = {m.z:g} '
                                 f"({'tops under its base: ' + ', '.join(tops) if tops else 'no scenery under its base'})"
@@ -426,7 +434,9 @@ def _check_placement(source: str, table: Table) -> None:
             else:
                 inside = shapely.distance(shapely.Point(c.x, c.y), p.footprint) < c.radius - tol
             if inside:
-                hint = (f"; to stand on it set z = {p.z1:g}" if s.walkable else
+                on_top = shapely.intersects_xy(p.footprint, c.x, c.y)  # (a base stands on what is under its centre)
+                hint = (f"; to stand on it set z = {p.z1:g}" if s.walkable and on_top else
+                        "; move it clear, or onto the top (its centre over the piece)" if s.walkable else
                         f"; move it clear (z = {p.z1:g} would put it on top)")
                 raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): at: its hitbox is inside scenery '
                                     f'"{s.id}" (z {p.z0:g} to {p.z1:g}){hint}')

@@ -218,3 +218,12 @@ def test_a_byte_order_mark_some_editors_write_is_read_past(tmp_path, capsys):
     assert load(f).model_ids == ("akane", "brute")
     assert main(["check", str(f)]) == 0 and main(["play", str(f), "--seed", "1", "--policy", "random"]) == 0
     capsys.readouterr()
+
+
+def test_e_hitbox_a_model_hanging_off_a_top_is_refused_as_play_refuses_it():
+    # (check said ok; `play` and `move` then said no walkable surface was there)
+    roof = '[[scenery]]\nid = "roof"\nrect = [6, 6, 9, 9]\nheight = 3\nwalkable = true\n'
+    msg = refused(table_text(model("b", at="[9.5, 7]", extra="z = 3"), scenery=roof))
+    assert 'models[0] (id "b"): at: its base centre (9.5, 7) is off the top of roof at z = 3' in msg
+    on = loads(table_text(model("b", at="[8.5, 7]", extra="z = 3"), scenery=roof))  # (hanging off by less than half)
+    assert on.surface_under("b").z == 3
