@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -53,7 +54,8 @@ class Entry:
         self.used.add(key)
         if key not in self.data:
             if default is _MISSING:
-                raise self.error(key, "required field is missing")
+                typo = difflib.get_close_matches(key, [k for k in self.data if k not in self.used], n=1)
+                raise self.error(key, "required field is missing" + (f" (is {typo[0]!r} a typo of it?)" if typo else ""))
             return default
         try:
             return parser(self.data[key])
@@ -81,7 +83,9 @@ class Entry:
         if unknown:
             key = unknown[0]
             known = sorted(self.used | set(allowed_extra))
-            raise self.error(key, f"unknown key (known keys here: {', '.join(known)})")
+            near = difflib.get_close_matches(key, known, n=1)
+            raise self.error(key, "unknown key (" + (f"did you mean {near[0]}? " if near else "")
+                             + f"known keys here: {', '.join(known)})")
 
 
 # -- parsers: each takes the raw TOML value and returns a checked Python value --------

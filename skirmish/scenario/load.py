@@ -308,6 +308,7 @@ def _scenery(e: Entry, index: int) -> Scenery:
         raise ValueError(f"expected a point [x, y] on the footprint's edge, or a list of them, got {show(value)}")
 
     ladders = e.take("ladder", ladder_points, ())
+    e.done()  # (every key read: a typo such as walkabel is named before what it leads to)
     for i, (lx, ly) in enumerate(ladders):
         if not walkable:
             raise e.error("ladder", "a ladder leads up onto the piece's top, so the piece needs walkable = true")
@@ -317,7 +318,6 @@ def _scenery(e: Entry, index: int) -> Scenery:
             which = f"ladder point {i + 1} " if len(ladders) > 1 else "the ladder point "
             raise e.error("ladder", f"{which}[{lx:g}, {ly:g}] is {gap:.3g} in from the footprint's outline; "
                           "a ladder stands against the piece: give a point on its edge")
-    e.done()
     return Scenery(sid, Prism(shapely.geometry.polygon.orient(foot, 1.0), base, base + height, circle), shape,
                    params, blocks, walkable, ladders)
 

@@ -227,3 +227,14 @@ def test_e_hitbox_a_model_hanging_off_a_top_is_refused_as_play_refuses_it():
     assert 'models[0] (id "b"): at: its base centre (9.5, 7) is off the top of roof at z = 3' in msg
     on = loads(table_text(model("b", at="[8.5, 7]", extra="z = 3"), scenery=roof))  # (hanging off by less than half)
     assert on.surface_under("b").z == 3
+
+
+def test_a_typo_is_named_with_the_key_it_stands_for():
+    # (walkabel beside a ladder said the piece needed walkable = true; a grid's `atack`
+    # said attack was missing without naming the typo)
+    roof = '[[scenery]]\nid = "roof"\nrect = [6, 6, 9, 9]\nheight = 3\nwalkabel = true\nladder = [6, 7]\n'
+    assert "walkabel: unknown key (did you mean walkable?" in refused(table_text(scenery=roof))
+    text = (SCENARIOS / "party-hard-maze.toml").read_text(encoding="utf-8").replace(
+        "stats = { attack = 2, defense = 1", "stats = { atack = 2, defense = 1", 1)
+    with pytest.raises(ScenarioError, match=r"attack: required field is missing \(is 'atack' a typo of it\?\)"):
+        loads(text, "maze.toml")
