@@ -195,7 +195,13 @@ def play(args: argparse.Namespace, board: Map) -> int:
     if rounds < 1:
         raise SkirmishError(f"--rounds must be 1 or more, got {rounds}", kind="range")
     check_game_args(args)
-    isl.explore_for(isl.round + rounds - 1)  # the explore order covers every round played
+    last = isl.round + rounds - 1
+    if last > len(isl.explore):  # the explore order covers every round played
+        can = len(isl.explore) - isl.round + 1
+        fix = f"play --rounds {can} or less, or add entries" if can >= 1 else "add entries"
+        raise SkirmishError(f"{args.scenario}: the explore order ([island] explore) has {len(isl.explore)} "
+                            f"entr{'y' if len(isl.explore) == 1 else 'ies'}, and {rounds} rounds from round "
+                            f"{isl.round} need {last}: {fix}", kind="range")
     policies = parse_policy_specs(args.policy, isl.spirits, GAME, default="greedy")  # a bad spec: refused now
     seed = _seed(args.seed)
     if args.games is None:

@@ -46,9 +46,32 @@ def island_from_dict(data: dict[str, Any], source: str = "<dict>") -> Regions:
         ids[rid] = i
         e.label = f'{e.label} (id "{rid}")'
     lands = [_land(e, ids) for e in entries]
+    _check_connected(lands, entries)
     if "blighted" not in counters:
         counters["blighted"] = sum(land.blight for land in lands) >= counters.get("blighted_at", BLIGHTED_AT)
     return Regions(island(lands, **counters), name, source)
+
+
+def _check_connected(lands: list[Land], entries: list[Entry]) -> None:
+    """An island is one piece of land (S-ISLAND): every region is reached from the first
+    across borders (a region that borders nothing was measured "not connected" and never
+    explored into)."""
+    nbrs = {land.id: set(land.neighbours) for land in lands}
+    for land in lands:  # (borders go both ways; the island names a one-way one itself)
+        for n in land.neighbours:
+            nbrs[n].add(land.id)
+    seen, todo = {lands[0].id}, [lands[0].id]
+    while todo:
+        for n in nbrs[todo.pop()] - seen:
+            seen.add(n)
+            todo.append(n)
+    apart = [i for i, land in enumerate(lands) if land.id not in seen]
+    if apart:
+        i = apart[0]
+        raise entries[i].error("adjacent", f"no chain of borders joins it to {show(lands[0].id)}: an island is one "
+                               f"piece of land; give it a border ({len(apart)} region"
+                               f"{'s' if len(apart) != 1 else ''} apart: "
+                               f"{', '.join(lands[k].id for k in apart)})")
 
 
 def _region_id(value: Any) -> str:

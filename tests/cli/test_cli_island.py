@@ -114,7 +114,7 @@ def test_check_and_measure_on_an_island(capsys):
     (("island", "invade", ISLAND, "--explore", "forest"), "--explore 'forest'"),
     (("island", "distance", ISLAND, "coast-1", "nowhere"), "no group of pieces or region with id 'nowhere'"),
     (("island", "invade", MAZE, "--explore", "sands"), "needs an island"),
-    (("island", "play", ISLAND, "--rounds", "13"), "explore order has 12 entries; round 13 has none"),
+    (("island", "play", ISLAND, "--rounds", "13"), "has 12 entries, and 13 rounds from round 1 need 13: play --rounds 12 or less"),
     (("island", "play", ISLAND, "--games", "0"), "--games must be 1 or more"),
     (("measure", ISLAND, "coast-1", "atlantis"), "no group of pieces or region with id 'atlantis'"),
 ])

@@ -164,6 +164,8 @@ def test_loader_reads_an_island_and_makes_borders_symmetric():
     ("presence = { river = -1 }", "", "", 'regions[0] (id "a").presence: river', "0 or more"),
     ("presence = { dahan = 1 }", "", "", 'regions[0] (id "a").presence: dahan', "may not be called"),
     ("", 'id = "a"\nterrain = "sands"', "", "regions[1]: id", 'duplicate id "a"'),
+    ("", 'id = "b"\nterrain = "sands"', "", 'regions[1] (id "b"): adjacent',  # (check said ok: "borders none")
+     'no chain of borders joins it to "a": an island is one piece of land'),
     ("towns = 1.5", "", "", 'regions[0] (id "a"): towns', "whole number"),
     ("colour = 3", "", "", 'regions[0] (id "a"): colour', "unknown key"),
     ("", "", '[island]\nexplore = ["jungle", "forest"]', "island: explore", "item 2"),
