@@ -78,6 +78,9 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
     from ..sim.script import parse_script  # the [[script]] is checked when read (docs/simulation.md)
 
     script = parse_script(list(table.catalogue.script), table, args.scenario)  # (kept on the table as read)
+    from ..game.eldfall.settings import unused_notes
+
+    notes = unused_notes(table)
     game = table.catalogue.game
     settings = None
     if game is not None:  # [game] settings are for `skirmish play`: checked here too
@@ -85,7 +88,7 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
 
         settings = parse_settings(game, table, args.scenario)
     if args.json:
-        emit_json({"ok": True, **summary(table), "script": len(script.actions), "game": game})
+        emit_json({"ok": True, **summary(table), "script": len(script.actions), "game": game, "notes": list(notes)})
         return 0
     title = f'"{table.name}"' if table.name else args.scenario
     print(f"{title}: ok — {table.width:g} x {table.depth:g} in table, {table.mode.value} mode")
@@ -111,6 +114,8 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
         print(f"script: {n} declared action{'s' * (n != 1)} (ids and weapons checked; `skirmish run` plays it)")
     if settings is not None:
         print(f"game (`skirmish play`): {game_line(settings)}")
+    for note in notes:
+        print(f"note: {note}")
     return 0
 
 

@@ -176,6 +176,21 @@ def test_e_deploy_check_lists_the_reserve_and_other_commands_name_it(capsys):
     assert code == 0 and sorted(json.loads(out)["enemies"]) == ["archer", "guard", "seer"]
 
 
+def test_check_notes_what_a_game_would_leave_unused(capsys, tmp_path):
+    # (a weapon rolling a typo'd attribute was never used in play, a typo'd attribute ignored, without a word)
+    text = (SCENARIOS / "eldfall" / "tower-deploy.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "typos.toml"
+    bad.write_text(text.replace('attribute = "ACC"', 'attribute = "AC"').replace('stk = "STA"', 'stk = "STR"')
+                   .replace("MEL = 12, ACC = 11", "MLE = 12, ACC = 11", 1), encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(bad))
+    assert code == 0
+    for note in ("note: archer's Bow rolls AC, which archer does not have: a game never attacks with it",
+                 "note: guard's Sword has Strike STR, which guard does not have: it rolls 1 die",
+                 "note: guard's MLE is read by no rule and no weapon here (a typo of MEL?)"):
+        assert note in out
+    assert json.loads(run(capsys, "check", TOWER, "--json")[1])["notes"] == []  # (the bundled file: none)
+
+
 def test_check_reads_the_game_settings_as_play_does(capsys, tmp_path):
     bad = tmp_path / "bad-game.toml"
     text = (SCENARIOS / "first-steps.toml").read_text(encoding="utf-8")

@@ -92,7 +92,7 @@ def test_check_and_measure_keep_the_tables_answers(capsys):
     assert code == 0 and set(json.loads(out)) == {"from", "to", "distance", "beyond", "base_contact", "in_awareness",
                                                    "arc", "mode", "declared", "nearest_points", "reach", "unit"}
     code, out, _ = run(capsys, "check", MILL, "--json")
-    assert set(json.loads(out)) == {"ok", "name", "mode", "table", "scenery", "models", "reserve", "script", "game"}
+    assert set(json.loads(out)) == {"ok", "name", "mode", "table", "scenery", "models", "reserve", "script", "game", "notes"}
 
 
 # -- fight -----------------------------------------------------------------------------------------------------

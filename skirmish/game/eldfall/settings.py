@@ -16,6 +16,7 @@ reroll = 1                      # E-ROLL-REROLL: every attack and Dodge may rero
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -192,6 +193,37 @@ def _check_reroll(k: int, table: Table, where: str) -> None:
                     f"{where}: reroll = {k}: {m.id}'s {w.name} rolls {dice} dice, and a model attacking back "
                     f"chooses its reroll by weighing every answer of them, up to {weighed:,} rolls (at most "
                     f"{MAX_LOOKAHEAD_ROLLS:,}); use reroll = {most} or less, or a weapon of fewer dice")
+
+
+#: Attributes the rules read by name (E-PROFILE: Awareness, Dodge and falls AGI; Movement
+#: SPD; AP and Strike STA; ARM; HP; Morale MOR; spells INT; the built-in weapons MEL, ACC).
+RULE_ATTRIBUTES = ("AGI", "SPD", "STA", "ARM", "HP", "MOR", "INT", "MEL", "ACC")
+
+
+def unused_notes(table: Table) -> tuple[str, ...]:
+    """What a game of ``table`` would leave unused without a word: a weapon no model can
+    attack with (no Power, or the attribute it rolls missing), a Strike named by an
+    attribute the model lacks (it rolls 1 die), an attribute no rule or weapon of the file
+    reads (a typo, most likely). For ``skirmish check``."""
+    models = table.all_models()
+    read = set(RULE_ATTRIBUTES) | {w.attribute for m in models for w in m.weapons} | \
+        {w.stk for m in models for w in m.weapons if isinstance(w.stk, str)}
+    notes: list[str] = []
+    for m in models:
+        for w in m.weapons:
+            if w.template is None and w.pw is None:
+                notes.append(f"{m.id}'s {w.name} has no Power (pw): a game never attacks with it")
+            elif w.template is None and m.attributes.get(w.attribute) is None:
+                notes.append(f"{m.id}'s {w.name} rolls {w.attribute}, which {m.id} does not have: a game never "
+                             "attacks with it")
+            if isinstance(w.stk, str) and m.attributes.get(w.stk) is None:
+                notes.append(f"{m.id}'s {w.name} has Strike {w.stk}, which {m.id} does not have: it rolls 1 die")
+        for a in m.attributes:
+            if a not in read:
+                near = difflib.get_close_matches(a, sorted(read), n=1)
+                notes.append(f"{m.id}'s {a} is read by no rule and no weapon here" +
+                             (f" (a typo of {near[0]}?)" if near else ""))
+    return tuple(notes)
 
 
 def usable_weapons(model: Model) -> tuple[Weapon, ...]:
