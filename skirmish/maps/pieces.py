@@ -43,6 +43,9 @@ class Model:
     profile: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.states, str):  # (frozenset("Crouched") is its letters)
+            raise ScenarioError(f"model {self.id!r}: states must be a set of state names such as {{'Crouched'}}, "
+                                f"got {self.states!r}")
         object.__setattr__(self, "attributes", _frozen_map(self.attributes))
         object.__setattr__(self, "states", frozenset(self.states))
         _check_model(self)
@@ -111,6 +114,12 @@ def _check_model(m: Model) -> None:
     a finite number, a base or hitbox that is not a positive length."""
     def bad(what: str, wanted: str, got: object) -> ScenarioError:
         return ScenarioError(f"model {m.id!r}: {what} must be {wanted}, got {got!r}")
+    if not isinstance(m.id, str) or not m.id:
+        raise bad("id", "a non-empty string", m.id)
+    if not isinstance(m.side, str):
+        raise bad("side", "a string", m.side)
+    if not all(isinstance(s, str) for s in m.states):
+        raise bad("states", "a set of state names such as {'Crouched'}", m.states)
     if m.size not in SIZES:
         raise bad("size", f"one of {', '.join(SIZES)}", m.size)
     for name in ("x", "y", "z", "facing"):

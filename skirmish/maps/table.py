@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -109,7 +110,18 @@ class Table(TableMovement, TableTemplates, Map):
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", tuple(self.models))
         object.__setattr__(self, "scenery", tuple(self.scenery))
-        object.__setattr__(self, "mode", Mode(self.mode))
+        object.__setattr__(self, "mode", parse_mode(self.mode))
+        for name in ("width", "depth"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 < v < math.inf:
+                raise SkirmishError(f"{self._where()}table {name} must be a length above 0 (inches), got {v!r}",
+                                    kind="range")
+        seen: set[str] = set()
+        for piece in (*self.models, *self.scenery):
+            if piece.id in seen:  # (every answer names pieces by id)
+                raise SkirmishError(f"{self._where()}duplicate id {piece.id!r}: every model and scenery piece needs "
+                                    "its own")
+            seen.add(piece.id)
 
     def __getstate__(self) -> dict[str, Any]:
         # pickle the fields only: cached indexes (STRtree, arrays) are rebuilt on demand

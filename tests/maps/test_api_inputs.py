@@ -156,3 +156,20 @@ def test_E_MOVE_whole_number_points_check_as_floats_without_a_warning():
             b = floats.check_move("a", [tuple(float(c) for c in p) for p in path])
             assert (a.legal, a.length, [v.what for v in a.violations]) == \
                 (b.legal, b.length, [v.what for v in b.violations])
+
+
+@pytest.mark.parametrize("make, says", [
+    (lambda a, b: skirmish.Table(10, 10, (a, b, a)), "duplicate id 'a'"),  # (distance_matrix named 'a' twice)
+    (lambda a, b: skirmish.Table(-10, 10, (a,)), "table width must be a length above 0"),
+    (lambda a, b: skirmish.Table(10, math.nan), "table depth must be a length above 0"),
+    (lambda a, b: skirmish.Table("10", 10), "table width must be a length above 0"),
+    (lambda a, b: skirmish.Table(10, 10, mode="bogus"), "unknown measurement mode 'bogus'"),
+    (lambda a, b: skirmish.Model("c", "red", "M", 1, 1, states="Crouched"), "states must be a set of state names"),
+    (lambda a, b: skirmish.Model("c", 3, "M", 1, 1), "side must be a string"),
+    (lambda a, b: skirmish.Model("", "red", "M", 1, 1), "id must be a non-empty string"),
+])
+def test_a_table_built_by_hand_is_refused_where_the_loader_would_refuse_it(make, says):
+    # (each was accepted, and a game or a matrix went on with it)
+    a, b = skirmish.Model("a", "red", "M", 2, 2), skirmish.Model("b", "blue", "M", 5, 5)
+    with pytest.raises(SkirmishError, match=re.escape(says)):
+        make(a, b)
