@@ -148,6 +148,11 @@ class MoveRange:
     area: float
     notes: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:  # (the rings hold hundreds of points: to_json has them)
+        points = sum(len(ring) for region in self.regions for ring in region)
+        return (f"MoveRange({self.model!r}, budget {self.budget:g}, area {self.area:.4g}, "
+                f"{len(self.regions)} region{'s' * (len(self.regions) != 1)}, {points} points)")
+
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "budget": self.budget, "area": self.area,
                 "polygons": [[[list(p) for p in ring] for ring in region] for region in self.regions],

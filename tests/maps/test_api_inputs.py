@@ -173,3 +173,21 @@ def test_a_table_built_by_hand_is_refused_where_the_loader_would_refuse_it(make,
     a, b = skirmish.Model("a", "red", "M", 2, 2), skirmish.Model("b", "blue", "M", 5, 5)
     with pytest.raises(SkirmishError, match=re.escape(says)):
         make(a, b)
+
+
+def test_results_print_short_and_the_package_says_it_is_typed():
+    # (a MoveRange printed every vertex, 18 KB on dense-ruins; a GameRecord its whole log)
+    import pathlib
+    import random
+
+    from skirmish.game.eldfall import load_game, play_game
+    from skirmish.game.policy import load_policy
+
+    t = skirmish.load(SCENARIOS / "dense-ruins.toml")
+    r = t.movement_range(t.model_ids[0])
+    assert len(repr(r)) < 120 and repr(r).startswith(f"MoveRange({t.model_ids[0]!r}, budget ")
+    table, settings, _ = load_game(str(SCENARIOS / "mill-ambush.toml"))
+    rec = play_game(table, settings, {s: load_policy("random", "eldfall") for s in ("red", "blue")}, random.Random(1),
+                    seed=1)
+    assert len(repr(rec)) < 160 and f"{len(rec.events)} events" in repr(rec)
+    assert (pathlib.Path(skirmish.__file__).parent / "py.typed").exists()  # (PEP 561: mypy reads the hints)

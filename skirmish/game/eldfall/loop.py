@@ -94,6 +94,11 @@ class GameRecord:
     summary: dict[str, Any]
     turns: list[tuple[int, int, str]] = field(default_factory=list)  # (round, turn, Active side) as played
 
+    def __repr__(self) -> str:  # (the events are the whole log: read them, or the summary)
+        s = self.summary
+        return (f"GameRecord(seed {s.get('seed')}, winner {s.get('winner')!r}, {s.get('rounds')} rounds, "
+                f"VP {s.get('vp')}, {len(self.events)} events)")
+
 
 @dataclass
 class _Sequence:
