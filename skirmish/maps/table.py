@@ -113,15 +113,14 @@ class Table(TableMovement, TableTemplates, Map):
         object.__setattr__(self, "mode", parse_mode(self.mode))
         for name in ("width", "depth"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 < v < math.inf:
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 < float(v) < math.inf:
                 raise SkirmishError(f"{self._where()}table {name} must be a length above 0 (inches), got {v!r}",
                                     kind="range")
         seen: set[str] = set()
-        for piece in (*self.models, *self.scenery):
-            if piece.id in seen:  # (every answer names pieces by id)
-                raise SkirmishError(f"{self._where()}duplicate id {piece.id!r}: every model and scenery piece needs "
-                                    "its own")
-            seen.add(piece.id)
+        for pid in (*(m.id for m in self.models), *(s.id for s in self.scenery)):
+            if pid in seen:  # (every answer names pieces by id)
+                raise SkirmishError(f"{self._where()}duplicate id {pid!r}: every model and scenery piece needs its own")
+            seen.add(pid)
 
     def __getstate__(self) -> dict[str, Any]:
         # pickle the fields only: cached indexes (STRtree, arrays) are rebuilt on demand
@@ -397,7 +396,10 @@ class Table(TableMovement, TableTemplates, Map):
         :data:`LOS_BATCH` pairs (the same answers as one by one). ``progress(done)`` is
         called after each batch."""
         _check_sight_args(arc, tolerance)
-        for a, b in pairs:
+        for pair in pairs:
+            if isinstance(pair, str) or len(pair) != 2:
+                raise SkirmishError(f"line of sight pairs are (from, to) model ids, got {pair!r}")
+            a, b = pair
             if a == b:
                 raise SkirmishError(f"line of sight from {a!r} to itself: pick two different models",
                                     kind="same_model")

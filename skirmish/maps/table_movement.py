@@ -16,6 +16,7 @@ ladder cost) in :mod:`skirmish.rules.eldfall.movement`. Interpretations are list
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -918,6 +919,8 @@ class TableMovement:
             budget = self.movement_budget(model_id, k)
             notes.append(f"{k.value} (E-MOVE-KIND): SPD {spd} gives {budget:g} in of Movement")
         else:
+            if isinstance(budget, bool) or not isinstance(budget, numbers.Real):  # ("5" is no length here)
+                raise RuleInputError(f"a movement budget is a number of inches, got {budget!r}")
             budget = float(budget)
             if not (budget >= 0 and math.isfinite(budget)):
                 raise RuleInputError(f"a movement budget is a length of 0 or more, got {budget!r}")
@@ -945,6 +948,8 @@ class TableMovement:
         mv, k, budget, limited, notes = self._mv_setup(model_id, kind, budget, mode, declared, "check a path")
         if not len(via):
             raise SkirmishError("a declared path needs at least one point after the model's position")
+        if isinstance(via, str) or not isinstance(via, Sequence):  # ("10,18" read as points "1", "0", ...)
+            raise SkirmishError(f"a declared path is a list of points [(x, y), ...], got {via!r}")
         given = [self._mv_point(p, f"path point {i + 1}") for i, p in enumerate(via)]
         if k is MoveKind.JUMP:
             aim = self._mv_jump_aim(mv, given[0])

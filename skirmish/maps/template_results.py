@@ -10,11 +10,13 @@ the best placement search answers a :class:`BestTemplate`.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from ..errors import SkirmishError
 from ..rules.eldfall.modes import Mode
 
 Point2D = tuple[float, float]
@@ -54,6 +56,10 @@ class Placement:
     def __post_init__(self) -> None:
         # one angle in [0, 360): the label and the geometry then read the same direction
         # (a huge angle's radians lose the turn that its remainder keeps exactly)
+        if self.direction is not None and (isinstance(self.direction, bool)
+                                           or not isinstance(self.direction, numbers.Real)):
+            raise SkirmishError(f"direction= is an angle in degrees (counter-clockwise from +x), got "
+                                f"{self.direction!r}", kind="unit")
         if self.direction is not None and math.isfinite(self.direction):
             object.__setattr__(self, "direction", float(self.direction) % 360.0)
 

@@ -191,3 +191,15 @@ def test_results_print_short_and_the_package_says_it_is_typed():
                     seed=1)
     assert len(repr(rec)) < 160 and f"{len(rec.events)} events" in repr(rec)
     assert (pathlib.Path(skirmish.__file__).parent / "py.typed").exists()  # (PEP 561: mypy reads the hints)
+
+
+def test_wrong_types_at_the_library_s_door_are_named(mill):
+    # (raw TypeError / ValueError, or "5" silently taken as 5 in)
+    from skirmish.analysis.heatmap import heatmap
+    for call, says in ((lambda: heatmap(mill, "red", "M", "3"), "--step must be a positive length"),
+                       (lambda: mill.template("spray-large", by="akane", direction="north"), "direction= is an angle"),
+                       (lambda: mill.line_of_sight_pairs([("akane",)]), "pairs are (from, to) model ids"),
+                       (lambda: mill.plan_move("akane", (10, 18), budget="5"), "a movement budget is a number"),
+                       (lambda: mill.check_move("akane", "10,18"), "a declared path is a list of points")):
+        with pytest.raises(SkirmishError, match=re.escape(says)):
+            call()
