@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
 from ..maps.regions import Regions
@@ -41,6 +42,36 @@ def summary(table: Table) -> dict[str, Any]:
     }
 
 
+def _is_duel(path: str) -> bool:
+    from ..scenario.load import parse_toml, read_source
+
+    try:
+        return parse_toml(read_source(path), path).get("game") == "chaosparty"
+    except SkirmishError:  # (not readable as TOML: the map loader says why)
+        return False
+
+
+def run_duel(args: argparse.Namespace) -> int:
+    """``check`` of a Chaos Party duel file: its players, their characters and the bag."""
+    from ..scenario.chaos import load_duel
+    from .chaos import player_json, tokens_json
+
+    if getattr(args, "mode", None):
+        raise SkirmishError(f"--mode: measurement modes (E-MODE) apply to the table; {args.scenario} is a Chaos "
+                            "Party duel", kind="map_kind")
+    duel = load_duel(args.scenario)
+    if args.json:
+        emit_json({"ok": True, "duel": duel.name, "players": [player_json(p) for p in duel.players],
+                   "bag": tokens_json(duel.bag), "max_turns": duel.max_turns})
+        return 0
+    print(f"{duel.name or args.scenario}: ok — Chaos Party duel, {len(duel.players)} players, "
+          f"turn limit {duel.max_turns} (`skirmish chaos play` plays it)")
+    for p in duel.players:
+        chars = ", ".join(f"{c.id} {c.time}/{c.form}/{c.attack}/{c.defence}" for c in p.characters)
+        print(f"  {p.id}: {chars} (time/form/attack/defence)")
+    return 0
+
+
 def grid_summary(grid: Grid) -> dict[str, Any]:
     """The ``check --json`` document of a grid: its layout (rooms, walls, rows) and every piece."""
     return {"name": grid.name, **{k: v for k, v in grid.layout().items() if k != "name"}}
@@ -51,6 +82,8 @@ def generic_summary(m: Map) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if _is_duel(args.scenario):  # a Chaos Party duel: no map (docs/chaos-format.md)
+        return run_duel(args)
     m = load_table(args)
     if isinstance(m, Table):
         return run_table(args, m)

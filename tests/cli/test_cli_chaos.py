@@ -123,7 +123,21 @@ def test_play_command_plays_a_duel_file_as_chaos_play_does(capsys, extra):
     assert out == run(capsys, "chaos", "play", DUEL, *extra)[1]
 
 
-@pytest.mark.parametrize("command", [["check"], ["los", "--all"], ["render", "-o", "x.png"]])
+@pytest.mark.parametrize("command", [["los", "--all"], ["render", "-o", "x.png"]])
 def test_a_duel_file_given_to_a_map_command_is_named_as_a_duel(capsys, command):
     rc, _, err = run(capsys, command[0], DUEL, *command[1:])
     assert rc == 2 and "a Chaos Party duel" in err and "skirmish chaos play" in err and "Traceback" not in err
+
+
+def test_check_validates_a_duel_file_without_playing_it(capsys, tmp_path):
+    # (check refused duel files: one could only be validated by playing it)
+    rc, out, _ = run(capsys, "check", DUEL)
+    assert rc == 0 and out.startswith("First duel: ok — Chaos Party duel, 2 players") and "red-blade 3/3/5/1" in out
+    rc, out, _ = run(capsys, "check", DUEL, "--json")
+    doc = json.loads(out)
+    assert rc == 0 and doc["ok"] and [p["id"] for p in doc["players"]] == ["red", "blue"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(open(DUEL, encoding="utf-8").read().replace("[[players]]", "[[players]]\ncolour = 1", 1),
+                   encoding="utf-8")
+    rc, _, err = run(capsys, "check", str(bad))
+    assert rc == 2 and "colour" in err
