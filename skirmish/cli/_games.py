@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import SkirmishError
 from ._scale import add_scale_args, scale_kwargs
+from ._values import whole_number
 
 
 def seed_value(text: str) -> int:
@@ -23,15 +24,8 @@ def seed_value(text: str) -> int:
     return value
 
 
-def game_index(text: str) -> int:
-    """An argparse type for ``--game``: a game's number in a run, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a game's number in the run, 0 or more, got {text!r}")
-    return value
+#: An argparse type for ``--game``: a game's number in a run, 0 or more.
+game_index = whole_number(0, "a game's number in the run,")
 
 
 def add_game_args(p: Any, who: str = "side") -> None:

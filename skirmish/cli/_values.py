@@ -2,8 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+
 from ..errors import UnitError
 from ..units import length
+
+
+def whole_number(low: int, what: str = "a whole number") -> Callable[[str], int]:
+    """An argparse type: ``what``, a whole number ``low`` or more (a usage error otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected {what} {low} or more, got {text!r}")
+        return value
+    return parse
 
 
 def flag_length(what: str, text: str, *, negative: bool = False) -> float:

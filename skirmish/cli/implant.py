@@ -26,31 +26,14 @@ from ..wording import count as counted
 from ._games import seed_value
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
+from ._values import whole_number
 from .odds import pct
 
 DOC = "docs/implant.md"
 
 
-def count(text: str) -> int:
-    """An argparse type: a whole number 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r}")
-    return value
-
-
-def positive(text: str) -> int:
-    """An argparse type: a whole number 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number 1 or more, got {text!r}")
-    return value
+count = whole_number(0)
+positive = whole_number(1)
 
 
 def _factor_args(p: argparse.ArgumentParser) -> None:
