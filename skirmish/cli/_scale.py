@@ -11,7 +11,8 @@ from ..errors import SkirmishError
 def add_scale_args(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--workers", type=int, default=1, help=f"processes for {what} (same result for any number)")
     p.add_argument("--backend", choices=("local", "dask"), default="local",
-                   help="local processes, or a local Dask cluster started and stopped here (needs the scale extra: pip install \".[scale]\")")
+                   help="local processes, or a local Dask cluster started and stopped here (needs the scale "
+                        "extra: pip install \".[scale]\")")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="an existing Dask scheduler, tcp://host:port (see docs/analysis.md); implies --backend dask")
 

@@ -144,9 +144,9 @@ class EldfallGame:
                 raise PolicyError(f"policy for side {s}: {p!r} has no choose(game, decision, rng); make one with "
                                   "load_policy(name, \"eldfall\") or a class of your own")
         _check_scripted(policies, script, table, where)
-        if settings.first is not None and settings.first not in table.all_sides():
+        if settings.first is not None and settings.first not in sides:
             raise ScenarioError(f"{where}: [game] first = {settings.first!r} is not a side; the sides are "
-                                f"{', '.join(table.all_sides())}")
+                                f"{', '.join(sides)}")
         self.settings = settings
         self.script = script  # the scenario's [[script]], for the script policy
         self.script_pos = 0  # how far the script policy has played it
