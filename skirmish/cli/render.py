@@ -73,6 +73,6 @@ def run(args: argparse.Namespace) -> int:
         res = render_png(table, args.output, req)
     except MeasurementRefused as exc:  # (a picture is never a declared action: no --declared here)
         raise MeasurementRefused(f"{str(exc).split(' (pass declared=True')[0]}; a picture pre-measures, so draw "
-                                 "it with --mode assisted or standard") from None
+                                 "it with --mode assisted (where every pre-measure is allowed)") from None
     print(f"wrote {res.path} ({res.width}x{res.height} px) in {res.seconds:.2f} s")
     return 0

@@ -107,5 +107,9 @@ def test_e_los_library_tolerance_range():
 def test_e_mode_render_in_realism_names_the_modes_it_can_draw(capsys, tmp_path):
     """A picture pre-measures (E-MODE): render has no --declared, so it is not suggested."""
     code, _, err = run(capsys, "render", MILL, "-o", str(tmp_path / "x.png"), "--mode", "realism", "--range", "akane")
-    assert code == 2 and "draw it with --mode assisted or standard" in err and "--declared" not in err
+    assert code == 2 and "draw it with --mode assisted" in err and "--declared" not in err
     assert not (tmp_path / "x.png").exists()
+    # (standard refuses a template too: it was told to draw it "with --mode assisted or standard")
+    code, _, err = run(capsys, "render", MILL, "-o", str(tmp_path / "x.png"), "--mode", "standard", "--template",
+                       "circle-large", "--on", "yumi")
+    assert code == 2 and "draw it with --mode assisted (where every pre-measure is allowed)" in err
