@@ -22,6 +22,7 @@ SCENERY_HIGH: Color = (86, 68, 56, 255)
 #: Tops at or above this height (inches) get the darkest shade.
 SCENERY_MAX_HEIGHT = 8.0
 SCENERY_OUTLINE: Color = (60, 48, 40, 255)
+LADDER: Color = (150, 92, 28, 255)  # (wood: drawn on the ground beside the piece)
 SEE_THROUGH: Color = (158, 184, 133, 255)  # green foliage, as if seen through (opaque)
 SEE_THROUGH_OUTLINE: Color = (56, 102, 65, 255)
 

@@ -257,6 +257,8 @@ def scenery_prims(table: Table) -> list[Prim]:
                     out.append(Line(np.asarray(g.coords), P.mix(fill, P.lighter(fill, 0.3), 0.6), 1.0))
         edge = P.SEE_THROUGH_OUTLINE if not s.blocks_los else P.SCENERY_OUTLINE
         out += Line.outline(foot, edge, 1.5, dash=6.0 if s.base > 0 else None)
+        for point in s.ladders:  # E-MOVE-LADDER: where a model climbs onto the top
+            out += ladder_prims(foot, point)
         covers = [o.solid.footprint for o in pieces[k + 1:]] + [m.hitbox.footprint() for m in table.models]
         x, y = _label_point(foot, covers)
         if foot.exterior.distance(Point(x, y)) < 0.6:  # a thin piece: the label overflows it, give it a plate
@@ -266,6 +268,35 @@ def scenery_prims(table: Table) -> list[Prim]:
         labels.append(dataclasses.replace(label, alternatives=tuple(
             dataclasses.replace(label, dy=dy) for dy in (-15.0, 15.0, -30.0, 30.0))))
     return out + labels
+
+
+def ladder_prims(foot: Polygon, point: tuple[float, float], length: float = 0.9) -> list[Prim]:
+    """A ladder against the piece at ``point`` on its outline: two rails standing out from
+    the edge (away from the footprint) and three rungs across them."""
+    px, py = point
+    cx, cy = foot.representative_point().coords[0]
+    dx, dy = px - cx, py - cy
+    edge = foot.exterior
+    near = edge.interpolate(edge.project(Point(px, py)))  # (the outward normal of the edge there)
+    ahead = edge.interpolate(edge.project(near) + 0.05)
+    tx, ty = ahead.x - near.x, ahead.y - near.y
+    n = math.hypot(tx, ty)
+    if n > 1e-9:
+        nx, ny = ty / n, -tx / n
+        if nx * dx + ny * dy < 0:  # (pointing out of the piece)
+            nx, ny = -nx, -ny
+    else:
+        d = math.hypot(dx, dy) or 1.0
+        nx, ny = dx / d, dy / d
+    half = 0.22
+    out: list[Prim] = []
+    for side in (-1.0, 1.0):
+        bx, by = px + side * half * ny * -1, py + side * half * nx
+        out.append(Line.seg((bx, by), (bx + length * nx, by + length * ny), P.LADDER, 2.5))
+    for k in (0.25, 0.55, 0.85):
+        mx, my = px + k * length * nx, py + k * length * ny
+        out.append(Line.seg((mx + half * ny, my - half * nx), (mx - half * ny, my + half * nx), P.LADDER, 2.0))
+    return out
 
 
 def model_prims(table: Table, colors: dict[str, Color]) -> list[Prim]:
@@ -730,6 +761,8 @@ def legend_items(table: Table, *, sight: bool = False, selection: Model | None =
         items.append(LegendItem("fill", f"top at {inches(t)}", P.scenery_shade(t)))
     if any(s.walkable for s in table.scenery):
         items.append(LegendItem("hatch", "walkable top", P.scenery_shade(3.0)))
+    if any(s.ladders for s in table.scenery):
+        items.append(LegendItem("line", "ladder (up onto the top)", P.LADDER))
     if any(not s.blocks_los for s in table.scenery):
         items.append(LegendItem("fill", "does not block sight", P.SEE_THROUGH))
     if any(s.base > 0 for s in table.scenery):

@@ -595,3 +595,17 @@ def test_view_without_a_display_is_a_clear_error(mill, monkeypatch):
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     with pytest.raises(SkirmishError, match=r"no display .* `skirmish render"):
         view(mill)
+
+
+def test_e_move_ladder_a_ladder_is_drawn_against_its_piece_and_named_in_the_legend(mill):
+    # (the mill's ladder at (9, 12) was not drawn at all: a player could not see where to climb)
+    ladders = [p for p in scene.scenery_prims(mill) if isinstance(p, Line) and p.color == P.LADDER]
+    assert len(ladders) == 5  # two rails and three rungs
+    rails = [p.points for p in ladders[:2]]
+    mill_piece = next(s for s in mill.scenery if s.ladders)
+    for pts in rails:  # standing out from the edge at the ladder point, outside the piece
+        assert np.hypot(*(pts[0] - (9.0, 12.0))) < 0.3
+        assert not mill_piece.solid.footprint.contains(shapely.Point(*pts[1]))
+    assert "ladder (up onto the top)" in [i.label for i in scene.legend_items(mill)]
+    no_ladders = loads("format = 1\n[table]\nsize = [6, 6]\n[[scenery]]\nid = \"w\"\nrect = [1, 1, 2, 2]\nheight = 1\n")
+    assert not any(isinstance(p, Line) and p.color == P.LADDER for p in scene.scenery_prims(no_ladders))
