@@ -744,15 +744,17 @@ class LegendItem:
 def legend_items(table: Table, *, sight: bool = False, selection: Model | None = None,
                  extra: Sequence[LegendItem] = ()) -> list[LegendItem]:
     """The legend of a picture of ``table``: sides, scenery shades, and what overlays mean."""
-    colors = P.side_colors(table.sides)
+    colors = P.side_colors(table.all_sides())
     title = table.name or (table.source.rsplit("/", 1)[-1] if table.source else "table")
     items = [LegendItem("title", title),
              LegendItem("text", f'{table.width:g}" × {table.depth:g}" · {table.mode.value} mode · 1 square = 1"',
                         P.PANEL_DIM),
              LegendItem("heading", "Sides")]
-    for side in table.sides:
-        n = len(table.models_of_side(side))
-        items.append(LegendItem("disc", f"{side} ({n} model{'s' if n != 1 else ''})", colors[side]))
+    for side in table.all_sides():
+        n = len(table.models_of_side(side)) if side in table.sides else 0
+        waiting = sum(m.side == side for m in table.catalogue.reserve)
+        text = f"{side} ({n} model{'s' if n != 1 else ''}" + (f", {waiting} in reserve: not drawn" if waiting else "")
+        items.append(LegendItem("disc", text + ")", colors[side]))
     items.append(LegendItem("text", "arrow: facing · tint: front arc · ↑ z: elevation", P.PANEL_DIM))
     items.append(LegendItem("heading", "Scenery (shade: height of the top)"))
     tops = sorted({round(s.top, 2) for s in table.scenery if s.blocks_los})

@@ -609,3 +609,10 @@ def test_e_move_ladder_a_ladder_is_drawn_against_its_piece_and_named_in_the_lege
     assert "ladder (up onto the top)" in [i.label for i in scene.legend_items(mill)]
     no_ladders = loads("format = 1\n[table]\nsize = [6, 6]\n[[scenery]]\nid = \"w\"\nrect = [1, 1, 2, 2]\nheight = 1\n")
     assert not any(isinstance(p, Line) and p.color == P.LADDER for p in scene.scenery_prims(no_ladders))
+
+
+def test_e_deploy_the_legend_names_a_side_waiting_in_the_reserve():
+    # (tower-deploy's picture listed red alone: blue's three models wait in the reserve)
+    from conftest import SCENARIOS
+    labels = [i.label for i in scene.legend_items(load(SCENARIOS / "eldfall" / "tower-deploy.toml"))]
+    assert "red (3 models)" in labels and "blue (0 models, 3 in reserve: not drawn)" in labels
