@@ -43,11 +43,14 @@ class ActionStats:
     exact_wounds: Fraction | None
     exact_wounds_back: Fraction | None
 
-    def mean(self, trials: int) -> tuple[float, float]:
-        return self.wounds / trials, self.wounds_back / trials
+    def mean(self) -> tuple[float, float]:
+        """The mean Wounds dealt (and taken back) each time the action was resolved: what
+        the exact expectation is for (a trial where its actor was out takes no part)."""
+        n = max(self.resolved, 1)
+        return self.wounds / n, self.wounds_back / n
 
     def to_json(self, trials: int) -> dict[str, Any]:
-        w, b = self.mean(trials)
+        w, b = self.mean()
         return {"action": self.index, "text": self.text, "resolved": self.resolved, "wounds_mean": w,
                 "wounds_back_mean": b,
                 "wounds_exact": None if self.exact_wounds is None else str(self.exact_wounds),
