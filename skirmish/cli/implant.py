@@ -201,8 +201,8 @@ def fight_odds_lines(args: argparse.Namespace, o: FightOdds) -> list[str]:
              f"    injured      {pct(o.injured)}", f"  die            {pct(o.die)}",
              f"  expected rolls {float(o.expected_rolls):7.2f}"]
     if o.win:
-        lines.append(f"Health left when winning:   {_dist(o.distribution('health', 'win'))}")
-        lines.append(f"Injuries when winning:      {_dist(o.distribution('injuries', 'win'))}")
+        lines.append(f"Health left when winning:   {_dist(o.distribution('health', 'win'))}  (shares of all fights)")
+        lines.append(f"Injuries when winning:      {_dist(o.distribution('injuries', 'win'))}  (shares of all fights)")
     if args.drama:
         lines.append(f"Drama left (every end):     {_dist(o.distribution('drama'))}")
     return lines

@@ -230,10 +230,12 @@ def play(args: argparse.Namespace, board: Map) -> int:
         emit_json(report)
         return 0
     n = report["games"]
+    def dec(text: str) -> str:  # (the JSON keeps the exact fraction; a reader wants the number)
+        return f"{float(Fraction(text)):.3g}"
     print(f"{count(n, 'game')} of {count(rounds, 'round')} from seed {seed}: won {report['won']}, lost {report['lost']} "
-          f"(win share {report['win_share']})")
-    print(f"  mean blight {report['mean_blight']}, mean fear {report['mean_fear']}, "
-          f"mean rounds {report['mean_rounds']}")
+          f"(win share {float(Fraction(report['win_share'])):.1%})")
+    print(f"  mean blight {dec(report['mean_blight'])}, mean fear {dec(report['mean_fear'])}, "
+          f"mean rounds {dec(report['mean_rounds'])}")
     for reason, k in report["reasons"].items():
         print(f"  {k:>5} × {reason}")
     return 0
