@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from ..errors import SkirmishError
+from ..scale import job_rng
 from ..sim.engine import Simulator
 from ..sim.script import load_with_script
 from ..sim.trials import MAX_TRIALS, STATES, run_trials
@@ -15,6 +16,7 @@ from ..wording import count
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
+from ._values import whole_number
 
 
 def register(sub: Any) -> None:
@@ -25,6 +27,8 @@ def register(sub: Any) -> None:
     p.add_argument("scenario", help="scenario file (.toml) with a [[script]]")
     p.add_argument("--seed", type=seed_value, help="the seed (default: a fresh one, printed so the run can be replayed)")
     p.add_argument("--trials", type=int, help="play the script this many times and report the distributions")
+    p.add_argument("--trial", type=whole_number(0, "a trial's number in the run,"), metavar="I",
+                   help="play trial I of the --trials run with this --seed once, with its log (from 0)")
     add_scale_args(p, "--trials")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -35,16 +39,22 @@ def run(args: argparse.Namespace) -> int:
     if not script.actions:
         raise SkirmishError(f"{args.scenario}: the scenario has no [[script]] to run (see docs/simulation.md)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    if args.trials is not None and args.trial is not None:
+        raise SkirmishError("--trial I plays trial I of a run alone, with its log; --trials N reports on N trials: "
+                            "give one of them", kind="usage")
     if args.trials is None:
         sim = Simulator(table, script)
         sim.validate()
-        result = sim.run(random.Random(seed))
+        # (the script once from --seed; --trial I: the generator trial I of --trials has)
+        result = sim.run(random.Random(seed) if args.trial is None else job_rng(seed, args.trial))
+        again = f"--seed {seed}" + (f" --trial {args.trial}" if args.trial is not None else "")
         if args.json:
             for e in result.events:
                 emit_json(e.to_json(), indent=None)
-            emit_json({"seed": seed, "states": {m: s.value for m, s in result.states.items()}}, indent=None)
+            emit_json({"seed": seed, "trial": args.trial, "states": {m: s.value for m, s in result.states.items()}},
+                      indent=None)
         else:
-            print(f"Seed {seed} (replay with --seed {seed})")
+            print(f"Seed {seed} (replay with {again})")
             for e in result.events:
                 print(f"{e.action + 1:>2}. {e.text}")
             print("End states: " + ", ".join(f"{m} {s.value}" for m, s in result.states.items()))

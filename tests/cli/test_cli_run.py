@@ -54,3 +54,20 @@ def test_run_counts_out_of_range_are_refused_before_any_work(capsys, argv, says)
     assert main(argv + ["--json"]) == 2
     out = capsys.readouterr()
     assert says in out.err and json.loads(out.out)["kind"] == "range"
+
+
+def test_trial_i_of_a_run_is_replayed_alone_with_trial_i(capsys):
+    # (a trial of --trials could not be seen: --seed S alone plays the script seeded S, not trial 0)
+    from collections import Counter
+    alone = []
+    for i in range(6):
+        code = main(["run", MILL, "--seed", "3", "--trial", str(i), "--json"])
+        out = capsys.readouterr().out
+        last = json.loads(out.splitlines()[-1])
+        assert code == 0 and last["trial"] == i and last["seed"] == 3
+        alone.append(last["states"])
+    assert main(["run", MILL, "--seed", "3", "--trials", "6", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for model, shares in report["states"].items():  # (shares of the 6 trials)
+        assert {k: round(v * 6) for k, v in shares.items() if v} == dict(Counter(s[model] for s in alone))
+    assert main(["run", MILL, "--seed", "3", "--trials", "6", "--trial", "1"]) == 2
