@@ -97,14 +97,15 @@ def _print_game(record: GameRecord, spec: str, seed: int, game: int) -> None:
             print("  (no activations)")
     s = record.summary
     vp = ", ".join(f"{k} {v}" for k, v in s["vp"].items())
-    print(f"Result after {s['rounds']} round(s): " + (f"{s['winner']} wins" if s["winner"] else "a draw")
+    print(f"Result after {count(s['rounds'], 'round')}: " + (f"{s['winner']} wins" if s["winner"] else "a draw")
           + f" (VP {vp})")
     print("States: " + ", ".join(f"{m} {st}" for m, st in s["states"].items()))
 
 
 def _print_report(report: dict[str, Any], spec: str) -> None:
     print(f"{count(report['games'], 'game')} from seed {report['seed']}; policies: {spec}")
-    print("Wins: " + ", ".join(f"{k} {v:.1%}" for k, v in report["wins"].items()))
+    n = report["games"]
+    print("Wins: " + ", ".join(f"{k} {round(v * n)} ({v:.1%})" for k, v in report["wins"].items()))
     print("Mean VP: " + ", ".join(f"{k} {v:.2f}" for k, v in report["vp_mean"].items())
           + f"; mean rounds {report['rounds_mean']:.2f}")
     print("Survival (share of games each model ends in play):")

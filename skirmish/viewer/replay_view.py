@@ -18,6 +18,7 @@ from shapely.geometry import Polygon
 
 from ..game.eldfall.replay import ExchangeRecord, Movement, Replay, Step
 from ..maps.table import Table
+from ..wording import count
 from . import palette as P
 from .overlays import Extras
 from .palette import Color
@@ -127,7 +128,7 @@ def step_lines(rp: Replay, k: int) -> list[str]:
         if rp.log.outcome is not None:
             o = rp.log.outcome
             vp = ", ".join(f"{side} {v}" for side, v in o.vp.items())
-            out.append(f"result: {o.winner + ' wins' if o.winner else 'a draw'} after {o.rounds} round(s) (VP {vp})")
+            out.append(f"result: {o.winner + ' wins' if o.winner else 'a draw'} after {count(o.rounds, 'round')} (VP {vp})")
         return out
     s: Step = rp.step(k)
     who = f"{s.model} ({s.role}" + (f", sequence {s.sequence}" if s.sequence is not None else "") + f", {s.ap} AP left)"

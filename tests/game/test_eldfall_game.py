@@ -334,6 +334,14 @@ def test_cli_one_game_human_log(small, capsys):
     assert "Round 1, turn 1" in out and "Result after" in out and "Seed 5" in out
 
 
+def test_cli_games_text_report_counts_the_wins(small, capsys):
+    # (it said only "Wins: red 3.3%" for 30 games)
+    assert main(["play", small, "--policy", "random", "--seed", "3", "--games", "4"]) == 0
+    wins = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("Wins: "))
+    counts = [int(part.split()[1]) for part in wins[len("Wins: "):].split(", ")]
+    assert sum(counts) == 4 and "%)" in wins
+
+
 def test_cli_games_report_same_for_any_workers(small, capsys):
     assert main(["play", small, "--policy", "random", "--seed", "3", "--games", "2", "--json"]) == 0
     one = json.loads(capsys.readouterr().out)
