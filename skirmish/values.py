@@ -4,12 +4,19 @@ of the read-only mappings they hold."""
 from __future__ import annotations
 
 import copyreg
+import numbers
 from dataclasses import fields
 from functools import cache
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+def is_number(value: object) -> bool:
+    """Whether ``value`` is a real number (numpy's too), not a bool: what a length, an angle
+    or a count given to the library must be before its range is checked."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def read_only(d: dict[Any, Any]) -> MappingProxyType[Any, Any]:

@@ -18,7 +18,6 @@ processes or a Dask cluster.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +30,7 @@ from ..maps.probes import probe_visibility
 from ..maps.table import Table
 from ..rules.eldfall.sizes import SIZES
 from ..scale import Backend, run_jobs
+from ..values import is_number
 
 #: Rows of cells per job: fixed, so the split never depends on the workers.
 ROWS_PER_JOB = 4
@@ -83,7 +83,7 @@ class Heatmap:
 
 def cell_centres(table: Table, step: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The centres of a ``step`` grid covering the table from (0, 0)."""
-    if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (step > 0 and math.isfinite(step)):
+    if not is_number(step) or not (step > 0 and math.isfinite(step)):
         raise SkirmishError(f"--step must be a positive length in inches, got {step!r}", kind="range")
     nx, ny = (max(1, math.ceil(v / step - 1e-9)) for v in (table.width, table.depth))
     if nx * ny > MAX_CELLS:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -13,6 +12,7 @@ from ..errors import ScenarioError
 from ..geometry.solids import Cylinder, Prism
 from ..rules.eldfall.sizes import BASE_THICKNESS, FLAT_STATES, SIZES
 from ..rules.eldfall.weapons import Weapon
+from ..values import is_number
 from ..units import MM_PER_INCH
 
 
@@ -124,12 +124,11 @@ def _check_model(m: Model) -> None:
         raise bad("size", f"one of {', '.join(SIZES)}", m.size)
     for name in ("x", "y", "z", "facing"):
         v = getattr(m, name)
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+        if not is_number(v) or not math.isfinite(v):
             raise bad(name, "a finite number", v)
     for name in ("diameter", "height"):
         v = getattr(m, name)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, numbers.Real)
-                              or not 0 < float(v) < math.inf):
+        if v is not None and not (is_number(v) and 0 < float(v) < math.inf):
             raise bad(name, "a positive length (inches) or None for the size's", v)
 
 

@@ -14,7 +14,7 @@ import shapely
 
 from ..errors import SkirmishError, UnknownIdError
 from ..memo import IdentityMemo
-from ..values import with_fields
+from ..values import is_number, with_fields
 from ..geometry.distance import (
     cylinder_distance,
     cylinder_distance_matrix,
@@ -113,7 +113,7 @@ class Table(TableMovement, TableTemplates, Map):
         object.__setattr__(self, "mode", parse_mode(self.mode))
         for name in ("width", "depth"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 < float(v) < math.inf:
+            if not is_number(v) or not 0 < float(v) < math.inf:
                 raise SkirmishError(f"{self._where()}table {name} must be a length above 0 (inches), got {v!r}",
                                     kind="range")
         seen: set[str] = set()
@@ -644,17 +644,16 @@ class Table(TableMovement, TableTemplates, Map):
 MAX_SAMPLES = 256
 
 
-def _check_sight_args(arc: object, tolerance: object) -> None:
+def _check_sight_args(arc: object, tolerance: float) -> None:
     """E-ARC and E-LOS arguments: ``arc`` 'front' or 'all', and :func:`check_tolerance`."""
     if arc not in ("front", "all"):
         raise SkirmishError(f"arc must be 'front' or 'all', got {arc!r}")
     check_tolerance(tolerance)
 
 
-def check_tolerance(tolerance: object) -> None:
+def check_tolerance(tolerance: float) -> None:
     """E-LOS: refuse a clearance ε that is not a number above 0 and at most
     :data:`MAX_TOLERANCE` inches (every query that takes one: LoS, visible fraction, probes)."""
-    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or \
-            not 0 < float(tolerance) <= MAX_TOLERANCE:
+    if not is_number(tolerance) or not 0 < float(tolerance) <= MAX_TOLERANCE:
         raise SkirmishError(f"tolerance must be a length above 0 and at most {MAX_TOLERANCE:g} in, got {tolerance!r}",
                             kind="range")

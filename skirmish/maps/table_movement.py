@@ -16,7 +16,6 @@ ladder cost) in :mod:`skirmish.rules.eldfall.movement`. Interpretations are list
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -31,6 +30,7 @@ from shapely.ops import nearest_points
 from ..errors import IllegalActionError, MeasurementRefused, RuleInputError, SkirmishError
 from ..geometry import paths as P
 from ..memo import IdentityMemo
+from ..values import is_number
 from ..rules.eldfall.modes import Mode, parse_mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
@@ -919,7 +919,7 @@ class TableMovement:
             budget = self.movement_budget(model_id, k)
             notes.append(f"{k.value} (E-MOVE-KIND): SPD {spd} gives {budget:g} in of Movement")
         else:
-            if isinstance(budget, bool) or not isinstance(budget, numbers.Real):  # ("5" is no length here)
+            if not is_number(budget):  # ("5" is no length here)
                 raise RuleInputError(f"a movement budget is a number of inches, got {budget!r}")
             budget = float(budget)
             if not (budget >= 0 and math.isfinite(budget)):

@@ -10,7 +10,6 @@ the best placement search answers a :class:`BestTemplate`.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -18,6 +17,7 @@ from typing import Any, Literal
 
 from ..errors import SkirmishError
 from ..rules.eldfall.modes import Mode
+from ..values import is_number
 
 Point2D = tuple[float, float]
 Point3D = tuple[float, float, float]
@@ -56,8 +56,7 @@ class Placement:
     def __post_init__(self) -> None:
         # one angle in [0, 360): the label and the geometry then read the same direction
         # (a huge angle's radians lose the turn that its remainder keeps exactly)
-        if self.direction is not None and (isinstance(self.direction, bool)
-                                           or not isinstance(self.direction, numbers.Real)):
+        if self.direction is not None and not is_number(self.direction):
             raise SkirmishError(f"direction= is an angle in degrees (counter-clockwise from +x), got "
                                 f"{self.direction!r}", kind="unit")
         if self.direction is not None and math.isfinite(self.direction):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ from ...rules.eldfall.modifiers import modify
 from ...rules.eldfall.movement import half_up
 from ...rules.eldfall.weapons import Weapon
 from ...rules.eldfall.wounds import ModelState, apply_wounds
-from ...values import with_fields
+from ...values import is_number, with_fields
 from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
                       strike_of, weapons_in_hand, with_rerolls)
@@ -582,8 +581,7 @@ class EldfallGame:
         u = self.state.unit(model_id)
         if move.crouch not in (None, "start", "end"):
             raise IllegalChoice(model_id, "crouch toggles Crouched at the 'start' or the 'end' of a movement", move)
-        if move.face is not None and (isinstance(move.face, bool) or not isinstance(move.face, numbers.Real)
-                                      or not math.isfinite(move.face)):
+        if move.face is not None and not (is_number(move.face) and math.isfinite(move.face)):
             raise IllegalChoice(model_id, f"face is the facing at the end, a finite number of degrees (or None), "
                                 f"got {move.face!r}", move)
         if move.crouch == "start":  # E-ACTIVATION: toggled before moving, the movement is made so
