@@ -41,6 +41,14 @@ def add_game_args(p: Any, who: str = "side") -> None:
     add_scale_args(p, "--games")
 
 
+def one_or_many(one: int | None, many: int | None, noun: str) -> None:
+    """Refuse ``--NOUN I`` (one game or trial of a run, with its log) beside ``--NOUNs N``
+    (a report on N of them)."""
+    if one is not None and many is not None:
+        raise SkirmishError(f"--{noun} I plays {noun} I of a run alone, with its log; --{noun}s N reports on N "
+                            f"{noun}s: give one of them", kind="usage")
+
+
 def game_number(args: argparse.Namespace) -> int:
     """The game a single play plays: ``--game``, or game 0 of the run."""
     return 0 if args.game is None else int(args.game)
@@ -59,9 +67,7 @@ MAX_GAMES = 1_000_000
 def check_game_args(args: argparse.Namespace) -> None:
     """Refuse ``--games`` or ``--workers`` below 1, ``--games`` above :data:`MAX_GAMES`, and
     ``--game`` with ``--games`` (one game with its log, or a report of many)."""
-    if args.games is not None and args.game is not None:
-        raise SkirmishError("--game I plays game I of a run alone, with its log; --games N reports on N games: "
-                            "give one of them", kind="usage")
+    one_or_many(args.game, args.games, "game")
     if args.games is not None and args.games < 1:
         raise SkirmishError(f"--games must be 1 or more, got {args.games}", kind="range")
     if args.games is not None and args.games > MAX_GAMES:

@@ -134,7 +134,7 @@ def event_line(e: GameEvent) -> str | None:
     if k == "start":
         lairs = ", ".join(f"({r}) {n}" for r, n in d["lairs"].items()) or "none"
         vaults = ", ".join(f"({r}) {v['price']} Anima" for r, v in d["vaults"].items()) or "none"
-        return f"Start: players {', '.join(d['players'])}; Anima {_anima(e)}; lairs {lairs}; vaults {vaults}"
+        return f"Start: players {', '.join(d['players'])}; Anima {_per_player(e.anima)}; lairs {lairs}; vaults {vaults}"
     if k == "move":
         return f"{head} {d['actor']} moves {_room(d['frm'])} -> {_room(d['to'])}"
     if k == "skip":
@@ -157,18 +157,15 @@ def event_line(e: GameEvent) -> str | None:
         return (f"{head} rewards {count(d['items'], 'item')}, {count(d['abilities'], 'ability', 'abilities')}: "
                 f"{', '.join(d['cards']) or 'decks empty'}")
     if k == "loot":
-        return f"{head} {d['card']} -> " + (f"{d['to']}" + (f" (replacing {d['replaced']})" if d.get("replaced") else "")
-                                          if d["to"] else f"+{d['anima_gained']} Anima") + f"  [Anima {_anima(e)}]"
+        got = (f"{d['to']}" + (f" (replacing {d['replaced']})" if d.get("replaced") else "") if d["to"]
+               else f"+{d['anima_gained']} Anima")
+        return f"{head} {d['card']} -> {got}  [Anima {_per_player(e.anima)}]"
     spend = _SPENDING.get(k)
     if spend is not None:
-        return f"{head} {spend(d)}  [Anima {_anima(e)}]"
+        return f"{head} {spend(d)}  [Anima {_per_player(e.anima)}]"
     if k == "out":
         return f"{head} is out: {d['reason']}"
     return None
-
-
-def _anima(e: GameEvent) -> str:
-    return _per_player(e.anima)
 
 
 def _per_player(anima: Mapping[str, int]) -> str:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import SkirmishError
 from ..maps.base import Map
 from ..maps.grid import CREATURES, Grid, room_text
+from ..maps.pieces import Model
 from ..maps.regions import Regions
 from ..maps.table import Table
 from ._output import add_json_flag, emit_json
@@ -31,15 +32,18 @@ def summary(table: Table) -> dict[str, Any]:
         "name": table.name, "mode": table.mode.value, "table": [table.width, table.depth],
         "scenery": [{"id": s.id, "shape": s.shape, "base": s.base, "top": s.top, "blocks_los": s.blocks_los,
                      "walkable": s.walkable} for s in table.scenery],
-        "models": [{"id": m.id, "side": m.side, "size": m.size, "at": [m.x, m.y], "z": m.z, "facing": m.facing,
-                    "diameter": m.base_diameter, "height": m.hitbox_height, "attributes": dict(m.attributes),
-                    "weapons": [w.name for w in m.weapons], "states": sorted(m.states)} for m in table.models],
+        "models": [_model_json(m, placed=True) for m in table.models],
         # E-DEPLOY: the models without `at`, placed when a game deploys them
-        "reserve": [{"id": m.id, "side": m.side, "size": m.size, "diameter": m.base_diameter,
-                     "height": m.hitbox_height, "attributes": dict(m.attributes),
-                     "weapons": [w.name for w in m.weapons], "states": sorted(m.states)}
-                    for m in table.catalogue.reserve],
+        "reserve": [_model_json(m, placed=False) for m in table.catalogue.reserve],
     }
+
+
+def _model_json(m: Model, *, placed: bool) -> dict[str, Any]:
+    """A model in ``check --json``; where it stands only when it is ``placed`` (not in the reserve)."""
+    where = {"at": [m.x, m.y], "z": m.z, "facing": m.facing} if placed else {}
+    return {"id": m.id, "side": m.side, "size": m.size, **where, "diameter": m.base_diameter,
+            "height": m.hitbox_height, "attributes": dict(m.attributes), "weapons": [w.name for w in m.weapons],
+            "states": sorted(m.states)}
 
 
 def _is_duel(path: str) -> bool:
@@ -108,18 +112,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_table(args: argparse.Namespace, table: Table) -> int:
+    from ..game.eldfall.settings import parse_settings, unused_notes
     from ..sim.script import parse_script  # the [[script]] is checked when read (docs/simulation.md)
 
     script = parse_script(list(table.catalogue.script), table, args.scenario)  # (kept on the table as read)
-    from ..game.eldfall.settings import unused_notes
-
     notes = unused_notes(table)
     game = table.catalogue.game
-    settings = None
-    if game is not None:  # [game] settings are for `skirmish play`: checked here too
-        from ..game.eldfall.settings import parse_settings
-
-        settings = parse_settings(game, table, args.scenario)
+    # [game] settings are for `skirmish play`: checked here too
+    settings = None if game is None else parse_settings(game, table, args.scenario)
     if args.json:
         emit_json({"ok": True, **summary(table), "script": len(script.actions), "game": game, "notes": list(notes)})
         return 0

@@ -11,7 +11,7 @@ from ..scale import job_rng
 from ..sim.engine import Simulator
 from ..sim.script import load_with_script
 from ..sim.trials import MAX_TRIALS, STATES, run_trials
-from ._games import seed_value
+from ._games import one_or_many, seed_value
 from ..wording import count
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
@@ -39,9 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if not script.actions:
         raise SkirmishError(f"{args.scenario}: the scenario has no [[script]] to run (see docs/simulation.md)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    if args.trials is not None and args.trial is not None:
-        raise SkirmishError("--trial I plays trial I of a run alone, with its log; --trials N reports on N trials: "
-                            "give one of them", kind="usage")
+    one_or_many(args.trial, args.trials, "trial")
     if args.trials is None:
         sim = Simulator(table, script)
         sim.validate()

@@ -210,11 +210,11 @@ def unused_notes(table: Table) -> tuple[str, ...]:
         {w.stk for m in models for w in m.weapons if isinstance(w.stk, str)}
     notes: list[str] = []
     for m in models:
+        usable = usable_weapons(m)
         for w in m.weapons:
-            if w.template is None and w.pw is None:
-                notes.append(f"{m.id}'s {w.name} has no Power (pw): a game never attacks with it")
-            elif w.template is None and m.attributes.get(w.attribute) is None:
-                notes.append(f"{m.id}'s {w.name} rolls {w.attribute}, which {m.id} does not have: a game never "
+            if w not in usable:  # (no Power, or the attribute it rolls missing)
+                notes.append(f"{m.id}'s {w.name} has no Power (pw): a game never attacks with it" if w.pw is None else
+                             f"{m.id}'s {w.name} rolls {w.attribute}, which {m.id} does not have: a game never "
                              "attacks with it")
             if isinstance(w.stk, str) and m.attributes.get(w.stk) is None:
                 notes.append(f"{m.id}'s {w.name} has Strike {w.stk}, which {m.id} does not have: it rolls 1 die")
