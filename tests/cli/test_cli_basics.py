@@ -181,12 +181,14 @@ def test_check_notes_what_a_game_would_leave_unused(capsys, tmp_path):
     text = (SCENARIOS / "eldfall" / "tower-deploy.toml").read_text(encoding="utf-8")
     bad = tmp_path / "typos.toml"
     bad.write_text(text.replace('attribute = "ACC"', 'attribute = "AC"').replace('stk = "STA"', 'stk = "STR"')
-                   .replace("MEL = 12, ACC = 11", "MLE = 12, ACC = 11", 1), encoding="utf-8")
+                   .replace("MEL = 12, ACC = 11", "MLE = 12, ACC = 11", 1)
+                   .replace("bands = [[8, 0]]\npw = 9\n", "bands = [[8, 0]]\n"), encoding="utf-8")
     code, out, _ = run(capsys, "check", str(bad))
     assert code == 0
     for note in ("note: archer's Bow rolls AC, which archer does not have: a game never attacks with it",
                  "note: guard's Sword has Strike STR, which guard does not have: it rolls 1 die",
-                 "note: guard's MLE is read by no rule and no weapon here (a typo of MEL?)"):
+                 "note: guard's MLE is read by no rule and no weapon here (a typo of MEL?)",
+                 "note: hunter's Fire Pot has no Power (pw): a game never attacks with it"):
         assert note in out
     assert json.loads(run(capsys, "check", TOWER, "--json")[1])["notes"] == []  # (the bundled file: none)
 
