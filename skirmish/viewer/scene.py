@@ -15,7 +15,7 @@ import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import TYPE_CHECKING, Literal, Union
 
 import numpy as np
 import shapely
@@ -33,6 +33,9 @@ from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
 from ..units import MM_PER_INCH
 from . import palette as P
 from .palette import Color
+
+if TYPE_CHECKING:
+    from ..game.eldfall.settings import GameSettings
 
 Point2 = tuple[float, float]
 
@@ -345,11 +348,49 @@ def _model_glyph(m: Model, col: Color, alpha: int = 255) -> list[Prim]:
     return out
 
 
+def deployment_zones(table: Table) -> dict[str, tuple[float, float, float, float]]:
+    """E-DEPLOY: the zones of the sides with models still waiting in the reserve, where the
+    scenario's ``[game] zones`` fixes them (without it the second side chooses its edge
+    in play, so there is no zone to draw)."""
+    waiting = _waiting_sides(table)
+    settings = _game_settings(table)
+    if not waiting or not settings.zones:
+        return {}
+    from ..game.eldfall.deploy import zone_rects
+
+    return {s: r for s, r in zone_rects(table, settings.zones, settings.zone_depth).items() if s in waiting}
+
+
+def _waiting_sides(table: Table) -> set[str]:
+    placed = set(table.model_ids)
+    return {m.side for m in table.catalogue.reserve if m.id not in placed}
+
+
+def _game_settings(table: Table) -> GameSettings:
+    from ..game.eldfall.settings import parse_settings
+
+    return parse_settings(table.catalogue.game, table, table.source or "<scenario>")
+
+
+def zone_prims(table: Table, colors: dict[str, Color]) -> list[Prim]:
+    """The deployment zones of the sides still in the reserve (:func:`deployment_zones`):
+    a tint of the side's colour, a dashed edge and a caption."""
+    out: list[Prim] = []
+    for side, (x0, y0, x1, y1) in deployment_zones(table).items():
+        col = colors.get(side, P.PANEL_DIM)
+        out.append(Fill.rect(x0, y0, x1, y1, P.with_alpha(col, 40)))
+        out.append(Line(np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], float), P.with_alpha(col, 200), 2.0,
+                        True, dash=10.0))
+        out.append(Text((x0 + x1) / 2, (y0 + y1) / 2, f"{side} deploys here", P.with_alpha(col, 230), 11, bold=True))
+    return out
+
+
 def table_scene(table: Table, colors: dict[str, Color] | None = None) -> Scene:
-    """The static picture of a table: board, scenery, models."""
-    colors = colors or P.side_colors(table.sides)
+    """The static picture of a table: board (with the deployment zones of the sides still
+    in the reserve), scenery, models."""
+    colors = {**P.side_colors(table.all_sides()), **(colors or {})}
     s = empty_scene()
-    s["table"] = board(table)
+    s["table"] = board(table) + zone_prims(table, colors)
     s["scenery"] = scenery_prims(table)
     s["models"] = model_prims(table, colors)
     return s
@@ -399,29 +440,60 @@ def blocker_prims(table: Table, blockers: Iterable[str]) -> list[Prim]:
     return out
 
 
-def awareness_prims(m: Model) -> list[Prim]:
+def ring_on_table(table: Table, x: float, y: float, r: float, color: Color, width: float = 1.5,
+                  dash: float | None = None, n: int = 160) -> list[Line]:
+    """A ring round (x, y) as far as it lies on the table: whole where it does, else its
+    arcs within the table's edges (nothing where it lies wholly off)."""
+    ring = Line.ring(x, y, r, color, width, dash, n)
+    w, d = table.width, table.depth
+    if x - r >= 0 and y - r >= 0 and x + r <= w and y + r <= d:
+        return [ring]
+    arcs = LineString(np.vstack([ring.points, ring.points[:1]])).intersection(shapely.box(0, 0, w, d))
+    return [Line(np.asarray(g.coords), color, width, False, dash)
+            for g in getattr(arcs, "geoms", [arcs]) if isinstance(g, LineString) and not g.is_empty]
+
+
+def on_table_angle(table: Table, x: float, y: float, r: float, preferred: float, margin: float = 0.6) -> float | None:
+    """The angle (radians) nearest ``preferred`` at which the point at ``r`` from (x, y)
+    lies on the table, ``margin`` inches in from its edges, for a ring's label (None:
+    the ring never comes that far onto the table)."""
+    for k in range(36):
+        a = preferred + math.radians(10 * ((k + 1) // 2) * (1 if k % 2 else -1))
+        px, py = x + r * math.cos(a), y + r * math.sin(a)
+        if margin <= px <= table.width - margin and margin <= py <= table.depth - margin:
+            return a
+    return None
+
+
+def awareness_prims(table: Table, m: Model) -> list[Prim]:
+    """The Awareness ring (E-AWARE) on the table, labelled."""
     if m.awareness is None:
         return []
     r = m.radius + m.awareness
-    return [Line.ring(m.x, m.y, r, P.AWARENESS, 2.0, dash=9.0, n=160),
-            Text(m.x, m.y + r, f"Awareness {inches(m.awareness)}", P.AWARENESS, 9, "center", "bottom", dy=3,
-                 box=P.BADGE, bold=True)]
+    out: list[Prim] = list(ring_on_table(table, m.x, m.y, r, P.AWARENESS, 2.0, dash=9.0))
+    a = on_table_angle(table, m.x, m.y, r, math.pi / 2)
+    if a is not None:
+        out.append(Text(m.x + r * math.cos(a), m.y + r * math.sin(a), f"Awareness {inches(m.awareness)}",
+                        P.AWARENESS, 9, box=P.BADGE, bold=True))
+    return out
 
 
-def reach_prims(m: Model) -> list[Prim]:
+def reach_prims(table: Table, m: Model) -> list[Prim]:
     """Each weapon's reach bands as rings from the base edge (E-REACH, in plan at the
-    model's level), labelled with the band's limit and Accuracy modifier."""
+    model's level) as far as they lie on the table, labelled with the band's limit and
+    Accuracy modifier."""
     out: list[Prim] = []
     for i, w in enumerate(m.weapons):
         col = P.REACH[i % len(P.REACH)]
-        angle = math.radians(-60 - 22 * i)
         for j, band in enumerate(w.bands):
             r = m.radius + band.max_range
-            out.append(Line.ring(m.x, m.y, r, col, 1.8 if j == len(w.bands) - 1 else 1.2, n=160))
+            out += ring_on_table(table, m.x, m.y, r, col, 1.8 if j == len(w.bands) - 1 else 1.2)
             acc = f" {band.accuracy:+d}" if w.ranged else ""
             label = f"{w.name} ≤{inches(band.max_range)}{acc}" if w.ranged else f"{w.name} {inches(band.max_range)}"
-            out.append(Text(m.x + r * math.cos(angle), m.y + r * math.sin(angle), label, P.WHITE, 8,
-                            box=P.with_alpha(col, 220)))
+            a = on_table_angle(table, m.x, m.y, r, math.radians(-60 - 22 * i))
+            if a is not None:
+                out.append(Text(m.x + r * math.cos(a), m.y + r * math.sin(a), label, P.WHITE, 8,
+                                box=P.with_alpha(col, 220)))
     return out
 
 
@@ -432,8 +504,8 @@ def selection_scene(table: Table, model_id: str, sight: Sequence[LineOfSight], *
     m = table.model(model_id)
     s = empty_scene()
     over = s["overlays"]
-    over += awareness_prims(m)
-    over += reach_prims(m)
+    over += awareness_prims(table, m)
+    over += reach_prims(table, m)
     blocked = [b for r in sight if not r.visible and r.reason == "blocked" for b in r.blockers]
     s["underlay"] += blocker_prims(table, blocked)
     for r in sight:
@@ -753,8 +825,14 @@ def legend_items(table: Table, *, sight: bool = False, selection: Model | None =
     for side in table.all_sides():
         n = len(table.models_of_side(side)) if side in table.sides else 0
         waiting = sum(m.side == side for m in table.catalogue.reserve)
-        text = f"{side} ({n} model{'s' if n != 1 else ''}" + (f", {waiting} in reserve: not drawn" if waiting else "")
+        text = f"{side} ({n} model{'s' if n != 1 else ''}" + (f", {waiting} in reserve" if waiting else "")
         items.append(LegendItem("disc", text + ")", colors[side]))
+    zoned = deployment_zones(table)
+    for side in zoned:
+        items.append(LegendItem("dashed", f"{side}'s deployment zone (E-DEPLOY)", colors[side]))
+    if _waiting_sides(table) and not zoned:
+        items.append(LegendItem("text", f"the reserve deploys in a {inches(_game_settings(table).zone_depth)} strip "
+                                "along an edge chosen in play", P.PANEL_DIM))
     items.append(LegendItem("text", "arrow: facing · tint: front arc · ↑ z: elevation", P.PANEL_DIM))
     items.append(LegendItem("heading", "Scenery (shade: height of the top)"))
     tops = sorted({round(s.top, 2) for s in table.scenery if s.blocks_los})

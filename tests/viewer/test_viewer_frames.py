@@ -151,6 +151,15 @@ def test_render_a_template_on_a_model_rings_who_it_hits(mill):
     assert not near(pixel(img, comp, far.x + fr * math.cos(0.8), far.y + fr * math.sin(0.8)), P.HIT, 60)
 
 
+def test_e_deploy_render_tints_the_zone_of_a_side_in_the_reserve():
+    tower = load(SCENARIOS / "eldfall" / "tower-deploy.toml")  # blue waits; its zone is the north 8" strip
+    comp = compose(tower, RenderRequest(size=400))
+    img = render_composition(comp, supersample=1)
+    blue = P.side_colors(tower.all_sides())["blue"]
+    assert near(pixel(img, comp, 2.5, 17.5), P.mix(P.TABLE, blue, 40 / 255), 3)  # inside the zone
+    assert near(pixel(img, comp, 2.5, 10.5), P.TABLE, 3)  # outside it: the bare table
+
+
 # -- the interactive window, driven by synthetic events -------------------------------------------------
 
 @pytest.fixture

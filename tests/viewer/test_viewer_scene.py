@@ -613,6 +613,50 @@ def test_e_move_ladder_a_ladder_is_drawn_against_its_piece_and_named_in_the_lege
 
 def test_e_deploy_the_legend_names_a_side_waiting_in_the_reserve():
     # (tower-deploy's picture listed red alone: blue's three models wait in the reserve)
-    from conftest import SCENARIOS
     labels = [i.label for i in scene.legend_items(load(SCENARIOS / "eldfall" / "tower-deploy.toml"))]
-    assert "red (3 models)" in labels and "blue (0 models, 3 in reserve: not drawn)" in labels
+    assert "red (3 models)" in labels and "blue (0 models, 3 in reserve)" in labels
+    assert "blue's deployment zone (E-DEPLOY)" in labels
+
+
+def test_e_deploy_the_zone_of_a_side_in_the_reserve_is_drawn_where_the_file_puts_it():
+    # (a player could not see where tower-deploy's blue models would come in)
+    tower = load(SCENARIOS / "eldfall" / "tower-deploy.toml")  # zones = { red = "south", blue = "north" }
+    assert scene.deployment_zones(tower) == {"blue": (0.0, 12.0, 20.0, 20.0)}  # red stands: its zone is not drawn
+    board = scene.table_scene(tower)["table"]
+    blue = P.side_colors(tower.all_sides())["blue"]
+    tints = [p for p in board if isinstance(p, Fill) and p.color == P.with_alpha(blue, 40)]
+    assert len(tints) == 1
+    assert shapely.MultiPoint(tints[0].triangles.reshape(-1, 2)).envelope.equals(shapely.box(0, 12, 20, 20))
+    assert any(isinstance(p, Text) and p.text == "blue deploys here" for p in board)
+
+
+def test_e_deploy_zones_follow_the_file_and_vanish_once_deployed():
+    text = table_text(models='[[models]]\nid = "r"\nside = "red"\nsize = "M"\nat = [3, 3]\n'
+                           '[[models]]\nid = "b"\nside = "blue"\nsize = "M"\n')
+    rect = loads(text + '[game]\nzones = { red = [0, 0, 24, 6], blue = [0, 18, 24, 24] }\n')
+    assert scene.deployment_zones(rect) == {"blue": (0.0, 18.0, 24.0, 24.0)}
+    chosen = loads(text)  # no [game] zones: the second side chooses its edge in play
+    assert scene.deployment_zones(chosen) == {}
+    assert 'the reserve deploys in a 8" strip along an edge chosen in play' in \
+        [i.label for i in scene.legend_items(chosen)]
+    deployed = dataclasses.replace(rect, models=(*rect.models, dataclasses.replace(rect.catalogue.reserve[0], x=3, y=20)))
+    assert scene.deployment_zones(deployed) == {}
+    assert not any(isinstance(p, Text) and p.text.endswith("deploys here") for p in scene.table_scene(deployed)["table"])
+
+
+def test_e_reach_rings_and_their_labels_stay_on_the_table(mill):
+    # (raider-1's 20" Short Bow ring ran off the picture, its label with it)
+    m = mill.model("raider-1")
+    prims = scene.reach_prims(mill, m) + scene.awareness_prims(mill, m)
+    pts = np.vstack([p.points for p in prims if isinstance(p, Line)])
+    assert pts[:, 0].min() >= -1e-9 and pts[:, 1].min() >= -1e-9
+    assert pts[:, 0].max() <= mill.width + 1e-9 and pts[:, 1].max() <= mill.depth + 1e-9
+    labels = {p.text: p for p in prims if isinstance(p, Text)}
+    assert set(labels) == {"Sword 1\"", "Short Bow ≤20\" +0", "Awareness 6\""}
+    for t in labels.values():  # each on its own ring, on the table
+        assert 0 < t.x < mill.width and 0 < t.y < mill.depth
+    bow = labels["Short Bow ≤20\" +0"]
+    assert math.hypot(bow.x - m.x, bow.y - m.y) == pytest.approx(m.radius + 20)
+    # a ring wholly on the table stays one closed ring
+    inner = scene.ring_on_table(mill, 15, 15, 2, P.AWARENESS)
+    assert len(inner) == 1 and inner[0].closed

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import shapely
 
@@ -30,6 +30,13 @@ def edge_zone(table: Table, edge: str, depth: float) -> Rect:
     w, d = table.width, table.depth
     return {"south": (0.0, 0.0, w, min(depth, d)), "north": (0.0, max(0.0, d - depth), w, d),
             "west": (0.0, 0.0, min(depth, w), d), "east": (max(0.0, w - depth), 0.0, w, d)}[edge]
+
+
+def zone_rects(table: Table, spec: Mapping[str, str | Rect], depth: float) -> dict[str, Rect]:
+    """Each side's zone as a rectangle: an edge's ``depth``-inch strip (:func:`edge_zone`)
+    or the rectangle given."""
+    return {s: edge_zone(table, z, depth) if isinstance(z, str) else tuple(z)  # type: ignore[misc]
+            for s, z in spec.items()}
 
 
 def placement_problem(table: Table, model: Model, x: float, y: float, z: float, zone: Rect) -> str | None:

@@ -43,7 +43,7 @@ from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_si
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
                       strike_splits,
                       path_samples)
-from .deploy import OPPOSITE, deploy_spots, edge_zone, placement_problem, zone_centre
+from .deploy import OPPOSITE, deploy_spots, placement_problem, zone_centre, zone_rects
 from .sampling import sample_ends
 from .policies import PLAYED, ScriptPolicy
 from .settings import GameSettings, check_playable
@@ -203,8 +203,7 @@ class EldfallGame:
         if not spec:
             edge = self.ask(second, Decision("zone", second, ("south", "north", "west", "east")))
             spec = {second: edge, first: OPPOSITE[edge]}
-        zones = {s: edge_zone(table, z, self.settings.zone_depth) if isinstance(z, str) else z
-                 for s, z in spec.items()}
+        zones = zone_rects(table, spec, self.settings.zone_depth)
         queues = {s: [m for m in table.catalogue.reserve if m.side == s] for s in sides}
         turn = [first, second]
         i = 0
