@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import SkirmishError, UsageError
+from ..game.policy import PolicyFailed
 
 
 #: An argument that starts like a negative number (``-1,5``, ``-.5``, ``-3in``) is a
@@ -89,6 +90,8 @@ def _fail(exc: SkirmishError, command: str | None, as_json: bool) -> int:
         print(f"{parser.prog}: error: {message}", file=sys.stderr)
     else:
         print(f"skirmish{' ' + command if command else ''}: error: {message}", file=sys.stderr)
+    if isinstance(exc, PolicyFailed) and exc.policy_traceback:
+        print("the policy's traceback (most recent call last):\n" + exc.policy_traceback, end="", file=sys.stderr)
     if as_json:
         try:
             json.dump({"error": message, "kind": exc.kind}, sys.stdout)

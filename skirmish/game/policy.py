@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import random
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -28,6 +30,16 @@ C = TypeVar("C")
 
 class PolicyError(SkirmishError, ValueError):
     """A policy name or ``module:Class`` spec that cannot be used."""
+
+
+class PolicyFailed(PolicyError):
+    """A plugged-in policy raised while choosing: the message names its spec, the decision
+    and the exception, which is the ``__cause__``; ``policy_traceback`` is where it
+    failed in the policy's own code (the traceback without this package's frames: text,
+    so that it crosses process boundaries with the error)."""
+
+    kind = "policy_failed"
+    policy_traceback: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,6 +83,42 @@ class RandomPolicy:
         if not decision.options:
             raise PolicyError(f"random policy: decision {decision.kind!r} for {decision.actor!r} has no options")
         return decision.options[rng.randrange(len(decision.options))]
+
+
+class PluggedPolicy:
+    """A user's policy loaded from its ``package.module:ClassName`` spec: its ``choose``
+    answers as it is, and an exception from it becomes :class:`PolicyFailed`, naming the
+    spec and the decision (the game stops; nothing of the failed choice is applied). Its
+    other attributes (``lazy``, its own state) read through."""
+
+    def __init__(self, policy: Any, spec: str) -> None:
+        self.policy, self.spec = policy, spec
+
+    def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
+        try:
+            return self.policy.choose(game, decision, rng)
+        except Exception as exc:
+            who = f" for {decision.actor}" if decision.actor is not None else ""
+            failed = PolicyFailed(f"policy {self.spec!r} failed on the {decision.kind!r} decision{who}: "
+                                  f"{type(exc).__name__}: {exc}")
+            failed.policy_traceback = _own_frames(exc)
+            raise failed from exc
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("policy", "spec"):  # (not set yet: while unpickling)
+            raise AttributeError(name)
+        return getattr(self.policy, name)
+
+    def __repr__(self) -> str:
+        return f"PluggedPolicy({self.spec!r})"
+
+
+def _own_frames(exc: BaseException) -> str:
+    """``exc``'s traceback without the frames of this package (a policy's own code)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if not os.path.abspath(f.filename).startswith(package + os.sep)]
+    return "".join(traceback.format_list(frames)) + "".join(traceback.format_exception_only(type(exc), exc))
 
 
 PolicyFactory = Callable[[], Policy]
@@ -121,7 +169,7 @@ def load_policy(spec: str, game: str) -> Policy:
                               "class is built with none") from None
         if not callable(getattr(policy, "choose", None)):
             raise PolicyError(f"policy {spec!r}: {attr} has no choose(game, decision, rng) method")
-        return policy
+        return PluggedPolicy(policy, spec)
     factory = _REGISTRY.get((game, spec)) or _REGISTRY.get(("*", spec))
     if factory is None:
         known = policy_names(game)

@@ -314,6 +314,24 @@ def test_cli_unknown_policy_plays_nothing(small, capsys):
         load_policy("grumpy", "eldfall")
 
 
+@pytest.mark.parametrize("extra", [(), ("--games", "2", "--workers", "2")])
+def test_cli_a_plugged_policy_that_raises_stops_with_its_own_traceback_only(small, capsys, tmp_path, monkeypatch, extra):
+    # (a user's policy that raised printed the engine's whole traceback and exit 1)
+    (tmp_path / "raising_policy_mod.py").write_text(
+        "class Boom:\n    def choose(self, game, decision, rng):\n        return 1 / 0\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["play", small, "--policy", "red=raising_policy_mod:Boom", "--seed", "1", *extra]) == 2
+    out, err = capsys.readouterr()
+    first, *rest = err.splitlines()
+    assert out == "" and first == ("skirmish play: error: policy 'raising_policy_mod:Boom' failed on the 'activate' "
+                                   "decision for red: ZeroDivisionError: division by zero")
+    assert rest[0] == "the policy's traceback (most recent call last):" and "Traceback" not in err
+    assert 'raising_policy_mod.py", line 3, in choose' in rest[1] and rest[-1] == "ZeroDivisionError: division by zero"
+    assert "skirmish/" not in err  # none of the engine's frames
+    assert main(["play", small, "--policy", "red=raising_policy_mod:Boom", "--seed", "1", "--json", *extra]) == 2
+    assert json.loads(capsys.readouterr().out)["kind"] == "policy_failed"
+
+
 def test_cli_one_game_json_schema(small, capsys):
     assert main(["play", small, "--policy", "random", "--seed", "5", "--json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]

@@ -58,3 +58,37 @@ def test_policy_specs_per_side():
     assert set(got) == {"red", "blue"}
     with pytest.raises(PolicyError, match="no side 'green'"):
         parse_policy_specs("green=random", ["red", "blue"], "eldfall")
+
+
+PLUGIN_THAT_FAILS = """\
+class Lazy:
+    lazy = True
+
+    def choose(self, game, decision, rng):
+        return helper(decision)
+
+
+def helper(decision):
+    return {}[decision.kind]  # a plain bug of the policy's own
+"""
+
+
+def test_a_plugged_policy_that_raises_is_named_with_its_decision_and_its_own_frames(tmp_path, monkeypatch):
+    # (a user's policy that raised showed the engine's whole traceback, and exited 1)
+    import pickle
+
+    from skirmish.game.policy import PolicyFailed
+
+    (tmp_path / "failing_plugin_mod.py").write_text(PLUGIN_THAT_FAILS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    p = load_policy("failing_plugin_mod:Lazy", "eldfall")
+    assert p.lazy is True  # the policy's own attributes read through
+    with pytest.raises(PolicyFailed) as info:
+        p.choose(None, Decision("move", "r1", ()), random.Random(0))
+    err = info.value
+    assert str(err) == "policy 'failing_plugin_mod:Lazy' failed on the 'move' decision for r1: KeyError: 'move'"
+    assert isinstance(err.__cause__, KeyError) and err.kind == "policy_failed"
+    tb = err.policy_traceback
+    assert "failing_plugin_mod.py\", line 5, in choose" in tb and "line 9, in helper" in tb
+    assert tb.endswith("KeyError: 'move'\n") and "skirmish" not in tb  # the engine's frames are left out
+    assert pickle.loads(pickle.dumps(err)).policy_traceback == tb  # (it crosses to a worker's parent)
