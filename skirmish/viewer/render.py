@@ -40,6 +40,7 @@ from .scene import (
     blocker_prims,
     merge,
     panel_prims,
+    scaled_text,
     profile_caption,
     profile_prims,
     profile_slice,
@@ -84,6 +85,13 @@ def _verdict_lines(rs: Sequence[LineOfSight]) -> list[LegendItem]:
 
 #: The table's longer side in the picture, least and most (pixels; legends are added).
 PICTURE_PX = (200, 8192)
+
+
+def text_scale(size: int) -> float:
+    """How much the table's labels shrink in a picture ``size`` pixels across: none from
+    1000 px up, in proportion below, to 0.6 at 600 px and less (smaller stays legible
+    only as far as the table is)."""
+    return min(1.0, max(0.6, size / 1000))
 
 
 def compose(table: Map, req: RenderRequest) -> Composition:
@@ -132,6 +140,7 @@ def compose(table: Map, req: RenderRequest) -> Composition:
     tw = req.size * table.width / max(table.width, table.depth)
     th = req.size * table.depth / max(table.width, table.depth)
     tw, th = round(tw), round(th)
+    scene = scaled_text(scene, text_scale(req.size))
     items = legend_items(table, sight=bool(sight), selection=selection, extra=extra_items)
     if pairs:
         items.append(LegendItem("heading", "Profiles (below)"))

@@ -158,6 +158,19 @@ Prim = Union[Fill, Disc, Line, Dot, Text]
 Scene = dict[str, list[Prim]]
 
 
+def scaled_text(scene: Scene, k: float) -> Scene:
+    """``scene`` with its world labels ``k`` times their size (and offsets): a small
+    picture keeps its labels in proportion to the table."""
+    if k == 1.0:
+        return scene
+
+    def one(t: Text) -> Text:
+        return dataclasses.replace(t, size=t.size * k, dx=t.dx * k, dy=t.dy * k,
+                                   alternatives=tuple(one(a) for a in t.alternatives))
+
+    return {name: [one(p) if isinstance(p, Text) else p for p in prims] for name, prims in scene.items()}
+
+
 def empty_scene() -> Scene:
     return {name: [] for name in WORLD_LAYERS}
 

@@ -32,7 +32,7 @@ def test_labels_do_not_overlap_after_placement(name, size):
 
 
 def test_the_mills_balcony_label_moves_off_raider_2():
-    comp = compose(load(SCENARIOS / "mill-ambush.toml"), RenderRequest(size=900))
+    comp = compose(load(SCENARIOS / "mill-ambush.toml"), RenderRequest(size=1000))  # (labels at full size)
     assert ("raider-2", '2.7–3"') in _collisions(comp.scene, comp.camera)  # as first placed
     placed = declutter(comp.scene, comp.camera)
     raider = next(p for p in placed["models"] if isinstance(p, Text) and p.text == "raider-2")

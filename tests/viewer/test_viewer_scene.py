@@ -660,3 +660,16 @@ def test_e_reach_rings_and_their_labels_stay_on_the_table(mill):
     # a ring wholly on the table stays one closed ring
     inner = scene.ring_on_table(mill, 15, 15, 2, P.AWARENESS)
     assert len(inner) == 1 and inner[0].closed
+
+
+def test_a_small_picture_shrinks_the_tables_labels_in_proportion(mill):
+    # (at --size 300 the labels kept their 1200 px size and piled onto each other)
+    def sizes(size):
+        comp = render.compose(mill, render.RenderRequest(frm="yumi", size=size))
+        return {(p.text, name): p.size for name, prims in comp.scene.items() for p in prims if isinstance(p, Text)}
+
+    big, small, mid = sizes(1200), sizes(300), sizes(800)
+    assert big.keys() == small.keys() == mid.keys() and big
+    for key, s in big.items():
+        assert small[key] == pytest.approx(0.6 * s) and mid[key] == pytest.approx(0.8 * s)
+    assert render.text_scale(1000) == render.text_scale(4000) == 1.0 and render.text_scale(200) == 0.6
