@@ -903,6 +903,8 @@ def legend_prims(items: Sequence[LegendItem], x: float, top: float, width: float
             out.append(Text(sx, mid, it.label, it.color, 8.5, "left", "center"))
         else:
             if it.kind in ("fill", "hatch"):
+                if it.color[3] < 255:  # a translucent overlay: shown as it looks over the bare table
+                    out.append(Fill.rect(sx, mid - 6, sx + 22, mid + 6, P.TABLE))
                 out.append(Fill.rect(sx, mid - 6, sx + 22, mid + 6, it.color))
                 if it.kind == "hatch":
                     for k in range(4):

@@ -673,3 +673,14 @@ def test_a_small_picture_shrinks_the_tables_labels_in_proportion(mill):
     for key, s in big.items():
         assert small[key] == pytest.approx(0.6 * s) and mid[key] == pytest.approx(0.8 * s)
     assert render.text_scale(1000) == render.text_scale(4000) == 1.0 and render.text_scale(200) == 0.6
+
+
+def test_a_translucent_swatch_is_shown_over_the_table_colour_as_on_the_table():
+    # (the heatmap's legend showed its translucent cell colours over the dark panel: darker than the cells)
+    see = P.with_alpha((200, 40, 60, 255), 120)
+    fills = [p for p in scene.legend_prims([scene.LegendItem("fill", "3 of 3", see)], 0, 100, 200)
+             if isinstance(p, Fill)][1:]  # (after the panel)
+    assert [f.color for f in fills] == [P.TABLE, see]
+    solid = [p for p in scene.legend_prims([scene.LegendItem("fill", "wall", P.SEE_THROUGH)], 0, 100, 200)
+             if isinstance(p, Fill)][1:]
+    assert [f.color for f in solid] == [P.SEE_THROUGH]
