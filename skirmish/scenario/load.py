@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
 import shapely
@@ -55,14 +55,38 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
 
 
-def load(path: str | Path) -> Map:
-    """Load and validate a scenario file."""
-    return loads(read_source(path), source=str(path))
+M = TypeVar("M", bound=Map)
 
 
-def loads(text: str, source: str = "<string>") -> Map:
-    """Validate scenario text (``source`` names it in error messages)."""
-    return from_dict(parse_toml(text, source), source)
+@overload
+def load(path: str | Path) -> Map: ...
+@overload
+def load(path: str | Path, kind: type[M]) -> M: ...
+
+
+def load(path: str | Path, kind: type[Map] | None = None) -> Map:
+    """Load and validate a scenario file: a :class:`Table`, a grid or a region map, as the
+    file says. ``kind`` (``Table``, ``Grid``, ``Regions``): the map must be of that class
+    (a ScenarioError if not), and a type checker knows it is."""
+    return _of_kind(loads(read_source(path), source=str(path)), kind, str(path))
+
+
+@overload
+def loads(text: str, source: str = "<string>") -> Map: ...
+@overload
+def loads(text: str, source: str = "<string>", *, kind: type[M]) -> M: ...
+
+
+def loads(text: str, source: str = "<string>", *, kind: type[Map] | None = None) -> Map:
+    """Validate scenario text (``source`` names it in error messages); ``kind`` as in :func:`load`."""
+    return _of_kind(from_dict(parse_toml(text, source), source), kind, source)
+
+
+def _of_kind(m: Map, kind: type[Map] | None, source: str) -> Map:
+    if kind is not None and not isinstance(m, kind):
+        raise ScenarioError(f"{source}: a {m.kind} map ({type(m).__name__}), not a {kind.__name__}; "
+                            f"load it without a kind, or give a file of that kind")
+    return m
 
 
 def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:

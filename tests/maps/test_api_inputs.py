@@ -203,3 +203,14 @@ def test_wrong_types_at_the_library_s_door_are_named(mill):
                        (lambda: mill.check_move("akane", "10,18"), "a declared path is a list of points")):
         with pytest.raises(SkirmishError, match=re.escape(says)):
             call()
+
+
+def test_load_with_a_kind_returns_that_kind_or_names_what_the_file_is():
+    # (a typed caller had to cast load()'s Map to a Table before table-only calls)
+    assert isinstance(skirmish.load(SCENARIOS / "first-steps.toml", skirmish.Table), skirmish.Table)
+    assert isinstance(skirmish.load(SCENARIOS / "party-hard-maze.toml", skirmish.Grid), skirmish.Grid)
+    assert isinstance(skirmish.load(SCENARIOS / "island.toml", skirmish.Regions), skirmish.Regions)
+    with pytest.raises(skirmish.ScenarioError, match=r"party-hard-maze.toml: a grid map \(Grid\), not a Table"):
+        skirmish.load(SCENARIOS / "party-hard-maze.toml", skirmish.Table)
+    with pytest.raises(skirmish.ScenarioError, match=r"<string>: a table map \(Table\), not a Grid"):
+        skirmish.loads((SCENARIOS / "first-steps.toml").read_text(encoding="utf-8"), kind=skirmish.Grid)
