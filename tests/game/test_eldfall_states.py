@@ -181,6 +181,37 @@ def test_e_state_other_bleeding_rolls_sta():
     assert g.state.unit("r1").hp == 3
 
 
+def test_e_turn_strategic_bleeding_rolls_before_recovery_and_kills_an_incapacitated_model():
+    # (an Incapacitated model never rolled for Bleeding or Poisoned: it could not bleed out)
+    g = _game(model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 6, MEL = 12, ARM = 1, HP = 3",
+                    extra='states = ["Poisoned"]') + model("b1", "blue", (20, 20), 180))
+    u = g.state.unit("r1")
+    g.state = g.state.with_unit(dataclasses.replace(u, hp=0, states=u.states | {"Incapacitated", "Crouched"}))
+    g._strategic("red")  # STA 6 − 6: an automatic failure (E-MOD-ZERO), a Wound on an Incapacitated model
+    assert "Dead" in g.state.unit("r1").states
+    assert [e["roll"]["kind"] for e in g.events] == ["poisoned"]  # the Dead roll no Recovery
+    assert g.events[-1]["text"] == "r1 rolls for Poisoned (STA 6 -6): automatic failure -> 1 Wound, Dead"
+
+
+def test_e_turn_strategic_an_incapacitated_model_that_keeps_bleeding_still_rolls_recovery_after():
+    g = _game(model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 20, MEL = 12, ARM = 1, HP = 3",
+                    extra='states = ["Bleeding"]') + model("b1", "blue", (20, 20), 180))
+    u = g.state.unit("r1")
+    g.state = g.state.with_unit(dataclasses.replace(u, hp=0, states=u.states | {"Incapacitated", "Crouched"}))
+    g._strategic("red")  # STA 20: both rolls pass
+    assert [(e["roll"]["kind"], e["roll"]["success"]) for e in g.events] == [("bleeding", True), ("recovery", True)]
+    assert g.state.unit("r1").hp == 1 and "Weakened" in g.state.unit("r1").states
+
+
+def test_e_turn_strategic_a_model_bleeding_to_0_hp_rolls_recovery_from_its_next_phase():
+    g = _game(model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 6, MEL = 12, ARM = 1, HP = 1",
+                    extra='states = ["Poisoned"]') + model("b1", "blue", (20, 20), 180))
+    g._strategic("red")
+    assert "Incapacitated" in g.state.unit("r1").states
+    assert [e["roll"]["kind"] for e in g.events] == ["poisoned"]  # no Recovery in the phase it fell
+    assert g.events[-1]["text"].endswith("-> 1 Wound, Incapacitated")
+
+
 @pytest.mark.parametrize("states,spd,agi,sta", [
     ((), 4, 6, 5), (("Slowed",), 2, 6, 5), (("Crippled",), 2, 3, 5), (("Weakened",), 4, 6, 3),
     (("Flying",), 8, 6, 5), (("Flying", "Slowed"), 4, 6, 5), (("Slowed", "Crippled", "Crouched"), 2, 3, 5)])

@@ -279,32 +279,41 @@ class EldfallGame:
 
     # -- phases -------------------------------------------------------------------------
     def _strategic(self, side: str) -> None:
-        """E-TURN Strategic phase: Recovery rolls (E-STATE-INCAPACITATED) and Bleeding
-        and Poisoned rolls (E-STATE-OTHER: STA, Poisoned at −6) of the Active side's
-        models; STA as the States leave it (Weakened halves it)."""
+        """E-TURN Strategic phase, in its order: Bleeding and Poisoned rolls (E-STATE-OTHER:
+        STA, Poisoned at −6; an Incapacitated model rolls too, and a Wound kills it,
+        E-WOUND), then Recovery rolls (E-STATE-INCAPACITATED) of the Active side's models;
+        STA as the States leave it (Weakened halves it). Recovery is rolled by the models
+        Incapacitated as the phase starts: one that Bleeding takes to 0 HP rolls from its
+        next Strategic phase."""
         for u in self.state.side_units(side):
             m = self.state.model(u.id)
             sta = attributes_of(m, u.states)["STA"]
-            if "Incapacitated" in u.states and "Dead" not in u.states:
+            was_out = "Incapacitated" in u.states
+            for state, mods in (("Bleeding", ()), ("Poisoned", (-6,))):
+                if state not in u.states or "Dead" in self.state.unit(u.id).states:
+                    continue
+                r = attribute_roll(modify(sta, *mods), self.rng)
+                before = self._state_name(u.id)
+                if not r.success:
+                    self._apply_wounds({u.id: 1})
+                    self._finish_states()
+                after = self._state_name(u.id)
+                face = "automatic failure" if r.face is None else str(r.face)
+                self._phase_event(u.id, state.lower(), r.face, r.success,
+                                  f"{u.id} rolls for {state} (STA {sta}{''.join(f' {x:+d}' for x in mods)}): "
+                                  f"{face} -> " + ("no Wound" if r.success else "1 Wound")
+                                  + (f", {after}" if after != before and after in ("Incapacitated", "Dead") else ""))
+            u = self.state.unit(u.id)
+            if was_out and "Dead" not in u.states:
                 r = attribute_roll(modify(sta), self.rng)
                 if r.success:
                     nu = dataclasses.replace(u, hp=u.hp + 1, states=(u.states - {"Incapacitated", "Crouched"})
                                              | {"Weakened"})
                     self.state = self.state.with_unit(nu)
+                face = "automatic failure" if r.face is None else str(r.face)
                 self._phase_event(u.id, "recovery", r.face, r.success,
-                                  f"{u.id} rolls Recovery (STA {sta}): {r.face} -> "
+                                  f"{u.id} rolls Recovery (STA {sta}): {face} -> "
                                   + ("back with 1 HP, Weakened" if r.success else "stays Incapacitated"))
-                continue
-            for state, mods in (("Bleeding", ()), ("Poisoned", (-6,))):
-                if state not in u.states or not self.state.unit(u.id).in_play:
-                    continue
-                r = attribute_roll(modify(sta, *mods), self.rng)
-                if not r.success:
-                    self._apply_wounds({u.id: 1})
-                    self._finish_states()
-                self._phase_event(u.id, state.lower(), r.face, r.success,
-                                  f"{u.id} rolls for {state} (STA {sta}{''.join(f' {x:+d}' for x in mods)}): "
-                                  f"{r.face} -> " + ("no Wound" if r.success else "1 Wound"))
 
     def _phase_event(self, model: str, kind: str, face: int | None, success: bool, text: str) -> None:
         st = self.state
