@@ -10,11 +10,13 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from skirmish.cli import main
 from skirmish.errors import ScenarioError
 from skirmish.game.eldfall import EldfallGame, IllegalChoice, Move, Reaction, parse_settings
-from skirmish.game.eldfall.choices import SPECIAL_MOVES
+from skirmish.game.eldfall.choices import NOTHING as NOTHING_ACTION, SPECIAL_MOVES
 from skirmish.game.eldfall.loop import PLANNER_KIND
 from skirmish.game.eldfall.settings import check_playable, load_game
 from skirmish.game.policy import Decision, RandomPolicy, load_policy, PolicyError
@@ -168,6 +170,35 @@ def test_e_reaction_attack_of_opportunity_only_at_path_points_in_reach(tmp_path)
     attacks = [o for o in opts if o.kind == "attack"]
     assert attacks == [Reaction("attack", 2, "Sword")]  # only the point beside the guard
     assert Reaction("dodge") in opts
+
+
+def test_e_reaction_a_melee_reactor_the_mover_runs_past_gets_its_attack_at_the_nearest_point():
+    # (a 14" Run sampled at 6 points passed a Sword 0.74" away between two of them: only a Dodge was offered)
+    from eldfall_policies import Driven
+
+    models = (model("runner", "red", (2, 5), 0, attrs="AGI = 6, SPD = 7, STA = 2, MEL = 12, ARM = 1, HP = 2")
+              + model("guard", "blue", (6, 7), 270))
+    t = loads(f"format = 1\n{_weapons()}\n[table]\nsize = [30, 12]\n{models}")
+    blue = Driven(reactions={"guard": lambda opts: next(o for o in opts if o.kind == "attack")})
+    g = EldfallGame(t, parse_settings({"first": "red", "rounds": 1}, t),
+                    {"red": Driven(["runner"], moves={"runner": Move("run", (16.0, 5.0, 0.0), 0.0)},
+                                   actions={"runner": NOTHING_ACTION}), "blue": blue}, random.Random(1))
+    g.play()
+    react = next(d for d in blue.seen if d.kind == "reaction")
+    path = react.context["path"]
+    attacks = [o for o in react.options if o.kind == "attack"]
+    assert [path[o.at] for o in attacks] == [(6.0, 5.0, 0.0)]  # the path's nearest point to the guard
+    assert len(path) == 7 and path == tuple(sorted(path))  # the 6 judged points and it, in order along the path
+    ev = next(e for e in g.events if e["role"] == "reaction")
+    assert ev["action"]["kind"] == "attack" and ev["model"] == "guard"
+
+
+def test_e_reaction_no_moment_is_added_where_the_judged_points_bring_as_much():
+    models = model("mover", "red", (2, 2), 90) + model("guard", "blue", (4, 8), 180)
+    g = _game(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g.state = g.state.replace(round=1, turn=2, active="red")
+    mr = g.apply_move("mover", Move("walk", (2.0, 6.0, 0.0)))  # ends nearest the guard: nothing to add
+    assert g._with_near_moments("mover", mr) is mr
 
 
 def test_e_reaction_dodge_without_los_inside_awareness_is_halved(tmp_path):
@@ -479,3 +510,46 @@ def test_e_state_incapacitated_recovery_roll_in_own_strategic_phase():
     assert rec and rec[0]["roll"]["kind"] == "recovery" and rec[0]["roll"]["success"]  # STA 20 always succeeds
     u = g.state.unit("r1")
     assert u.in_play and u.hp == 1 and "Weakened" in u.states
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(1, 23), st.floats(1, 23)), min_size=2, max_size=4),
+       st.tuples(st.floats(1, 23), st.floats(1, 23)))
+def test_e_reaction_the_best_reach_and_awareness_anywhere_on_a_path_are_offered_at_some_moment(corners, at):
+    """Oracle: the path walked densely (every 0.01"): whatever best band of each weapon, and
+    whether the Awareness, a reactor has at some point of it, it has at one of the moments."""
+    import math
+
+    from skirmish.game.eldfall.choices import path_samples
+    from skirmish.game.eldfall.sight import PathTables
+    from skirmish.maps.table import reach_band, within_awareness
+
+    assume(math.dist(corners[0], at) > 1.3)  # (bases apart at the start)
+    models = model("mover", "red", corners[0], 90) + model("guard", "blue", at, 180, '["bow", "sword"]')
+    g = _game(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
+    g.state = g.state.replace(round=1, turn=1, active="red")
+    path = tuple((float(x), float(y), 0.0) for x, y in corners)
+    mr = dataclasses.replace(g.apply_move("mover", Move("idle")), path=path, samples=path_samples(path))
+    moments = g._with_near_moments("mover", mr).samples
+    dense = [(a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), 0.0) for a, b in zip(path, path[1:])
+             for t in (i / max(1, int(math.dist(a, b) / 0.01)) for i in range(int(math.dist(a, b) / 0.01) + 1))]
+    mover, guard = g.state.model("mover"), g.state.model("guard")
+
+    def best(points):
+        ds = PathTables(g.state.table, mover, points).distances("guard")
+        bands = {w.name: min((b for d in ds if (b := reach_band(guard, w, d)) is not None), default=None)
+                 for w in guard.weapons}
+        return bands, any(within_awareness(guard, d) for d in ds)
+
+    want_bands, want_aware = best(dense)
+    got_bands, got_aware = best(moments)
+    assert got_aware == want_aware
+    for name, band in want_bands.items():  # (a dense point may sit a hair nearer than the exact nearest)
+        assert got_bands[name] == band or (band is not None and got_bands[name] == band + 1
+                                           and _on_a_band_edge(guard, name, PathTables(g.state.table, mover, dense)
+                                                               .distances("guard")))
+
+
+def _on_a_band_edge(guard, name, ds):
+    w = guard.weapon(name)
+    return any(abs(min(ds) - lim) < 1e-3 for lim in [b.max_range for b in w.bands])

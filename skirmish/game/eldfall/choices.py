@@ -163,6 +163,36 @@ def path_samples(points: tuple[tuple[float, ...], ...], step: float = 2.0, most:
     return tuple(dedup)
 
 
+def nearest_on_path(path: Sequence[Sequence[float]], x: float, y: float) -> tuple[tuple[float, float, float], float]:
+    """The point (x, y, z) of ``path`` nearest (x, y) in plan (z interpolated along its
+    stretch), and how far along the path it lies (plan inches from the start)."""
+    pts = [(float(p[0]), float(p[1]), float(p[2]) if len(p) > 2 else 0.0) for p in path]
+    best, best_d, best_s, run = pts[0], math.hypot(pts[0][0] - x, pts[0][1] - y), 0.0, 0.0
+    for a, b in zip(pts, pts[1:]):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        seg = math.hypot(dx, dy)
+        if seg > 1e-12:
+            t = min(1.0, max(0.0, ((x - a[0]) * dx + (y - a[1]) * dy) / (seg * seg)))
+            q = (a[0] + t * dx, a[1] + t * dy, a[2] + t * (b[2] - a[2]))
+            d = math.hypot(q[0] - x, q[1] - y)
+            if d < best_d - 1e-12:
+                best, best_d, best_s = q, d, run + t * seg
+        run += seg
+    return best, best_s
+
+
+def with_moments(path: Sequence[Sequence[float]], samples: Sequence[tuple[float, float, float]],
+                 extra: Sequence[tuple[float, float, float]]) -> tuple[tuple[float, float, float], ...]:
+    """``samples`` and the points ``extra`` of ``path``, in their order along it (a point
+    within 1e-6 in of one already there is not repeated)."""
+    out = list(samples)
+    for p in extra:
+        if all(math.dist(p, q) > 1e-6 for q in out):
+            out.append(p)
+    along = {q: nearest_on_path(path, q[0], q[1])[1] for q in out}
+    return tuple(sorted(out, key=lambda q: along[q]))
+
+
 #: Where a base of a radius fits on a top (its footprint shrunk), per footprint and radius.
 _ROOM: IdentityMemo[shapely.Geometry] = IdentityMemo(1024)
 

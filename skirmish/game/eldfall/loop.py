@@ -41,8 +41,7 @@ from ...wording import count
 from .attacks import (AttackGeometry, action_kind, attack_geometry, attacking_side, defending_side, engagers,
                       strike_of, weapons_in_hand, with_rerolls)
 from .choices import (NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction, climb_jump_aims,
-                      strike_splits,
-                      path_samples)
+                      nearest_on_path, path_samples, strike_splits, with_moments)
 from .deploy import OPPOSITE, deploy_spots, placement_problem, zone_centre, zone_rects
 from .sampling import sample_ends
 from .policies import PLAYED, ScriptPolicy
@@ -373,7 +372,7 @@ class EldfallGame:
             why = _not_a_move_for("move", move)
             if why:
                 raise IllegalChoice(model_id, why, move)
-        mr = self.apply_move(model_id, move)
+        mr = self._with_near_moments(model_id, self.apply_move(model_id, move))
         seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples))
         if morale is not None:
             seq.morale[model_id] = morale
@@ -650,6 +649,34 @@ class EldfallGame:
         if mr.crouch == "end":
             self.state = self.state.with_unit(_toggle_crouched(self.state.unit(model_id), None)[0])
         return mr
+
+    def _with_near_moments(self, model_id: str, mr: MoveResult) -> MoveResult:
+        """E-REACTION: the moments of the move are its judged points (:func:`.choices.path_samples`)
+        and, for each model that may react, the point of the path nearest it where that
+        brings a weapon's reach, a nearer band or the Awareness that no judged point
+        brings: a reactor never misses an Attack of Opportunity (or a Dodge) because the
+        mover passed it between two judged points."""
+        st = self.state
+        if len(mr.path) < 2:
+            return mr
+        extra = []
+        for u in st.in_play(st.reactive):
+            if u.ap < 1:
+                continue
+            rm = st.model(u.id)
+            near, _ = nearest_on_path(mr.path, rm.x, rm.y)
+            *ds, d = PathTables(st.table, st.model(model_id), (*mr.samples, near)).distances(u.id)
+            if d >= min(ds) - 1e-9:
+                continue
+            hand = self._hand(u.id, reaction=True)
+
+            def offers(dist: float) -> set[tuple[str, int]]:  # (weapon, band) in reach; Awareness
+                got = {(w.name, b) for w in hand if (b := reach_band(rm, w, dist)) is not None}
+                return got | ({("Awareness", 0)} if within_awareness(rm, dist) else set())
+
+            if offers(d) - set().union(*map(offers, ds)):
+                extra.append(near)
+        return dataclasses.replace(mr, samples=with_moments(mr.path, mr.samples, extra)) if extra else mr
 
     def _tables_along(self, model_id: str, samples: tuple[tuple[float, float, float], ...]) -> PathTables:
         return PathTables(self.state.table, self.state.model(model_id), samples)
