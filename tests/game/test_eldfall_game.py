@@ -456,10 +456,14 @@ def test_e_morale_panicked_side_rolls_and_a_failure_runs_to_its_own_edge():
     blue = [e for e in record.events if e["model"] == "b1" and e["role"] == "activation"]
     assert blue and all(e["morale"] is not None for e in blue)
     for e in blue:
+        face = e["morale"]["face"]
         if not e["morale"]["success"]:  # MOR 1: fails on 2..20
             assert e["movement"]["kind"] == "run" and e["action"]["kind"] == "nothing"
             start, end = e["movement"]["path"][0][0], e["movement"]["path"][-1][0]
             assert end >= min(start, 24 - 0.63 - 0.3)  # toward the east edge (or already at it)
+            assert f"b1 panics (Morale roll {face} ✗)" in e["text"]
+        else:  # (a passed roll was in the JSON only)
+            assert f"b1 passes its Morale roll ({face} ✓)" in e["text"]
     assert any(not e["morale"]["success"] for e in blue)
     red = [e for e in record.events if e["model"] == "r1" and e["role"] == "activation"]
     assert all(e["morale"] is None for e in red)  # red is not Panicked, and has no MOR

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from skirmish.game.eldfall import Action, EldfallGame, IllegalChoice, Move, parse_settings
+from skirmish.game.eldfall import Action, EldfallGame, IllegalChoice, Move, Reaction, parse_settings
 from skirmish.game.eldfall.attacks import armour_of, defending_side, strike_of
 from skirmish.game.eldfall.loop import _Sequence
 from skirmish.game.eldfall.state import attributes_of, facing_toward
@@ -287,10 +287,54 @@ def test_e_turn_facing_a_model_that_suffers_a_hit_turns_to_face_its_attacker():
             hit_seen = True
             r1 = g.state.model("r1")
             assert b1.facing == pytest.approx(facing_toward(b1.x, b1.y, r1.x, r1.y))
+            # (the turn was not logged: a reader saw b1 facing north long after)
+            assert ev["result"]["turned"] == {"b1": {"toward": "r1", "facing": round(b1.facing, 2)}}
+            assert f"b1 turns to face r1 ({b1.facing:.0f}°)" in ev["text"]
         else:
             miss_seen = True
-            assert b1.facing == 90
+            assert b1.facing == 90 and ev["result"]["turned"] == {}
     assert hit_seen and miss_seen
+
+
+def test_e_turn_facing_a_model_hit_from_afar_keeps_its_melee_foe_in_front():
+    """b1 fights r2 (base contact, facing it); the archer r1 shoots b1 from the south.
+    Turning after a Hit is a "may": b1 keeps r2 in its front arc (docs/game.md)."""
+    hit_seen = False
+    for seed in range(12):
+        red = Driven(["r1"], moves={"r1": Move("idle")},
+                     actions={"r1": lambda opts: next(o for o in opts if o.kind == "attack" and o.target == "b1")})
+        g = _game(model("r1", "red", (12, 3), 90, '["bow"]', attrs="AGI = 6, SPD = 4, STA = 2, ACC = 16, HP = 9")
+                  + model("r2", "red", (12 - TOUCH, 12), 0, attrs="AGI = 6, SPD = 4, STA = 2, MEL = 12, HP = 9")
+                  + model("b1", "blue", (12, 12), 180, attrs="AGI = 6, SPD = 4, STA = 2, MEL = 12, ARM = 0, HP = 9"),
+                  red=red, seed=seed)
+        assert g.engaged_by("b1") == ("r2",)
+        record = g.play()
+        ev = next(e for e in record.events if e["role"] == "activation")
+        if ev["result"]["hits"]:
+            hit_seen = True
+            assert g.state.model("b1").facing == 180 and ev["result"]["turned"] == {}
+    assert hit_seen
+
+
+def test_e_wound_a_model_taken_to_0_hp_still_makes_its_dodge_move_before_the_sequence_ends():
+    """E-WOUND: Incapacitated at the end of the Activation Sequence; E-ACTION-DODGE: the
+    Dodge move comes at the end of Resolution, before that."""
+    seen = False
+    for seed in range(20):
+        red = Driven(["r1"], moves={"r1": Move("idle")},
+                     actions={"r1": lambda opts: next(o for o in opts if o.kind == "attack")})
+        blue = Driven(reactions={"b1": Reaction("dodge")}, dodge_moves={"b1": Move("dodge", (5 + TOUCH + 1.5, 5.0, 0.0))})
+        g = _game(model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 2, MEL = 16, ARM = 1, HP = 9")
+                  + model("b1", "blue", (5 + TOUCH, 5), 180, attrs="AGI = 2, SPD = 4, STA = 2, MEL = 12, ARM = 0, "
+                                                                   "HP = 1"), red=red, blue=blue, seed=seed)
+        record = g.play()
+        react = next(e for e in record.events if e["role"] == "reaction")
+        if g.state.unit("b1").hp == 0 and react["movement"]["kind"] == "dodge":
+            seen = True
+            assert "Incapacitated" in g.state.unit("b1").states
+            assert g.state.model("b1").x == pytest.approx(5 + TOUCH + 1.5)
+            assert "Dodge move 1.50 in" in react["text"]
+    assert seen
 
 
 def test_e_action_dodge_roll_then_dodge_move_up_to_half_speed():
@@ -308,6 +352,8 @@ def test_e_action_dodge_roll_then_dodge_move_up_to_half_speed():
         assert next(e for e in record.events if e["role"] == "reaction")["action"]["kind"] == "attack"
         dodge = next(x["dodge"] for x in ev["result"]["exchanges"] if x.get("dodge"))  # the mover's roll
         assert dodge["agility"] == 6 and dodge["success"] == (dodge["face"] <= 6)
+        react = next(e for e in record.events if e["role"] == "reaction")  # (the text left the mover's roll out)
+        assert react["text"].endswith(f"; r1 Dodges {dodge['face']} {'✓' if dodge['success'] else '✗'}")
         if g.state.unit("r1").in_play:
             assert ev["result"]["dodge_move"]["kind"] == "dodge" and ev["result"]["dodge_move"]["length"] <= 2
             assert g.state.model("r1").x == 3.1
@@ -343,3 +389,28 @@ def test_e_state_engaged_far_enemies_skipped_as_measuring_them_finds(seed):
     far = max(w.reach for w in usable_weapons(st.model("r0")) if not w.ranged) + 2 * R + 0.0005
     g = _game(model("r1", "red", (5, 5), 0, attrs=ATTRS) + model("b1", "blue", (5 + far, 5), 180, attrs=ATTRS))
     assert g.engaged_by("b1") == ("r1",) and g.engaged_by("r1") == ("b1",)
+
+
+@pytest.mark.parametrize("crouch, crouched, says", [("start", False, "#1 r1 crouches and walks 1.50 in to"),
+                                                    ("end", False, "#1 r1 walks 1.50 in to (5.00, 6.50), then crouches"),
+                                                    ("end", True, "#1 r1 walks 1.50 in to (5.00, 6.50), then stands up"),
+                                                    (None, False, "#1 r1 walks 1.50 in to (5.00, 6.50), nothing")])
+def test_e_activation_the_log_says_when_a_model_crouches_or_stands_up(crouch, crouched, says):
+    # (a Crouch toggle was in the JSON only)
+    red = Driven(["r1"], moves={"r1": Move("walk", (5.0, 6.5, 0.0), 90, crouch=crouch)}, actions={"r1": Action("nothing")})
+    g = _game(model("r1", "red", (5, 5), 90, attrs=ATTRS, extra='states = ["Crouched"]' if crouched else "")
+              + model("b1", "blue", (20, 20), 180), red=red)
+    record = g.play()
+    assert next(e for e in record.events if e["role"] == "activation")["text"].startswith(says)
+
+
+def test_e_mod_zero_the_log_names_the_band_modifier_and_an_automatic_failure():
+    # (an attack at value 0 printed no dice and no reason, its band's −3 nowhere)
+    red = Driven(["r1"], moves={"r1": Move("idle")},
+                 actions={"r1": lambda opts: next(o for o in opts if o.kind == "attack")})
+    g = _game(model("r1", "red", (2, 12), 0, '["bow"]', attrs="AGI = 6, SPD = 4, STA = 2, ACC = 3, HP = 2")
+              + model("b1", "blue", (17, 12), 180), red=red)
+    record = g.play()
+    text = next(e for e in record.events if e["role"] == "activation")["text"]
+    assert "attacks b1 with Bow at 13.74 in (Accuracy -3) [no die: the value is 0 or less, an automatic " \
+           "failure (E-MOD-ZERO)]: 0 Hits, 0 Wounds" in text

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,10 +74,16 @@ class MoveResult:
 
     @property
     def length(self) -> float:
+        """The path's length (inches, drops included)."""
         return 0.0 if self.plan is None else float(self.plan.length)
 
+    @property
+    def cost(self) -> float:
+        """What the movement spent of its budget (a drop costs nothing: E-FALL)."""
+        return 0.0 if self.plan is None else float(self.plan.cost)
+
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "length": round(self.length, 4),
+        return {"kind": self.kind, "length": round(self.length, 4), "cost": round(self.cost, 4),
                 "path": [[round(c, 4) for c in p] for p in self.path], "facing": round(self.facing, 2),
                 "crouch": self.crouch,
                 "stopped_at_contact": None if self.plan is None else self.plan.stopped_at_contact}
@@ -113,6 +119,7 @@ class _Sequence:
     reach: dict[str, list[list[Weapon]]] = field(default_factory=dict)  # the reactor's weapons reaching there
     morale: dict[str, dict[str, Any]] = field(default_factory=dict)  # E-MORALE rolls of this sequence
     equips: dict[str, dict[str, Any]] = field(default_factory=dict)  # E-ACTION-OTHER: weapons changed
+    was_crouched: bool = False  # the mover was Crouched before its movement
 
 
 class EldfallGame:
@@ -372,8 +379,10 @@ class EldfallGame:
             why = _not_a_move_for("move", move)
             if why:
                 raise IllegalChoice(model_id, why, move)
+        was_crouched = "Crouched" in self.state.unit(model_id).states
         mr = self._with_near_moments(model_id, self.apply_move(model_id, move))
-        seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples))
+        seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples),
+                        was_crouched=was_crouched)
         if morale is not None:
             seq.morale[model_id] = morale
         self._reactions(seq)
@@ -846,7 +855,7 @@ class EldfallGame:
         mover = seq.mover
         logs: dict[str, list[dict[str, Any]]] = {mover: []}
         rolled: dict[str, int] = {}
-        hits_on: dict[str, str] = {}  # model -> an attacker that Hit it (E-TURN-FACING)
+        hits_on: dict[str, list[str]] = {}  # model -> the attackers that Hit it, in order (E-TURN-FACING)
         dodgers: list[str] = []
 
         def note(model: str, entry: dict[str, Any]) -> None:
@@ -858,9 +867,9 @@ class EldfallGame:
             rolled[defender] = rolled.get(defender, 0) + log.active.wounds_rolled
             rolled[attacker] = rolled.get(attacker, 0) + log.reactive.wounds_rolled
             if log.active.hits:
-                hits_on[defender] = attacker
+                hits_on.setdefault(defender, []).append(attacker)
             if log.reactive.hits:
-                hits_on[attacker] = defender
+                hits_on.setdefault(attacker, []).append(defender)
             note(attacker, _exchange_json(log, defender, geo, "active"))
             if back is not None or log.reactive.dodge is not None:
                 note(defender, _exchange_json(log, attacker, back, "reactive"))
@@ -889,7 +898,7 @@ class EldfallGame:
                         tid = hit["target"]
                         rolled[tid] = rolled.get(tid, 0) + hit["wounds"]
                         if hit["hits"]:
-                            hits_on[tid] = mover
+                            hits_on.setdefault(tid, []).append(mover)
                         note(mover, {"role": "active", "exchange": "template", "template": w.template, **hit})
                         if "dodge" in hit:
                             note(tid, {"role": "reactive", "exchange": "template", "template": w.template,
@@ -942,13 +951,9 @@ class EldfallGame:
             reactive = defending_side(mm, mu, dodge=action.kind == "dodge")
             roll(Exchange(active, reactive), rid, mover, geo, None)
         self._apply_wounds(rolled)
-        changed = self._finish_states()
-        # E-TURN-FACING: a model that suffered a Hit turns to face its attacker
-        for model, attacker in hits_on.items():
-            u = self.state.unit(model)
-            if u.in_play:
-                m, a = self.state.model(model), self.state.model(attacker)
-                self.state = self.state.moved(model, m.x, m.y, m.z, facing_toward(m.x, m.y, a.x, a.y, m.facing))
+        # (E-WOUND: a model at 0 HP becomes Incapacitated at the end of the Sequence, so it
+        # still turns and makes its Dodge move; a Death Blow's Dead is out at once)
+        turned = self._face_attackers(hits_on)
         # E-ACTION-DODGE: the Dodge move, up to ⌈SPD/2⌉
         dodge_moves: dict[str, MoveResult] = {}
         for d in dodgers:
@@ -970,9 +975,33 @@ class EldfallGame:
                 fails = sum(not r.success for r in fr)
                 if fails:
                     self._apply_wounds({d: fails})
-                    changed |= self._finish_states()
+                    rolled[d] = rolled.get(d, 0) + fails
                 note(d, {"kind": "fall", "rolls": [{"face": r.face, "success": r.success} for r in fr]})
-        self._log_sequence(seq, action, logs, falls, changed | {m for m, n in rolled.items() if n > 0}, dodge_moves)
+        changed = self._finish_states()
+        self._log_sequence(seq, action, logs, falls, changed | {m for m, n in rolled.items() if n > 0}, dodge_moves,
+                           turned)
+
+    def _face_attackers(self, hits_on: Mapping[str, list[str]]) -> dict[str, str]:
+        """E-TURN-FACING: a model that suffered a Hit may turn to face an attacker, at the
+        end of Resolution. It turns to the last attacker that Hit it from base contact, or
+        else to the last that Hit it, unless an enemy engaging it (E-STATE-ENGAGED) is in
+        its front arc: a careful player keeps its melee foe in front rather than face a
+        distant archer. Returns who turned to whom."""
+        turned = {}
+        for model, attackers in hits_on.items():
+            if "Dead" in self.state.unit(model).states:
+                continue
+            table = self.state.table
+            touching = [a for a in attackers if table.distance(model, a) <= CONTACT_TOLERANCE]
+            to = touching[-1] if touching else attackers[-1]
+            if not touching and any(table.arc(model, e) == "front" for e in self.engaged_by(model)):
+                continue
+            m, a = self.state.model(model), self.state.model(to)
+            face = facing_toward(m.x, m.y, a.x, a.y, m.facing)
+            if abs((face - m.facing + 180) % 360 - 180) > 1e-9:
+                self.state = self.state.moved(model, m.x, m.y, m.z, face)
+                turned[model] = to
+        return turned
 
     def _fall_rolls(self, model_id: str, mr: MoveResult) -> list[AttributeRoll]:
         """E-FALL: the Agility rolls of a movement's falls, one per interval (AGI as the
@@ -1038,7 +1067,8 @@ class EldfallGame:
 
     # -- the log ---------------------------------------------------------------------------
     def _log_sequence(self, seq: _Sequence, action: Action, logs: dict[str, list[dict[str, Any]]],
-                      falls: list[Any], changed: set[str], dodge_moves: Mapping[str, MoveResult]) -> None:
+                      falls: list[Any], changed: set[str], dodge_moves: Mapping[str, MoveResult],
+                      turned: Mapping[str, str]) -> None:
         st = self.state
         involved = {seq.mover, *seq.reactions, *(e.get("target") for es in logs.values() for e in es
                                                  if e.get("target"))}
@@ -1056,9 +1086,11 @@ class EldfallGame:
                        "wounds": sum(e.get("wounds", 0) for e in entries if e.get("role") == "active"),
                        "falls": [{"face": r.face, "success": r.success} for r in falls],
                        "exchanges": entries, "states": states,
-                       "dodge_move": dodge_moves[seq.mover].to_json() if seq.mover in dodge_moves else None},
+                       "dodge_move": dodge_moves[seq.mover].to_json() if seq.mover in dodge_moves else None,
+                       "turned": {m: {"toward": a, "facing": round(st.model(m).facing, 2)} for m, a in turned.items()}},
             "morale": seq.morale.get(seq.mover), "equip": seq.equips.get(seq.mover),
-            "text": _activation_text(seq, action, entries, falls, states, changed),
+            "text": _activation_text(seq, action, entries, falls, states, changed,
+                                     _dodge_move_text(dodge_moves.get(seq.mover), entries) + _turned_text(turned, st)),
         })
         for rid, r in seq.reactions.items():
             rent = logs.get(rid, [])
@@ -1073,7 +1105,9 @@ class EldfallGame:
                            "wounds": sum(e.get("wounds", 0) for e in rent if e.get("role") == "active"),
                            "exchanges": rent, "states": states},
                 "morale": seq.morale.get(rid), "equip": seq.equips.get(rid),
-                "text": _reaction_text(rid, seq.mover, r, rent, at, seq.morale.get(rid)),
+                "text": _reaction_text(rid, seq.mover, r, rent, at, seq.morale.get(rid),
+                                       [e for e in entries if e.get("role") == "reactive" and e.get("target") == rid])
+                + _dodge_move_text(dodge_moves.get(rid), rent),
             })
 
 
@@ -1126,10 +1160,15 @@ def _describe_exchange(e: dict[str, Any], who: str) -> str:
     geo = e.get("geometry")
     if geo:
         text += f" with {geo['weapon']} at {geo['distance']:.2f} in"
+        mods = [f"Accuracy {geo['accuracy']:+d}"] if geo.get("accuracy") else []
         if geo.get("cover") and geo["cover"]["modifier"]:
-            text += f" ({geo['cover']['level']} cover {geo['cover']['modifier']:+d})"
+            mods.append(f"{geo['cover']['level']} cover {geo['cover']['modifier']:+d}")
+        if mods:
+            text += f" ({', '.join(mods)})"
     if dice:
         text += f" [{dice}]"
+    elif e.get("exchange") != "template":
+        text += " [no die: the value is 0 or less, an automatic failure (E-MOD-ZERO)]"
     text += f": {count(e['hits'], 'Hit')}, {count(e['wounds'], 'Wound')}"
     if e.get("dodge"):
         text += f"; Dodge {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}"
@@ -1137,17 +1176,25 @@ def _describe_exchange(e: dict[str, Any], who: str) -> str:
 
 
 def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any]], falls: list[Any],
-                     states: Mapping[str, str], took: set[str]) -> str:
+                     states: Mapping[str, str], took: set[str], after: str = "") -> str:
     mv = seq.move
     end = mv.path[-1]
     if mv.kind == "idle":
         move = f"stays (facing {mv.facing:.0f}°)"
     else:
-        move = f"{mv.kind}s {mv.length:.2f} in to ({end[0]:.2f}, {end[1]:.2f}{'' if not end[2] else f', z {end[2]:g}'})"
+        path = f" (a {mv.length:.2f} in path with its drop)" if mv.length - mv.cost > 0.005 else ""
+        move = (f"{mv.kind}s {mv.cost:.2f} in{path} to ({end[0]:.2f}, {end[1]:.2f}"
+                f"{'' if not end[2] else f', z {end[2]:g}'})")
+    toggle = "stands up" if seq.was_crouched else "crouches"  # E-ACTIVATION: Crouched toggled
+    if mv.crouch == "start":
+        move = f"{toggle} and {move}"
+    elif mv.crouch == "end":
+        move = f"{move}, then {toggle}"
     parts = [f"#{seq.number} {seq.mover} {move}"]
     panic = seq.morale.get(seq.mover)
-    if panic is not None and not panic["success"]:
-        parts[0] = f"#{seq.number} {seq.mover} panics (Morale roll {panic['face']} ✗) and {move}"
+    if panic is not None:
+        parts[0] = (f"#{seq.number} {seq.mover} passes its Morale roll ({panic['face']} ✓) and {move}"
+                    if panic["success"] else f"#{seq.number} {seq.mover} panics (Morale roll {panic['face']} ✗) and {move}")
     if falls:
         parts.append("falls: " + " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls))
     if action.kind in ("attack", "cast"):
@@ -1161,9 +1208,26 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
         parts.append(f"deals a Death Blow to {action.target}")
     else:
         parts.append(action.kind)
-    out = ", ".join(parts)
+    out = ", ".join(parts) + after
     hurt = [f"{m}: {s}" for m, s in states.items() if m in took]
     return out + (f" — {', '.join(hurt)}" if hurt else "")
+
+
+def _dodge_move_text(mr: MoveResult | None, entries: list[dict[str, Any]]) -> str:
+    """The Dodge move of a model (E-ACTION-DODGE) and the falls it made, for the log."""
+    if mr is None:
+        return ""
+    end = mr.path[-1]
+    text = f"; Dodge move {mr.cost:.2f} in to ({end[0]:.2f}, {end[1]:.2f}{'' if not end[2] else f', z {end[2]:g}'})"
+    for e in entries:
+        if e.get("kind") == "fall":
+            text += ", falls: " + " ".join(f"{r['face']}{'✓' if r['success'] else '✗'}" for r in e["rolls"])
+    return text
+
+
+def _turned_text(turned: Mapping[str, str], st: GameState) -> str:
+    """E-TURN-FACING: who turned to face whom after a Hit, for the log."""
+    return "".join(f"; {m} turns to face {a} ({st.model(m).facing:.0f}°)" for m, a in turned.items())
 
 
 def _reaction_kind(m: Any, r: Reaction) -> str:
@@ -1173,16 +1237,21 @@ def _reaction_kind(m: Any, r: Reaction) -> str:
 
 
 def _reaction_text(rid: str, mover: str, r: Reaction, entries: list[dict[str, Any]],
-                   at: tuple[float, float, float] | None, morale: dict[str, Any] | None = None) -> str:
+                   at: tuple[float, float, float] | None, morale: dict[str, Any] | None = None,
+                   mover_side: Sequence[dict[str, Any]] = ()) -> str:
+    """A Reaction's line: its Morale roll, the Attack of Opportunity (with the mover's
+    Dodge against it, ``mover_side``) or the Dodge."""
     if r.kind == "none":
         face = morale["face"] if morale else "?"
         return f"   ↳ {rid} panics (Morale roll {face} ✗): its Reaction is lost (E-MORALE)"
+    passed = f" (Morale roll {morale['face']} ✓)" if morale else ""
     if r.kind == "attack":
         where = f" at ({at[0]:.2f}, {at[1]:.2f})" if at else ""
         ex = [e for e in entries if e.get("role") == "active"] or [e for e in entries]
-        return f"   ↳ {rid} reacts: Attack of Opportunity{where}; " + "; ".join(
-            _describe_exchange(e, rid) for e in ex)
-    return f"   ↳ {rid} reacts: Dodge{'' if r.los else ' (no LoS: Agility halved)'}" + "".join(
+        return f"   ↳ {rid} reacts{passed}: Attack of Opportunity{where}; " + "; ".join(
+            _describe_exchange(e, rid) for e in ex) + "".join(
+            f"; {mover} Dodges {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}" for e in mover_side)
+    return f"   ↳ {rid} reacts{passed}: Dodge{'' if r.los else ' (no LoS: Agility halved)'}" + "".join(
         f"; Dodge {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}" for e in entries if e.get("dodge"))
 
 

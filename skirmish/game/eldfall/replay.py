@@ -6,10 +6,10 @@ reaction or phase roll, then the summary ``{seed, winner, vp, rounds, states}``)
 :class:`GameLog`; :func:`replay` applies it to the scenario's table (the models'
 starting positions) and checks that it fits. Nothing is rolled or decided again: the
 positions are the ends of the logged paths, the facings the logged facings, the
-conditions the logged states. The one thing the log does not spell out is E-TURN-FACING
-(a model that suffered a Hit turns to face its attacker); the replay turns it as the
-game did, from the logged Hits, unless the model makes a logged Dodge move in the same
-Activation Sequence (that move's facing came later and wins).
+conditions the logged states, the turns after a Hit (E-TURN-FACING) the logged
+``result.turned``. A log from before turns were logged has them inferred from the Hits
+(the model turned to its attacker unless it made a Dodge move in the same Activation
+Sequence, whose facing came later and wins).
 
 >>> from skirmish.scenario.load import load
 >>> table = load("scenarios/first-steps.toml")
@@ -131,6 +131,9 @@ class Step:
     roll: tuple[str, int | None, bool] | None = None  # (kind, face, success) of a phase roll
     falls: tuple[tuple[int, bool], ...] = ()
     text: str = ""
+    #: E-TURN-FACING: the facings models turned to after a Hit (None: a log from before
+    #: they were logged, where the replay infers them from the Hits)
+    turned: Mapping[str, float] | None = None
 
     def __repr__(self) -> str:
         what = self.action.kind if self.action else (self.roll[0] if self.roll else "")
@@ -310,7 +313,22 @@ def _step(src: str, lineno: int, number: int, obj: Mapping[str, Any]) -> Step:
                 wounds=ln.get("result.wounds", int, optional=True, default=0), exchanges=ln.exchanges(),
                 states=MappingProxyType(dict(states)), dodge_move=ln.movement("result.dodge_move", optional=True),
                 templates=ln.templates(),
-                roll=roll, falls=falls, text=ln.get("text", str, optional=True, default=""))
+                roll=roll, falls=falls, text=ln.get("text", str, optional=True, default=""),
+                turned=_turned(ln))
+
+
+def _turned(ln: _Line) -> Mapping[str, float] | None:
+    """``result.turned`` of an activation: {model: {"toward": id, "facing": degrees}}."""
+    raw = ln.get("result.turned", dict, optional=True)
+    if raw is None:
+        return None
+    out = {}
+    for m, t in raw.items():
+        face = t.get("facing") if isinstance(t, dict) else None
+        if not isinstance(face, (int, float)) or isinstance(face, bool):
+            raise ln.fail(f"'result.turned.{m}.facing'", f"must be a number, got {json.dumps(face)}")
+        out[m] = float(face)
+    return MappingProxyType(out)
 
 
 def parse_log(text: str, source: str = "log") -> GameLog:
@@ -512,14 +530,19 @@ def _place(cur: dict[str, Placed], mid: str, mv: Movement, what: str, s: Step, s
 def _apply(cur: dict[str, Placed], s: Step, dodgers: frozenset[str], source: str) -> None:
     if s.movement is not None:
         _place(cur, s.model, s.movement, "movement.path", s, source)
-    # E-TURN-FACING: a model that suffered a Hit turns to face its attacker (its own
-    # Dodge move, made after, keeps its own facing)
     for mid, cond in s.states.items():
         cur[mid] = dataclasses.replace(cur[mid], condition="Unharmed" if cond == "Active" else cond)
-    for e in s.exchanges:
-        t, a = cur[e.target], cur[s.model]
-        if e.hits > 0 and e.target not in dodgers and t.in_play:
-            cur[e.target] = dataclasses.replace(t, facing=facing_toward(t.at[0], t.at[1], a.at[0], a.at[1], t.facing))
+    # E-TURN-FACING: a model that suffered a Hit may turn to face an attacker (its own
+    # Dodge move, made after, keeps its own facing): as logged, or inferred from the Hits
+    if s.turned is not None:
+        for mid, face in s.turned.items():
+            cur[mid] = dataclasses.replace(cur[mid], facing=face % 360.0)
+    else:
+        for e in s.exchanges:
+            t, a = cur[e.target], cur[s.model]
+            if e.hits > 0 and e.target not in dodgers and t.in_play:
+                cur[e.target] = dataclasses.replace(t, facing=facing_toward(t.at[0], t.at[1], a.at[0], a.at[1],
+                                                                            t.facing))
     if s.dodge_move is not None:
         _place(cur, s.model, s.dodge_move, "result.dodge_move.path", s, source)
 
