@@ -326,38 +326,46 @@ class Table(TableMovement, TableTemplates, Map):
 
     def _visible_samples(self, a: str, b: str, *, arc: LosArc = "front", samples: int = 16,
                          tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None,
-                         prune: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                         prune: bool = True, any_visible: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`visible_fraction`'s samples: which ones ``a`` sees (only those in the mask
-        ``only`` are solved, the rest are False) and their area weights."""
+        ``only`` are solved, the rest are False) and their area weights. ``any_visible``:
+        as :meth:`_solve_samples`."""
         answers, weights, _ = self._sample_answers(a, b, arc=arc, samples=samples, tolerance=tolerance, only=only,
-                                                   prune=prune)
+                                                   prune=prune, any_visible=any_visible)
         return np.array([r is not None and r.visible for r in answers], float), weights
 
     def _sample_answers(self, a: str, b: str, *, arc: LosArc = "front", samples: int = 16,
                         tolerance: float = DEFAULT_TOLERANCE, only: np.ndarray | None = None,
-                        prune: bool = True) -> tuple[list[LosAnswer | None], np.ndarray, np.ndarray]:
+                        prune: bool = True, any_visible: bool = False
+                        ) -> tuple[list[LosAnswer | None], np.ndarray, np.ndarray]:
         """The LoS answer from ``a`` to each of ``b``'s surface samples (None where not
         solved: outside the mask ``only``, or pruned), the samples' area weights and the
-        samples (x, y, z).
+        samples (x, y, z). ``any_visible``: as :meth:`_solve_samples`.
 
         ``prune``: a sample on ``b``'s far side is hidden by ``b`` itself, and is not
         solved: every point of ``a``'s hitbox lies strictly behind the plane tangent to
         ``b`` (grown by ε) there, so every sight line to it enters ``b``."""
         pts, weights, want = self._wanted_samples(a, b, samples, tolerance, only, prune)
-        return self._solve_samples(a, pts, want, arc, tolerance), weights, pts
+        return self._solve_samples(a, pts, want, arc, tolerance, any_visible=any_visible), weights, pts
 
     def _solve_samples(self, a: str, pts: np.ndarray, want: np.ndarray, arc: LosArc = "front",
-                       tolerance: float = DEFAULT_TOLERANCE, leave_out: int = -1) -> list[LosAnswer | None]:
+                       tolerance: float = DEFAULT_TOLERANCE, leave_out: int = -1, *, any_visible: bool = False
+                       ) -> list[LosAnswer | None]:
         """The LoS answer from ``a`` to each point of ``pts`` in the mask ``want`` (None
         elsewhere), in one batch. ``leave_out``: an owner of the LoS obstacles that blocks
-        none of these sight lines (the search leaves it out as it does a line's own ends)."""
+        none of these sight lines (the search leaves it out as it does a line's own ends).
+        ``any_visible``: only whether some point is seen is asked (one ``any_of`` group of
+        ``line_of_sight_batch``): once the first round sees one, the points it leaves open
+        are not solved further (answered :data:`MOOT`, not visible); a point seen is
+        always answered so, and where none is, every answer is the point's own."""
         ask = np.flatnonzero(want)
         rows = np.zeros((len(ask), 6))
         rows[:, [0, 1, 3]] = pts[ask]
         rows[:, 5] = leave_out  # (points: no radius, no height, no owner of their own)
         facing = self.model(a).facing_vector if arc == "front" else None
         raw = line_of_sight_batch(self.los_obstacles, Viewers.repeat(self._viewer(a), len(ask)), Viewers(rows),
-                                  [facing] * len(ask), tolerance=tolerance)
+                                  [facing] * len(ask), tolerance=tolerance,
+                                  any_of=np.zeros(len(ask), np.int64) if any_visible else None)
         answers: list[LosAnswer | None] = [None] * len(pts)
         for i, r in zip(ask.tolist(), raw):
             answers[i] = r
@@ -526,7 +534,9 @@ class Table(TableMovement, TableTemplates, Map):
         centre to the sample. Only the others are asked again on the table without the
         piece (all of them where something stands on the piece: its solid may change),
         those the piece alone hides first (the likeliest to come into view: when one does,
-        the rest are not needed)."""
+        the rest are not needed). Each ask only needs whether some sample comes into view
+        (``any_visible``): one that does outweighs the 1e-9 margin (a sample's area weight
+        is over 1e-5 of the total), and where none does every answer is the sample's own."""
         near = self._may_clear(piece, attacker, answers, pts)
         names = self.los_obstacles.names
         alone = np.array([bool(near[i]) and r is not None and {names[o] for o in r.blockers} == {piece.id}
@@ -537,10 +547,11 @@ class Table(TableMovement, TableTemplates, Map):
         for ask in (alone, near & ~alone):
             if ask.any():
                 if without is not None:
-                    more += without._visible_samples(attacker, target, only=ask)[0]
+                    more += without._visible_samples(attacker, target, only=ask, any_visible=True)[0]
                 else:  # (the table without the piece is this one with the piece left out of the search)
                     more += [r is not None and r.visible for r in self._solve_samples(attacker, pts, ask,
-                                                                                      leave_out=owner)]
+                                                                                      leave_out=owner,
+                                                                                      any_visible=True)]
                 if float((mask + more) @ weights / weights.sum()) > seen + 1e-9:
                     return True
         return False
