@@ -497,10 +497,12 @@ class Table(TableMovement, TableTemplates, Map):
         near = [s for s, g in zip(pieces, gap.tolist()) if g <= reach and s.top > mt.z + BASE_THICKNESS
                 and cylinder_prism_distance(mt.hitbox, s.solid) <= 1.0 + CONTACT_TOLERANCE]
         seen: float | None = None  # (not computed where no piece can give Cover and it is not asked for)
+        meets: dict[str, np.ndarray] = {}  # per piece: the solved samples whose sight lines may meet it
         if near or fraction:
             pts, weights, want = self._wanted_samples(attacker, target)
             if not fraction:  # a piece no sight line to a solved sample can meet hides none of them
-                near = [s for s in near if self._lines_may_meet(s, attacker, pts, want).any()]
+                meets = {s.id: self._lines_may_meet(s, attacker, pts, want) for s in near}
+                near = [s for s in near if meets[s.id].any()]
         if near or fraction:
             answers = self._solve_samples(attacker, pts, want)
             mask = np.array([r is not None and r.visible for r in answers], float)
@@ -509,7 +511,7 @@ class Table(TableMovement, TableTemplates, Map):
         for s in near:
             if seen is None or not 0 < seen < 1:
                 continue
-            if not self._seen_without(s, attacker, target, answers, mask, weights, seen, pts):
+            if not self._seen_without(s, attacker, target, answers, mask, weights, seen, pts, meets.get(s.id)):
                 continue
             rect = s.solid.footprint.minimum_rotated_rectangle
             xy = np.asarray(rect.exterior.coords)
@@ -526,7 +528,8 @@ class Table(TableMovement, TableTemplates, Map):
         return Cover("none", 0, None, "not visible" if seen == 0 else "no scenery within 1\" hides it", seen)
 
     def _seen_without(self, piece: Scenery, attacker: str, target: str, answers: list[LosAnswer | None],
-                      mask: np.ndarray, weights: np.ndarray, seen: float, pts: np.ndarray) -> bool:
+                      mask: np.ndarray, weights: np.ndarray, seen: float, pts: np.ndarray,
+                      meets: np.ndarray | None = None) -> bool:
         """E-COVER: whether ``target`` is more visible without ``piece`` (``answers``: the
         samples ``pts`` as the table stands). A sample seen past every solid is seen past
         fewer, and a hidden one whose sight lines all keep clear of the piece stays hidden
@@ -536,8 +539,10 @@ class Table(TableMovement, TableTemplates, Map):
         those the piece alone hides first (the likeliest to come into view: when one does,
         the rest are not needed). Each ask only needs whether some sample comes into view
         (``any_visible``): one that does outweighs the 1e-9 margin (a sample's area weight
-        is over 1e-5 of the total), and where none does every answer is the sample's own."""
-        near = self._may_clear(piece, attacker, answers, pts)
+        is over 1e-5 of the total), and where none does every answer is the sample's own.
+        ``meets``: the solved samples whose sight lines may meet the piece, where known
+        (:meth:`_may_clear`)."""
+        near = self._may_clear(piece, attacker, answers, pts, meets)
         names = self.los_obstacles.names
         alone = np.array([bool(near[i]) and r is not None and {names[o] for o in r.blockers} == {piece.id}
                           for i, r in enumerate(answers)], bool)
@@ -588,12 +593,13 @@ class Table(TableMovement, TableTemplates, Map):
         """:meth:`_held` by piece id, as asked on this table."""
         return {}
 
-    def _may_clear(self, piece: Scenery, attacker: str, answers: list[LosAnswer | None], pts: np.ndarray
-                   ) -> np.ndarray:
+    def _may_clear(self, piece: Scenery, attacker: str, answers: list[LosAnswer | None], pts: np.ndarray,
+                   meets: np.ndarray | None = None) -> np.ndarray:
         """The hidden samples (``answers`` to ``pts``) that may come into view without
-        ``piece``: those whose sight lines may meet it (:meth:`_lines_may_meet`)."""
+        ``piece``: those whose sight lines may meet it (:meth:`_lines_may_meet`; ``meets``:
+        its answer for every solved sample where known, each sample's line on its own)."""
         hidden = np.array([r is not None and not r.visible and not r.out_of_arc for r in answers], bool)
-        return self._lines_may_meet(piece, attacker, pts, hidden)
+        return hidden & meets if meets is not None else self._lines_may_meet(piece, attacker, pts, hidden)
 
     def _lines_may_meet(self, piece: Scenery, attacker: str, pts: np.ndarray, among: np.ndarray) -> np.ndarray:
         """Of the samples ``pts`` in the mask ``among``, those whose sight lines from

@@ -240,6 +240,10 @@ def test_e_cover_piece_hides_as_the_whole_table_without_it_shows(mill, which):
             # sample by sample: every sample the piece hides is one asked again
             opened = (without._visible_samples(a, b)[0] > 0) & (mask == 0)
             assert not (opened & ~t._may_clear(s, a, answers, pts)).any(), (a, b, s.id)
+            # (the lines that may meet the piece found once for every solved sample: the same)
+            meets = t._lines_may_meet(s, a, pts, np.array([r is not None for r in answers]))
+            assert np.array_equal(t._may_clear(s, a, answers, pts, meets), t._may_clear(s, a, answers, pts))
+            assert t._seen_without(s, a, b, answers, mask, weights, seen, pts, meets) == oracle
             asked += oracle
     assert asked  # some piece did hide part of a target
 
