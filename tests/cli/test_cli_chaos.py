@@ -88,6 +88,23 @@ def test_play_json(capsys):
     assert all("attacker" in e for e in doc["events"] if e["kind"] == "attack")
 
 
+def test_c_class_counter_d4_of_a_class_0_counter_is_shown_in_text_and_json(capsys):
+    """A class-0 counter against a defence die other than a d4 rolls its own d4 (C-CLASS):
+    its face is the counter's damage, and both outputs show it."""
+    rc, out, _ = run(capsys, "chaos", "play", DUEL, "--seed", "1", "--json")
+    attacks = [e for e in json.loads(out)["events"] if e["kind"] == "attack" and e["attacker"]]
+    assert rc == 0 and all("counter_d4" in e for e in attacks)
+    rolled = [e for e in attacks if e["counter_d4"] is not None]
+    assert rolled
+    for e in rolled:
+        assert e["repelled"] and "counter" in e["defence_boosts"] and e["defence_die"] != 4
+        assert e["counter_damage"] == e["counter_d4"]
+        assert f"counter d4={e['counter_d4']}: {e['attacker']} loses {e['counter_damage']}" in e["text"]
+    assert all(e["counter_d4"] is None for e in attacks if "counter" not in e["defence_boosts"])
+    _, text, _ = run(capsys, "chaos", "play", DUEL, "--seed", "1")
+    assert all(e["text"] in text for e in rolled)
+
+
 def test_play_many_games_same_for_any_worker_count(capsys):
     argv = ["chaos", "play", DUEL, "--seed", "4", "--policy", "random", "--games", "4", "--json"]
     rc1, one, _ = run(capsys, *argv, "--workers", "1")

@@ -83,6 +83,17 @@ def test_island_play_one_game_json_and_log(capsys):
     assert code == 0 and "seed 4 (replay with --seed 4)" in out and f"the spirits have {d['result']}" in out
 
 
+def test_s_ravage_every_ravage_event_in_a_game_has_the_documented_fields(capsys):
+    """Seed 0, round 7: marsh is marked but its invaders are gone; its event still has
+    damage, dahan_destroyed and dahan_left (docs/spiritisland.md)."""
+    code, out, _ = run(capsys, "island", "play", ISLAND, "--seed", "0", "--json")
+    ravages = [e for r in json.loads(out)["rounds"] for e in r["events"] if e["step"] == "ravage"]
+    assert code == 0 and any(e["damage"] == 0 for e in ravages)
+    for e in ravages:
+        assert {"damage", "dahan_destroyed", "dahan_left"} <= set(e), e
+        assert e["damage"] or e["dahan_destroyed"] == 0
+
+
 def test_island_play_games_report_is_the_same_for_any_worker_count(capsys):
     argv = ("island", "play", ISLAND, "--seed", "7", "--games", "6", "--rounds", "6", "--json")
     one = json.loads(run(capsys, *argv)[1])

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 
 from skirmish.errors import IllegalActionError
-from skirmish.game.chaosparty import GameState, play_game, play_games
+from skirmish.game.chaosparty import Game, GameState, play_game, play_games
 from skirmish.game.chaosparty.greedy import GreedyPolicy
 from skirmish.game.chaosparty.runs import play_seeded
 from skirmish.game.policy import Decision, Policy, RandomPolicy, load_policy
 from skirmish.rules.chaosparty import Attack, Character, Player, Tokens, Variants
 from skirmish.rules.chaosparty.build import Duel
+from skirmish.rules.chaosparty.flow import apply_move, legal_moves
 from skirmish.scenario.chaos import load_duel
 
 from conftest import SCENARIOS
@@ -173,3 +174,90 @@ def test_many_games_are_identical_for_any_worker_count():
     assert one == two and one.games == 4 and sum(n for _, n in one.wins) + one.draws == 4
 
 
+
+
+# -- a side's last character (C-BUILD: a side with none loses) ---------------------------------------------
+
+
+def _with_players(duel: Duel, red: Player, blue: Player) -> GameState:
+    return GameState(duel, (red, blue), duel.bag)
+
+
+def test_c_build_greedy_flow_never_takes_apart_its_own_last_character():
+    """A last character of one token and a strong enemy: discarding that token ends the
+    game at once (C-BUILD), which must score worse than any position still standing."""
+    duel = load_duel(DUEL)
+    red = Player("red", (Character("red-blade", form=1), Character("red-zero")), Tokens(time=2, form=3, potential=2))
+    state = _with_players(duel, red, duel.players[1])
+    moves = legal_moves(red, duel.variants)
+    assert any(m.kind == "discard" and m.character == "red-blade" for m in moves)
+    for left in (4, 1):
+        d = Decision("flow", "red", (None, *moves), context={"moves_left": left})
+        move = GreedyPolicy().choose(state, d, random.Random(0))
+        if move is not None:
+            after, _ = apply_move(red, duel.bag, move, random.Random(0), duel.variants)
+            assert not after.defeated, move
+
+
+def test_c_build_greedy_flow_keeps_a_last_character_of_one_time_token():
+    """One character of one Time token: the compulsory attack (1 Time, C-ATTACK) would take
+    it apart, so the Flow gives it a token from the store."""
+    duel = load_duel(DUEL)
+    red = Player("red", (Character("red-blade", time=1), Character("red-zero")), Tokens(form=2))
+    state = _with_players(duel, red, duel.players[1])
+    moves = legal_moves(red, duel.variants)
+    move = GreedyPolicy().choose(state, Decision("flow", "red", (None, *moves), context={"moves_left": 1}),
+                                 random.Random(0))
+    assert move is not None
+    after, _ = apply_move(red, duel.bag, move, random.Random(0), duel.variants)
+    assert after.character("red-blade").total > after.character("red-blade").time or \
+        after.character("red-blade").time > 1
+
+
+def test_c_build_greedy_defence_does_not_pay_its_last_characters_last_token():
+    """A counter would pay back 2.5 tokens on average, but its Time is all that is left of
+    blue's side: buying it takes the side apart."""
+    duel = load_duel(DUEL)
+    blue = Player("blue", (Character("blue-tank", time=1), Character("blue-lance")))
+    state = _with_players(duel, duel.players[0], blue)
+    plan = Attack(0, 0, defender_attack_potential=0)          # d4 against d4: the attack showed 1, always repelled
+    options = (frozenset(), frozenset({"counter"}))
+    d = Decision("defence", "blue-tank", options, context={"attack": plan, "attack_face": 1, "attacker": "red-blade"})
+    assert GreedyPolicy().choose(state, d, random.Random(0)) == frozenset()
+
+
+def test_c_build_greedy_games_are_never_lost_on_the_loser_s_own_flow():
+    """The audit's seed 1 (and 0, 14): greedy took apart its own last character in the Flow."""
+    duel = load_duel(DUEL)
+    for seed in range(16):
+        r = play_seeded(duel, "greedy", seed)
+        assert not [e for e in r.events if e.kind == "lost" and e.data["character"] is None], seed
+
+
+class FirstOption:
+    """Passes, stops the Flow, attacks with the first option and buys no boost."""
+
+    def choose(self, game: GameState, decision: Decision[Any], rng: random.Random) -> Any:
+        return decision.options[0]
+
+
+def test_c_build_a_character_taken_apart_by_the_time_it_pays_is_logged_and_both_out_is_a_draw():
+    """red-blade's one Time token pays for its attack: it is lost (logged), and when the
+    attack also takes blue's last character, no side is left: a draw, said as such."""
+    duel = load_duel(DUEL)
+    seen = set()
+    for seed in range(40):
+        g = Game(duel, {"red": FirstOption(), "blue": FirstOption()}, random.Random(seed))
+        g.state = _with_players(duel, Player("red", (Character("red-blade", time=1),)),
+                                Player("blue", (Character("blue-tank", form=1),)))
+        r = g.play()
+        lost = [e.data["character"] for e in r.events if e.kind == "lost"]
+        assert "red-blade" in lost and r.turns == 1
+        end = r.events[-1]
+        if r.winner is None:
+            assert lost == ["blue-tank", "red-blade"]
+            assert end.text == "draw: no player has characters left after 1 turn"
+        else:
+            assert r.winner == "blue" and lost == ["red-blade"]
+        seen.add(r.winner)
+    assert seen == {None, "blue"}

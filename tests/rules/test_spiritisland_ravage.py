@@ -164,6 +164,14 @@ def test_s_ravage_only_where_marked_and_nothing_happens_without_invaders():
     assert any(e.step == "ravage" and e.region == "b" and e.data["damage"] == 0 for e in ph.events)
 
 
+def test_s_ravage_with_no_invaders_left_carries_every_ravage_field():
+    """docs/spiritisland.md: every `ravage` event has damage, dahan_destroyed and dahan_left."""
+    isl = island([Land("b", "jungle", ravage=True, dahan=3)])
+    (event,) = ravage(isl, "b", random.Random(0)).events
+    assert event.step == "ravage" and "no invaders left" in event.text
+    assert dict(event.data) == {"damage": 0, "dahan_destroyed": 0, "dahan_left": 3}
+
+
 def test_s_ravage_add_blight_blights_the_island_at_its_threshold():
     isl = island([Land("a", "sands", blight=12, neighbours=("b",)), Land("b", "jungle")], blighted_at=13)
     ph = add_blight(isl, "b", random.Random(0))

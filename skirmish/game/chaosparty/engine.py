@@ -1,6 +1,6 @@
 """A whole Chaos Party game: the bidding (C-FIRST), then turns of Flow (C-FLOW) and
 one attack (C-ATTACK … C-ABSORB) until one player is left (C-BUILD) or the turn
-limit is reached (a draw).
+limit is reached (a draw; so is an attack that leaves no player standing).
 
 Every choice is a :class:`~skirmish.game.policy.Decision` put to the player's policy;
 every die comes from the ``random.Random`` passed in, so one seed gives one game.
@@ -37,6 +37,7 @@ from ...rules.chaosparty.turn import (
     seat_order_from,
     time_on_characters,
 )
+from ...wording import count
 from ..policy import Decision, Policy
 from .state import AttackChoice, Event, GameRecord, GameState
 
@@ -208,14 +209,15 @@ class Game:
         self.set_character(a_left)
         self.to_bag(a_lost)
         self.state = replace(self.state, attacked=self.state.attacked | {target_player.id})
-        self.log(pid, "attack", describe(choice, plan, a_face, d_face, r, ov_d20, ab_d20),
+        self.log(pid, "attack", describe(choice, plan, a_face, d_face, r, ov_d20, ab_d20, c_d4),
                  attacker=a.id, target=t.id, attack_boosts=sorted(plan.attack_boosts),
                  defence_boosts=sorted(plan.defence_boosts), attack_die=plan.attack_die, attack_face=a_face,
                  attack_value=r.attack_value, defence_die=plan.defence_die, defence_face=d_face,
                  defence_value=r.defence_value, repelled=r.repelled, overload_d20=ov_d20, overload=r.overload,
-                 absorb_d20=ab_d20, absorb=r.absorb, damage=r.damage, counter_damage=r.counter_damage)
-        for c, lost in ((t_left, r.damage), (a_left, r.counter_damage)):
-            if lost and c.lost:
+                 absorb_d20=ab_d20, absorb=r.absorb, damage=r.damage, counter_d4=c_d4,
+                 counter_damage=r.counter_damage)
+        for c in (t_left, a_left):  # both stood before the attack; Time paid may take one apart too
+            if c.lost:
                 self.log(self.state.owner(c.id).id, "lost", f"{c.id} is lost", character=c.id)
 
     # ------------------------------------------------------------------ the game
@@ -245,7 +247,10 @@ class Game:
         standing = self.state.standing
         if len(standing) == 1:
             winner = standing[0]
-            self.log(winner, "end", f"{winner} wins after {self.state.turn} turns", winner=winner)
+            self.log(winner, "end", f"{winner} wins after {count(self.state.turn, 'turn')}", winner=winner)
+        elif not standing:  # one attack took apart both sides' last characters (C-BUILD: both lose)
+            self.log(None, "end", f"draw: no player has characters left after {count(self.state.turn, 'turn')}",
+                     winner=None)
         else:
             self.log(None, "end", f"draw: the turn limit ({limit}) is reached", winner=None)
         return GameRecord(winner, self.state.turn, tuple(self.events), self.state, first)
@@ -261,15 +266,17 @@ def _subsets(names: Sequence[str]) -> list[frozenset[str]]:
 
 
 def describe(choice: AttackChoice, plan: Attack, a_face: int, d_face: int, r: Resolution,
-             ov_d20: int | None, ab_d20: int | None) -> str:
-    """One attack as a line of the log."""
+             ov_d20: int | None, ab_d20: int | None, counter_d4: int | None = None) -> str:
+    """One attack as a line of the log (``counter_d4``: the d4 rolled for a class-0 counter)."""
     boosts = f" ({', '.join(sorted(plan.attack_boosts))})" if plan.attack_boosts else ""
     dboosts = f" ({', '.join(sorted(plan.defence_boosts))})" if plan.defence_boosts else ""
     text = (f"{choice.attacker} attacks {choice.target}{boosts}: d{plan.attack_die}={a_face} -> {r.attack_value}"
             f" vs d{plan.defence_die}{dboosts}={d_face} -> {r.defence_value}: ")
     if r.repelled:
         text += "repelled"
-        if r.counter_damage:
+        if counter_d4 is not None:
+            text += f", counter d4={counter_d4}: {choice.attacker} loses {r.counter_damage}"
+        elif r.counter_damage:
             text += f", counter: {choice.attacker} loses {r.counter_damage}"
         return text
     text += f"broken, damage {r.base_damage}"

@@ -6,14 +6,18 @@ than one token of expected damage (dealt, or kept off). In detail:
 - ``attack``: the option with the highest E[min(damage, target's tokens)] minus the
   Time boosts it spends (first such option on a tie);
 - ``defence`` (seeing the attack die): the fewest expected tokens lost — damage taken
-  plus boosts spent, less the expected counter damage dealt;
+  plus boosts spent, less the expected counter damage dealt — never boosts whose Time
+  takes apart the player's last character;
 - ``overload`` / ``absorb``: bought when the chance of the d20 times the extra damage
   (or the damage blocked) is above the one token it costs;
 - ``flow``: the move that most raises a position score (every token held, each
   character's best expected attack times its Time up to 3 attacks, half the best
   attack per Time token in the store, less the same threat from the enemies; a
-  discard is scored by the mean over the colour drawn from the bag); it stops when
-  no move helps, and never swaps between characters;
+  discard is scored by the mean over the colour drawn from the bag; no character
+  left — or one character of one Time token, which the compulsory attack after the
+  Flow spends — is the worst score and no enemy left the best, C-BUILD); it stops
+  when no move helps, never takes apart its last character, and never swaps between
+  characters;
 - ``bid``: raises by one while the bid stays below the expected damage of its best
   attack; ``pay``: the character with the most Time returns it.
 """
@@ -38,6 +42,8 @@ from .state import AttackChoice, GameState
 
 #: attacks ahead the Flow score counts a character's Time for
 HORIZON = 3
+#: the Flow score of a lost game (no character left) and of a won one (no enemy left), C-BUILD
+LOST, WON = float("-inf"), float("inf")
 
 
 @lru_cache(maxsize=None)
@@ -70,24 +76,27 @@ class GreedyPolicy:
 
     @staticmethod
     def _score(me: Player, enemies: list[Character], variants: Variants) -> float:
+        """The Flow's position score of ``me`` against the enemy characters still standing."""
         sup, unl = variants.superiority, variants.unlimited
 
         def threat(a: Character, t: Character) -> float:
             return _expected(a.attack, t.defence, sup and has_advantage(a, t), unl)
 
         mine = [c for c in me.characters if not c.lost]
+        if not mine or _spent_by_attack(mine):  # no character left after this turn: a loss (C-BUILD)
+            return LOST
+        if not enemies:
+            return WON
         score = float(sum(c.total for c in mine) + me.store.total)
         best = 0.0
-        if enemies:
-            for c in mine:
-                off = max(threat(c, e) for e in enemies)
-                best = max(best, off)
-                score += min(c.time, HORIZON) * off
+        for c in mine:
+            off = max(threat(c, e) for e in enemies)
+            best = max(best, off)
+            score += min(c.time, HORIZON) * off
         score += min(me.store.time, HORIZON) * best / 2
-        if mine:
-            for e in enemies:
-                if e.time:
-                    score -= min(e.time, HORIZON) * max(threat(e, c) for c in mine)
+        for e in enemies:
+            if e.time:
+                score -= min(e.time, HORIZON) * max(threat(e, c) for c in mine)
         return score
 
     def _after(self, game: GameState, me: Player, move: FlowMove, enemies: list[Character]) -> float:
@@ -148,9 +157,13 @@ class GreedyPolicy:
         me = game.owner(d.actor or "").character(d.actor or "")
         attacker = game.owner(ctx["attacker"]).character(ctx["attacker"])
 
-        def cost(boosts: frozenset[str]) -> Fraction:
-            odds = attack_odds(replace(plan, defence_boosts=boosts), ctx["attack_face"])
-            return (odds.expected_damage_capped(me.total) - odds.expected_counter_capped(attacker.total)
+        owner = game.owner(me.id)
+
+        def cost(boosts: frozenset[str]) -> tuple[bool, Fraction]:
+            setup = replace(plan, defence_boosts=boosts)
+            odds = attack_odds(setup, ctx["attack_face"])
+            return (_ends_side(owner, me, setup.defender_time),
+                    odds.expected_damage_capped(me.total) - odds.expected_counter_capped(attacker.total)
                     + len(boosts))
         return min(d.options, key=cost)
 
@@ -167,6 +180,17 @@ class GreedyPolicy:
         block = min(plan.defence_class or ctx["defence_face"], ctx["damage"])
         value = plan.attack_value(ctx["attack_face"])
         return bool(d20_above(plan.absorb_threshold(value)) * block > 1)
+
+
+def _ends_side(owner: Player, c: Character, time: int) -> bool:
+    """Whether paying ``time`` of ``c``'s tokens takes apart ``owner``'s last character."""
+    return time > 0 and time >= c.total and len(owner.alive) == 1
+
+
+def _spent_by_attack(mine: list[Character]) -> bool:
+    """One character of one Time token left: the compulsory attack (C-ATTACK, 1 Time)
+    takes it apart."""
+    return len(mine) == 1 and mine[0].time == mine[0].total == 1
 
 
 register_policy(GAME, "greedy", GreedyPolicy)

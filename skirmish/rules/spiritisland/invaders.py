@@ -192,7 +192,8 @@ def ravage(isl: Island, region: str, rng: random.Random, policy: Policy | None =
     land = isl.land(region)
     dmg = land.damage
     if dmg == 0:
-        return Phase(isl, (Event("ravage", region, f"{region}: no invaders left to ravage", {"damage": 0}),))
+        return Phase(isl, (Event("ravage", region, f"{region}: no invaders left to ravage",
+                                 {"damage": 0, "dahan_destroyed": 0, "dahan_left": land.dahan}),))
     killed = min(land.dahan, dmg // DAHAN_HEALTH)
     land = replace(land, dahan=land.dahan - killed)
     isl = isl.with_lands([land])
