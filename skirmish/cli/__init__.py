@@ -122,8 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = bool(getattr(args, "json", False))
     try:
         return int(args.func(args) or 0)
-    except SkirmishError as exc:
-        return _fail(exc, args.command, as_json)
+    except SkirmishError as exc:  # (named as typed: `skirmish chaos odds: error: ...`)
+        sub = getattr(args, f"{args.command}_command", None)
+        return _fail(exc, f"{args.command} {sub}" if sub else args.command, as_json)
     except BrokenPipeError:  # e.g. `skirmish los ... --all | head`
         _drop_stdout()
         return 0

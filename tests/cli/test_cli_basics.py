@@ -10,7 +10,7 @@ import pytest
 
 from skirmish.cli import main
 
-from conftest import ROOT, SCENARIOS
+from conftest import ROOT, SCENARIOS, cli_refused
 
 MILL = str(SCENARIOS / "mill-ambush.toml")
 
@@ -274,3 +274,11 @@ def test_game_i_of_a_run_is_the_game_played_alone_with_game_i(capsys, kind, argv
 def test_game_and_games_together_are_refused(capsys):
     code, out, _ = run(capsys, "play", MILL, "--seed", "5", "--games", "2", "--game", "1", "--json")
     assert code == 2 and json.loads(out)["kind"] == "usage"
+
+
+@pytest.mark.parametrize("argv", [("chaos", "play", "nowhere.toml"), ("island", "play", "nowhere.toml"),
+                                  ("implant", "fight", "--health", "3", "--enemy-health", "2", "--policy", "x")])
+def test_an_error_names_the_subcommand_as_typed(capsys, argv):
+    # (`skirmish chaos play` failed as `skirmish chaos: error:`, naming no subcommand)
+    err = cli_refused(capsys, *argv)
+    assert err.startswith(f"skirmish {argv[0]} {argv[1]}: error: ")

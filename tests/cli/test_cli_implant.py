@@ -160,7 +160,7 @@ def test_i_pool_a_negative_factor_names_the_flag_and_the_fix(capsys):
 
 def test_i_fight_an_unknown_policy_is_a_clear_error(capsys):
     err = failed(capsys, "fight", "--health", "3", "--enemy-health", "2", "--policy", "reckless")
-    assert "skirmish implant: error: unknown policy 'reckless' for implant" in err and "bold, cautious" in err
+    assert "skirmish implant fight: error: unknown policy 'reckless' for implant" in err and "bold, cautious" in err
 
 
 def test_i_fight_exact_odds_refuse_a_policy_that_rolls_its_own_dice(capsys):
