@@ -16,6 +16,7 @@ from ..errors import SkirmishError
 from ..game.partyhard import GameEvent, GameResult, play_game
 from ..game.policy import parse_policy_specs
 from ..maps.grid import Grid
+from ..rules.partyhard.log import FightLog
 from ..scale import job_rng, run_jobs
 from ..scenario.load import load
 from ..wording import count
@@ -147,12 +148,11 @@ def event_line(e: GameEvent) -> str | None:
     if k == "fight" and e.log is not None:
         log = e.log
         winner = "the creatures win" if log.winner == "creatures" else f"{log.winner} wins"
-        how = (f"{winner} in round {log.rounds} ({log.reason})" if log.winner
-               else f"undecided after {log.rounds} rounds")
+        how = f"{winner} in round {log.rounds}" if log.winner else f"undecided after {log.rounds} rounds"
         who = ", ".join(f"{s}: {' '.join(ids)}" for s, ids in log.rows.items())
         joined = [n.actor for n in log.events if getattr(n, "kind", None) == "join"]
         more = f"; joined: {', '.join(joined)}" if joined else ""
-        return f"{head} fight in {_room(log.room)} ({d['why']}) — {who}{more} -> {how}"
+        return f"{head} fight in {_room(log.room)} ({d['why']}) — {who}{more} -> {how}{_losses(log)}"
     if k == "rewards":
         return (f"{head} rewards {count(d['items'], 'item')}, {count(d['abilities'], 'ability', 'abilities')}: "
                 f"{', '.join(d['cards']) or 'decks empty'}")
@@ -166,6 +166,20 @@ def event_line(e: GameEvent) -> str | None:
     if k == "out":
         return f"{head} is out: {d['reason']}"
     return None
+
+
+def _losses(log: FightLog) -> str:
+    """``; defeated: ranger, rogue (blue), knight (red); retreated: mage -> (2, 0)``: every
+    fighter that fell, of both sides, and every one that left, with its room (P-RETREAT)."""
+    by_side: dict[str, list[str]] = {}
+    for fid in log.defeated:
+        by_side.setdefault(log.final[fid].side, []).append(fid)
+    out = ""
+    if by_side:
+        out += "; defeated: " + ", ".join(f"{', '.join(ids)} ({side})" for side, ids in by_side.items())
+    if log.retreated:
+        out += "; retreated: " + ", ".join(f"{fid} -> {_room(to)}" for fid, to in log.retreated.items())
+    return out
 
 
 def _per_player(anima: Mapping[str, int]) -> str:

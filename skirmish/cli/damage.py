@@ -197,6 +197,8 @@ def result_lines(b: Breakdown, a: Absorption | None, attacker: Fighter, target: 
         what = f"plain hit ({b.element}, base = Attack {b.base})"
     elif ability.damage == ATTACK:
         what = f"{ability.name} ({ability.element}, base = Attack {b.base})"
+    elif ability.damage == 0:
+        what = f"{ability.name} ({ability.element}, damage 0: no damage)"
     else:
         what = f"{ability.name} ({ability.element}, base {ability.damage if ability.damage is not None else ability.heal})"
     weapon = f"{attacker.weapon.name} ({attacker.weapon.element} {attacker.weapon.bonus:+d})" if attacker.weapon else "no weapon"
@@ -209,6 +211,15 @@ def result_lines(b: Breakdown, a: Absorption | None, attacker: Fighter, target: 
         lines.append(f"healing: {b.total}")
         return lines
     lines.append(f"damage: {b.total}")
+    if ability is not None and ability.damage == 0:
+        does = [d for d, on in ((f"burns {ability.burns} Energy", ability.burns),
+                                (f"puts {ability.effect}", ability.effect),
+                                (f"restores {ability.restore} Energy", ability.restore)) if on]
+        lines.append(f"  it only {' and '.join(does)}" if does else "  it does nothing to the target")
+        if a is not None and a.burned:
+            lines.append(f"  {a.burned} Energy burned (Energy {a.energy_before} -> {a.energy_after}); "
+                         f"Health {a.health_after}")
+        return lines
     if a is not None:
         parts = []
         if a.burned:

@@ -549,6 +549,9 @@ class Grid(SameSpaceSight):
                 attacker = players[0]
             elif not players:
                 raise SkirmishError(f"{where}: no characters here to start a fight")
+            elif len(players) == 1:
+                raise SkirmishError(f"{where}: no fight here: it holds only {players[0]}'s characters and no "
+                                    "creatures, and a fight needs two sides (creatures, or another player)")
             else:
                 raise SkirmishError(f"{where} holds {', '.join(players)}: name the attacking player "
                                     f"({'creatures never start a fight' if CREATURES in present else 'either may attack'})")
@@ -563,7 +566,8 @@ class Grid(SameSpaceSight):
             elif len(others) == 1:
                 defender = others[0]
             else:
-                raise SkirmishError(f"{where}: " + (f"{attacker} has no one to fight here" if not others else
+                raise SkirmishError(f"{where}: " + (f"no fight here: {attacker} has no one to fight (no creatures, "
+                                                    "no other player)" if not others else
                                                     f"name the defending player ({', '.join(others)})"))
         if defender not in present or defender == attacker:
             raise SkirmishError(f"{where}: the defender must be another side present here "
@@ -579,13 +583,19 @@ class Grid(SameSpaceSight):
                 raise SkirmishError(f"{where}: {o.id} stands in {room_text(p.room)}, not next to the fight; "
                                     f"reinforcements come from adjacent rooms (P-REINF)")
             side = o.side or p.side
-            if side not in (attacker, defender):
-                raise SkirmishError(f"{where}: {o.id} ({p.side}) must join {attacker} or {defender}; "
-                                    f"name the side it joins")
-            if p.side in (attacker, defender) and side != p.side:
-                raise SkirmishError(f"{where}: {o.id} cannot fight against its own player {p.side}")
-            if side == CREATURES:
-                raise SkirmishError(f"{where}: characters do not join the creatures")
+            helpable = [s for s in (attacker, defender) if s != CREATURES]  # characters never join the creatures
+            if p.side in (attacker, defender):
+                if side != p.side:
+                    raise SkirmishError(f"{where}: {o.id} belongs to {p.side}, which fights here, so it can only "
+                                        f"join {p.side}: write {o.id}:{p.side} or just {o.id}, not {o.id}:{side}")
+            elif o.side is None:
+                raise SkirmishError(f"{where}: {o.id} belongs to {p.side}, which does not fight here: name the "
+                                    f"side it helps, {' or '.join(f'{o.id}:{s}' for s in helpable)}")
+            elif side not in helpable:
+                why = ("characters never join the creatures" if side == CREATURES
+                       else f"{side} does not fight here")
+                raise SkirmishError(f"{where}: {o.id} ({p.side}) cannot join {side}: {why}; it may help "
+                                    f"{' or '.join(helpable)} ({' or '.join(f'{o.id}:{s}' for s in helpable)})")
             if p.side not in (attacker, defender):
                 if third.setdefault(p.side, side) != side:
                     raise SkirmishError(f"{where}: a third player ({p.side}) sends reinforcements to one side only")

@@ -136,6 +136,13 @@ def test_fight_retreat_and_opening(capsys):
     (["--room", "2,1", "--retreat", "mage"], "--retreat: 'mage': expected ID@ROUND"),
     (["--room", "2,1", "--retreat", "nobody@1"], "no model with id 'nobody'"),
     (["--room", "2,1", "--opening", "knight,mage,cleric"], "P-TURN"),
+    # P-REINF: a character of a fighting player joins its own side (was "must join red or creatures; name the side")
+    (["--room", "2,1", "--reinforce", "cleric:blue"], "cleric belongs to red, which fights here, so it can only join "
+                                                       "red: write cleric:red or just cleric, not cleric:blue"),
+    (["--room", "2,1", "--reinforce", "cleric:creatures"], "so it can only join red"),
+    # one player alone in a room: no fight at all (was "name the attacking player (either may attack)")
+    (["--room", "4,1"], "room (4, 1): no fight here: it holds only blue's characters and no creatures"),
+    (["--room", "4,1", "--attacker", "blue"], "room (4, 1): no fight here: blue has no one to fight"),
 ])
 def test_fight_errors_exit_2(capsys, argv, message):
     assert message in refused(capsys, "fight", MAZE, *argv)
@@ -188,6 +195,21 @@ def test_damage_from_a_scenario(capsys):
     code, out, _ = run(capsys, "damage", "--scenario", MAZE, "--attacker", "knight", "--target", "shade",
                        "--ability", "Void Sweep")
     assert "Void Sweep (void, base 1)" in out
+
+
+def test_P_DMG_damage_0_abilities_deal_no_damage_in_the_calculator(capsys):
+    """Interpretation 20: Drain and Jolt (damage 0) deal nothing — the rogue's Void Shard and its
+    +1 match made Drain deal 2 to the ranger. Drain still burns, Jolt still Shocks."""
+    code, out, _ = run(capsys, "damage", "--scenario", MAZE, "--attacker", "rogue", "--target", "ranger",
+                       "--ability", "drain", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["amount"] == 0 and d["breakdown"]["weapon_bonus"] == 0 and d["breakdown"]["match"] == 0
+    assert d["absorption"]["burned"] == 2 and d["absorption"]["health_lost"] == 0
+    code, out, _ = run(capsys, "damage", "--scenario", MAZE, "--attacker", "rogue", "--target", "ranger",
+                       "--ability", "drain")
+    assert "Drain (void, damage 0: no damage)" in out and "damage: 0" in out and "it only burns 2 Energy" in out
+    code, out, _ = run(capsys, "damage", "--ability", "Jolt", "--weapon", "Ether Shard")
+    assert "damage: 0" in out and "it only puts shock" in out
 
 
 @pytest.mark.parametrize("argv, message", [

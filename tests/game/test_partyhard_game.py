@@ -467,3 +467,76 @@ def test_P_ANIMA_passes_between_players_sharing_a_room():
                   random.Random(0), turns=1)
     give = events(r, "give")[0]
     assert give.data == {"to": "blue", "amount": 1} and dict(r.final.anima) == {"red": 1, "blue": 3}
+
+
+# -- P-DMG: damage 0 is no damage; P-LOOT: fight-end reports what is paid -----------------------------------------
+
+class _Uses:
+    """A fight policy: each actor uses its named ability on the first enemy (else greedy)."""
+
+    def __init__(self, script: dict[str, str]):
+        from skirmish.rules.partyhard import ScriptedPolicy
+        self.script, self.base = script, ScriptedPolicy(opening_ids=tuple(script)[:2], shields={"ogre": "none"})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.base, name)
+
+    def act(self, state, actor, rng):
+        from skirmish.rules.partyhard import legal_actions
+        want = self.script.get(actor)
+        return next((a for a in legal_actions(state, actor) if a.ability == want and a.targets == ("ogre",)),
+                    None) or self.base.act(state, actor, rng)
+
+
+def test_P_DMG_a_damage_0_ability_deals_no_damage_only_its_effect():
+    """Interpretation 20: ``damage = 0`` (Jolt, Drain) says "no damage": no weapon bonus, +1 match,
+    relation or streak is added (before, Drain with a Void Shard dealt 2), it is no attack of a
+    streak (P-STREAK) and does not carry the weapon's effect (P-EFFECT: damaging attacks only)."""
+    from skirmish.rules.partyhard import (BUILTIN_ABILITIES as AB, BUILTIN_ITEMS as IT, Element, Fighter, FightSetup,
+                                          Item, ItemKind, SideSetup, Stats, attack_breakdown, parse_effect,
+                                          resolve_fight)
+    hex_shard = Item("Hex Shard", ItemKind.WEAPON, Element.ETHER, 1, effect=parse_effect("powerless"))
+    a = Fighter.new("a", "red", Stats(1, 0, 4, 5), items=(IT["void-shard"],), abilities=(AB["drain"],))
+    b = Fighter.new("b", "red", Stats(1, 0, 4, 5), items=(hex_shard,), abilities=(AB["jolt"],))
+    c = Fighter.new("c", "red", Stats(1, 0, 4, 5), items=(IT["void-shard"],), abilities=(AB["void-arrow"],))
+    ogre = Fighter.new("ogre", CREATURES, Stats(0, 0, 6, 4), kind="creature", attack_element=Element.MATTER)
+    assert attack_breakdown(a, ogre, AB["drain"]).total == 0 and attack_breakdown(b, ogre, AB["jolt"]).total == 0
+    setup = FightSetup(SideSetup("red", (a, c, b)), SideSetup(CREATURES, (ogre,)), max_rounds=2)
+    log = resolve_fight(setup, random.Random(0), {"red": _Uses({"a": "Drain", "b": "Jolt", "c": "Void Arrow"}),
+                                                   CREATURES: _Uses({})})
+    acts = {(x.round, x.actor): x for x in log.actions() if x.side == "red"}
+    drain, jolt, arrow = acts[(1, "a")], acts[(1, "b")], acts[(2, "c")]
+    assert [x.name for x in (drain, jolt, arrow)] == ["Drain", "Jolt", "Void Arrow"]
+    assert drain.streak == 0 and jolt.streak == 0
+    assert acts[(2, "a")].name == "Drain" and arrow.streak == 1   # Drain just before it started no void run
+    for x in (drain, jolt):
+        t = x.targets[0]
+        assert t.breakdown is None and t.absorption is None and t.health_after == 6
+    assert drain.targets[0].burned == 2
+    assert [(e.effect, e.source) for e in jolt.targets[0].effects] == [("shock", "ability")]
+    # the Void Arrow after them: 1 (Attack) + 1 (weapon) + 1 (match), no streak bonus
+    assert arrow.targets[0].breakdown.total == 3 and arrow.targets[0].health_after == 3
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_P_LOOT_fight_end_reports_the_rewards_paid_for_a_room_cleared_over_several_fights(seed):
+    """Interpretation 24: a room's group cleared over several fights pays for every creature beaten
+    there; fight-end.rewards says the same as the rewards event that pays it (it counted only the
+    last fight's creatures)."""
+    r = play_game(MAZE, {p: load_policy("greedy", "partyhard") for p in MAZE.players}, random.Random(seed))
+    lines = [o for e in r.events for o in e.json_lines()]
+    paid = [(a, b) for a, b in zip(lines, lines[1:]) if a["event"] == "fight-end" and a["rewards"] is not None]
+    assert paid and all(b["event"] == "rewards" for _, b in paid)
+    for end, rew in paid:
+        assert end["rewards"] == {"items": rew["items"], "abilities": rew["abilities"], "reason": rew["reason"]}
+    over_several = [end for end, _ in paid if end["rewards"]["items"] > len(end["defeated"])]
+    assert over_several, "the seed clears a room over two fights"
+    assert all("beaten in an earlier fight here" in e["rewards"]["reason"] for e in over_several)
+
+
+def test_P_LOOT_one_creature_reads_in_the_singular():
+    from skirmish.rules.partyhard import Element, Fighter, Stats
+    from skirmish.rules.partyhard.decks import creature_rewards
+    rat = Fighter.new("rat", CREATURES, Stats(), kind="creature", attack_element=Element.VOID)
+    assert creature_rewards([rat]).reason.startswith("1 creature defeated (0 unique)")
+    assert creature_rewards([rat, rat]).reason.startswith("2 creatures defeated")

@@ -73,6 +73,35 @@ def test_play_games_reports_shares_turns_and_restores(capsys):
     assert "3 games, seed 1, policy random" in text and "mean turns" in text
 
 
+@pytest.mark.parametrize("seed", [2, 5])
+def test_P_RETREAT_P_FIGHT_END_the_text_names_every_fallen_character_and_every_retreat(capsys, seed):
+    """Each fight line names the defeated of both sides (with their side) and every retreat with its room,
+    as the JSON's fight-end says (seed 2, T14: the winner's knight fell and its mage retreated to (2, 0),
+    and the text said only "blue: 2 defeated")."""
+    text = [ln for ln in run(capsys, "play", MAZE, "--seed", str(seed))[1].splitlines() if " fight in " in ln]
+    ends = [o for o in map(json.loads, run(capsys, "play", MAZE, "--seed", str(seed), "--json")[1].splitlines())
+            if o.get("event") == "fight-end"]
+    assert len(text) == len(ends)
+    side = {}
+    for line, end in zip(text, ends):
+        for part in re.findall(r" — (.*?)(?:; joined|->)", line)[0].split(", "):
+            name, ids = part.split(": ")
+            side.update({i: name for i in ids.split()})
+        for joined in re.findall(r"joined: ([^-;]+)", line):
+            side.update({i.strip(): "?" for i in joined.split(",")})
+        fell = re.search(r"; defeated: (.*?)(?:; retreated|$)", line)
+        named = dict((i, s) for group, s in re.findall(r"([^()]+?) \((\w+)\)(?:, |$)", fell.group(1))
+                     for i in group.split(", ")) if fell else {}
+        assert sorted(named) == sorted(end["defeated"]), line
+        assert all(side[i] in (s, "?") for i, s in named.items()), line
+        left = re.search(r"; retreated: (.*)$", line)
+        moved = dict(re.findall(r"(\S+) -> \((\d+, \d+)\)", left.group(1))) if left else {}
+        assert moved == {i: f"{c}, {r}" for i, (c, r) in end["retreated"].items()}, line
+    if seed == 2:   # the audit's fight: the winner's losses and its retreat are in the text
+        t14 = next(ln for ln in text if ln.startswith("T14 "))
+        assert "red wins" in t14 and "knight (red)" in t14 and "retreated: mage -> (2, 0)" in t14
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--policy", "nosuch"], "unknown policy 'nosuch' for partyhard"),
     (["--policy", "green=greedy"], "no side 'green'"),

@@ -233,8 +233,28 @@ def test_P_REINF_a_third_player_picks_one_side():
     assert setup.attackers.reinforcements[0].fighter.id == "g1"
     with pytest.raises(SkirmishError, match="one side only"):
         g.fight_setup((1, 0), attacker="red", reinforcements=[Reinforce("g1", 1, "red"), Reinforce("g2", 1, "blue")])
-    with pytest.raises(SkirmishError, match="own player"):
+    with pytest.raises(SkirmishError, match="r2 belongs to red, which fights here, so it can only join red"):
         g.fight_setup((1, 0), attacker="red", reinforcements=[Reinforce("r2", 1, "blue")])
+
+
+def test_P_REINF_a_third_player_never_joins_the_creatures_and_is_told_whom_it_may_help():
+    g = grid_of(["..."], [("r", "red", (1, 0)), ("ogre", "creatures", (1, 0)), ("g1", "green", (0, 0)),
+                          ("b1", "blue", (2, 0))])
+    with pytest.raises(SkirmishError, match=r"name the side it helps, g1:red$"):
+        g.fight_setup((1, 0), reinforcements=["g1"])
+    with pytest.raises(SkirmishError, match=r"g1 \(green\) cannot join creatures: characters never join the "
+                                            r"creatures; it may help red \(g1:red\)"):
+        g.fight_setup((1, 0), reinforcements=[Reinforce("g1", 1, "creatures")])
+    with pytest.raises(SkirmishError, match="cannot join blue: blue does not fight here"):
+        g.fight_setup((1, 0), reinforcements=[Reinforce("g1", 1, "blue")])
+    assert g.fight_setup((1, 0), reinforcements=[Reinforce("g1", 1, "red")]).attackers.reinforcements
+
+
+def test_P_FIELD_a_room_with_one_player_and_no_creatures_holds_no_fight():
+    g = grid_of(["..."], [("r", "red", (1, 0)), ("r2", "red", (1, 0))])
+    for who in ({}, {"attacker": "red"}):
+        with pytest.raises(SkirmishError, match="no fight here"):
+            g.fight_setup((1, 0), **who)
 
 
 def test_P_LINE_area_effects_hit_consecutive_places_of_a_row(maze):

@@ -263,14 +263,19 @@ class _Game:
         log = resolve_fight(setup, self.rng, policies)
         for j in joins:
             self.skipped.discard(j.id)
-        self.emit("fight", attacker, log=log, why=why)
+        earlier = len(self.beaten.get(room, ()))
         self.apply(room, log)
-        if log.winner is not None and log.winner != CREATURES and log.rewards is not None:
-            rewards = log.rewards
-            if defender == CREATURES:
-                if self.grid.has_creatures(room):
-                    return
-                rewards = creature_rewards(self.beaten.pop(room, []))
+        rewards = log.rewards
+        if log.winner not in (None, CREATURES) and rewards is not None and defender == CREATURES:
+            # P-LOOT, interpretation 24: the room's whole group once it is cleared, earlier lost fights too;
+            # the fight's log reports what is paid, so fight-end and rewards agree
+            rewards = None if self.grid.has_creatures(room) else creature_rewards(self.beaten.pop(room, []))
+            if rewards is not None and earlier:
+                rewards = replace(rewards, reason=f"{rewards.reason}; {earlier} of them beaten in an earlier "
+                                  "fight here")
+            log = replace(log, rewards=rewards)
+        self.emit("fight", attacker, log=log, why=why)
+        if log.winner not in (None, CREATURES) and rewards is not None:
             self.loot(log.winner, room, rewards.items, rewards.abilities, rewards.reason)
 
     def _no_lairs(self, side: SideSetup) -> SideSetup:

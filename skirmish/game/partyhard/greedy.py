@@ -34,8 +34,8 @@ from .state import GameState, equip
 def _ability_worth(f: Fighter, a: Ability) -> float:
     if a.damage == ATTACK:
         base = float(f.attack)
-    elif a.damage is not None:
-        base = float(a.damage)
+    elif a.damaging:
+        base = float(a.damage or 0)
     elif a.heal is not None:
         base = float(a.heal)
     else:

@@ -131,7 +131,8 @@ def attack_breakdown(attacker: Fighter, target: Fighter, ability: Ability | None
     """P-DMG / P-WEAPON / P-HEAL between two fighters.
 
     With a damaging ``ability``: its base (the attacker's Attack for ``damage =
-    "attack"``) and element. Without: a plain hit, base =
+    "attack"``) and element; an ability with ``damage = 0`` deals none (a breakdown of
+    0 with a note: nothing else is added). Without: a plain hit, base =
     the attacker's Attack — with its weapon's element for a character (P-WEAPON),
     its built-in attack element for a creature. A healing ability gives a ``heal``
     breakdown (no streak)."""
@@ -145,6 +146,11 @@ def attack_breakdown(attacker: Fighter, target: Fighter, ability: Ability | None
         base, kind = attacker.attack, "damage"
     elif ability.damage == ATTACK:
         base, element, base_from, kind = attacker.attack, ability.element, f"Attack ({ability.name})", "damage"
+    elif ability.damage == 0:
+        # ``damage = 0`` is "no damage" (interpretation 20): no weapon bonus, match, relation, streak or Defense
+        return Breakdown("damage", 0, ability.name, ability.element,
+                         notes=("damage 0 is no damage: the weapon, the elements, the streak and Defense add "
+                                "nothing",))
     elif ability.damage is not None:
         base, element, base_from, kind = int(ability.damage), ability.element, ability.name, "damage"
     elif ability.heal is not None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ...errors import RuleInputError
+from ...wording import count
 from .fighter import Fighter
 from .items import Ability, Item
 from .log import Rewards, Room
@@ -113,5 +114,5 @@ def creature_rewards(beaten: Iterable[Fighter]) -> Rewards:
     unique = sum(1 for f in group if f.unique)
     ordinary = len(group) - unique
     return Rewards(unique + (1 if ordinary else 0), len(group),
-                   f"{len(group)} creatures defeated ({unique} unique): one item each, one ability per unique "
+                   f"{count(len(group), 'creature')} defeated ({unique} unique): one item each, one ability per unique "
                    "creature and one for the ordinary ones together")

@@ -140,7 +140,9 @@ class Ability:
 
     @property
     def damaging(self) -> bool:
-        return self.damage is not None
+        """Whether it deals damage (P-DMG): ``damage = 0`` says "no damage" — such an
+        ability only burns, restores or puts its effect (docs/partyhard.md, interpretation 20)."""
+        return self.damage is not None and self.damage != 0
 
     def to_json(self) -> dict[str, object]:
         return {"name": self.name, "cost": self.cost, "element": None if self.element is None else self.element.value,
