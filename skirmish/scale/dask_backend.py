@@ -8,6 +8,7 @@ back in job order whatever finished first, so a run is identical on every backen
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -72,10 +73,28 @@ def run_on_dask(work: Callable[[Any], Any], jobs: Sequence[Any], *, workers: int
 
 
 def _connect(distributed: Any, scheduler: str) -> Any:
-    try:
-        return distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT:g}s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise DaskUnavailable(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({why}); start one with "
-                              "`dask scheduler` and workers with `dask worker ADDR`, then pass the address it "
-                              "prints (tcp://host:port)") from None
+    """A client of the scheduler at ``scheduler``, or DaskUnavailable within about
+    CONNECT_TIMEOUT seconds whatever answers there: Dask's own timeout does not cover a
+    peer that accepts the connection and never speaks (a silent port, a web server), and
+    a peer that speaks another protocol can make its handshake fail in any way."""
+    got: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            got["client"] = distributed.Client(scheduler, timeout=f"{CONNECT_TIMEOUT:g}s")
+        except Exception as exc:  # noqa: BLE001 - whatever the peer made of the handshake
+            got["error"] = exc
+
+    hint = ("start one with `dask scheduler` and workers with `dask worker ADDR`, then pass the address it "
+            "prints (tcp://host:port)")
+    t = threading.Thread(target=attempt, name="skirmish-dask-connect", daemon=True)
+    t.start()
+    t.join(CONNECT_TIMEOUT + 2.0)
+    if t.is_alive():
+        raise DaskUnavailable(f"--scheduler {scheduler}: no Dask scheduler answered within {CONNECT_TIMEOUT:g} s "
+                              f"(something listens there, but does not speak Dask); {hint}")
+    if "error" in got:
+        exc = got["error"]
+        why = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        raise DaskUnavailable(f"--scheduler {scheduler}: cannot reach a Dask scheduler ({why}); {hint}")
+    return got["client"]

@@ -121,5 +121,41 @@ def test_unreachable_scheduler_is_a_clean_error(monkeypatch, capsys):
     code = main(["heatmap", MILL, "--side", "red", "--size", "M", "--step", "10", "--scheduler",
                  f"tcp://127.0.0.1:{port}"])
     err = capsys.readouterr().err
-    assert code == 2 and "cannot reach the Dask scheduler" in err and "dask scheduler" in err
+    assert code == 2 and "cannot reach a Dask scheduler" in err and "dask scheduler" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("speaks", [b"", b"HTTP/1.0 200 OK\r\n\r\n" + os.urandom(2048)])
+def test_a_scheduler_address_where_something_else_listens_is_a_clean_error_in_time(monkeypatch, capsys, speaks):
+    # (a silent port or a web server hung the run for minutes; random bytes gave a MemoryError traceback)
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT", 1.0)
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    held = []
+
+    def serve() -> None:
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            held.append(c)
+            if speaks:
+                c.sendall(speaks)
+
+    threading.Thread(target=serve, daemon=True).start()
+    t0 = time.monotonic()
+    try:
+        code = main(["play", MILL, "--games", "2", "--scheduler", f"tcp://127.0.0.1:{srv.getsockname()[1]}"])
+    finally:
+        srv.close()
+        for c in held:
+            c.close()
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and time.monotonic() - t0 < 20
+    assert "Dask scheduler" in err and "dask worker ADDR" in err
