@@ -13,7 +13,7 @@ from ..game.eldfall import GameRecord, play_game
 from ..game.eldfall.settings import GameSettings, load_game
 from ..game.policy import parse_policy_specs
 from ..maps.table import Table
-from ..scale import job_rng, run_jobs, settle_heap
+from ..scale import job_rng, run_jobs, settle_heap, wilson_interval
 from ..sim.script import Script
 from ..wording import count
 from ._games import game_number, replay_hint
@@ -42,9 +42,9 @@ def play(args: argparse.Namespace, board: Any) -> int:
         return 0
     jobs = [(args.scenario, spec, seed, i) for i in range(args.games)]
     settle_heap()  # (many games: the start-up objects stay out of the collector's full passes)
-    with progress_bar(len(jobs), "games", enabled=not args.json, unit="game") as update:
-        summaries = [r.summary for r in run_jobs(play_one, jobs, workers=args.workers, backend=args.backend,
-                                                 scheduler=args.scheduler, progress=update)]
+    with progress_bar(len(jobs), "games", unit="game") as update:
+        summaries = run_jobs(summary_of, jobs, workers=args.workers, backend=args.backend,
+                             scheduler=args.scheduler, progress=update)
     report = game_report(summaries, table.all_sides(), seed)
     if args.json:
         emit_json(report)
@@ -67,13 +67,21 @@ def play_one(job: tuple[str, str, int, int]) -> GameRecord:
     return play_game(table, settings, policies, job_rng(seed, i), seed=seed, script=script)
 
 
+def summary_of(job: tuple[str, str, int, int]) -> dict[str, Any]:
+    """The summary of :func:`play_one`'s game alone (a run of many keeps no event logs)."""
+    return play_one(job).summary
+
+
 def game_report(summaries: Sequence[dict[str, Any]], sides: Sequence[str], seed: int) -> dict[str, Any]:
-    """``{games, seed, wins: {side: share, draw: share}, vp_mean, rounds_mean, survival}``."""
+    """``{games, seed, wins: {side: share, draw: share}, wins_ci95: {side: [low, high], ...},
+    vp_mean, rounds_mean, survival}`` (``wins_ci95``: each share's 95 % Wilson interval)."""
     n = len(summaries)
-    wins = {s: sum(r["winner"] == s for r in summaries) / n for s in sides}
-    wins["draw"] = sum(r["winner"] is None for r in summaries) / n
+    won = {s: sum(r["winner"] == s for r in summaries) for s in sides}
+    won["draw"] = sum(r["winner"] is None for r in summaries)
+    wins = {s: k / n for s, k in won.items()}
     models = list(summaries[0]["states"]) if summaries else []
     return {"games": n, "seed": seed, "wins": wins,
+            "wins_ci95": {s: [round(v, 4) for v in wilson_interval(k, n)] for s, k in won.items()},
             "vp_mean": {s: sum(r["vp"][s] for r in summaries) / n for s in sides},
             "rounds_mean": sum(r["rounds"] for r in summaries) / n,
             "survival": {m: sum(r["states"][m] in IN_PLAY for r in summaries) / n for m in models}}
@@ -105,7 +113,9 @@ def _print_game(record: GameRecord, spec: str, seed: int, game: int) -> None:
 def _print_report(report: dict[str, Any], spec: str) -> None:
     print(f"{count(report['games'], 'game')} from seed {report['seed']}; policies: {spec}")
     n = report["games"]
-    print("Wins: " + ", ".join(f"{k} {round(v * n)} ({v:.1%})" for k, v in report["wins"].items()))
+    ci = report["wins_ci95"]
+    print("Wins: " + ", ".join(f"{k} {round(v * n)} ({v:.1%}; 95% CI {100 * ci[k][0]:.1f}–{ci[k][1]:.1%})"
+                               for k, v in report["wins"].items()))
     print("Mean VP: " + ", ".join(f"{k} {v:.2f}" for k, v in report["vp_mean"].items())
           + f"; mean rounds {report['rounds_mean']:.2f}")
     print("Survival (share of games each model ends in play):")

@@ -222,7 +222,7 @@ def play(args: argparse.Namespace, board: Map) -> int:
               f"{'s' * (len(game.rounds) != 1)}: {game.outcome.reason}")
         return 0
     jobs = [(isl, rounds, args.policy, seed, i) for i in range(args.games)]
-    with progress_bar(len(jobs), "games", enabled=not args.json, unit="game") as update:
+    with progress_bar(len(jobs), "games", unit="game") as update:
         games = run_jobs(_one_game, jobs, workers=args.workers, backend=args.backend, scheduler=args.scheduler,
                          progress=update)
     report = summarise(games, seed)

@@ -6,6 +6,7 @@ carries its seeds), and results come back in job order, so a report is identical
 for any backend and any number of workers.
 """
 
+from .intervals import wilson_interval
 from .runner import Backend, job_rng, run_jobs, settle_heap
 
-__all__ = ["Backend", "run_jobs", "job_rng", "settle_heap"]
+__all__ = ["Backend", "run_jobs", "job_rng", "settle_heap", "wilson_interval"]

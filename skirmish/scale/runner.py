@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import random
+import signal
 from collections.abc import Callable, Sequence
 from typing import Literal, TypeVar
 
@@ -52,6 +53,12 @@ def settle_heap() -> None:
             gc.set_threshold(max(young, YOUNG_THRESHOLD), middle, oldest)
 
 
+def _ignore_interrupts() -> None:
+    """In a pool worker: leave Ctrl-C to the parent, which stops the pool (a worker
+    interrupted too printed its own traceback, one per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def job_rng(seed: int, i: int) -> random.Random:
     """The generator of item ``i`` of a run seeded ``seed``: the same on every backend."""
     return random.Random(f"{seed}:{i}")
@@ -78,7 +85,7 @@ def run_jobs(work: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1, bac
         return results
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(min(workers, len(jobs))) as pool:
+    with ctx.Pool(min(workers, len(jobs)), initializer=_ignore_interrupts) as pool:
         for r in pool.imap(work, jobs):
             results.append(r)
             if progress:

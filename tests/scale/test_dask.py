@@ -125,7 +125,7 @@ def test_unreachable_scheduler_is_a_clean_error(monkeypatch, capsys):
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("speaks", [b"", b"HTTP/1.0 200 OK\r\n\r\n" + os.urandom(2048)])
+@pytest.mark.parametrize("speaks", [b"", b"HTTP/1.0 200 OK\r\n\r\n" + bytes(range(256)) * 8], ids=["silent", "web"])
 def test_a_scheduler_address_where_something_else_listens_is_a_clean_error_in_time(monkeypatch, capsys, speaks):
     # (a silent port or a web server hung the run for minutes; random bytes gave a MemoryError traceback)
     pytest.importorskip("distributed")

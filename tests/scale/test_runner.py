@@ -51,3 +51,25 @@ def test_settle_heap_leaves_a_switched_off_collector_off():
             "print(gc.get_threshold()[0])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0"]
+
+
+def test_ctrl_c_stops_a_run_on_workers_at_once_without_their_tracebacks():
+    # (each interrupted worker printed its own traceback under the parent's exit)
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import SCENARIOS
+
+    p = subprocess.Popen([sys.executable, "-m", "skirmish", "play", str(SCENARIOS / "mill-ambush.toml"), "--games",
+                          "400", "--seed", "1", "--policy", "random", "--workers", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(3)
+    os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and out == b"" and err.strip() == b""  # (not "Process ForkPoolWorker-1: ...")
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # no worker left behind
+        os.killpg(p.pid, 0)
