@@ -23,7 +23,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
-from ..errors import MeasurementRefused
+from ..errors import MeasurementRefused, ScenarioError
 from ..geometry.distance import cylinder_distance, nearest_points
 from ..geometry.solids import Cylinder
 from ..maps.pieces import Model, Scenery
@@ -366,8 +366,8 @@ def deployment_zones(table: Table) -> dict[str, tuple[float, float, float, float
     scenario's ``[game] zones`` fixes them (without it the second side chooses its edge
     in play, so there is no zone to draw)."""
     waiting = _waiting_sides(table)
-    settings = _game_settings(table)
-    if not waiting or not settings.zones:
+    settings = _game_settings(table) if waiting else None
+    if settings is None or not settings.zones:
         return {}
     from ..game.eldfall.deploy import zone_rects
 
@@ -379,10 +379,15 @@ def _waiting_sides(table: Table) -> set[str]:
     return {m.side for m in table.catalogue.reserve if m.id not in placed}
 
 
-def _game_settings(table: Table) -> GameSettings:
+def _game_settings(table: Table) -> GameSettings | None:
+    """The table's ``[game]`` as a game reads it (None where it no longer fits the table,
+    as a picture of an edited table may find: the picture draws no zone then)."""
     from ..game.eldfall.settings import parse_settings
 
-    return parse_settings(table.catalogue.game, table, table.source or "<scenario>")
+    try:
+        return parse_settings(table.catalogue.game, table, table.source or "<scenario>")
+    except ScenarioError:
+        return None
 
 
 def zone_prims(table: Table, colors: dict[str, Color]) -> list[Prim]:
@@ -843,8 +848,9 @@ def legend_items(table: Table, *, sight: bool = False, selection: Model | None =
     zoned = deployment_zones(table)
     for side in zoned:
         items.append(LegendItem("dashed", f"{side}'s deployment zone (E-DEPLOY)", colors[side]))
-    if _waiting_sides(table) and not zoned:
-        items.append(LegendItem("text", f"the reserve deploys in a {inches(_game_settings(table).zone_depth)} strip "
+    settings = _game_settings(table) if _waiting_sides(table) and not zoned else None
+    if settings is not None:
+        items.append(LegendItem("text", f"the reserve deploys in a {inches(settings.zone_depth)} strip "
                                 "along an edge chosen in play", P.PANEL_DIM))
     items.append(LegendItem("text", "arrow: facing · tint: front arc · ↑ z: elevation", P.PANEL_DIM))
     items.append(LegendItem("heading", "Scenery (shade: height of the top)"))

@@ -684,3 +684,14 @@ def test_a_translucent_swatch_is_shown_over_the_table_colour_as_on_the_table():
     solid = [p for p in scene.legend_prims([scene.LegendItem("fill", "wall", P.SEE_THROUGH)], 0, 100, 200)
              if isinstance(p, Fill)][1:]
     assert [f.color for f in solid] == [P.SEE_THROUGH]
+
+
+def test_e_deploy_a_picture_of_an_edited_table_whose_game_no_longer_fits_draws_no_zone():
+    text = table_text(models='[[models]]\nid = "r"\nside = "red"\nsize = "M"\nat = [3, 3]\n'
+                           '[[models]]\nid = "r2"\nside = "red"\nsize = "M"\nat = [9, 3]\n'
+                           '[[models]]\nid = "b"\nside = "blue"\nsize = "M"\n')
+    t = loads(text + '[game]\nleaders = { red = "r" }\nzones = { red = "south", blue = "north" }\n')
+    assert scene.deployment_zones(t) == {"blue": (0.0, 16.0, 24.0, 24.0)}
+    edited = dataclasses.replace(t, models=tuple(m for m in t.models if m.id != "r"))  # (its leader is gone)
+    assert scene.deployment_zones(edited) == {}
+    assert scene.legend_items(edited) and scene.table_scene(edited)["table"]
