@@ -72,11 +72,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'model':<14}" + "".join(f"{s.value:>15}" for s in STATES))
     for m, counts in report.states.items():
         print(f"{m:<14}" + "".join(f"{counts[s.value] / n:>14.1%} " for s in STATES))
-    print("Wounds dealt per action each time it was resolved (simulated mean, and exact where the exchange never "
-          "varied):")
+    print("Wounds dealt per action each time it was resolved (simulated mean with its standard error, and exact "
+          "where the exchange never varied):")
     for a in report.actions:
         w, b = a.mean()
+        w_se, b_se = a.se()
         exact = f"   exact {float(a.exact_wounds):.4f}" if a.exact_wounds is not None else ""
-        back = f", back {b:.3f}" if b else ""
-        print(f"{a.index + 1:>2}. {a.text:<44} {w:.3f}{back}{exact}  (resolved in {a.resolved / n:.0%})")
+        back = f", back {b:.3f}{_se_text(b_se)}" if b else ""
+        print(f"{a.index + 1:>2}. {a.text:<44} {w:.3f}{_se_text(w_se)}{back}{exact}  (resolved in {a.resolved / n:.0%})")
     return 0
+
+
+def _se_text(se: float | None) -> str:
+    """`` (SE 0.012)`` after a mean; nothing when fewer than two trials resolved the action."""
+    return "" if se is None else f" (SE {se:.3f})"

@@ -8,6 +8,7 @@ processes shared the work.
 from __future__ import annotations
 
 import hashlib
+import math
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,7 +34,8 @@ MAX_TRIALS = 100_000_000
 class ActionStats:
     """What one action did over the trials: how often it was resolved, the Wounds it
     dealt (and took back), and the exact expectations where the exchange was the same
-    in every trial."""
+    in every trial. ``wounds_sq``/``wounds_back_sq`` sum the squares of the per-trial
+    Wounds, for the means' standard errors."""
 
     index: int
     text: str
@@ -42,6 +44,8 @@ class ActionStats:
     wounds_back: int
     exact_wounds: Fraction | None
     exact_wounds_back: Fraction | None
+    wounds_sq: int = 0
+    wounds_back_sq: int = 0
 
     def mean(self) -> tuple[float, float]:
         """The mean Wounds dealt (and taken back) each time the action was resolved: what
@@ -49,12 +53,27 @@ class ActionStats:
         n = max(self.resolved, 1)
         return self.wounds / n, self.wounds_back / n
 
+    def se(self) -> tuple[float | None, float | None]:
+        """The standard errors of :meth:`mean`: the sample standard deviation (n - 1) of the
+        per-trial Wounds over the ``resolved`` trials, divided by sqrt(resolved); None
+        when the action was resolved in fewer than two trials."""
+        return _se(self.wounds, self.wounds_sq, self.resolved), _se(self.wounds_back, self.wounds_back_sq, self.resolved)
+
     def to_json(self, trials: int) -> dict[str, Any]:
         w, b = self.mean()
+        w_se, b_se = self.se()
         return {"action": self.index, "text": self.text, "resolved": self.resolved, "wounds_mean": w,
-                "wounds_back_mean": b,
+                "wounds_mean_se": w_se, "wounds_back_mean": b, "wounds_back_mean_se": b_se,
                 "wounds_exact": None if self.exact_wounds is None else str(self.exact_wounds),
                 "wounds_back_exact": None if self.exact_wounds_back is None else str(self.exact_wounds_back)}
+
+
+def _se(total: int, squares: int, n: int) -> float | None:
+    """The standard error of a mean of ``n`` integers from their sum and sum of squares
+    (the sample variance computed exactly, in integers)."""
+    if n < 2:
+        return None
+    return math.sqrt((n * squares - total * total) / (n * (n - 1)) / n)
 
 
 @dataclass(frozen=True)
@@ -78,14 +97,16 @@ class _Partial:
     resolved: list[int]
     wounds: list[int]
     back: list[int]
+    wounds_sq: list[int]
+    back_sq: list[int]
     exchange: list[Exchange | TemplateKey | None]
     same: list[bool]
     trials: int = 0
 
     @classmethod
     def empty(cls, table: Table, n: int) -> _Partial:
-        return cls({m: {s.value: 0 for s in STATES} for m in table.model_ids}, [0] * n, [0] * n, [0] * n,
-                   [None] * n, [True] * n)
+        return cls({m: {s.value: 0 for s in STATES} for m in table.model_ids}, [0] * n, [0] * n, [0] * n, [0] * n,
+                   [0] * n, [None] * n, [True] * n)
 
     def merge(self, other: _Partial) -> None:
         for m, d in other.states.items():
@@ -101,6 +122,8 @@ class _Partial:
             self.resolved[k] += other.resolved[k]
             self.wounds[k] += other.wounds[k]
             self.back[k] += other.back[k]
+            self.wounds_sq[k] += other.wounds_sq[k]
+            self.back_sq[k] += other.back_sq[k]
         self.trials += other.trials
 
 
@@ -125,6 +148,8 @@ def _run_range(sim: Simulator, seed: int, start: int, stop: int) -> _Partial:
             part.resolved[k] += 1
             part.wounds[k] += w[0]
             part.back[k] += w[1]
+            part.wounds_sq[k] += w[0] * w[0]
+            part.back_sq[k] += w[1] * w[1]
         part.trials += 1
     return part
 
@@ -188,5 +213,6 @@ def run_trials(table: Table, script: Script, trials: int, *, seed: int = 0, work
                 exact_w, exact_b = o.active.expected_wounds, o.reactive.expected_wounds
             else:
                 exact_w, exact_b = ex.expected_wounds(), Fraction(0)
-        actions.append(ActionStats(k, a.describe(), total.resolved[k], total.wounds[k], total.back[k], exact_w, exact_b))
+        actions.append(ActionStats(k, a.describe(), total.resolved[k], total.wounds[k], total.back[k], exact_w, exact_b,
+                                   total.wounds_sq[k], total.back_sq[k]))
     return TrialReport(trials, seed, total.states, tuple(actions))

@@ -117,6 +117,22 @@ def test_play_many_games_same_for_any_worker_count(capsys):
     assert rc == 0 and "wins" in text and "draws" in text
 
 
+def test_play_many_games_gives_each_share_its_95_percent_wilson_interval(capsys):
+    from skirmish.scale import wilson_interval
+    rc, out, _ = run(capsys, "chaos", "play", DUEL, "--seed", "1", "--games", "20", "--json")
+    doc = json.loads(out)
+    assert rc == 0 and set(doc["shares_ci95"]) == set(doc["shares"])
+    for side, (low, high) in doc["shares_ci95"].items():
+        assert 0 <= low <= Fraction(doc["shares"][side]) <= high <= 1
+        assert [low, high] == [round(v, 4) for v in wilson_interval(doc["wins"][side], 20)]
+    low, high = doc["draw_share_ci95"]
+    assert 0 <= low <= Fraction(doc["draw_share"]) <= high <= 1
+    assert doc["shares_ci95"] == {"red": [0.4329, 0.8188], "blue": [0.1812, 0.5671]}  # docs/chaosparty.md
+    rc, text, _ = run(capsys, "chaos", "play", DUEL, "--seed", "1", "--games", "20")
+    assert "red          wins     13    65.00%  (95% CI 43.3–81.9%)" in text
+    assert "blue         wins      7    35.00%  (95% CI 18.1–56.7%)" in text
+
+
 @pytest.mark.parametrize("argv, message", [
     (["nope.toml"], "no such file"),
     ([DUEL, "--policy", "gredy"], "did you mean 'greedy'"),

@@ -102,6 +102,18 @@ def test_island_play_games_report_is_the_same_for_any_worker_count(capsys):
     assert sum(one["reasons"].values()) == 6
 
 
+def test_island_play_games_gives_the_win_share_its_95_percent_wilson_interval(capsys):
+    from fractions import Fraction
+    from skirmish.scale import wilson_interval
+    argv = ("island", "play", ISLAND, "--seed", "7", "--games", "6", "--rounds", "6")
+    rep = json.loads(run(capsys, *argv, "--json")[1])
+    low, high = rep["win_share_ci95"]
+    assert 0 <= low <= Fraction(rep["win_share"]) <= high <= 1
+    assert [low, high] == [round(v, 4) for v in wilson_interval(rep["won"], 6)]
+    text = run(capsys, *argv)[1]
+    assert f"(win share {float(Fraction(rep['win_share'])):.1%}; 95% CI {100 * low:.1f}–{100 * high:.1f}%)" in text
+
+
 def test_island_play_policies_and_skirmish_play_dispatch(capsys):
     code, out, _ = run(capsys, "play", ISLAND, "--seed", "3", "--games", "3", "--policy", "random", "--json")
     assert code == 0 and json.loads(out)["games"] == 3

@@ -32,6 +32,18 @@ def test_trials_json(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["trials"] == 300 and set(report["states"]["brute"]) == {"Unharmed", "Wounded", "Incapacitated", "Dead"}
     assert report["actions"][0]["wounds_exact"] is not None
+    for a in report["actions"]:
+        assert a["wounds_mean_se"] >= 0 and a["wounds_back_mean_se"] >= 0
+
+
+def test_trials_text_gives_each_mean_its_standard_error(capsys):
+    assert main(["run", MILL, "--seed", "1", "--trials", "300", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert main(["run", MILL, "--seed", "1", "--trials", "300"]) == 0
+    text = capsys.readouterr().out
+    first = report["actions"][0]
+    assert f"{first['wounds_mean']:.3f} (SE {first['wounds_mean_se']:.3f})" in text
+    assert "standard error" in text
 
 
 def test_no_script_is_an_error(capsys):

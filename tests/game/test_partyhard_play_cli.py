@@ -73,6 +73,23 @@ def test_play_games_reports_shares_turns_and_restores(capsys):
     assert "3 games, seed 1, policy random" in text and "mean turns" in text
 
 
+def test_play_games_reports_each_shares_95_percent_wilson_interval(capsys):
+    from skirmish.scale import wilson_interval
+    code, out, _ = run(capsys, "play", MAZE, "--games", "4", "--seed", "3", "--policy", "random", "--json")
+    rep = json.loads(out)
+    assert code == 0 and set(rep["win_share_ci95"]) == {"red", "blue"}
+    for p, (low, high) in rep["win_share_ci95"].items():
+        assert 0 <= low <= rep["win_share"][p] <= high <= 1
+        assert [low, high] == [round(v, 4) for v in wilson_interval(rep["wins"][p], 4)]
+    low, high = rep["draw_share_ci95"]
+    assert 0 <= low <= rep["draw_share"] <= high <= 1
+    assert [low, high] == [round(v, 4) for v in wilson_interval(rep["draws"], 4)]
+    code, text, _ = run(capsys, "play", MAZE, "--games", "4", "--seed", "3", "--policy", "random")
+    for p in ("red", "blue"):
+        low, high = rep["win_share_ci95"][p]
+        assert f"wins {rep['wins'][p]:>5}  ({100 * rep['win_share'][p]:.1f}%; 95% CI {100 * low:.1f}–{100 * high:.1f}%)" in text
+
+
 @pytest.mark.parametrize("seed", [2, 5])
 def test_P_RETREAT_P_FIGHT_END_the_text_names_every_fallen_character_and_every_retreat(capsys, seed):
     """Each fight line names the defeated of both sides (with their side) and every retreat with its room,

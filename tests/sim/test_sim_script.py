@@ -170,6 +170,35 @@ def test_an_action_s_mean_is_over_the_trials_it_was_resolved_in(tmp_path):
     assert last.to_json(report.trials)["wounds_mean"] == last.wounds / last.resolved
 
 
+def test_an_action_s_standard_error_is_the_sample_sd_over_the_trials_it_was_resolved_in(tmp_path):
+    """Each mean's standard error is stdev / sqrt(n) of the per-trial Wounds over the trials
+    the action was resolved in (an oracle that replays every trial alone)."""
+    import statistics
+    from skirmish.scale import job_rng
+    from skirmish.sim.engine import Simulator
+    text = (SCENARIOS / "mill-ambush.toml").read_text(encoding="utf-8")
+    path = tmp_path / "mill.toml"
+    path.write_text(text + '\n[[script]]\nactor = "raider-3"\ndo = "attack"\ntarget = "akane"\n'
+                    'weapon = "Sword"\n', encoding="utf-8")
+    table, script = load_with_script(path)
+    trials = 600
+    report = run_trials(table, script, trials, seed=2, workers=2)
+    sim = Simulator(table, script)
+    per_trial = [sim.run(job_rng(2, i), log=False).wounds for i in range(trials)]
+    for k, a in enumerate(report.actions):
+        made = [w[k] for w in per_trial if w[k] is not None]
+        assert len(made) == a.resolved
+        for got, values in zip(a.se(), ([w for w, _ in made], [b for _, b in made])):
+            assert got is not None and math.isclose(got, statistics.stdev(values) / math.sqrt(len(values)),
+                                                    rel_tol=1e-9, abs_tol=1e-12)
+    last = report.actions[-1]
+    assert 0 < last.resolved < trials  # (over the trials it was made in, not all trials)
+    doc = last.to_json(trials)
+    assert doc["wounds_mean_se"] == last.se()[0] and doc["wounds_back_mean_se"] == last.se()[1]
+    one = run_trials(table, script, 1, seed=2).actions[0]
+    assert one.se() == (None, None) and one.to_json(1)["wounds_mean_se"] is None
+
+
 def test_same_seed_same_report_for_any_worker_count():
     table, script = load_with_script(SCENARIOS / "mill-ambush.toml")
     one = run_trials(table, script, 600, seed=4, workers=1)
