@@ -13,7 +13,7 @@ from ..game.eldfall import GameRecord, play_game
 from ..game.eldfall.settings import GameSettings, load_game
 from ..game.policy import parse_policy_specs
 from ..maps.table import Table
-from ..scale import job_rng, run_jobs, settle_heap, wilson_interval
+from ..scale import ci95, ci95_text, job_rng, run_jobs, settle_heap
 from ..sim.script import Script
 from ..wording import count
 from ._games import game_number, replay_hint
@@ -81,7 +81,7 @@ def game_report(summaries: Sequence[dict[str, Any]], sides: Sequence[str], seed:
     wins = {s: k / n for s, k in won.items()}
     models = list(summaries[0]["states"]) if summaries else []
     return {"games": n, "seed": seed, "wins": wins,
-            "wins_ci95": {s: [round(v, 4) for v in wilson_interval(k, n)] for s, k in won.items()},
+            "wins_ci95": {s: ci95(k, n) for s, k in won.items()},
             "vp_mean": {s: sum(r["vp"][s] for r in summaries) / n for s in sides},
             "rounds_mean": sum(r["rounds"] for r in summaries) / n,
             "survival": {m: sum(r["states"][m] in IN_PLAY for r in summaries) / n for m in models}}
@@ -113,8 +113,7 @@ def _print_game(record: GameRecord, spec: str, seed: int, game: int) -> None:
 def _print_report(report: dict[str, Any], spec: str) -> None:
     print(f"{count(report['games'], 'game')} from seed {report['seed']}; policies: {spec}")
     n = report["games"]
-    ci = report["wins_ci95"]
-    print("Wins: " + ", ".join(f"{k} {round(v * n)} ({v:.1%}; 95% CI {100 * ci[k][0]:.1f}–{ci[k][1]:.1%})"
+    print("Wins: " + ", ".join(f"{k} {round(v * n)} ({v:.1%}; {ci95_text(round(v * n), n)})"
                                for k, v in report["wins"].items()))
     print("Mean VP: " + ", ".join(f"{k} {v:.2f}" for k, v in report["vp_mean"].items())
           + f"; mean rounds {report['rounds_mean']:.2f}")

@@ -17,7 +17,7 @@ from ..game.partyhard import GameEvent, GameResult, play_game
 from ..game.policy import parse_policy_specs
 from ..maps.grid import Grid
 from ..rules.partyhard.log import FightLog
-from ..scale import job_rng, run_jobs, wilson_interval
+from ..scale import ci95, ci95_text, job_rng, run_jobs
 from ..scenario.load import load
 from ..wording import count
 from ._games import game_number, replay_hint
@@ -75,11 +75,6 @@ def one_game(job: tuple[str, str | None, int, int]) -> dict[str, Any]:
     return {"winner": r.winner, "turns": r.turns, "restored": dict(r.restored)}
 
 
-def _ci95(k: int, n: int) -> list[float]:
-    """The 95 % Wilson interval of the share ``k/n``, rounded to 4 places, as ``[low, high]``."""
-    return [round(v, 4) for v in wilson_interval(k, n)]
-
-
 def report(results: list[dict[str, Any]], players: tuple[str, ...], seed: int, policy: str | None) -> dict[str, Any]:
     """The ``--games`` report; ``win_share_ci95`` / ``draw_share_ci95`` are each share's 95 % Wilson interval."""
     n = len(results)
@@ -91,14 +86,10 @@ def report(results: list[dict[str, Any]], players: tuple[str, ...], seed: int, p
             restored[c] = restored.get(c, 0) + k
     return {"games": n, "seed": seed, "policy": policy or "greedy", "wins": wins,
             "win_share": {p: wins[p] / n for p in players},
-            "win_share_ci95": {p: _ci95(wins[p], n) for p in players},
-            "draws": draws, "draw_share": draws / n, "draw_share_ci95": _ci95(draws, n),
+            "win_share_ci95": {p: ci95(wins[p], n) for p in players},
+            "draws": draws, "draw_share": draws / n, "draw_share_ci95": ci95(draws, n),
             "mean_turns": sum(r["turns"] for r in results) / n, "restored": restored,
             "restored_per_game": {c: k / n for c, k in restored.items()}}
-
-
-def _ci_text(ci: list[float]) -> str:
-    return f"95% CI {100 * ci[0]:.1f}–{100 * ci[1]:.1f}%"
 
 
 def _many(args: argparse.Namespace, board: Grid, seed: int) -> int:
@@ -115,8 +106,8 @@ def _many(args: argparse.Namespace, board: Grid, seed: int) -> int:
     print(f"{count(rep['games'], 'game')}, seed {seed}, policy {rep['policy']} (the same report for any --workers)")
     for p in board.players:
         print(f"  {p:<10} wins {rep['wins'][p]:>5}  ({100 * rep['win_share'][p]:.1f}%; "
-              f"{_ci_text(rep['win_share_ci95'][p])})")
-    draw_ci = f"; {_ci_text(rep['draw_share_ci95'])}" if rep["draws"] else ""
+              f"{ci95_text(rep['wins'][p], rep['games'])})")
+    draw_ci = f"; {ci95_text(rep['draws'], rep['games'])}" if rep["draws"] else ""
     print(f"  {'draws':<10}      {rep['draws']:>5}  ({100 * rep['draw_share']:.1f}%{draw_ci})")
     print(f"  mean turns {rep['mean_turns']:.2f}")
     print("  restored: " + ", ".join(f"{c} {k} ({rep['restored_per_game'][c]:.2f} a game)"

@@ -15,7 +15,7 @@ from ..rules.chaosparty.attack import ATTACK_BOOSTS, DEFENCE_BOOSTS, Attack, par
 from ..rules.chaosparty.odds import AttackOdds, attack_odds
 from ..rules.chaosparty.tokens import Player, Tokens
 from ._games import add_game_args, check_game_args, game_number, replay_hint
-from ..scale import wilson_interval
+from ..scale import ci95, ci95_text
 from ..wording import count
 from ._output import emit_json
 from ._progress import progress_bar
@@ -114,15 +114,6 @@ def pct(p: Fraction) -> str:
     return f"{float(p) * 100:7.2f}%"
 
 
-def ci95(k: int, n: int) -> list[float]:
-    """The 95 % Wilson interval of the share ``k/n`` as ``[low, high]``, rounded to 4 places."""
-    return [round(v, 4) for v in wilson_interval(k, n)]
-
-
-def ci_text(ci: list[float]) -> str:
-    return f"(95% CI {100 * ci[0]:.1f}–{100 * ci[1]:.1f}%)"
-
-
 def odds_lines(o: AttackOdds) -> list[str]:
     a = o.attack
     ab = ", ".join(sorted(a.attack_boosts)) or "none"
@@ -205,8 +196,8 @@ def run_play(args: argparse.Namespace) -> int:
         return 0
     print(f"{duel.name or args.duel}: {count(rep.games, 'game')}, seed {seed}, policy {args.policy or 'greedy'}")
     for pid, n in rep.wins:
-        print(f"  {pid:<12} wins {n:>6}  {pct(Fraction(n, rep.games))}  {ci_text(ci95(n, rep.games))}")
-    draw_ci = f"  {ci_text(ci95(rep.draws, rep.games))}" if rep.draws else ""
+        print(f"  {pid:<12} wins {n:>6}  {pct(Fraction(n, rep.games))}  ({ci95_text(n, rep.games)})")
+    draw_ci = f"  ({ci95_text(rep.draws, rep.games)})" if rep.draws else ""
     print(f"  {'draws':<12}      {rep.draws:>6}  {pct(Fraction(rep.draws, rep.games))}{draw_ci}")
     print(f"  the first player won {rep.first_wins} of {rep.games - rep.draws} decided games; "
           f"mean {float(rep.mean_turns):.1f} turns")

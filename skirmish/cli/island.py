@@ -21,7 +21,7 @@ from ..maps.base import Map
 from ..maps.regions import Regions
 from ..rules.spiritisland import TERRAINS, Event, Island, invader_phase, outcome, play_game
 from ..rules.spiritisland.island import ROUNDS
-from ..scale import job_rng, run_jobs, wilson_interval
+from ..scale import ci95, ci95_text, job_rng, run_jobs
 from ..scenario.dump import write_scenario
 from ..scenario.load import load
 from ._games import add_game_args, check_game_args, game_number, replay_hint, seed_value
@@ -234,7 +234,7 @@ def play(args: argparse.Namespace, board: Map) -> int:
         return f"{float(Fraction(text)):.3g}"
     print(f"{count(n, 'game')} of {count(rounds, 'round')} from seed {seed}: won {report['won']}, lost {report['lost']} "
           f"(win share {float(Fraction(report['win_share'])):.1%}; "
-          f"95% CI {100 * report['win_share_ci95'][0]:.1f}–{100 * report['win_share_ci95'][1]:.1f}%)")
+          f"{ci95_text(report['won'], n)})")
     print(f"  mean blight {dec(report['mean_blight'])}, mean fear {dec(report['mean_fear'])}, "
           f"mean rounds {dec(report['mean_rounds'])}")
     for reason, k in report["reasons"].items():
@@ -253,7 +253,7 @@ def summarise(games: list[dict[str, Any]], seed: int) -> dict[str, Any]:
 
     reasons = Counter(f"{g['result']}: {g['why']}" for g in games)
     return {"seed": seed, "games": n, "won": won, "lost": n - won, "win_share": str(Fraction(won, n)),
-            "win_share_ci95": [round(v, 4) for v in wilson_interval(won, n)],
+            "win_share_ci95": ci95(won, n),
             "mean_blight": mean("blight"), "mean_fear": mean("fear"), "mean_rounds": mean("rounds_played"),
             "reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))}
 

@@ -6,7 +6,7 @@ carries its seeds), and results come back in job order, so a report is identical
 for any backend and any number of workers.
 """
 
-from .intervals import wilson_interval
+from .intervals import ci95, ci95_text, wilson_interval
 from .runner import Backend, job_rng, run_jobs, settle_heap
 
-__all__ = ["Backend", "run_jobs", "job_rng", "settle_heap", "wilson_interval"]
+__all__ = ["Backend", "run_jobs", "job_rng", "settle_heap", "wilson_interval", "ci95", "ci95_text"]

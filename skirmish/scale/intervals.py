@@ -33,3 +33,20 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + zz / 2) / (1 + zz)
     half = z * math.sqrt(p * (1 - p) / n + zz / (4 * n)) / (1 + zz)
     return (0.0 if k == 0 else max(0.0, centre - half)), (1.0 if k == n else min(1.0, centre + half))
+
+
+def ci95(k: int, n: int) -> list[float]:
+    """The 95 % Wilson interval of ``k`` of ``n`` as a report's JSON has it: ``[low, high]``,
+    rounded to 4 places."""
+    return [round(v, 4) for v in wilson_interval(k, n)]
+
+
+def ci95_text(k: int, n: int) -> str:
+    """The 95 % Wilson interval of ``k`` of ``n`` as a report's text has it (from the exact
+    interval, not the JSON's rounded one).
+
+    >>> ci95_text(2, 3)
+    '95% CI 20.8–93.9%'
+    """
+    low, high = wilson_interval(k, n)
+    return f"95% CI {100 * low:.1f}–{100 * high:.1f}%"
