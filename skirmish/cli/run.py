@@ -43,13 +43,14 @@ def run(args: argparse.Namespace) -> int:
     if args.trials is None:
         sim = Simulator(table, script)
         sim.validate()
-        # (the script once from --seed; --trial I: the generator trial I of --trials has)
-        result = sim.run(random.Random(seed) if args.trial is None else job_rng(seed, args.trial))
-        again = f"--seed {seed}" + (f" --trial {args.trial}" if args.trial is not None else "")
+        # (trial I of the --trials run with this --seed, with its log: 0 by default, as `play`'s game 0)
+        trial = args.trial or 0
+        result = sim.run(job_rng(seed, trial))
+        again = f"--seed {seed}" + (f" --trial {trial}" if trial else "")
         if args.json:
             for e in result.events:
                 emit_json(e.to_json(), indent=None)
-            emit_json({"seed": seed, "trial": args.trial, "states": {m: s.value for m, s in result.states.items()}},
+            emit_json({"seed": seed, "trial": trial, "states": {m: s.value for m, s in result.states.items()}},
                       indent=None)
         else:
             print(f"Seed {seed} (replay with {again})")

@@ -83,3 +83,11 @@ def test_trial_i_of_a_run_is_replayed_alone_with_trial_i(capsys):
     for model, shares in report["states"].items():  # (shares of the 6 trials)
         assert {k: round(v * 6) for k, v in shares.items() if v} == dict(Counter(s[model] for s in alone))
     assert main(["run", MILL, "--seed", "3", "--trials", "6", "--trial", "1"]) == 2
+    capsys.readouterr()
+    # --seed S alone is trial 0 (as `play --seed S` is game 0; it was the script seeded S)
+    assert main(["run", MILL, "--seed", "3", "--json"]) == 0
+    first = capsys.readouterr().out
+    assert main(["run", MILL, "--seed", "3", "--trial", "0", "--json"]) == 0
+    assert capsys.readouterr().out == first and json.loads(first.splitlines()[-1])["trial"] == 0
+    assert main(["run", MILL, "--seed", "3"]) == 0
+    assert capsys.readouterr().out.startswith("Seed 3 (replay with --seed 3)")
