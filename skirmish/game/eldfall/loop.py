@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -242,8 +242,7 @@ class EldfallGame:
                                 "role": "deploy", "ap": 0, "at": [x, y, z], "facing": round(placed.facing, 2),
                                 "zone": list(zone), "movement": {"kind": "deploy", "length": 0.0, "path": [[x, y, z]],
                                                                  "facing": round(placed.facing, 2)},
-                                "text": f"{m.id} ({side}) deploys at ({x:.2f}, {y:.2f}"
-                                        f"{f', z {z:g}' if z else ''}) facing {placed.facing:.0f}°"})
+                                "text": f"{m.id} ({side}) deploys at {_place((x, y, z))} facing {placed.facing:.0f}°"})
         return dataclasses.replace(table, catalogue=dataclasses.replace(table.catalogue, reserve=()))
 
     # -- the game ----------------------------------------------------------------------
@@ -304,10 +303,9 @@ class EldfallGame:
                     self._apply_wounds({u.id: 1})
                     self._finish_states()
                 after = self._state_name(u.id)
-                face = "automatic failure" if r.face is None else str(r.face)
                 self._phase_event(u.id, state.lower(), r.face, r.success,
                                   f"{u.id} rolls for {state} (STA {sta}{''.join(f' {x:+d}' for x in mods)}): "
-                                  f"{face} -> " + ("no Wound" if r.success else "1 Wound")
+                                  f"{_face(r.face)} -> " + ("no Wound" if r.success else "1 Wound")
                                   + (f", {after}" if after != before and after in ("Incapacitated", "Dead") else ""))
             u = self.state.unit(u.id)
             if was_out and "Dead" not in u.states:
@@ -316,9 +314,8 @@ class EldfallGame:
                     nu = dataclasses.replace(u, hp=u.hp + 1, states=(u.states - {"Incapacitated", "Crouched"})
                                              | {"Weakened"})
                     self.state = self.state.with_unit(nu)
-                face = "automatic failure" if r.face is None else str(r.face)
                 self._phase_event(u.id, "recovery", r.face, r.success,
-                                  f"{u.id} rolls Recovery (STA {sta}): {face} -> "
+                                  f"{u.id} rolls Recovery (STA {sta}): {_face(r.face)} -> "
                                   + ("back with 1 HP, Weakened" if r.success else "stays Incapacitated"))
 
     def _phase_event(self, model: str, kind: str, face: int | None, success: bool, text: str) -> None:
@@ -1171,7 +1168,7 @@ def _describe_exchange(e: dict[str, Any], who: str) -> str:
         text += " [no die: the value is 0 or less, an automatic failure (E-MOD-ZERO)]"
     text += f": {count(e['hits'], 'Hit')}, {count(e['wounds'], 'Wound')}"
     if e.get("dodge"):
-        text += f"; Dodge {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}"
+        text += f"; Dodge {_dodge(e['dodge'])}"
     return text
 
 
@@ -1183,8 +1180,7 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
         move = f"stays (facing {mv.facing:.0f}°)"
     else:
         path = f" (a {mv.length:.2f} in path with its drop)" if mv.length - mv.cost > 0.005 else ""
-        move = (f"{mv.kind}s {mv.cost:.2f} in{path} to ({end[0]:.2f}, {end[1]:.2f}"
-                f"{'' if not end[2] else f', z {end[2]:g}'})")
+        move = f"{mv.kind}s {mv.cost:.2f} in{path} to {_place(end)}"
     toggle = "stands up" if seq.was_crouched else "crouches"  # E-ACTIVATION: Crouched toggled
     if mv.crouch == "start":
         move = f"{toggle} and {move}"
@@ -1196,7 +1192,7 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
         parts[0] = (f"#{seq.number} {seq.mover} passes its Morale roll ({panic['face']} ✓) and {move}"
                     if panic["success"] else f"#{seq.number} {seq.mover} panics (Morale roll {panic['face']} ✗) and {move}")
     if falls:
-        parts.append("falls: " + " ".join(f"{r.face}{'✓' if r.success else '✗'}" for r in falls))
+        parts.append("falls: " + _falls((r.face, r.success) for r in falls))
     if action.kind in ("attack", "cast"):
         ex = [e for e in entries if e.get("role") == "active"]
         verb = "casts at " if action.kind == "cast" else "attacks "
@@ -1217,12 +1213,31 @@ def _dodge_move_text(mr: MoveResult | None, entries: list[dict[str, Any]]) -> st
     """The Dodge move of a model (E-ACTION-DODGE) and the falls it made, for the log."""
     if mr is None:
         return ""
-    end = mr.path[-1]
-    text = f"; Dodge move {mr.cost:.2f} in to ({end[0]:.2f}, {end[1]:.2f}{'' if not end[2] else f', z {end[2]:g}'})"
+    text = f"; Dodge move {mr.cost:.2f} in to {_place(mr.path[-1])}"
     for e in entries:
         if e.get("kind") == "fall":
-            text += ", falls: " + " ".join(f"{r['face']}{'✓' if r['success'] else '✗'}" for r in e["rolls"])
+            text += ", falls: " + _falls((r["face"], r["success"]) for r in e["rolls"])
     return text
+
+
+def _place(p: Sequence[float]) -> str:
+    """``(x, y)`` of a point for the log, with ``z`` when above the table."""
+    return f"({p[0]:.2f}, {p[1]:.2f}{f', z {p[2]:g}' if p[2] else ''})"
+
+
+def _falls(rolls: Iterable[tuple[int | None, bool]]) -> str:
+    """E-FALL rolls for the log: ``14✗ 5✓``."""
+    return " ".join(f"{face}{'✓' if ok else '✗'}" for face, ok in rolls)
+
+
+def _dodge(d: Mapping[str, Any]) -> str:
+    """A logged Dodge roll for the text: ``19 ✗``."""
+    return f"{d['face']} {'✓' if d['success'] else '✗'}"
+
+
+def _face(face: int | None) -> str:
+    """A phase roll's face for the text (None: no die, E-MOD-ZERO)."""
+    return "automatic failure" if face is None else str(face)
 
 
 def _turned_text(turned: Mapping[str, str], st: GameState) -> str:
@@ -1250,9 +1265,9 @@ def _reaction_text(rid: str, mover: str, r: Reaction, entries: list[dict[str, An
         ex = [e for e in entries if e.get("role") == "active"] or [e for e in entries]
         return f"   ↳ {rid} reacts{passed}: Attack of Opportunity{where}; " + "; ".join(
             _describe_exchange(e, rid) for e in ex) + "".join(
-            f"; {mover} Dodges {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}" for e in mover_side)
+            f"; {mover} Dodges {_dodge(e['dodge'])}" for e in mover_side)
     return f"   ↳ {rid} reacts{passed}: Dodge{'' if r.los else ' (no LoS: Agility halved)'}" + "".join(
-        f"; Dodge {e['dodge']['face']} {'✓' if e['dodge']['success'] else '✗'}" for e in entries if e.get("dodge"))
+        f"; Dodge {_dodge(e['dodge'])}" for e in entries if e.get("dodge"))
 
 
 def _not_a_move_for(decision: str, mv: Any) -> str | None:
