@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import pickle
 import random
 import signal
 from collections.abc import Callable, Sequence
-from typing import Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from ..errors import SkirmishError
 
@@ -59,6 +60,25 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class _Sent(Generic[J, R]):
+    """``work`` in a pool worker, whose exception must cross back to the parent: one that
+    pickling cannot rebuild there would stop the pool's result thread, and the run would
+    wait for ever; it goes back as a :class:`SkirmishError` with its text instead."""
+
+    def __init__(self, work: Callable[[J], R]):
+        self.work = work
+
+    def __call__(self, job: J) -> R:
+        try:
+            return self.work(job)
+        except Exception as e:
+            try:
+                pickle.loads(pickle.dumps(e))
+            except Exception:
+                raise SkirmishError(f"{type(e).__name__}: {e}", kind=getattr(e, "kind", "error")) from None
+            raise
+
+
 def job_rng(seed: int, i: int) -> random.Random:
     """The generator of item ``i`` of a run seeded ``seed``: the same on every backend."""
     return random.Random(f"{seed}:{i}")
@@ -86,7 +106,7 @@ def run_jobs(work: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1, bac
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ctx.Pool(min(workers, len(jobs)), initializer=_ignore_interrupts) as pool:
-        for r in pool.imap(work, jobs):
+        for r in pool.imap(_Sent(work), jobs):
             results.append(r)
             if progress:
                 progress(len(results))

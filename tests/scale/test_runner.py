@@ -73,3 +73,65 @@ def test_ctrl_c_stops_a_run_on_workers_at_once_without_their_tracebacks():
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):  # no worker left behind
         os.killpg(p.pid, 0)
+
+
+class _Unpicklable(Exception):
+    """An exception pickling cannot rebuild (its constructor wants two arguments)."""
+
+    def __init__(self, a: str, b: str):
+        super().__init__(f"{a} and {b}")
+
+
+def _raise_unpicklable(job: int) -> int:
+    if job == 3:
+        raise _Unpicklable("worker", "refused")
+    return job
+
+
+def _raise_skirmish(job: int) -> int:
+    raise SkirmishError(f"job {job} refused", kind="range")
+
+
+def test_a_worker_error_that_cannot_be_rebuilt_stops_the_run_with_its_text():
+    """(such an error stopped the pool's result thread, and the run waited for ever)"""
+    import subprocess
+    import sys
+
+    code = ("from tests.scale.test_runner import _raise_unpicklable; from skirmish.scale import run_jobs\n"
+            "try:\n    run_jobs(_raise_unpicklable, list(range(6)), workers=2)\n"
+            "except Exception as e:\n    print(type(e).__name__, '|', e)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                         cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
+    assert out.stdout.strip() == "SkirmishError | _Unpicklable: worker and refused"
+
+
+def test_a_worker_error_that_pickles_arrives_as_itself():
+    with pytest.raises(SkirmishError, match="job . refused") as got:
+        run_jobs(_raise_skirmish, [1, 2], workers=2)
+    assert got.value.kind == "range"
+
+
+def test_every_skirmish_error_survives_the_trip_to_another_process():
+    """Each error class of the hierarchy, made as the engine makes it, pickles back to an
+    equal error (a worker's refusal reaches the parent whole)."""
+    import importlib
+    import pickle
+    import pkgutil
+
+    import skirmish
+    from skirmish.game.eldfall.choices import IllegalChoice, Move
+
+    for mod in pkgutil.walk_packages(skirmish.__path__, "skirmish."):
+        if ".viewer" not in mod.name and not mod.name.endswith("__main__"):
+            importlib.import_module(mod.name)
+
+    def classes(c: type) -> list[type]:
+        return [c, *(d for s in c.__subclasses__() for d in classes(s))]
+
+    made = {IllegalChoice: IllegalChoice("kenji", "no LoS", Move("walk", (1.0, 2.0, 0.0)))}
+    found = set(classes(SkirmishError))
+    assert IllegalChoice in found and len(found) > 10
+    for cls in found:
+        e = made.get(cls) or cls("the message")
+        back = pickle.loads(pickle.dumps(e))
+        assert type(back) is cls and str(back) == str(e) and back.kind == e.kind, cls

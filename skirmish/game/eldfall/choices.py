@@ -41,6 +41,9 @@ class IllegalChoice(IllegalActionError):
         self.model, self.reason, self.choice = model, reason, choice
         super().__init__(f"illegal choice for {model}: {reason}" + (f" ({choice!r})" if choice is not None else ""))
 
+    def __reduce__(self) -> tuple[type, tuple[str | None, str, object]]:  # (a worker process sends it whole)
+        return type(self), (self.model, self.reason, self.choice)
+
 
 @dataclass(frozen=True)
 class Move:
