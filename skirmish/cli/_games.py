@@ -31,7 +31,7 @@ game_index = whole_number(0, "a game's number in the run,")
 def add_game_args(p: Any, who: str = "side") -> None:
     """``--policy --seed --games --workers --backend --scheduler``."""
     p.add_argument("--policy", metavar="SPEC",
-                   help=f"policies per {who}, e.g. red=greedy,blue=random; a bare name applies to every {who}; "
+                   help=f"policies per {who}, e.g. red=greedy,blue=random; a bare name applies to every {who} not named; "
                    "package.module:ClassName plugs in your own (default: greedy)")
     p.add_argument("--seed", type=seed_value, help="the seed, 0 or more (default: a fresh one, printed so the game "
                    "can be replayed)")

@@ -18,6 +18,7 @@ import difflib
 import importlib
 import os
 import random
+import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -133,8 +134,22 @@ def register_policy(game: str, name: str, factory: PolicyFactory) -> None:
 register_policy("*", "random", RandomPolicy)
 
 
+#: The module whose import registers each game's built-in policies (imported when the
+#: game's policies are first looked up, so a name never depends on what was imported before).
+_GAME_MODULES = {"eldfall": "skirmish.game.eldfall", "partyhard": "skirmish.game.partyhard",
+                 "chaosparty": "skirmish.game.chaosparty", "spiritisland": "skirmish.rules.spiritisland.spirits",
+                 "implant": "skirmish.rules.implant.policy"}
+
+
+def _registered(game: str) -> None:
+    module = _GAME_MODULES.get(game)
+    if module is not None and module not in sys.modules:
+        importlib.import_module(module)
+
+
 def policy_names(game: str) -> list[str]:
     """The built-in policy names of ``game``, sorted."""
+    _registered(game)
     return sorted({n for (g, n) in _REGISTRY if g in (game, "*")})
 
 
@@ -170,6 +185,7 @@ def load_policy(spec: str, game: str) -> Policy:
         if not callable(getattr(policy, "choose", None)):
             raise PolicyError(f"policy {spec!r}: {attr} has no choose(game, decision, rng) method")
         return PluggedPolicy(policy, spec)
+    _registered(game)
     factory = _REGISTRY.get((game, spec)) or _REGISTRY.get(("*", spec))
     if factory is None:
         known = policy_names(game)
@@ -182,18 +198,25 @@ def load_policy(spec: str, game: str) -> Policy:
 
 def parse_policy_specs(text: str | None, sides: Sequence[str], game: str,
                        default: str = "random") -> dict[str, Policy]:
-    """Policies per side from ``"red=greedy,blue=random"`` (a bare name applies to every side)."""
-    chosen: dict[str, str] = {s: default for s in sides}
-    if text:
-        for part in (p.strip() for p in text.split(",")):
-            if not part:
-                continue
-            if "=" not in part:
-                chosen = {s: part for s in sides}
-                continue
-            side, _, name = part.partition("=")
-            side = side.strip()
-            if side not in chosen:
-                raise PolicyError(f"--policy {text!r}: no side {side!r}; the sides are {', '.join(sides)}")
-            chosen[side] = name.strip()
+    """Policies per side from ``"red=greedy,blue=random"``; a bare name is the policy of
+    every side not named (``"greedy,blue=random"``: red greedy). A side named twice, or two
+    bare names, is refused."""
+    named: dict[str, str] = {}
+    bare: str | None = None
+    for part in (p.strip() for p in (text or "").split(",")):
+        if not part:
+            continue
+        if "=" not in part:
+            if bare is not None:
+                raise PolicyError(f"--policy {text!r}: two policies for every side ({bare!r} and {part!r}); "
+                                  "give one, and side=name for the others")
+            bare = part
+            continue
+        side, _, name = (p.strip() for p in part.partition("="))
+        if side not in sides:
+            raise PolicyError(f"--policy {text!r}: no side {side!r}; the sides are {', '.join(sides)}")
+        if side in named:
+            raise PolicyError(f"--policy {text!r}: side {side!r} is given twice ({named[side]!r} and {name!r})")
+        named[side] = name
+    chosen = {s: named.get(s, bare or default) for s in sides}
     return {s: load_policy(n, game) for s, n in chosen.items()}

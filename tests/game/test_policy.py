@@ -60,6 +60,33 @@ def test_policy_specs_per_side():
         parse_policy_specs("green=random", ["red", "blue"], "eldfall")
 
 
+def test_a_bare_policy_name_is_for_the_sides_not_named():
+    # (a bare name after red=greedy used to reset red too; a side named twice took the last silently)
+    name = lambda p: type(p).__name__  # noqa: E731
+    got = parse_policy_specs("red=greedy,random", ["red", "blue"], "eldfall")
+    assert (name(got["red"]), name(got["blue"])) == ("GreedyPolicy", "LazyRandomPolicy")
+    got = parse_policy_specs("greedy,blue=random", ["red", "blue"], "eldfall")
+    assert (name(got["red"]), name(got["blue"])) == ("GreedyPolicy", "LazyRandomPolicy")
+    with pytest.raises(PolicyError, match="side 'red' is given twice"):
+        parse_policy_specs("red=greedy,red=random", ["red", "blue"], "eldfall")
+    with pytest.raises(PolicyError, match="two policies for every side"):
+        parse_policy_specs("greedy,random", ["red", "blue"], "eldfall")
+
+
+def test_built_in_policies_are_found_whatever_was_imported_before():
+    """(``load_policy("greedy", game)`` failed unless the game's package had been imported)"""
+    import subprocess
+    import sys
+
+    code = ("from skirmish.game.policy import load_policy, policy_names\n"
+            "for g in ('eldfall', 'partyhard', 'chaosparty', 'spiritisland', 'implant'):\n"
+            "    print(g, ','.join(policy_names(g)))\n"
+            "print(type(load_policy('greedy', 'eldfall')).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:6] == ["eldfall greedy,random,script", "partyhard greedy,random", "chaosparty greedy,random",
+                       "spiritisland greedy,random", "implant bold,cautious,random", "GreedyPolicy"]
+
+
 PLUGIN_THAT_FAILS = """\
 class Lazy:
     lazy = True
