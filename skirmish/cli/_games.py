@@ -4,6 +4,7 @@ and where they run (``skirmish play``, ``skirmish chaos play``)."""
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from ..errors import SkirmishError
@@ -22,6 +23,16 @@ def seed_value(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number 0 or more, got {text!r} (it would replay seed "
                                          f"{-value})")
     return value
+
+
+def file_stamp(path: str) -> tuple[str, int, int]:
+    """``(path, mtime_ns, size)`` of a scenario file: the key of a process's cache of it,
+    which an edit of the file changes (a run in the same process reads the new file)."""
+    try:
+        st = os.stat(path)
+    except OSError:  # (the loader names the missing file)
+        return path, 0, -1
+    return path, st.st_mtime_ns, st.st_size
 
 
 #: An argparse type for ``--game``: a game's number in a run, 0 or more.

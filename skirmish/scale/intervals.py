@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+from ..errors import RuleInputError
+
 #: The normal quantile of a two-sided 95 % interval.
 Z95 = 1.959963984540054
 
@@ -25,9 +27,9 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     (0.722, 1.0)
     """
     if n <= 0:
-        raise ValueError(f"wilson_interval: n must be 1 or more, got {n}")
+        raise RuleInputError(f"wilson_interval: n (the trials) must be 1 or more, got {n}")
     if not 0 <= k <= n:
-        raise ValueError(f"wilson_interval: k must be within 0..{n}, got {k}")
+        raise RuleInputError(f"wilson_interval: k (the successes) must be within 0..{n}, got {k}")
     p = k / n
     zz = z * z / n
     centre = (p + zz / 2) / (1 + zz)

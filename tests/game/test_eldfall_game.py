@@ -335,6 +335,21 @@ def test_bad_input_missing_attributes_and_sides():
     nopw = skirmish_text().replace("pw = 10\n", "").replace("pw = 9\n", "")
     with pytest.raises(ScenarioError, match="no weapon it can attack with"):
         check_playable(loads(nopw))
+    # (the --games report counts drawn games under "draw": a side of that name lost its wins there)
+    with pytest.raises(ScenarioError, match="a side is named 'draw'"):
+        check_playable(loads(skirmish_text().replace('side = "blue"', 'side = "draw"')))
+
+
+def test_cli_games_reads_the_scenario_again_once_it_is_edited(small, capsys):
+    # (the process kept the first file it read: the second run played the old sides)
+    assert main(["play", small, "--policy", "random", "--seed", "3", "--games", "2", "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["wins"]) == {"red", "blue", "draw"}
+    with open(small, encoding="utf-8") as f:
+        text = f.read()
+    with open(small, "w", encoding="utf-8") as f:
+        f.write(text.replace('side = "blue"', 'side = "green"') + "\n")
+    assert main(["play", small, "--policy", "random", "--seed", "3", "--games", "2", "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["wins"]) == {"red", "green", "draw"}
 
 
 def test_cli_unknown_policy_plays_nothing(small, capsys):
@@ -416,8 +431,12 @@ def test_wilson_interval_against_the_exact_binomial_coverage():
                      if wilson_interval(k, n)[0] <= p <= wilson_interval(k, n)[1])
                  for p in (i / 100 for i in range(2, 99))]
         assert 0.935 < sum(cover) / len(cover) < 0.965 and min(cover) > 0.83, (n, sum(cover) / len(cover), min(cover))
-    with pytest.raises(ValueError):
+    from skirmish.errors import RuleInputError
+
+    with pytest.raises(RuleInputError, match="within 0..2, got 3"):  # (RuleInputError is a ValueError too)
         wilson_interval(3, 2)
+    with pytest.raises(RuleInputError, match="n \\(the trials\\) must be 1 or more"):
+        wilson_interval(0, 0)
 
 
 def test_script_policy_plays_the_mill_script(capsys):

@@ -20,7 +20,7 @@ from skirmish.maps.transform import rigid_motion
 from skirmish.rules.eldfall.movement import fall_rolls
 from skirmish.scenario.load import loads
 
-from conftest import cli_run, table_text
+from conftest import SCENARIOS, cli_run, table_text
 
 MM = 1 / 25.4
 R_M = 16 * MM  # a Medium base's radius
@@ -106,7 +106,7 @@ def test_E_MOVE_JUMP_refusals() -> None:
 def test_E_MOVE_JUMP_cli_json(capsys) -> None:
     import json
 
-    code, out, _ = cli_run(capsys, "move", "scenarios/first-steps.toml", "akane", "--to", "3,7", "--kind", "jump", "--json")
+    code, out, _ = cli_run(capsys, "move", str(SCENARIOS / "first-steps.toml"), "akane", "--to", "3,7", "--kind", "jump", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["points"][0][:2] == [2.0, 6.0] and doc["cost"] == pytest.approx(math.sqrt(2))
 

@@ -69,6 +69,18 @@ def test_seeded_games_are_reproducible():
     assert c.events != a.events
 
 
+def test_a_state_asked_for_a_player_or_character_it_lacks_names_what_it_has():
+    # (a plugged policy's look-ups raised a bare KeyError holding the id)
+    from skirmish.errors import UnknownIdError
+
+    duel = load_duel(DUEL)
+    state = GameState(duel, duel.players, duel.bag)
+    with pytest.raises(UnknownIdError, match="no player 'green'; the players are red, blue"):
+        state.player("green")
+    with pytest.raises(UnknownIdError, match="no character 'zed'; the players' characters are "):
+        state.owner("zed")
+
+
 @pytest.mark.parametrize("policy", [RandomPolicy(), GreedyPolicy()])
 def test_a_game_conserves_tokens_and_ends_with_one_side_standing(policy):
     duel = load_duel(DUEL)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from ...errors import UnknownIdError
 from ...rules.chaosparty.build import Duel
 from ...rules.chaosparty.tokens import Player, Tokens
 
@@ -33,14 +34,15 @@ class GameState:
         for p in self.players:
             if p.id == pid:
                 return p
-        raise KeyError(pid)
+        raise UnknownIdError(f"no player {pid!r}; the players are {', '.join(p.id for p in self.players)}")
 
     def owner(self, character_id: str) -> Player:
         """The player whose character ``character_id`` is."""
         for p in self.players:
             if p.has(character_id):
                 return p
-        raise KeyError(character_id)
+        raise UnknownIdError(f"no character {character_id!r}; the players' characters are "
+                             f"{', '.join(c.id for p in self.players for c in p.characters) or 'none'}")
 
     def enemies(self, pid: str) -> tuple[Player, ...]:
         """The other players still in the game."""

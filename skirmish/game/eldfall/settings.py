@@ -234,13 +234,16 @@ def usable_weapons(model: Model) -> tuple[Weapon, ...]:
 
 
 def check_playable(table: Table, source: str = "<scenario>") -> None:
-    """Refuse a table the game cannot play: exactly two sides, and every model with
+    """Refuse a table the game cannot play: exactly two sides (neither named ``draw``), and every model with
     STA, SPD, HP and at least one weapon it can attack with (:func:`usable_weapons`:
     a Power, and the attribute it rolls against, or a template)."""
     sides = table.all_sides()
     if len(sides) != 2:
         raise ScenarioError(f"{source}: a game of Eldfall needs exactly two sides, found {len(sides)} "
                             f"({', '.join(sides) or 'no models'}); set side = ... on every model")
+    if "draw" in sides:  # (the many-games report counts drawn games under "draw", beside the sides)
+        raise ScenarioError(f"{source}: a side is named 'draw', the name the game's reports give drawn games; "
+                            "rename the side (side = ... on its models)")
     for m in table.all_models():
         missing = [a for a in REQUIRED_ATTRIBUTES if m.attributes.get(a) is None]
         if missing:
