@@ -7,6 +7,9 @@ continuous (a destination on the table), ``options`` is a sample and ``open`` is
 true: a policy may return something else, and the game checks it with its own rule
 checker and refuses an illegal one with :class:`~skirmish.errors.IllegalActionError`.
 
+The ``rng`` a policy is handed is the policies' own (:func:`policy_rng`), never the
+game's dice: a policy that draws numbers leaves the rolls as they were.
+
 Policies are looked up by ``(game, name)``: ``register_policy("eldfall", "greedy")``.
 Users plug their own as ``package.module:ClassName`` (the class is called with no
 arguments and must have a ``choose`` method).
@@ -120,6 +123,14 @@ def _own_frames(exc: BaseException) -> str:
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
               if not os.path.abspath(f.filename).startswith(package + os.sep)]
     return "".join(traceback.format_list(frames)) + "".join(traceback.format_exception_only(type(exc), exc))
+
+
+def policy_rng(dice: random.Random) -> random.Random:
+    """The generator a game hands its policies, apart from its dice: seeded from the dice
+    generator's state without drawing from it, so a policy that draws numbers (or none)
+    never moves the dice: two policies compared on one seed meet the same rolls, and a
+    game whose policies draw nothing rolls as before."""
+    return random.Random(hash(dice.getstate()[1]))  # (a tuple of ints: the same hash in every process)
 
 
 PolicyFactory = Callable[[], Policy]

@@ -38,7 +38,7 @@ from ...rules.chaosparty.turn import (
     time_on_characters,
 )
 from ...wording import count
-from ..policy import Decision, Policy
+from ..policy import Decision, Policy, policy_rng
 from .state import AttackChoice, Event, GameRecord, GameState
 
 GAME = "chaosparty"
@@ -51,7 +51,8 @@ class Game:
         missing = [p.id for p in duel.players if p.id not in policies]
         if missing:
             raise SkirmishError(f"no policy for player(s) {', '.join(missing)}")
-        self.policies, self.rng = policies, rng
+        self.policies, self.rng = policies, rng  # (the dice)
+        self.policy_rng = policy_rng(rng)
         self.state = GameState(duel, duel.players, duel.bag)
         self.events: list[Event] = []
 
@@ -60,7 +61,7 @@ class Game:
     def ask(self, pid: str, kind: str, options: Sequence[Any], actor: str | None = None,
             context: Mapping[str, Any] | None = None) -> Any:
         decision = Decision(kind, actor or pid, tuple(options), False, context)
-        choice = self.policies[pid].choose(self.state, decision, self.rng)
+        choice = self.policies[pid].choose(self.state, decision, self.policy_rng)
         if choice not in decision.options:
             raise IllegalActionError(f"player {pid}'s policy answered {choice!r} to {kind}, not one of its options")
         return choice

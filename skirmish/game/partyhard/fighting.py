@@ -27,6 +27,8 @@ class FightChooser:
     policy: Policy
     game: Any
     players: Mapping[str, Policy] = field(default_factory=dict, hash=False)
+    #: the policies' own generator (the game's :func:`~skirmish.game.policy.policy_rng`); None: the fight's dice
+    rng: random.Random | None = field(default=None, hash=False, compare=False)
 
     def _ask(self, kind: str, actor: str, options: tuple[Any, ...], state: FightState, rng: random.Random,
              **context: Any) -> Any:
@@ -34,7 +36,7 @@ class FightChooser:
             return options[0]
         d = Decision(kind, actor, options, context={"fight": state, **context})
         owner = state.fighters[actor].side if actor in state.fighters else ""
-        pick = self.players.get(owner, self.policy).choose(self.game, d, rng)
+        pick = self.players.get(owner, self.policy).choose(self.game, d, rng if self.rng is None else self.rng)
         if pick not in options:
             from ...errors import IllegalActionError
             raise IllegalActionError(f"{kind} for {actor}: {pick!r} is not one of the {len(options)} legal options")

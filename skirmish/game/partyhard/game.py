@@ -28,7 +28,7 @@ from ...rules.partyhard.items import Ability, Item
 from ...rules.partyhard.log import FightLog
 from ...rules.partyhard.policy import GreedyPolicy
 from ...rules.partyhard.state import SideSetup
-from ..policy import Decision, Policy
+from ..policy import Decision, Policy, policy_rng
 from .events import GameEvent, GameResult
 from .fighting import FightChooser
 from .state import GameState, equip, unequip
@@ -45,7 +45,8 @@ class _Game:
     """The mutable bookkeeping of one :func:`play_game` call (never escapes it)."""
 
     def __init__(self, grid: Grid, setup: GameSetup, policies: Mapping[str, Policy], rng: random.Random):
-        self.rng, self.policies, self.setup = rng, dict(policies), setup
+        self.rng, self.policies, self.setup = rng, dict(policies), setup  # (rng: the dice and decks)
+        self.policy_rng = policy_rng(rng)
         players = grid.players
         missing = [p for p in players if p not in self.policies]
         if missing:
@@ -95,7 +96,7 @@ class _Game:
         if len(options) == 1:
             return options[0]
         pick = self.policies[player].choose(self.state(), Decision(kind, actor, options, context=context or None),
-                                            self.rng)
+                                            self.policy_rng)
         if pick not in options:
             raise IllegalActionError(f"{kind} for {actor or player}: {pick!r} is not one of the legal options "
                                      f"({', '.join(map(repr, options[:6]))}{', ...' if len(options) > 6 else ''})")
@@ -258,7 +259,7 @@ class _Game:
         # a retreat goes to a free room: never into a lair still face down (it would start a fight)
         setup = replace(setup, attackers=self._no_lairs(setup.attackers), defenders=self._no_lairs(setup.defenders))
         st = self.state()
-        policies: dict[str, Any] = {s.name: FightChooser(self.policies[s.name], st, self.policies)
+        policies: dict[str, Any] = {s.name: FightChooser(self.policies[s.name], st, self.policies, self.policy_rng)
                                     if s.name != CREATURES else GreedyPolicy() for s in setup.sides}
         log = resolve_fight(setup, self.rng, policies)
         for j in joins:
