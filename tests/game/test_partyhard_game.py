@@ -214,6 +214,25 @@ def test_P_FIELD_players_share_a_room_in_peace_until_one_attacks():
     assert fight.log.attackers == "red" and fight.log.defenders == "blue" and fight.data["why"] == "attack"
 
 
+def test_P_FIELD_a_room_holds_one_fight_a_turn_the_second_attacker_joins_the_first_attack():
+    """(interpretation 32) With three players in a room, r2 was offered an attack on green
+    after r1 attacked blue; it was logged attacking green and then fought blue."""
+    chars = char("r1", "red", "[1, 0]") + char("r2", "red", "[1, 0]") + char("b1", "blue", "[1, 0]") + \
+        char("g1", "green", "[1, 0]")
+    g = loads(game_text('["...", "..."]', chars))
+    want = {"r1": ("attack", "blue"), "r2": ("attack", "green")}
+    split = Script(lambda s, d: want[d.actor] if d.kind == "field" and want.get(d.actor) in d.options else
+                   (("skip",) if d.kind == "field" else None))
+    peace = Script(lambda s, d: ("skip",) if d.kind == "field" else None)
+    r = play_game(g, {"red": split, "blue": peace, "green": peace}, random.Random(0), turns=1)
+    asked = {d.actor: d.options for d in split.asked if d.kind == "field"}
+    assert ("attack", "green") in asked["r1"] and ("attack", "green") not in asked["r2"]
+    assert ("attack", "blue") in asked["r2"]
+    attacks = [(e.data["actor"], e.data["defender"]) for e in events(r, "attack")]
+    fights = [(f.log.attackers, f.log.defenders) for f in events(r, "fight")]
+    assert attacks == [("r1", "blue")] and fights == [("red", "blue")]  # (r2, refused green, skipped)
+
+
 # -- P-RETREAT, P-FIGHT-END -------------------------------------------------------------------------------
 
 def test_P_RETREAT_retreating_characters_end_in_a_free_room_next_door():

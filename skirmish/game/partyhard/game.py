@@ -195,7 +195,11 @@ class _Game:
         self.check_out()
         self.emit("turn", player, rooms=True)
 
-    def field_options(self, player: str, cid: str) -> tuple[tuple[Any, ...], ...]:
+    def field_options(self, player: str, cid: str, attacks: Mapping[Room, str] | None = None
+                      ) -> tuple[tuple[Any, ...], ...]:
+        """P-FIELD: skip, a move to a neighbouring room, or an attack on another player in
+        the room; once a character of the player attacks one there this turn (``attacks``),
+        the others join that attack: a room holds one fight a turn."""
         room = self.grid.room_of(cid)
         opts: list[tuple[Any, ...]] = [("skip",)]
         leaving = self.grid.has_creatures(room)  # leaving a fight is a retreat: it starts no fight (P-RETREAT)
@@ -204,14 +208,15 @@ class _Game:
                 opts.append(("move", nb))
         if not self.grid.has_creatures(room):
             for other in self.players:
-                if other != player and other not in self.out and self.grid.characters(room, other):
+                if other != player and other not in self.out and self.grid.characters(room, other) and \
+                        (attacks or {}).get(room, other) == other:
                     opts.append(("attack", other))
         return tuple(opts)
 
     def field_move(self, player: str, cid: str, attacks: dict[Room, str], entered: list[Room]) -> None:
         """P-FIELD: one room, or a skip (Full Health out of a fight; may reinforce), or an attack."""
         room = self.grid.room_of(cid)
-        pick = self.ask(player, "field", cid, self.field_options(player, cid), room=room)
+        pick = self.ask(player, "field", cid, self.field_options(player, cid, attacks), room=room)
         if pick[0] == "move":
             to = pick[1]
             self.grid = self.grid.moved(cid, to)
