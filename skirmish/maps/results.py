@@ -127,13 +127,17 @@ class MovePlan:
     fall_rolls: int = 0
     budget: float | None = None
     notes: tuple[str, ...] = field(default=())
+    #: the heights of the drops E-FALL judges, in order (falls and steps down; not ladders,
+    #: climbs or a Flying model's descents): ``fall_rolls`` is their rolls at the model's
+    #: listed SPD; a game whose States change SPD counts them again (E-FALL with that SPD)
+    drops: tuple[float, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model, "points": [list(p) for p in self.points], "length": self.length,
                 "cost": self.cost, "budget": self.budget, "legal": self.legal,
                 "violations": [v.to_json() for v in self.violations],
                 "stopped_at_contact": self.stopped_at_contact, "fall_rolls": self.fall_rolls,
-                "notes": list(self.notes)}
+                "drops": list(self.drops), "notes": list(self.notes)}
 
 
 @dataclass(frozen=True)

@@ -228,5 +228,6 @@ class Jump:
                                                "not where the path says (E-MOVE-JUMP, E-FALL)"))
         arr = np.array(points)
         length = float(np.sum(np.linalg.norm(np.diff(arr, axis=0), axis=1))) if len(arr) > 1 else 0.0
+        fell = points[1][2] - points[-1][2] if len(points) > 2 else 0.0  # (a pull up onto an edge: negative)
         return MovePlan(self.mv.model.id, tuple(points), length, jumped, not violations, tuple(violations), None,
-                        rolls, self.budget, tuple(notes + more))
+                        rolls, self.budget, tuple(notes + more), (fell,) if fell > Z_TOL else ())

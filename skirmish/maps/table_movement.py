@@ -809,6 +809,7 @@ class _Walk:
     violations: list[Violation] = field(default_factory=list)
     stopped: str | None = None
     rolls: int = 0
+    drops: list[float] = field(default_factory=list)  # (the heights E-FALL judges: MovePlan.drops)
     notes: list[str] = field(default_factory=list)
     cut_by_budget: bool = False
 
@@ -1236,6 +1237,7 @@ class TableMovement:
         if mv.flying and drop > 0:
             w.notes.append(f"{mv.model.id} is Flying: it comes down {drop:g} in from {a.label} without a fall")
         elif is_fall(drop, mv.h):
+            w.drops.append(drop)
             if spd is None:
                 w.notes.append(f"E-FALL: a {drop:g} in fall, but {mv.model.id} has no SPD: rolls unknown")
             else:
@@ -1244,6 +1246,7 @@ class TableMovement:
                 w.notes.append(f"E-FALL: falls {drop:g} in from {a.label} at ({p.a[0]:.2f}, {p.a[1]:.2f}): "
                                f"{n} Agility roll{'s' if n != 1 else ''} (SPD {spd})")
         elif drop > 0:
+            w.drops.append(drop)
             n = fall_rolls(drop, spd) if spd is not None else 0
             if n:  # E-FALL: any drop of more than half the Speed rolls, however short the hitbox makes it
                 w.rolls += n
@@ -1328,7 +1331,7 @@ class TableMovement:
     def _mv_plan(self, mv: _Mover, w: _Walk, budget: float, notes: list[str]) -> MovePlan:
         pts = tuple((float(x), float(y), float(z)) for x, y, z in w.points)
         return MovePlan(mv.model.id, pts, w.length, w.cost, not w.violations, tuple(w.violations), w.stopped,
-                        w.rolls, budget, tuple(notes + w.notes))
+                        w.rolls, budget, tuple(notes + w.notes), tuple(w.drops))
 
     # -- planning ------------------------------------------------------------------------------
     def plan_move(self, model_id: str, to: tuple[float, ...] | str, *, kind: MoveKind | str = "walk",

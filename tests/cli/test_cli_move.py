@@ -17,7 +17,7 @@ FIRST = str(SCENARIOS / "first-steps.toml")
 MAZE = str(SCENARIOS / "party-hard-maze.toml")
 
 PLAN_KEYS = {"model", "points", "length", "cost", "budget", "legal", "violations", "stopped_at_contact",
-             "fall_rolls", "notes"}
+             "fall_rolls", "drops", "notes"}
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -93,6 +93,9 @@ def test_range_json_gives_polygons_and_the_area(capsys):
 def test_a_fall_reports_its_rolls(capsys):
     doc = run_json(capsys, MILL, "yumi", "--to", "20,12", "--kind", "run")  # off the loft roof (z 6)
     assert doc["fall_rolls"] >= 1 and any("E-FALL" in n for n in doc["notes"])
+    # the drops are the evidence: their rolls at the listed SPD are fall_rolls (E-FALL)
+    from skirmish.rules.eldfall.movement import fall_rolls
+    assert doc["drops"] and sum(fall_rolls(d, 4) for d in doc["drops"]) == doc["fall_rolls"]
     code, out, _ = run(capsys, MILL, "yumi", "--to", "20,12", "--kind", "run", "--no-falls")
     assert code == 0 and "falls:" not in out
 

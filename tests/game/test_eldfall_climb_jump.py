@@ -53,6 +53,21 @@ def test_e_move_jump_e_fall_a_jump_that_falls_short_drops_and_rolls():
         assert ev["action"]["kind"] == "nothing"  # E-ACTION-COMBO: Special movement
 
 
+@pytest.mark.parametrize("state,rolls", [((), 2), (("Slowed",), 4), (("Crippled",), 4)])
+def test_e_fall_rolls_count_the_speed_the_states_leave(state, rolls):
+    """E-FALL counts intervals of half *its* Speed: Slowed (or Crippled) SPD 4 is 2, so
+    the 4" drop after the 1" Jump it then has is ⌊4 / (2/2)⌋ = 4 rolls (the listed SPD 4
+    gave 2)."""
+    extra = "z = 4" + (f"\nstates = {list(state)!r}".replace("'", '"') if state else "")
+    table = _table(model("r1", "red", (7.9, 6), 0, attrs="AGI = 6, SPD = 4, STA = 1, MEL = 12, ARM = 1, HP = 9",
+                         extra=extra) + model("b1", "blue", (20, 20), 180))
+    aim = (8.9, 6.0, 4.0)  # (its base hangs over the edge: a 1" Jump clears it)
+    g, record = _play(table, Driven(["r1"], moves={"r1": Move("jump", aim)}))
+    ev = next(e for e in record.events if e["role"] == "activation")
+    assert ev["movement"]["path"][-1] == [aim[0], 6.0, 0.0]
+    assert len(ev["result"]["falls"]) == rolls
+
+
 def test_e_move_jump_landing_on_a_roof_makes_no_fall_rolls():
     """SPD 10 jumps 5": the far roof's near edge is 3.8" away; aiming 5.3" away is refused
     (the aim is part of the declared Jump), 4.6" lands on the roof: no fall rolls."""

@@ -173,6 +173,19 @@ def test_e_state_other_poisoned_rolls_sta_at_minus_6_in_own_strategic_phase():
     assert g.state.unit("r1").hp == 2
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_e_mod_half_weakened_and_poisoned_halves_sta_after_the_minus_6(seed):
+    """(Weakened halved STA first: 10 → 5, 5 − 6 ≤ 0, an automatic failure every phase;
+    E-MOD-HALF: ⌈(10 − 6)/2⌉ = 2, a roll that succeeds 2 times in 20)"""
+    g = _game(model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 10, MEL = 12, ARM = 1, HP = 3",
+                    extra='states = ["Poisoned", "Weakened"]') + model("b1", "blue", (20, 20), 180), seed=seed)
+    g._strategic("red")
+    ev = g.events[-1]
+    assert ev["roll"]["face"] is not None and ev["roll"]["success"] == (ev["roll"]["face"] <= 2)
+    assert ev["text"].startswith("r1 rolls for Poisoned (STA 10 -6, halved: 2): ")
+    assert g.state.unit("r1").hp == (3 if ev["roll"]["success"] else 2)
+
+
 def test_e_state_other_bleeding_rolls_sta():
     g = _game(model("r1", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 20, MEL = 12, ARM = 1, HP = 3",
                     extra='states = ["Bleeding"]') + model("b1", "blue", (20, 20), 180))

@@ -33,7 +33,7 @@ from ...sim.script import Script
 from ...rules.eldfall.dice import AttributeRoll, ExchangeLog, attribute_roll, resolve_exchange, roll_d20
 from ...rules.eldfall.exchange import Exchange
 from ...rules.eldfall.modifiers import modify
-from ...rules.eldfall.movement import half_up
+from ...rules.eldfall.movement import fall_rolls, half_up
 from ...rules.eldfall.weapons import Weapon
 from ...rules.eldfall.wounds import ModelState, apply_wounds
 from ...values import is_number, with_fields
@@ -71,6 +71,7 @@ class MoveResult:
     #: the path after the start, or for a Jump its aim and then where it leaves the model
     via: tuple[tuple[float, float, float], ...] = ()
     crouch: str | None = None  # Crouched toggled at the "start" or "end" (E-ACTIVATION)
+    spd: float | None = None  # the SPD the States left the model as it moved (its budget's; E-FALL's)
 
     @property
     def length(self) -> float:
@@ -289,22 +290,27 @@ class EldfallGame:
         E-WOUND), then Recovery rolls (E-STATE-INCAPACITATED) of the Active side's models;
         STA as the States leave it (Weakened halves it). Recovery is rolled by the models
         Incapacitated as the phase starts: one that Bleeding takes to 0 HP rolls from its
-        next Strategic phase."""
+        next Strategic phase. Weakened halves STA after the fixed modifiers (E-MOD-HALF):
+        Poisoned and Weakened at STA 10 rolls ⌈(10 − 6)/2⌉ = 2."""
         for u in self.state.side_units(side):
             m = self.state.model(u.id)
             sta = attributes_of(m, u.states)["STA"]
+            weak = "Weakened" in u.states
             was_out = "Incapacitated" in u.states
             for state, mods in (("Bleeding", ()), ("Poisoned", (-6,))):
                 if state not in u.states or "Dead" in self.state.unit(u.id).states:
                     continue
-                r = attribute_roll(modify(sta, *mods), self.rng)
+                target = modify(int(m.attributes["STA"]), *mods, halve=weak)
+                r = attribute_roll(target, self.rng)
                 before = self._state_name(u.id)
                 if not r.success:
                     self._apply_wounds({u.id: 1})
                     self._finish_states()
                 after = self._state_name(u.id)
+                said = f"STA {m.attributes['STA']}{''.join(f' {x:+d}' for x in mods)}, halved: {target.value}" \
+                    if weak and mods else f"STA {sta}{''.join(f' {x:+d}' for x in mods)}"
                 self._phase_event(u.id, state.lower(), r.face, r.success,
-                                  f"{u.id} rolls for {state} (STA {sta}{''.join(f' {x:+d}' for x in mods)}): "
+                                  f"{u.id} rolls for {state} ({said}): "
                                   f"{_face(r.face)} -> " + ("no Wound" if r.success else "1 Wound")
                                   + (f", {after}" if after != before and after in ("Incapacitated", "Dead") else ""))
             u = self.state.unit(u.id)
@@ -643,8 +649,9 @@ class EldfallGame:
         else:
             prev = next((p for p in reversed(path[:-1]) if math.hypot(p[0] - end[0], p[1] - end[1]) > 1e-6), None)
             face = m.facing if prev is None else facing_toward(prev[0], prev[1], end[0], end[1], m.facing)
+        spd = float(attributes_of(m, u.states)["SPD"])
         return MoveResult(move.kind, plan, path, path_samples(path), face % 360.0,
-                          tuple(tuple(float(c) for c in p) for p in via), move.crouch)  # type: ignore[misc]
+                          tuple(tuple(float(c) for c in p) for p in via), move.crouch, spd)  # type: ignore[misc]
 
     def apply_move(self, model_id: str, move: Move) -> MoveResult:
         mr = self.plan(model_id, move)
@@ -1001,9 +1008,12 @@ class EldfallGame:
         return turned
 
     def _fall_rolls(self, model_id: str, mr: MoveResult) -> list[AttributeRoll]:
-        """E-FALL: the Agility rolls of a movement's falls, one per interval (AGI as the
-        States leave it: Crippled halves it); a failure is a Wound."""
-        n = mr.plan.fall_rolls if mr.plan is not None else 0
+        """E-FALL: the Agility rolls of a movement's falls, one per interval of half the
+        Speed (SPD and AGI as the States leave them: Slowed, Crippled or Crouched halve
+        SPD, Crippled halves AGI); a failure is a Wound."""
+        if mr.plan is None:
+            return []
+        n = mr.plan.fall_rolls if mr.spd is None else sum(fall_rolls(d, mr.spd) for d in mr.plan.drops)
         if not n:
             return []
         agi = attributes_of(self.state.model(model_id), self.state.unit(model_id).states).get("AGI", 0)
