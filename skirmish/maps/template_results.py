@@ -22,7 +22,7 @@ from ..values import is_number
 Point2D = tuple[float, float]
 Point3D = tuple[float, float, float]
 Coverage = Literal["covered", "partly", "touching"]
-SpareReason = Literal["user", "band", "no_los"]
+SpareReason = Literal["user", "band", "no_los", "aura"]
 MainRule = Literal["covered", "edges"]
 
 _COVERAGE_TEXT = {"covered": "covered entirely", "partly": "partly covered", "touching": "touching the edge"}
@@ -96,9 +96,10 @@ class TemplateHit:
 @dataclass(frozen=True)
 class TemplateSpared:
     """A model under the template that it does not affect: ``reason`` is ``"user"`` (never
-    hit by its own template), ``"band"`` (base z outside the band) or ``"no_los"`` (no
+    hit by its own template), ``"band"`` (base z outside the band), ``"no_los"`` (no
     LoS; ``blockers`` name the scenery of the certificate, ``los_reason`` is
-    ``"blocked"`` or ``"out_of_arc"``)."""
+    ``"blocked"`` or ``"out_of_arc"``) or ``"aura"`` (an Aura spell's template: outside
+    the caster's Awareness, E-AURA-CAST)."""
 
     id: str
     reason: SpareReason
@@ -113,6 +114,8 @@ class TemplateSpared:
     def why(self) -> str:
         if self.reason == "user":
             return "the user: never hit by its own template"
+        if self.reason == "aura":
+            return "outside the caster's Awareness: an Aura spell affects only the models inside it (E-AURA-CAST)"
         ref = "surface" if self.los_from == "centre" else "attacker"
         if self.reason == "band":
             where = "above" if self.dz > 0 else "below"

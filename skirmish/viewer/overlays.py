@@ -114,6 +114,8 @@ def _spared_word(reason: str, los_reason: str | None) -> str:
         return "user"
     if reason == "band":
         return "out of band"
+    if reason == "aura":
+        return "out of the Aura"
     return "out of arc" if los_reason == "out_of_arc" else "no LoS"
 
 

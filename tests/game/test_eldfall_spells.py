@@ -119,3 +119,22 @@ def test_e_aura_cast_reactive_needs_los():
     record = _game(t, red, blue).play()
     react = next(e for e in record.events if e["role"] == "reaction")
     assert react["model"] == "mage" and react["action"]["kind"] == "cast" and react["action"]["weapon"] == "Flare"
+
+
+def test_e_aura_cast_a_templated_aura_spell_affects_only_the_models_inside_the_awareness():
+    """(a circle cast on b1, inside the Awareness, hit b2 too, 8.56" from the caster with
+    AGI 8) E-AURA-CAST: an Aura spell affects only models inside the caster's Awareness."""
+    from skirmish.game.eldfall.templates import place
+
+    fireball = '\n[weapons.fireball]\nname = "Fireball"\nkind = "spell"\ntemplate = "circle-small"\nreach = "aura"\npw = 12\n'
+    t = loads(f"format = 1\n{SPELLS}{fireball}\n[table]\nsize = [24, 24]\n"
+              + model("mage", "red", (5, 12), 0, '["fireball"]', attrs=MAGE.replace("AGI = 6", "AGI = 8"))
+              + model("b1", "blue", (13.5, 12), 180) + model("b2", "blue", (14.8, 12.6), 180))
+    assert t.distance("mage", "b1") <= 8 < t.distance("mage", "b2")
+    res = place(t, "mage", "b1", t.model("mage").weapon("Fireball"))
+    assert res is not None and res.affected_ids == ("b1",)
+    spared = {s.id: s for s in res.spared}
+    assert spared["b2"].reason == "aura" and "outside the caster's Awareness" in spared["b2"].why
+    plain = t.template("circle-small", on="b1", by="mage", declared=True)  # (the template alone hits both)
+    assert set(plain.affected_ids) == {"b1", "b2"}
+    assert place(t, "mage", "b2", t.model("mage").weapon("Fireball")) is None  # (outside: no main target)

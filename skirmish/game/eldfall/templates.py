@@ -11,6 +11,7 @@ templates, on its main target or spread among several (E-TMPL-STK: the Action's 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,8 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import SkirmishError
-from ...maps.table import Table
-from ...maps.template_results import TemplateResult
+from ...maps.table import Table, within_awareness
+from ...maps.template_results import TemplateResult, TemplateSpared
 from ...memo import IdentityMemo
 from ...rules.eldfall.modifiers import damage_target
 from ...rules.eldfall.template_hits import roll_template_hit, template_wound_odds
@@ -54,7 +55,21 @@ def _place(table: Table, user: str, target: str, weapon: Weapon) -> TemplateResu
         return None
     if not res.main_target_covered or target not in res.affected_ids:
         return None
-    return res
+    return _in_aura(table, user, res) if weapon.aura else res
+
+
+def _in_aura(table: Table, user: str, res: TemplateResult) -> TemplateResult | None:
+    """E-AURA-CAST: an Aura spell affects only the models inside the caster's Awareness
+    (E-DIST ≤ AGI); the others under its template are spared (``"aura"``)."""
+    caster = table.model(user)
+    inside = [h for h in res.affected if within_awareness(caster, table.distance(user, h.id))]
+    if len(inside) == len(res.affected):
+        return res
+    if res.main_target not in {h.id for h in inside}:
+        return None
+    out = [TemplateSpared(h.id, "aura", h.coverage, h.dz, h.band, los_from=h.los_from)
+           for h in res.affected if h not in inside]
+    return dataclasses.replace(res, affected=tuple(inside), spared=(*res.spared, *out))
 
 
 @dataclass(frozen=True)
