@@ -130,7 +130,7 @@ def policy_rng(dice: random.Random) -> random.Random:
     generator's state without drawing from it, so a policy that draws numbers (or none)
     never moves the dice: two policies compared on one seed meet the same rolls, and a
     game whose policies draw nothing rolls as before."""
-    return random.Random(hash(dice.getstate()[1]))  # (a tuple of ints: the same hash in every process)
+    return random.Random(str(dice.getstate()[1]))  # (a str seed: the same generator on every build)
 
 
 PolicyFactory = Callable[[], Policy]

@@ -90,11 +90,11 @@ def test_play_games_reports_each_shares_95_percent_wilson_interval(capsys):
         assert f"wins {rep['wins'][p]:>5}  ({100 * rep['win_share'][p]:.1f}%; 95% CI {100 * low:.1f}–{100 * high:.1f}%)" in text
 
 
-@pytest.mark.parametrize("seed", [8, 5])
+@pytest.mark.parametrize("seed", [2, 5])
 def test_P_RETREAT_P_FIGHT_END_the_text_names_every_fallen_character_and_every_retreat(capsys, seed):
     """Each fight line names the defeated of both sides (with their side) and every retreat with its room,
-    as the JSON's fight-end says (seed 8, T19: the winner's knight fell and its mage retreated to (1, 0);
-    such a fight's text said only "blue: 2 defeated")."""
+    as the JSON's fight-end says (seed 2, T14: the winner's knight fell and its mage retreated to (2, 0),
+    and the text said only "blue: 2 defeated")."""
     text = [ln for ln in run(capsys, "play", MAZE, "--seed", str(seed))[1].splitlines() if " fight in " in ln]
     ends = [o for o in map(json.loads, run(capsys, "play", MAZE, "--seed", str(seed), "--json")[1].splitlines())
             if o.get("event") == "fight-end"]
@@ -114,9 +114,9 @@ def test_P_RETREAT_P_FIGHT_END_the_text_names_every_fallen_character_and_every_r
         left = re.search(r"; retreated: (.*)$", line)
         moved = dict(re.findall(r"(\S+) -> \((\d+, \d+)\)", left.group(1))) if left else {}
         assert moved == {i: f"{c}, {r}" for i, (c, r) in end["retreated"].items()}, line
-    if seed == 8:   # the audit's case: the winner's losses and its retreat are in the text
-        t19 = next(ln for ln in text if ln.startswith("T19 "))
-        assert "red wins" in t19 and "knight (red)" in t19 and "retreated: mage -> (1, 0)" in t19
+    if seed == 2:   # the audit's fight: the winner's losses and its retreat are in the text
+        t14 = next(ln for ln in text if ln.startswith("T14 "))
+        assert "red wins" in t14 and "knight (red)" in t14 and "retreated: mage -> (2, 0)" in t14
 
 
 @pytest.mark.parametrize("argv, message", [
