@@ -338,3 +338,21 @@ def test_i_fight_more_enemy_health_never_helps_a_cautious_character():
     wins = [fight_odds(fight_setup(3, e, 1, 0), CautiousPolicy()).win for e in range(1, 6)]
     assert wins == sorted(wins, reverse=True) and wins[0] > wins[-1]
     assert all(isinstance(w, Fraction) for w in wins)
+
+
+class _Peeking(CautiousPolicy):
+    """The cautious choices, drawing a number first (as a Monte Carlo policy would)."""
+
+    def choose(self, game, decision, rng):
+        rng.random()
+        return super().choose(game, decision, rng)
+
+
+def test_i_fight_a_policy_that_draws_numbers_never_moves_the_dice():
+    """(the policy was handed the dice generator: drawing a number changed the next rolls)"""
+    setup = fight_setup(3, 4, helps=2, hinders=1)
+    a = play_fight(setup, CautiousPolicy(), random.Random(5))
+    b = play_fight(setup, _Peeking(), random.Random(5))
+    assert [r.roll for r in a.rounds] == [r.roll for r in b.rounds] and len(a.rounds) > 2
+    assert sample_fights(setup, CautiousPolicy(), 200, random.Random(2)) == \
+        sample_fights(setup, _Peeking(), 200, random.Random(2))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import IllegalActionError, RuleInputError
-from ...game.policy import Decision, Policy
+from ...game.policy import Decision, Policy, policy_rng
 from .damage import DamageChoice, damage_options, take_damage
 from .pool import Roll
 from .state import FightSetup, FightState, Result
@@ -112,10 +112,11 @@ def play_fight(setup: FightSetup, policy: Policy, rng: random.Random) -> FightLo
     """Play one fight to its end with ``rng``'s dice and ``policy``'s choices, logging every roll."""
     state = setup.start()
     rounds: list[RoundLog] = []
+    choices = policy_rng(rng)  # (a policy that draws numbers never moves the dice)
     while state.result is None:
         _check_length(len(rounds), setup)
         roll = state.pool().roll(rng)
-        after, effect, taken = apply_face(state, roll.rung.face, policy, rng)
+        after, effect, taken = apply_face(state, roll.rung.face, policy, choices)
         rounds.append(RoundLog(len(rounds) + 1, state.side, roll, effect,
                                len(options(state.side, roll.rung.face)) > 1, taken, state, after))
         state = after
@@ -126,6 +127,7 @@ def sample_fights(setup: FightSetup, policy: Policy, fights: int, rng: random.Ra
     """Monte Carlo: how many of ``fights`` ended ``(result, injured)`` (no logs kept)."""
     counts: Counter[tuple[Result, bool]] = Counter()
     pools: dict[tuple[Any, ...], Any] = {}
+    choices = policy_rng(rng)  # (a policy that draws numbers never moves the dice)
     for _ in range(fights):
         state = setup.start()
         n = 0
@@ -136,7 +138,7 @@ def sample_fights(setup: FightSetup, policy: Policy, fights: int, rng: random.Ra
             p = pools.get(key)
             if p is None:
                 p = pools[key] = state.pool()
-            state = apply_face(state, p.roll(rng).rung.face, policy, rng)[0]
+            state = apply_face(state, p.roll(rng).rung.face, policy, choices)[0]
         result = state.result
         assert result is not None
         counts[(result, state.injuries > 0)] += 1
