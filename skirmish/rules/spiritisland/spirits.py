@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from ...game.policy import Decision, Policy, RandomPolicy, register_policy
+from ...game.policy import Decision, Policy, RandomPolicy, policy_rng, register_policy
 from .invaders import FEAR_FOR, Event, Outcome, Phase, decide, add_fear, invader_phase, outcome
 from .island import INVADERS, ROUNDS, Island
 
@@ -194,11 +194,12 @@ def play_game(isl: Island, rng: random.Random, policies: Policy | Mapping[str, P
     isl.explore_for(isl.round + rounds - 1)  # refuse an explore order too short before playing
     logs: list[RoundLog] = []
     result = outcome(isl)
+    choices = policy_rng(rng)  # (the spirits' own: a spirit policy that draws numbers moves no invader choice)
     for _ in range(rounds):
         if result is not None:
             break
         r = isl.round
-        ph = spirit_phase(isl, policies, rng)
+        ph = spirit_phase(isl, policies, choices)
         isl, events = ph.island, list(ph.events)
         result = outcome(isl)
         terrains = isl.explore_for(r)
