@@ -127,6 +127,30 @@ def _isle() -> object:
     return load(SCENARIOS / "island.toml").island
 
 
+class _Last:
+    """Always the last option (a power before the pass, when there is one)."""
+
+    def choose(self, game, decision, rng):
+        return decision.options[-1]
+
+
+class _LastPeeking(_Last):
+    """The same choices, drawing a number first (as a Monte Carlo policy would)."""
+
+    def choose(self, game, decision, rng):
+        rng.random()
+        return decision.options[-1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_s_ravage_a_spirit_policy_that_draws_numbers_moves_no_cascade(seed):
+    """(spirits and the invaders' cascades shared one generator: a spirit policy's draw
+    changed where a later blight cascaded)"""
+    isl = _isle()
+    calm, peek = play_game(isl, random.Random(seed), _Last()), play_game(isl, random.Random(seed), _LastPeeking())
+    assert calm == peek and any(e.step == "cascade" or "cascade" in e.text for r in calm.rounds for e in r.events)
+
+
 def test_s_round_a_game_is_the_same_for_the_same_seed_and_ends_with_an_outcome():
     isl = _isle()
     a, b = play_game(isl, random.Random(5)), play_game(isl, random.Random(5))
