@@ -474,7 +474,9 @@ class Table(TableMovement, TableTemplates, Map):
         (E-DIST) that is taller than its base and partly hides it from the attacker
         (the target's visible fraction is smaller with the piece than without it, and
         not zero). Heavy (−4) when the piece rises above the target's hitbox and is
-        wider than its base; Light (−2) otherwise. A Crouched target has at least Light.
+        wider than its base; Light (−2) otherwise, and always Light when the attacker
+        stands at or above the piece's top (hidden by the perspective from higher ground,
+        e.g. by the edge of the roof it shoots from). A Crouched target has at least Light.
         With ``fraction=False`` the visible fraction is only computed where a piece could
         give Cover (elsewhere it is None): the same level, for less work.
         """
@@ -517,8 +519,13 @@ class Table(TableMovement, TableTemplates, Map):
             xy = np.asarray(rect.exterior.coords)
             width = float(max(np.hypot(*(xy[1] - xy[0])), np.hypot(*(xy[2] - xy[1]))))
             heavy = s.top - mt.z >= mt.hitbox_height and width >= mt.base_diameter
-            c = Cover("heavy", -4, s.id, f"behind {s.id}, taller and wider than {target}", seen) if heavy else \
-                Cover("light", -2, s.id, f"partly hidden by {s.id}", seen)
+            if ma.z >= s.top - 1e-6:  # seen from above its top: hidden by the perspective from higher ground
+                c = Cover("light", -2, s.id, f"partly hidden by {s.id} in the perspective from higher ground "
+                          f"({attacker} stands above its top)", seen)
+            elif heavy:
+                c = Cover("heavy", -4, s.id, f"behind {s.id}, taller and wider than {target}", seen)
+            else:
+                c = Cover("light", -2, s.id, f"partly hidden by {s.id}", seen)
             if best is None or c.modifier < best.modifier:
                 best = c
         if best is not None:

@@ -29,6 +29,21 @@ def test_E_COVER_light_behind_a_low_wall():
     assert (c.level, c.modifier, c.piece) == ("light", -2, "w")
 
 
+def test_E_COVER_hidden_only_by_the_perspective_from_higher_ground_is_light():
+    """(a target at the foot of the tower the archer shoots from got Heavy Cover from the
+    tower's own roof edge) E-COVER: "partly hidden by the perspective from higher ground:
+    Light Cover; behind a solid wall, Heavy" — the same tower is Heavy from the ground."""
+    tower = '[[scenery]]\nid = "tower"\nrect = [6, 4, 10, 12]\nheight = 3\nwalkable = true\n'
+    above = loads(table_text(model("a", (9.3, 8), extra="z = 3") + model("b", (10.9, 8), side="blue"), tower))
+    c = above.cover("a", "b")
+    assert (c.level, c.modifier, c.piece) == ("light", -2, "tower") and "higher ground" in c.why
+    assert 0 < c.visible_fraction < 1
+    # a shooter on the ground past the tower's corner: the tower is a wall between them
+    across = loads(table_text(model("a", (9, 16), facing=284) + model("b", (10.9, 8), side="blue"), tower))
+    c = across.cover("a", "b")
+    assert (c.level, c.modifier, c.piece) == ("heavy", -4, "tower") and 0 < c.visible_fraction < 1
+
+
 def test_E_COVER_none_in_the_open_and_none_for_large_targets():
     t = loads(table_text(model("a", (4, 10)) + model("b", (16, 10), side="blue")))
     assert t.cover("a", "b").level == "none"
