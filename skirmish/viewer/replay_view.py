@@ -84,10 +84,14 @@ def step_scene(rp: Replay, k: int) -> Scene:
     if act is not None and act.target is not None and act.kind != "nothing":
         mine = [e for e in step.exchanges if e.target == act.target and e.witness is not None]
         over += _sight_line(table, step.model, mine[0] if mine else None, act.target, act.at)
-        t = table.model(act.target)
-        hit = any(e.hits for e in step.exchanges)
-        over.append(Line.ring(t.x, t.y, t.radius + 0.15, P.HIT if hit else P.TARGET, 3.0, dash=None if hit else 5.0,
-                              n=64))
+        # every model the step attacked: the main target, a split Strike's others, each one under a template
+        # (E-STK-SPLIT, E-TMPL), orange where its own exchanges Hit it
+        whom = [act.target, *(t for t, _ in act.split), *(e.target for e in step.exchanges if e.target != step.model)]
+        for tid in dict.fromkeys(whom):
+            t = table.model(tid)
+            hit = any(e.hits for e in step.exchanges if e.target == tid)
+            over.append(Line.ring(t.x, t.y, t.radius + 0.15, P.HIT if hit else P.TARGET, 3.0,
+                                  dash=None if hit else 5.0, n=64))
         if act.at is not None:
             over.append(Dot(act.at[0], act.at[1], 6.0, P.SELECTED))
             over.append(Text(act.at[0], act.at[1], "reacts here", P.INK, 8, dy=-14, box=P.LABEL_BOX))
@@ -138,7 +142,9 @@ def step_lines(rp: Replay, k: int) -> list[str]:
         out.append(f"{kind} roll: {face} {'passed' if ok else 'failed'}")
     if s.movement is not None:
         mv = s.movement
-        out.append(f"movement: {mv.kind}" + (f" {inches(mv.length)}" if mv.kind != "idle" else "")
+        spent = mv.length if mv.cost is None else mv.cost
+        drop = f" (a {inches(mv.length)} path with its drop)" if mv.length > spent + 1e-3 else ""
+        out.append(f"movement: {mv.kind}" + (f" {inches(spent)}{drop}" if mv.kind != "idle" else "")
                    + ("" if mv.facing is None else f", facing {mv.facing:g}°"))
     if s.falls:
         out.append("falls: " + " ".join(f"{f} {'passed' if ok else 'failed'}" for f, ok in s.falls))

@@ -127,3 +127,19 @@ def test_e_move_jump_every_offered_climb_and_jump_passes_the_checker():
         again = g.state.table.check_move("r1", list(mr.via), kind=PLANNER_KIND[o.kind], budget=g.budget("r1", o.kind),
                                          declared=True)
         assert again.legal and again.points[-1] == pytest.approx(mr.path[-1])
+
+
+def test_e_move_jump_the_replay_says_the_movement_spent_and_the_drop_apart():
+    """(the replay's step text said "jump 5.99"" of a ⌈4/2⌉ = 2" Jump that dropped 4")"""
+    import json
+
+    from skirmish.game.eldfall.replay import parse_log, replay
+    from skirmish.viewer.replay_view import step_lines
+
+    table = _table(_jumper())
+    red = Driven(["r1"], moves={"r1": Move("jump", (9.19, 6.0, 4.0))})
+    _, record = _play(table, red)
+    text = "".join(json.dumps(e) + "\n" for e in record.events)
+    rp = replay(table, parse_log(text, "game.jsonl"))
+    k = next(k for k in range(1, len(rp) + 1) if rp.step(k).role == "activation")
+    assert 'movement: jump 1.99" (a 5.99" path with its drop), facing 0°' in step_lines(rp, k)

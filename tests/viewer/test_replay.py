@@ -369,3 +369,62 @@ def test_a_party_hard_log_given_to_replay_is_named_as_one(capsys, tmp_path):
     log.write_text(capsys.readouterr().out, encoding="utf-8")
     with pytest.raises(ReplayError, match="a Party Hard game log"):
         read_log(str(log))
+
+
+SPRAY = """format = 1
+[weapons.sword]
+name = "Sword"
+reach = 1
+pw = 10
+stk = "STA"
+[weapons.flamer]
+name = "Flamer"
+template = "spray-small"
+pw = 12
+stk = 2
+[table]
+size = [24, 24]
+[game]
+first = "red"
+rounds = 1
+""" + "".join(f'[[models]]\nid = "{i}"\nside = "{side}"\nsize = "M"\nat = [{x}, {y}]\nfacing = {f}\nweapons = ["{w}"]\n'
+              f"attributes = {{ AGI = 5, SPD = 4, STA = {stk}, MEL = 10, ARM = 0, HP = 2 }}\n"
+              for i, side, x, y, f, w, stk in [("fl", "red", 4, 12, 0, "flamer", 2), ("b1", "blue", 8, 12, 180, "sword", 1),
+                                              ("b2", "blue", 10, 12.6, 180, "sword", 1),
+                                              ("b3", "blue", 8, 16, 180, "sword", 1)])
+
+
+def test_e_tmpl_e_stk_split_a_step_rings_every_model_it_attacked_orange_where_it_was_hit(tmp_path):
+    """(only the main target was ringed, orange when any exchange of the step hit: a spray
+    that missed b1 and wounded b2 drew b1 hit and b2 not at all)"""
+    path = tmp_path / "spray.toml"
+    path.write_text(SPRAY, encoding="utf-8")
+    table = load(path)
+    others = 0
+    for seed in range(1, 6):
+        rp = replay(table, parse_log(logged_file(path, "--seed", str(seed), "--policy", "greedy"), "game.jsonl"))
+        for k in range(1, len(rp) + 1):
+            step = rp.step(k)
+            if step.action is None or step.action.target is None or step.action.kind == "nothing":
+                continue
+            at = rp.table_at(k)
+            rings = {}
+            for ln in step_scene(rp, k)["overlays"]:
+                if isinstance(ln, Line) and ln.closed and ln.color in (P.HIT, P.TARGET):
+                    cx, cy = ln.points.mean(axis=0)
+                    who = min(at.models, key=lambda m: math.hypot(m.x - cx, m.y - cy)).id
+                    rings[who] = ln.color
+            attacked = {step.action.target} | {e.target for e in step.exchanges if e.target != step.model}
+            assert set(rings) == attacked, (seed, k)
+            for who, color in rings.items():
+                assert (color == P.HIT) == any(e.hits for e in step.exchanges if e.target == who), (seed, k, who)
+            others += len(attacked - {step.action.target})
+    assert others  # (some template caught a model besides its main target)
+
+
+def logged_file(path, *argv: str) -> str:
+    """What ``skirmish play PATH --json ARGV`` prints."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["play", str(path), "--json", *argv]) == 0
+    return out.getvalue()

@@ -62,6 +62,7 @@ class Movement:
     length: float
     path: tuple[Point3, ...]
     facing: float | None = None
+    cost: float | None = None  # the Movement spent (a drop costs none: E-FALL); None in older logs
 
     @property
     def end(self) -> Point3:
@@ -237,7 +238,8 @@ class _Line:
         return Movement(self.get(f"{path}.kind", str), float(self.get(f"{path}.length", (int, float), optional=True,
                                                                               default=0.0)),
                         tuple(self.point(f"{path}.path[{i}]", p) for i, p in enumerate(pts)),
-                        None if face is None else float(face) % 360.0)
+                        None if face is None else float(face) % 360.0,
+                        self.get(f"{path}.cost", (int, float), optional=True))
 
     def templates(self) -> tuple[tuple[str, tuple[tuple[float, float], ...]], ...]:
         """Each template the step placed (E-TMPL): its name and plan outline."""
