@@ -1070,6 +1070,22 @@ def _disc_segments(radius: float, max_error: float) -> int:
     return int(min(32, max(2, math.ceil((math.pi / 4) / math.acos(1 - max_error / radius)))))
 
 
+def _hull_gap(v: np.ndarray, c: np.ndarray, rho: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """For each point ``v[i]`` (n, 2), a lower bound of its distance to the hull of the
+    discs ``(c[i, j], rho[i, j])`` where ``valid`` (n, m): the distance to the nearest
+    segment between two centres, less the largest radius (a point outside the hull of
+    the centres is nearest to one of its edges; a chord is never nearer)."""
+    pts = np.where(valid[..., None], c, np.nan)
+    a, ab = pts[:, :, None, :], pts[:, None, :, :] - pts[:, :, None, :]
+    av = v[:, None, None, :] - a
+    den = np.einsum("nijk,nijk->nij", ab, ab)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.clip(np.where(den > 0, np.einsum("nijk,nijk->nij", av, ab) / np.where(den > 0, den, 1.0), 0.0), 0.0, 1.0)
+    gap = np.hypot(av[..., 0] - t * ab[..., 0], av[..., 1] - t * ab[..., 1])
+    gap = np.where(np.isnan(gap), np.inf, gap).min(axis=(1, 2))
+    return gap - np.where(valid, rho, -np.inf).max(axis=1)
+
+
 def visible_discs(centres: np.ndarray, radii: np.ndarray, cast: Casters, *, max_error: float = 0.005,
                   far_steps: int = 4) -> np.ndarray:
     """For each centre, the disc of its radius cut to what the centre can see past the
@@ -1098,7 +1114,12 @@ def visible_discs(centres: np.ndarray, radii: np.ndarray, cast: Casters, *, max_
     ang = np.mod(np.arctan2(w[..., 1], w[..., 0]) - base[:, None] + np.pi, 2 * np.pi) - np.pi
     with np.errstate(invalid="ignore", divide="ignore"):
         half = np.arcsin(np.clip(np.where(valid, rho / np.maximum(d, 1e-300), 0.0), 0.0, 1.0))
-    reaches = (np.where(valid, d - rho, np.inf).min(axis=1) < radii[iv])  # a caster beyond the disc casts nothing in it
+    # a caster beyond the disc casts nothing in it; it is the hull of its corner discs, whose nearest point
+    # may be on a side far from every corner (a long wall beside the centre): measured to the segments
+    # between its corners (the hull's edges among them), less the largest corner radius
+    reaches = (np.where(valid, d - rho, np.inf).min(axis=1) < radii[iv])
+    if not reaches.all():
+        reaches |= _hull_gap(v, c, rho, valid) < radii[iv]
     if not reaches.all():
         iv, v, rho, d, valid, base, ang, half = (x[reaches] for x in (iv, v, rho, d, valid, base, ang, half))
         if len(iv) == 0:

@@ -111,6 +111,21 @@ def _over_the_top(p, c1, c2, q, r):
 
 # -- E-MOVE-FRIEND, E-MOVE-ENEMY -----------------------------------------------------------------
 
+@pytest.mark.parametrize("kind,long_", [("walk", 10), ("run", 30)])
+def test_E_MOVE_KIND_the_range_stops_at_a_long_wall_whose_ends_are_out_of_reach(kind, long_):
+    """(the range went on behind a thin 3" wall beside the model when both its ends were
+    beyond the budget: its nearest point is on its side) The range is the disc of the
+    budget cut where the wall, grown by the base, begins: x ≥ 20 − R."""
+    y0 = 10 - long_ / 2
+    t = loads(table_text(model("a", "[18, 10]", spd=4), piece("wall", f"[20, {y0}, 20.5, {y0 + long_}]", 3.0), size="[40, 40]"))
+    r = movement_budget(4, kind)
+    d = 20 - R_M - 18  # the centre's gap to the grown wall
+    cut = r * r * math.acos(d / r) - d * math.sqrt(r * r - d * d)  # the disc's segment beyond it
+    rng = t.movement_range("a", kind=kind)
+    assert len(rng.regions) == 1 and rng.area == pytest.approx(math.pi * r * r - cut, rel=0.003)
+    assert not t.plan_move("a", (21.5, 10), kind=kind).legal
+
+
 def test_E_MOVE_FRIEND_passes_through_friends():
     t = table(model("a", "[5, 10]") + model("pal", "[8, 10]"))
     p = t.plan_move("a", (11, 10), kind="run")
