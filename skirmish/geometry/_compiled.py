@@ -372,12 +372,14 @@ def _slab(off: float, rate: float, lo_b: float, hi_b: float) -> tuple[float, flo
 
 
 @_jit
-def _capsule_box(caps: np.ndarray) -> np.ndarray:
-    """Each capsule's box grown by its clearance: x0, x1, y0, y1 (``paths._bbox_pairs``)."""
+def _capsule_box(caps: np.ndarray, shrink: float) -> np.ndarray:
+    """Each capsule's box grown by its clearance (and by ``-shrink`` where that is
+    positive): x0, x1, y0, y1 (``paths._bbox_pairs``)."""
     m = caps.shape[0]
     box = np.empty((m, 4))
+    grow = max(0.0, -shrink)
     for j in range(m):
-        c0 = caps[j, 4]
+        c0 = caps[j, 4] + grow
         box[j, 0] = min(caps[j, 0], caps[j, 2]) - c0
         box[j, 1] = max(caps[j, 0], caps[j, 2]) + c0
         box[j, 2] = min(caps[j, 1], caps[j, 3]) - c0
@@ -470,7 +472,7 @@ def _violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, r
     non-NaN, already has); the pairs whose boxes meet, row by row, as the numpy twin
     computes them (``_relaxed_clearance``, ``capsule_intervals``)."""
     out = np.zeros(p0.shape[0], np.bool_)
-    box = _capsule_box(caps)
+    box = _capsule_box(caps, shrink)
     for i in range(p0.shape[0]):
         out[i] = _next_hit(i, 0, p0, p1, caps, box, shrink, relax0, relax1)[0] >= 0
     return out
@@ -481,7 +483,7 @@ def _violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float,
                 relax1: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``paths.violations`` before its sort: every (segment, capsule) pair, in row order,
     where the segment comes closer than the clearance, with its interval (lo, hi)."""
-    box = _capsule_box(caps)
+    box = _capsule_box(caps, shrink)
     cap_n = 16
     oi = np.empty(cap_n, np.int64)
     oj = np.empty(cap_n, np.int64)

@@ -296,15 +296,16 @@ def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     return np.hypot(pts[:, None, 0] - q[..., 0], pts[:, None, 1] - q[..., 1])
 
 
-def _bbox_pairs(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, chunk: int = 32_768
+def _bbox_pairs(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float = 0.0, chunk: int = 32_768
                 ) -> tuple[np.ndarray, np.ndarray]:
     """(segment, capsule) index pairs whose bounding boxes (capsules grown by their
-    clearance) overlap."""
+    clearance, and by ``-shrink`` where that is positive: a clearance widened, as the
+    base-contact band is) overlap."""
     if len(p0) == 0 or len(caps) == 0:
         return np.zeros(0, int), np.zeros(0, int)
     sx0, sx1 = np.minimum(p0[:, 0], p1[:, 0]), np.maximum(p0[:, 0], p1[:, 0])
     sy0, sy1 = np.minimum(p0[:, 1], p1[:, 1]), np.maximum(p0[:, 1], p1[:, 1])
-    c = caps[:, 4]
+    c = caps[:, 4] + max(0.0, -shrink)
     cx0, cx1 = np.minimum(caps[:, 0], caps[:, 2]) - c, np.maximum(caps[:, 0], caps[:, 2]) + c
     cy0, cy1 = np.minimum(caps[:, 1], caps[:, 3]) - c, np.maximum(caps[:, 1], caps[:, 3]) + c
     rows = max(1, chunk // len(caps))
@@ -328,7 +329,7 @@ def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: floa
         i, j, lo, hi = kernels.violations(p0, p1, caps, shrink, relax0, relax1)
         order = np.lexsort((lo, i))
         return i[order], j[order], lo[order], hi[order]
-    i, j = _bbox_pairs(p0, p1, caps)
+    i, j = _bbox_pairs(p0, p1, caps, shrink)
     if len(i) == 0:
         z = np.zeros(0)
         return i, j, z, z
@@ -354,7 +355,7 @@ def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: float 
     if kernels.wanted(len(p0) * len(caps)):
         return kernels.violated(p0, p1, caps, shrink, relax0, relax1)
     out = np.zeros(len(p0), bool)
-    i, j = _bbox_pairs(p0, p1, caps)
+    i, j = _bbox_pairs(p0, p1, caps, shrink)
     if len(i) == 0:
         return out
     clear = _relaxed_clearance(i, j, caps, shrink, relax0, relax1)

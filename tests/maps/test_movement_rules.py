@@ -14,6 +14,8 @@ from skirmish.scenario.load import loads
 
 from conftest import table_text
 
+CONTACT_TOL = 0.001  # E-CONTACT
+
 MM = 1 / 25.4
 R_M = 16 * MM  # a Medium base's radius
 H_M = 45 * MM  # a Medium hitbox's height
@@ -162,6 +164,18 @@ def test_E_MOVE_ENEMY_moving_to_an_enemy_ends_in_base_contact():
     assert p.stopped_at_contact == "foe" and p.legal
     assert p.length == pytest.approx(5 - 2 * R_M, abs=2e-3)
     assert t.in_contact("a", "foe") is False  # the table itself is unchanged
+
+
+def test_E_MOVE_ENEMY_a_path_that_only_enters_the_contact_band_is_cut_where_it_enters():
+    """(a path ending 0.0003" from an enemy, inside the 0.001" band but not overlapping, was
+    neither cut nor stopped: the boxes that find the pairs left the band out) E-CONTACT is a
+    gap within 0.001": the move ends where the gap reaches it, stopped at contact."""
+    foe = 10 + 2 * R_M + 0.0005  # straight ahead along x: contact at x = 10 - 0.0005
+    t = table(model("a", "[5, 10]", spd=5) + model("foe", f"[{foe!r}, 10]", side="blue"))
+    for c in (t.check_move("a", [(10.0002, 10)]), t.check_move("a", [(10.0, 10)])):
+        assert c.stopped_at_contact == "foe" and c.legal
+        assert c.points[-1][0] == pytest.approx(foe - 2 * R_M - CONTACT_TOL, abs=1e-9)
+    assert t.plan_move("a", "foe").stopped_at_contact == "foe"
 
 
 def test_E_MOVE_ENEMY_a_move_stopped_at_contact_ends_in_base_contact():
