@@ -1007,13 +1007,28 @@ class EldfallGame:
                 turned[model] = to
         return turned
 
+    @staticmethod
+    def fall_count(mr: MoveResult) -> int:
+        """E-FALL: how many Agility rolls a movement's drops owe, at the SPD the States
+        left the model as it moved."""
+        if mr.plan is None:
+            return 0
+        return mr.plan.fall_rolls if mr.spd is None else sum(fall_rolls(d, mr.spd) for d in mr.plan.drops)
+
+    def fall_risk(self, model_id: str, mr: MoveResult) -> float:
+        """The Wounds a movement's falls are expected to cost ``model_id`` (each roll fails
+        with 1 − AGI/20, AGI as the States leave it; at most its HP)."""
+        n = self.fall_count(mr)
+        if not n:
+            return 0.0
+        agi = attributes_of(self.state.model(model_id), self.state.unit(model_id).states).get("AGI", 0)
+        return min(float(self.state.unit(model_id).hp), n * (1.0 - max(0, min(20, agi)) / 20))
+
     def _fall_rolls(self, model_id: str, mr: MoveResult) -> list[AttributeRoll]:
         """E-FALL: the Agility rolls of a movement's falls, one per interval of half the
         Speed (SPD and AGI as the States leave them: Slowed, Crippled or Crouched halve
         SPD, Crippled halves AGI); a failure is a Wound."""
-        if mr.plan is None:
-            return []
-        n = mr.plan.fall_rolls if mr.spd is None else sum(fall_rolls(d, mr.spd) for d in mr.plan.drops)
+        n = self.fall_count(mr)
         if not n:
             return []
         agi = attributes_of(self.state.model(model_id), self.state.unit(model_id).states).get("AGI", 0)

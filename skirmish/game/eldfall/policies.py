@@ -121,20 +121,33 @@ class GreedyPolicy:
                          for k, (c, (score, face)) in enumerate(zip(candidates, scored)) if score is not None),
                         key=lambda t: (t[0], t[1]), reverse=True)  # best first; the earliest of equals
         legal = ctx["legal"] if lazy else (lambda mv: True)
+        # best first, less the Wounds its falls may cost (E-FALL): a score bounds its own value less them
+        pick, value = None, -math.inf
         for score, _, c in ranked:
-            if score <= -1.0:
+            if score <= -1.0 or score <= value:
                 break
             if legal(c):
-                return c
-        runs = [o for o in options if o.kind == "run"]
+                v = score - _fall_risk(game, mid, c)
+                if v > value:
+                    pick, value = c, v
+        if pick is not None and (value >= 0 or _fall_risk(game, mid, pick) == 0):
+            return pick
 
         def after(o: Move) -> float:
             return min(math.hypot(st.model(e).x - o.to[0], st.model(e).y - o.to[1]) for e in enemies) \
                 if enemies and o.to else 0.0
-        # nothing to attack: close in on the nearest enemy
-        for o in sorted(runs, key=after):
-            if legal(o):
-                return o
+        # nothing worth a fall to attack: close in on the nearest enemy by a run that risks no fall, or stay
+        runs = sorted((o for o in options if o.kind == "run" and legal(o)),
+                      key=lambda o: (_fall_risk(game, mid, o), after(o)))
+        if runs and _fall_risk(game, mid, runs[0]) == 0:
+            return runs[0]
+        stay = next((o for o in options if o.kind == "idle" and o.crouch is None and legal(o)), None)
+        if stay is not None:
+            return stay
+        if pick is not None:
+            return pick
+        for o in runs:
+            return o
         for _, _, c in ranked:
             if legal(c):
                 return c
@@ -202,6 +215,9 @@ class GreedyPolicy:
                     if band is None:
                         continue
                     if w.template is not None:  # placed, not rolled: the main target's Hits (splash not counted here)
+                        # (in reach is not enough: a spray covers its target entirely only nearer than its length)
+                        if place(moved_to(st.table, m, e, m.facing), mid, eid, w) is None:
+                            continue
                         score = float(strike_of(m, u, w) * TemplateTarget(eid, None, False, damage_target(
                             w.pw or 0, armour_of(tm, tu))).p_wound())
                         if best is None or score > best:
@@ -229,24 +245,42 @@ class GreedyPolicy:
 
     # -- the action ---------------------------------------------------------------------
     def _action(self, game: Any, d: Decision[Any], rng: random.Random) -> Any:
+        """The Action worth most: each attack's expected Wounds dealt minus taken (its
+        target's Confrontation, and the other Attacks of Opportunity the mover then meets
+        without a Dodge), the Dodge (every Attack of Opportunity met Dodging) and Nothing,
+        from exact odds; of equals an attack, then the Dodge."""
         reactions: dict[str, Reaction] = dict((d.context or {}).get("reactions", {}))
         attacks = [o for o in d.options if o.kind in ("attack", "cast")]
         blows = [o for o in d.options if o.kind == "death-blow"]
         if blows:
             return blows[0]
-        attacked = any(r.kind == "attack" for r in reactions.values())
         st = game.state
-        best, best_score = None, -math.inf
         actor: str = d.actor or ""
+        m, u = st.model(actor), st.unit(actor)
+        # each Attack of Opportunity on the mover: its geometry, and what it deals met plainly and Dodging
+        met: dict[str, tuple[float, float]] = {}
+        for rid, r in reactions.items():
+            if r.kind != "attack":
+                continue
+            rm, ru = st.model(rid), st.unit(rid)
+            back = attack_geometry(game_table_at(game, d, r), rid, actor, rm.weapon(r.weapon), with_cover=self.cover)
+            side = attacking_side(rm, ru, back, reactive=True)
+            plain, dodged = (float(_expected(with_rerolls(Exchange(side, defending_side(m, u, dodge=dodge)),
+                                                          game.settings.reroll))[0]) for dodge in (False, True))
+            met[rid] = plain, dodged
+        best, best_score = None, -math.inf
         for a in attacks:
-            m, u = st.model(actor), st.unit(actor)
             w = m.weapon(a.weapon)
             if w is not None and w.template is not None:
                 score = sum(_template_score(game, actor, t, w, reactions, n) for t, n in a.shares)
-                if score > best_score and score > 0:  # never one that wounds friends more than enemies
+                if score <= 0:  # never one that wounds friends more than enemies
+                    continue
+                score -= sum(plain for plain, _ in met.values())
+                if score > best_score:
                     best, best_score = a, score
                 continue
             score = 0.0
+            targets = {target for target, _ in a.shares}
             for target, dice in a.shares:  # E-STK-SPLIT: one exchange per target
                 geo = attack_geometry(st.table, actor, target, w, with_cover=self.cover, unseen_aura=True)
                 tm, tu = st.model(target), st.unit(target)
@@ -262,11 +296,13 @@ class GreedyPolicy:
                 dealt, taken = _expected(with_rerolls(Exchange(attacking_side(m, u, geo, reactive=False), reactive,
                                                                dice), game.settings.reroll))
                 score += float(dealt - taken)
+            score -= sum(plain for rid, (plain, _) in met.items() if rid not in targets)  # (unopposed)
             if score > best_score:
                 best, best_score = a, score
-        if best is not None and (best_score > 0 or not attacked):
+        if best is not None and (best_score >= 0 or not met):
             return best
-        if attacked and Action("dodge") in d.options:
+        dodge = -sum(dodged for _, dodged in met.values())
+        if met and Action("dodge") in d.options and (best is None or dodge > best_score):
             return Action("dodge")
         return best if best is not None else NOTHING
 
@@ -316,11 +352,21 @@ class GreedyPolicy:
             x, y = (o.to[0], o.to[1]) if o.to else (m.x, m.y)
             return min(math.hypot(e.x - x, e.y - y) for e in enemies)
 
-        # the widest gap first, the earliest of equals (as max() picks)
-        for o in sorted(options, key=lambda o: -gap(o)):
-            if legal(o):
-                return o
+        # the widest gap among the moves that risk no fall (E-FALL; staying risks none), the earliest of equals
+        for o in sorted((o for o in options if legal(o)), key=lambda o: (_fall_risk(game, d.actor or "", o), -gap(o))):
+            return o
         return d.options[0]
+
+
+def _fall_risk(game: Any, mid: str, move: Move) -> float:
+    """The Wounds ``move``'s falls are expected to cost (0 for a game that cannot tell)."""
+    risk = getattr(game, "fall_risk", None)
+    if risk is None or move.kind == "idle":
+        return 0.0
+    try:
+        return float(risk(mid, game.plan(mid, move)))
+    except IllegalChoice:
+        return math.inf
 
 
 def _template_score(game: Any, actor: str, target: str, w: Any, reactions: dict[str, Reaction],

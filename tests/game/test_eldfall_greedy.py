@@ -1,0 +1,97 @@
+"""The greedy policy's choices where a careful player's are plain: it shoots back rather
+than Dodge an even exchange, does not count a spray where its template cannot cover the
+target, and does not walk off a roof into E-FALL rolls for nothing."""
+
+from __future__ import annotations
+
+import random
+
+from skirmish.game.eldfall import Action, EldfallGame, Reaction, parse_settings
+from skirmish.game.eldfall.policies import GreedyPolicy
+from skirmish.game.policy import Decision, load_policy
+from skirmish.scale import job_rng
+from skirmish.scenario.load import loads
+
+from eldfall_fixtures import WEAPONS, model
+from eldfall_policies import Driven
+
+ARCHER = "AGI = 6, SPD = 4, STA = 2, ACC = 12, ARM = 0, HP = 2"
+
+
+def _game(models: str, scenery: str = "", weapons: str = WEAPONS, rounds: int = 1, red=None, blue=None):
+    t = loads(f"format = 1\n{weapons}\n[table]\nsize = [30, 20]\n{scenery}\n{models}")
+    return EldfallGame(t, parse_settings({"first": "red", "rounds": rounds}, t),
+                       {"red": red or Driven(), "blue": blue or Driven()}, random.Random(1))
+
+
+def test_e_conf_greedy_shoots_back_rather_than_dodge_an_even_exchange():
+    """(it Dodged whenever the best attack netted 0 or less: two archers in the open only
+    ever Dodged) Shooting back is a Confrontation netting 0 here; Dodging nets the
+    Attack of Opportunity's Wounds, less than 0."""
+    g = _game(model("r", "red", (5, 10), 0, '["bow"]', attrs=ARCHER) + model("b", "blue", (13, 10), 180, '["bow"]',
+                                                                              attrs=ARCHER))
+    opts = g.action_options("r", "idle")
+    reactions = {"b": Reaction("attack", 0, "Bow")}
+    d = Decision("action", "r", opts, context={"reactions": reactions, "path": ((5.0, 10.0, 0.0),)})
+    assert GreedyPolicy().choose(g, d, random.Random(0)) == Action("attack", "b", "Bow")
+    # a far weaker shot back (ACC 2) is worth less than the Dodge
+    weak = _game(model("r", "red", (5, 10), 0, '["bow"]', attrs=ARCHER.replace("ACC = 12", "ACC = 2"))
+                 + model("b", "blue", (13, 10), 180, '["bow"]', attrs=ARCHER))
+    d = Decision("action", "r", weak.action_options("r", "idle"), context={"reactions": reactions,
+                                                                          "path": ((5.0, 10.0, 0.0),)})
+    assert GreedyPolicy().choose(weak, d, random.Random(0)) == Action("dodge")
+
+
+def test_e_conf_greedy_archers_in_the_open_shoot_in_their_own_turns():
+    models = (model("r", "red", (5, 12.9), 0, '["bow"]', attrs=ARCHER)
+              + model("b", "blue", (21, 10), 180, '["bow"]', attrs=ARCHER))
+    t = loads(f"format = 1\n{WEAPONS}\n[table]\nsize = [30, 20]\n{models}")
+    shots = 0
+    for seed in range(3):
+        g = EldfallGame(t, parse_settings({"first": "red", "rounds": 3}, t),
+                        {s: load_policy("greedy", "eldfall") for s in ("red", "blue")}, random.Random(seed))
+        shots += sum(e["role"] == "activation" and e["action"]["kind"] == "attack" for e in g.play().events)
+    assert shots >= 3
+
+
+class _Passive:
+    """Never activates; answers every other decision with its first option."""
+
+    def choose(self, game, d, rng):
+        return None if d.kind == "activate" else d.options[0]
+
+
+SPRAY = WEAPONS + '''
+[weapons.flamer]
+name = "Flamer"
+template = "spray-small"
+pw = 12
+stk = 2
+'''
+
+
+def test_e_tmpl_spray_greedy_closes_in_until_its_spray_covers_the_target():
+    """(a spray counted as in reach over its whole length: the flamer stopped 7" away,
+    where the template cannot cover its target, and did Nothing for the rest of the game)"""
+    models = (model("fl", "red", (2, 12), 0, '["flamer"]', attrs="AGI = 5, SPD = 5, STA = 2, MEL = 10, ARM = 0, HP = 3")
+              + model("b1", "blue", (16, 12), 180, attrs="AGI = 5, SPD = 3, STA = 1, MEL = 10, ARM = 0, HP = 3"))
+    t = loads(f"format = 1\n{SPRAY}\n[table]\nsize = [30, 24]\n{models}")
+    for seed in (1, 3):
+        g = EldfallGame(t, parse_settings({"first": "red", "rounds": 2}, t),
+                        {"red": load_policy("greedy", "eldfall"), "blue": _Passive()}, job_rng(seed, 0))
+        acts = [e for e in g.play().events if e["role"] == "activation" and e["model"] == "fl"]
+        assert any(e["action"]["kind"] == "attack" for e in acts), [e["text"] for e in acts]
+
+
+def test_e_fall_greedy_does_not_run_off_a_roof_into_fall_rolls_for_nothing():
+    """(at 1 HP it ran off a 3" roof with no ladder toward a far enemy, and was
+    Incapacitated by its own fall) Nothing to attack and only falls down: it stays."""
+    roof = '[[scenery]]\nid = "roof"\nrect = [2, 2, 8, 8]\nheight = 3\nwalkable = true\n'
+    g = _game(model("r", "red", (5, 5), 0, attrs="AGI = 6, SPD = 4, STA = 2, MEL = 12, ARM = 1, HP = 1",
+                    extra="z = 3") + model("b", "blue", (26, 16), 180), roof, rounds=2,
+              red=load_policy("greedy", "eldfall"))
+    record = g.play()
+    for e in record.events:
+        if e["model"] == "r" and e["role"] == "activation":
+            assert not e["result"].get("falls"), e["text"]
+    assert g.state.unit("r").hp == 1
