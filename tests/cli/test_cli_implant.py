@@ -186,3 +186,18 @@ def test_docs_implant_shell_lines_run_and_print_what_they_show(line, capsys):
     out = capsys.readouterr().out.splitlines()
     shown = DOC.read_text().split(f"$ {line}\n", 1)[1].split("```", 1)[0].splitlines()
     assert all(s in out for s in shown if not s.startswith("$ "))
+
+
+def test_i_fight_odds_too_long_to_solve_exactly_are_refused_at_once(capsys):
+    """(--enemy-health 1000 ran for minutes; 99999 would never end) The exact odds stop at
+    MAX_LEVELS levels, with the Healths named and the way out (a seeded fight)."""
+    from skirmish.errors import RuleInputError
+    from skirmish.rules.implant.chain import MAX_LEVELS, level_bound
+
+    err = failed(capsys, "fight", "--health", "3", "--enemy-health", "1000")
+    assert "Health 3 against enemy Health 1000" in err and "--seed" in err
+    assert run(capsys, "fight", "--health", "3", "--enemy-health", "1000", "--seed", "1")[0] == 0
+    big = fight_setup(3, 400, 0, 0)
+    assert level_bound(big) > MAX_LEVELS >= level_bound(fight_setup(3, 300, 0, 0))
+    with pytest.raises(RuleInputError, match="levels to solve exactly"):
+        fight_odds(big, CautiousPolicy())

@@ -151,12 +151,24 @@ def level_bound(setup: FightSetup) -> int:
     return setup.health * setup.enemy_health * (max_injuries(setup) + 1) * (setup.drama + 1)
 
 
+#: The most levels (:func:`level_bound`) :func:`fight_odds` solves: about 10 s (Health 3
+#: against enemy Health 300); the time grows with the square of the levels.
+MAX_LEVELS = 5_000
+
+
 def fight_odds(setup: FightSetup, policy: Policy, progress: Callable[[int], None] | None = None) -> FightOdds:
     """The exact chance of every end of the fight ``setup`` when ``policy`` makes every choice.
 
     ``progress``, if given, is called with the number of levels solved so far
-    (at most :func:`level_bound`).
+    (at most :func:`level_bound`). A fight of more than :data:`MAX_LEVELS` levels is
+    refused (:class:`RuleInputError`).
     """
+    levels = level_bound(setup)
+    if levels > MAX_LEVELS:
+        raise RuleInputError(f"a fight of Health {setup.health} against enemy Health {setup.enemy_health} (drama "
+                             f"{setup.drama}) has up to {levels:,} levels to solve exactly, more than the "
+                             f"{MAX_LEVELS:,} solved at most (the seed's Healths run 1 to 5 or so); lower them, or "
+                             "play one fight with --seed")
     rng = _NoRandom(policy_name(policy))
     ends: dict[FightEnd, Fraction] = defaultdict(Fraction)
     start = setup.start()
