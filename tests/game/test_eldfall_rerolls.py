@@ -42,6 +42,25 @@ def test_e_roll_reroll_game_rerolls_up_to_k_dice_and_none_without():
     assert some
 
 
+def test_e_roll_reroll_the_text_shows_each_rerolled_die_after_the_face_it_replaced():
+    """(the text showed only the new face: a rerolled 14 that came up 4 read "4✓")"""
+    t = loads(f"format = 1\n{WEAPONS}\n[table]\nsize = [24, 24]\n" + model("r1", "red", (5, 5), 0, attrs=WEAK)
+              + model("b1", "blue", (5 + TOUCH, 5), 180, attrs=WEAK))
+    shown = 0
+    for seed in range(4):
+        red = Driven(["r1"] * 3, moves={"r1": Move("idle")},
+                     actions={"r1": lambda opts: next(o for o in opts if o.kind == "attack")})
+        g = EldfallGame(t, parse_settings({"first": "red", "rounds": 1, "reroll": 2}, t),
+                        {"red": red, "blue": Driven()}, random.Random(seed))
+        for e in g.play().events:
+            for x in e.get("result", {}).get("exchanges", []):
+                for d in x.get("dice", []):
+                    if d.get("rerolled_from") is not None:
+                        assert f"{d['rerolled_from']}→{d['face']}" in e["text"], e["text"]
+                        shown += 1
+    assert shown
+
+
 def test_e_roll_reroll_setting_must_be_a_whole_number():
     t = loads(f"format = 1\n{WEAPONS}\n[table]\nsize = [24, 24]\n" + model("r1", "red", (5, 5), 0)
               + model("b1", "blue", (9, 5), 180))

@@ -87,7 +87,7 @@ def test_e_aura_cast_without_los_only_active_int_halved_no_cover():
     assert ev["action"] == {"kind": "cast", "target": "b1", "weapon": "Flare"}
     ex = ev["result"]["exchanges"][0]
     assert ex["geometry"]["los"] is False and ex["geometry"]["aura"] and ex["geometry"]["cover"] is None
-    assert "casts at b1" in ev["text"]
+    assert "casts at b1" in ev["text"] and "(no LoS: halved (E-AURA-CAST))" in ev["text"]  # (the text hid it)
 
 
 def test_e_aura_cast_with_los_against_cover_keeps_it():

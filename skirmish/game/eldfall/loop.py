@@ -1176,8 +1176,14 @@ def _exchange_json(log: ExchangeLog, other: str, geo: AttackGeometry | None, rol
     return out
 
 
+def _rerolled(d: Mapping[str, Any]) -> str:
+    """A die's face for the text, after the face it replaced when rerolled (E-ROLL-REROLL): ``14→4``."""
+    was = d.get("rerolled_from")
+    return f"{d['face']}" if was is None else f"{was}→{d['face']}"
+
+
 def _describe_exchange(e: dict[str, Any], who: str) -> str:
-    dice = " ".join(f"{d['face']}{'*' if d['critical'] else ''}{'✓' if d['hit'] else '✗'}" for d in e["dice"])
+    dice = " ".join(f"{_rerolled(d)}{'*' if d['critical'] else ''}{'✓' if d['hit'] else '✗'}" for d in e["dice"])
     text = f"{who} → {e['target']}" if who else e["target"]
     geo = e.get("geometry")
     if geo:
@@ -1185,6 +1191,8 @@ def _describe_exchange(e: dict[str, Any], who: str) -> str:
         mods = [f"Accuracy {geo['accuracy']:+d}"] if geo.get("accuracy") else []
         if geo.get("cover") and geo["cover"]["modifier"]:
             mods.append(f"{geo['cover']['level']} cover {geo['cover']['modifier']:+d}")
+        if geo.get("aura") and geo.get("los") is False:
+            mods.append("no LoS: halved (E-AURA-CAST)")
         if mods:
             text += f" ({', '.join(mods)})"
     if dice:
@@ -1204,7 +1212,10 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
     if mv.kind == "idle":
         move = f"stays (facing {mv.facing:.0f}°)"
     else:
-        path = f" (a {mv.length:.2f} in path with its drop)" if mv.length - mv.cost > 0.005 else ""
+        pulled = mv.kind == "jump" and len(mv.path) > 2 and end[2] > mv.path[1][2] + 1e-6  # E-MOVE-JUMP
+        path = "" if mv.length - mv.cost <= 0.005 else \
+            f" (a {mv.length:.2f} in path, pulled up onto the edge)" if pulled else \
+            f" (a {mv.length:.2f} in path with its drop)"
         move = f"{mv.kind}s {mv.cost:.2f} in{path} to {_place(end)}"
     toggle = "stands up" if seq.was_crouched else "crouches"  # E-ACTIVATION: Crouched toggled
     if mv.crouch == "start":
@@ -1256,8 +1267,8 @@ def _falls(rolls: Iterable[tuple[int | None, bool]]) -> str:
 
 
 def _dodge(d: Mapping[str, Any]) -> str:
-    """A logged Dodge roll for the text: ``19 ✗``."""
-    return f"{d['face']} {'✓' if d['success'] else '✗'}"
+    """A logged Dodge roll for the text: ``19 ✗`` (rerolled: ``14→19 ✗``)."""
+    return f"{_rerolled(d)} {'✓' if d['success'] else '✗'}"
 
 
 def _face(face: int | None) -> str:
