@@ -95,3 +95,27 @@ def test_e_fall_greedy_does_not_run_off_a_roof_into_fall_rolls_for_nothing():
         if e["model"] == "r" and e["role"] == "activation":
             assert not e["result"].get("falls"), e["text"]
     assert g.state.unit("r").hp == 1
+
+
+POTS = WEAPONS + '''
+[weapons.fire-pot]
+name = "Fire Pot"
+template = "circle-small"
+bands = [[10, 0]]
+pw = 12
+stk = 2
+'''
+
+
+def test_e_tmpl_stk_greedy_splits_its_templates_between_models_one_wound_takes_out():
+    """(both templates went on one 1-HP model: its template odds ignored the HP cap, so
+    0.84 expected models out scored as 1.2) E-WOUND caps the Wounds at the HP."""
+    models = (model("gren", "red", (4, 12), 0, '["fire-pot"]', attrs="AGI = 5, SPD = 4, STA = 1, MEL = 10, ARM = 0, HP = 2")
+              + model("b1", "blue", (11, 9), 180, attrs="AGI = 5, SPD = 4, STA = 1, MEL = 10, ARM = 0, HP = 1")
+              + model("b2", "blue", (11, 15), 180, attrs="AGI = 5, SPD = 4, STA = 1, MEL = 10, ARM = 0, HP = 1"))
+    t = loads(f"format = 1\n{POTS}\n[table]\nsize = [24, 24]\n{models}")
+    g = EldfallGame(t, parse_settings({"first": "red", "rounds": 1}, t), {"red": Driven(), "blue": Driven()},
+                    random.Random(1))
+    opts = g.action_options("gren", "idle")
+    got = GreedyPolicy().choose(g, Decision("action", "gren", opts, context={"reactions": {}}), random.Random(0))
+    assert got.split and {target for target, _ in got.split} == {"b1", "b2"}, got

@@ -16,6 +16,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 from typing import Any
 
 from ...errors import SkirmishError
@@ -130,10 +131,15 @@ def roll_hits(tgts: tuple[TemplateTarget, ...], rng: random.Random, *, reroll: b
 
 def expected_wounds(tgts: tuple[TemplateTarget, ...], state: GameState, side: str, strike: int,
                     *, reroll: bool = False) -> tuple[Fraction, Fraction]:
-    """Exact expected Wounds of ``strike`` templates: (on ``side``'s enemies, on its friends)."""
+    """Exact expected Wounds of ``strike`` templates: (on ``side``'s enemies, on its
+    friends), each model's capped at the Wounds it can take (E-WOUND: its HP; one more
+    kills an Incapacitated model)."""
     enemies, friends = Fraction(0), Fraction(0)
     for t in tgts:
-        w = t.p_wound(reroll) * strike
+        p, cap = t.p_wound(reroll), max(1, state.unit(t.id).hp)
+        # E[min(cap, X)], X ~ Binomial(strike, p): the Wounds it takes of one Hit per template
+        w = sum((Fraction(comb(strike, k)) * p ** k * (1 - p) ** (strike - k) * min(cap, k)
+                 for k in range(1, strike + 1)), Fraction(0))
         if state.unit(t.id).side == side:
             friends += w
         else:
