@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from skirmish.game.eldfall import Action, EldfallGame, Reaction, parse_settings
+from skirmish.game.eldfall import Action, EldfallGame, Move, Reaction, parse_settings
 from skirmish.game.eldfall.policies import GreedyPolicy
 from skirmish.game.policy import Decision, load_policy
 from skirmish.scale import job_rng
@@ -119,3 +119,26 @@ def test_e_tmpl_stk_greedy_splits_its_templates_between_models_one_wound_takes_o
     opts = g.action_options("gren", "idle")
     got = GreedyPolicy().choose(g, Decision("action", "gren", opts, context={"reactions": {}}), random.Random(0))
     assert got.split and {target for target, _ in got.split} == {"b1", "b2"}, got
+
+
+BOWS = WEAPONS + '''
+[weapons.short-bow]
+name = "Short Bow"
+bands = [[20, 0], [40, -6]]
+pw = 9
+'''
+
+
+def test_e_reaction_e_cover_greedy_shoots_the_mover_where_it_is_in_the_open():
+    """(its Attack of Opportunity took the path point nearest it, where the mover stood
+    in Heavy Cover behind a wall, though the open points were in the same band)"""
+    wall = '[[scenery]]\nid = "wall"\nrect = [9, 11.5, 9.5, 15]\nheight = 3\n'
+    models = (model("archer", "red", (2, 12), 0, '["short-bow"]', attrs="AGI = 5, SPD = 4, STA = 1, ACC = 12, ARM = 0, HP = 2")
+              + model("runner", "blue", (10.2, 4), 90, attrs="AGI = 5, SPD = 8, STA = 1, MEL = 10, ARM = 0, HP = 2"))
+    t = loads(f"format = 1\n{BOWS}\n[table]\nsize = [24, 16]\n{wall}\n{models}")
+    blue = Driven(["runner"], moves={"runner": Move("walk", (10.2, 11.3, 0.0), 90.0)})
+    g = EldfallGame(t, parse_settings({"first": "blue", "rounds": 1}, t),
+                    {"red": load_policy("greedy", "eldfall"), "blue": blue}, random.Random(1))
+    ev = next(e for e in g.play().events if e["role"] == "reaction" and e["model"] == "archer")
+    shot = ev["result"]["exchanges"][0]
+    assert ev["action"]["kind"] == "attack" and shot["geometry"]["cover"]["level"] == "none", ev["text"]

@@ -32,7 +32,7 @@ from .attacks import (armour_of, attack_geometry, attacking_side, defending_side
                       with_rerolls)
 from .choices import NO_REACTION, NOTHING, SPECIAL_MOVES, Action, IllegalChoice, Move, Reaction
 from .settings import usable_weapons
-from .sight import moved_to, sight_along
+from .sight import PathTables, moved_to, sight_along
 from .state import facing_toward
 from .templates import TemplateTarget, expected_wounds, place
 from .templates import targets as template_targets
@@ -320,15 +320,23 @@ class GreedyPolicy:
             def value(o: Reaction) -> float:
                 p = path[o.at]
                 table = moved_to(st.table, mm, p)
-                geo = attack_geometry(table, d.actor or "", mover, rm.weapon(o.weapon), with_cover=self.cover)
+                geo = attack_geometry(table, d.actor or "", mover, rm.weapon(o.weapon), with_cover=True)
                 return float(_expected(with_rerolls(Exchange(attacking_side(rm, ru, geo, reactive=True),
                                                              defending_side(mm, mu)), game.settings.reroll))[0])
-            # judge the nearest points of each weapon (a few evaluations, not every point)
-            by_weapon: dict[str, list[Reaction]] = {}
+            # judged with Cover (E-COVER at the chosen point): per weapon, the nearest point of each band it
+            # reaches the mover in, and its first and last points (a few evaluations, not every point)
+            far = PathTables(st.table, mm, path).distances(d.actor or "")
+            at = {o: o.at or 0 for o in attacks}  # (an attack's point is always set)
+            groups: dict[tuple[str, int | None], list[Reaction]] = {}
             for o in attacks:
-                by_weapon.setdefault(o.weapon or "", []).append(o)
-            shortlist = [min(os, key=lambda o: math.dist(path[o.at][:2], (rm.x, rm.y))) for os in by_weapon.values()]
-            return max(shortlist, key=value)
+                w = rm.weapon(o.weapon)
+                band = None if w is None else w.band_for(far[at[o]], CONTACT_TOLERANCE, rm.awareness)
+                groups.setdefault((o.weapon or "", band), []).append(o)
+            shortlist = {min(os, key=lambda o: far[at[o]]) for os in groups.values()}
+            for name in {o.weapon for o in attacks}:
+                mine = [o for o in attacks if o.weapon == name]
+                shortlist |= {min(mine, key=at.__getitem__), max(mine, key=at.__getitem__)}
+            return max(sorted(shortlist, key=lambda o: (o.weapon or "", at[o])), key=value)
         dodges = [o for o in d.options if o.kind == "dodge"]
         return dodges[0] if dodges else NO_REACTION
 
