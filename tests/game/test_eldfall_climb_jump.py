@@ -143,3 +143,19 @@ def test_e_move_jump_the_replay_says_the_movement_spent_and_the_drop_apart():
     rp = replay(table, parse_log(text, "game.jsonl"))
     k = next(k for k in range(1, len(rp) + 1) if rp.step(k).role == "activation")
     assert 'movement: jump 1.99" (a 5.99" path with its drop), facing 0°' in step_lines(rp, k)
+
+
+def test_e_move_jump_a_roof_across_a_gap_at_the_same_height_is_aimed_at():
+    """(every top at the model's own height was skipped: a Jump across a gap between two
+    equal roofs, the commonest Jump, was offered only by chance, in a random direction)"""
+    from skirmish.game.eldfall.choices import climb_jump_aims
+
+    table = _table(model("r1", "red", (7.2, 6), 0, attrs="AGI = 6, SPD = 10, STA = 1, MEL = 12, ARM = 1, HP = 3",
+                         extra="z = 4") + model("b1", "blue", (20, 20), 180))
+    climbs, jumps = climb_jump_aims(table, "r1", 5.0, random.Random(0), 0)
+    across = [p for p in jumps if p[0] > 11 and p[2] == 4.0]
+    assert across and not [p for p in climbs if p[2] == 4.0]  # (a Climb crosses one face: not across)
+    red = Driven(["r1"], moves={"r1": Move("jump", across[0])})
+    g, _ = _play(table, red)
+    m = g.state.model("r1")
+    assert (m.x, m.y, m.z) == across[0]

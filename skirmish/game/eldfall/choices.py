@@ -203,16 +203,19 @@ _ROOM: IdentityMemo[shapely.Geometry] = IdentityMemo(1024)
 def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Random, n: int
                     ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
     """Candidate ends of a Climb and aims of a Jump (E-MOVE-CLIMB, E-MOVE-JUMP) for
-    ``model_id`` with ``budget`` inches: for every walkable top (or the table, from a
-    top) whose edge is within reach, the nearest point where the base fits on it — a
-    climb end, and a jump aim at that height; and jumps of the whole budget in ``n``
+    ``model_id`` with ``budget`` inches: for every walkable top but the one it stands on
+    (or the table, from a top) whose edge is within reach, the nearest point where the
+    base fits on it — a jump aim at that height, and a climb end where the height
+    differs; and jumps of the whole budget in ``n``
     random directions at the model's height (off an edge they fall). Unchecked."""
     m = table.model(model_id)
     here = shapely.Point(m.x, m.y)
     climbs: list[tuple[float, float, float]] = []
     jumps: list[tuple[float, float, float]] = []
+    # every walkable top but the one it stands on (a roof across a gap at its own height too: a Jump's)
     tops: list[tuple[float, shapely.Geometry]] = [(float(s.solid.z1), s.solid.footprint) for s in table.scenery
-                                                  if s.walkable and abs(s.solid.z1 - m.z) > 1e-6]
+                                                  if s.walkable and (abs(s.solid.z1 - m.z) > 1e-6 or
+                                                                     shapely.distance(s.solid.footprint, here) > m.radius)]
     if m.z > 1e-6:  # from a top: the table below, outside the piece under it
         under = [s.solid.footprint for s in table.scenery if abs(s.solid.z1 - m.z) <= 1e-6
                  and shapely.distance(s.solid.footprint, here) <= m.radius]
@@ -226,7 +229,8 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
             continue
         q = nearest_points(room, here)[0] if not room.contains(here) else here
         p = (round(q.x, 4), round(q.y, 4), z)
-        climbs.append(p)
+        if abs(z - m.z) > 1e-6:  # (a Climb crosses one face: up or down, never across to the same height)
+            climbs.append(p)
         if math.dist((m.x, m.y, m.z), p) <= budget:
             jumps.append(p)
     for _ in range(max(0, n)):
