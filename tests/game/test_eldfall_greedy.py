@@ -142,3 +142,19 @@ def test_e_reaction_e_cover_greedy_shoots_the_mover_where_it_is_in_the_open():
     ev = next(e for e in g.play().events if e["role"] == "reaction" and e["model"] == "archer")
     shot = ev["result"]["exchanges"][0]
     assert ev["action"]["kind"] == "attack" and shot["geometry"]["cover"]["level"] == "none", ev["text"]
+
+
+def test_e_move_climb_greedy_climbs_onto_the_roof_its_only_enemy_stands_on():
+    """(it never scored Special movement and only ran round the tower, shot at all game)
+    With nothing to attack it closes in by the Run, Climb or Jump that ends nearest an
+    enemy in 3-D: here the Climb up the tower's face."""
+    tower = '[[scenery]]\nid = "tower"\nrect = [6, 6, 10, 10]\nheight = 3\nwalkable = true\n'
+    models = (model("climber", "red", (5.2, 8), 0, attrs="AGI = 6, SPD = 9, STA = 2, MEL = 12, ARM = 0, HP = 3")
+              + model("archer", "blue", (9, 9), 180, '["short-bow"]', attrs="AGI = 5, SPD = 4, STA = 1, ACC = 8, ARM = 0, "
+                      "HP = 2", extra="z = 3"))
+    t = loads(f"format = 1\n{BOWS}\n[table]\nsize = [16, 16]\n{tower}\n{models}")
+    for seed in range(2):
+        g = EldfallGame(t, parse_settings({"first": "red", "rounds": 1}, t),
+                        {"red": load_policy("greedy", "eldfall"), "blue": _Passive()}, job_rng(seed, 0))
+        first = next(e for e in g.play().events if e["role"] == "activation" and e["model"] == "climber")
+        assert first["movement"]["kind"] == "climb" and first["movement"]["path"][-1][2] == 3.0, first["text"]

@@ -133,11 +133,12 @@ class GreedyPolicy:
         if pick is not None and (value >= 0 or _fall_risk(game, mid, pick) == 0):
             return pick
 
-        def after(o: Move) -> float:
-            return min(math.hypot(st.model(e).x - o.to[0], st.model(e).y - o.to[1]) for e in enemies) \
+        def after(o: Move) -> float:  # (in 3-D: a Climb onto the roof an enemy stands on closes in)
+            return min(math.dist((st.model(e).x, st.model(e).y, st.model(e).z), o.to) for e in enemies) \
                 if enemies and o.to else 0.0
-        # nothing worth a fall to attack: close in on the nearest enemy by a run that risks no fall, or stay
-        runs = sorted((o for o in options if o.kind == "run" and legal(o)),
+        # nothing worth a fall to attack: close in on the nearest enemy by a Run, Climb or Jump that risks
+        # no fall, or stay
+        runs = sorted((o for o in options if o.kind in SPECIAL_MOVES and legal(o)),
                       key=lambda o: (_fall_risk(game, mid, o), after(o)))
         if runs and _fall_risk(game, mid, runs[0]) == 0:
             return runs[0]
