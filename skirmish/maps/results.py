@@ -80,6 +80,21 @@ class Measurement:
 
 
 @dataclass(frozen=True)
+class PointMeasurement:
+    """What a model may learn of a point of the table (at its own height): the E-DIST
+    distance from its hitbox (or only "beyond N", E-MODE) and, with the distance, the
+    two nearest points as evidence."""
+
+    frm: str
+    point: tuple[float, float]
+    distance: float | None
+    beyond: float | None
+    mode: Mode
+    declared: bool = False
+    nearest: tuple[Point3, Point3] | None = None
+
+
+@dataclass(frozen=True)
 class Reach:
     """Whether ``weapon`` used by ``frm`` reaches ``to`` (E-REACH), with the band that applies
     (numbered from 1, the shortest, in Python, JSON and text alike) and its Accuracy."""

@@ -32,13 +32,14 @@ from ..geometry.los import (
     line_of_sight_batch,
     surface_samples,
 )
+from ..geometry.solids import Cylinder
 from ..rules.eldfall.modes import Mode, apply_mode, parse_mode, premeasure_limit
 from ..rules.eldfall.sizes import BASE_THICKNESS, size_rank
 from ..rules.eldfall.weapons import Weapon
 from .base import Map, register_map, unknown_id
 from .catalogue import Catalogue
 from .pieces import Model, Scenery
-from .results import Arc, Cover, LineOfSight, LosArc, Measurement, Reach
+from .results import Arc, Cover, LineOfSight, LosArc, Measurement, PointMeasurement, Reach
 from .table_movement import TableMovement
 from .table_templates import TableTemplates
 
@@ -640,6 +641,20 @@ class Table(TableMovement, TableTemplates, Map):
         in_aw = None if aw is None else (d <= aw + CONTACT_TOLERANCE if exact is not None else False)
         return Measurement(a, b, exact, beyond, d <= CONTACT_TOLERANCE, in_aw, self.arc(a, b), mode, declared,
                            nearest_points(ma.hitbox, mb.hitbox) if exact is not None else None)
+
+    def measure_point(self, a: str, xy: tuple[float, float], *, declared: bool = False,
+                      mode: Mode | str | None = None) -> PointMeasurement:
+        """What ``a`` may measure of the point ``xy`` at its own height, under the
+        measurement mode as :meth:`measure` (E-MODE: Standard gives only "beyond N" past
+        max(Awareness, Movement); Realism refuses unless declared)."""
+        mode = self.mode if mode is None else parse_mode(mode)
+        ma = self.model(a)
+        point = Cylinder(float(xy[0]), float(xy[1]), ma.z, 0.0, 0.0)
+        d = cylinder_distance(ma.hitbox, point)
+        exact, beyond = apply_mode(mode, d, limit=premeasure_limit(ma.awareness, ma.movement), declared=declared,
+                                   asker=a, what="distance to that point")
+        return PointMeasurement(a, (point.x, point.y), exact, beyond, mode, declared,
+                                nearest_points(ma.hitbox, point) if exact is not None else None)
 
     # -- helpers for the other layers -----------------------------------------
     def models_of_side(self, side: str) -> tuple[Model, ...]:

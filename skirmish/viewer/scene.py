@@ -24,12 +24,10 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 from ..errors import MeasurementRefused, ScenarioError
-from ..geometry.distance import cylinder_distance, nearest_points
-from ..geometry.solids import Cylinder
 from ..maps.pieces import Model, Scenery
 from ..maps.results import LineOfSight
 from ..maps.table import Table
-from ..rules.eldfall.modes import Mode, apply_mode, premeasure_limit
+from ..rules.eldfall.modes import Mode
 from ..units import MM_PER_INCH
 from . import palette as P
 from .palette import Color
@@ -586,18 +584,14 @@ def measure(table: Table, a: str, target: str | Point2) -> MeasureAnswer:
         if m.distance is not None and m.nearest is not None:
             return MeasureAnswer(a, to, m.nearest[0][:2], m.nearest[1][:2], m.distance, None, None, mode)
         return _clipped(ma, to, goal, m.beyond or 0.0, mode)
-    to, goal = None, (float(target[0]), float(target[1]))
-    point = Cylinder(goal[0], goal[1], ma.z, 0.0, 0.0)
-    d = cylinder_distance(ma.hitbox, point)
+    goal = (float(target[0]), float(target[1]))
     try:
-        exact, beyond = apply_mode(mode, d, limit=premeasure_limit(ma.awareness, ma.movement), declared=False,
-                                   asker=a, what="distance to that point")
+        pm = table.measure_point(a, goal)
     except MeasurementRefused as exc:
         return MeasureAnswer(a, None, _rim(ma, goal), goal, None, None, str(exc), mode)
-    if exact is not None:
-        pa, pb = nearest_points(ma.hitbox, point)
-        return MeasureAnswer(a, None, pa[:2], pb[:2], exact, None, None, mode)
-    return _clipped(ma, None, goal, beyond or 0.0, mode)
+    if pm.distance is not None and pm.nearest is not None:
+        return MeasureAnswer(a, None, pm.nearest[0][:2], pm.nearest[1][:2], pm.distance, None, None, mode)
+    return _clipped(ma, None, goal, pm.beyond or 0.0, mode)
 
 
 def _clipped(ma: Model, to: str | None, goal: Point2, beyond: float, mode: Mode) -> MeasureAnswer:

@@ -118,6 +118,18 @@ def test_E_MODE_realism_refuses_premeasuring_with_a_reason():
     assert t.measure("a", "b", mode="assisted").distance is not None
 
 
+def test_E_MODE_a_point_is_measured_under_the_same_mode_as_a_model():
+    """(the viewer measured a point itself, with its own copy of the E-MODE rule)"""
+    t = two(a={"attributes": {"AGI": 2, "SPD": 3}}, mode="standard")
+    far, near = t.measure_point("a", (10.0, 5.0)), t.measure_point("a", (7.5, 5.0))
+    assert far.distance is None and far.beyond == 3 and far.nearest is None
+    assert near.distance == pytest.approx(2.5 - 16 * MM) and near.nearest[1][:2] == (7.5, 5.0)
+    assert t.measure_point("a", (10.0, 5.0), declared=True).distance == pytest.approx(5 - 16 * MM)
+    with pytest.raises(MeasurementRefused, match="realism mode: a may not pre-measure"):
+        two(mode="realism").measure_point("a", (7.5, 5.0))
+    assert two(mode="assisted").measure_point("a", (5.0, 20.0)).distance == pytest.approx(15 - 16 * MM)
+
+
 def test_unknown_model_suggests_close_ids():
     t = skirmish.load(SCENARIOS / "mill-ambush.toml")
     with pytest.raises(UnknownIdError, match="did you mean 'akane'"):
