@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from ..errors import SkirmishError
+from ..errors import IllegalActionError, SkirmishError
 
 C = TypeVar("C")
 
@@ -75,6 +75,20 @@ class Policy(Protocol):
     def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
         """One answer to ``decision`` given the game's current state ``game``."""
         ...
+
+
+def ask(policy: Policy, game: Any, decision: Decision[Any], rng: random.Random, *, who: str | None = None) -> Any:
+    """``policy``'s answer to ``decision``, checked: a closed decision's answer must be one
+    of its options, else :class:`~skirmish.errors.IllegalActionError` naming who answered
+    what to which decision, with the options (never applied). An open decision's answer
+    is the game's to check."""
+    choice = policy.choose(game, decision, rng)
+    if not decision.open and choice not in decision.options:
+        opts = decision.options
+        shown = ", ".join(map(repr, opts[:6])) + (", ..." if len(opts) > 6 else "")
+        raise IllegalActionError(f"{who or decision.actor}'s policy answered {choice!r} to {decision.kind}: not one "
+                                 f"of its {len(opts)} legal options ({shown})")
+    return choice
 
 
 @dataclass(frozen=True)

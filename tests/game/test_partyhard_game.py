@@ -370,7 +370,7 @@ def test_an_illegal_choice_is_refused():
     class Cheat:
         def choose(self, game, decision, rng):
             return ("move", (9, 9)) if decision.kind == "field" else decision.options[0]
-    with pytest.raises(IllegalActionError, match="field for red-1"):
+    with pytest.raises(IllegalActionError, match=r"red-1.s policy answered \(.move., \(9, 9\)\) to field: not one of its 2 legal"):
         g = loads(game_text('["..."]', char("red-1", "red", "[0, 0]") + char("b", "blue", "[2, 0]")))
         play_game(g, {"red": Cheat(), "blue": Cheat()}, random.Random(0))
 

@@ -153,3 +153,26 @@ def test_a_policy_that_draws_numbers_never_moves_the_dice():
         calm = play(board, {p: _Last() for p in ids}, random.Random(3))
         peek = play(board, {p: (_LastPeeking() if p == ids[0] else _Last()) for p in ids}, random.Random(3))
         assert calm.events == peek.events and len(calm.events) > 5
+
+
+def test_ask_checks_a_closed_decisions_answer_and_leaves_an_open_ones_to_the_game():
+    """The one check every game's asking goes through (it was written six times, with
+    six messages)."""
+    from skirmish.errors import IllegalActionError
+    from skirmish.game.policy import ask
+
+    class Says:
+        def __init__(self, answer):
+            self.answer = answer
+
+        def choose(self, game, decision, rng):
+            return self.answer
+
+    closed = Decision("loot", "red-1", ("sword", "shield"))
+    assert ask(Says("shield"), None, closed, random.Random(0)) == "shield"
+    with pytest.raises(IllegalActionError, match=r"red-1's policy answered 'axe' to loot: not one of its 2 legal "
+                                                 r"options \('sword', 'shield'\)"):
+        ask(Says("axe"), None, closed, random.Random(0))
+    with pytest.raises(IllegalActionError, match="^player red's policy"):
+        ask(Says("axe"), None, closed, random.Random(0), who="player red")
+    assert ask(Says((3.5, 2.0)), None, Decision("move", "m", ((1.0, 1.0),), open=True), random.Random(0)) == (3.5, 2.0)

@@ -150,7 +150,7 @@ def test_a_policy_that_answers_outside_the_options_is_refused():
             return "everything"
 
     duel = load_duel(DUEL)
-    with pytest.raises(IllegalActionError, match="not one of its options"):
+    with pytest.raises(IllegalActionError, match="player red's policy answered 'everything' to bid: not one of its"):
         play_game(duel, {"red": Cheater(), "blue": RandomPolicy()}, random.Random(1))
 
 

@@ -114,7 +114,7 @@ def test_s_ravage_a_policy_choosing_outside_the_candidates_is_refused():
         def choose(self, game, decision, rng):
             return "a"
 
-    with pytest.raises(IllegalActionError, match="not one of b"):
+    with pytest.raises(IllegalActionError, match="policy answered 'a' to cascade: not one of its 1 legal options \\('b'\\)"):
         ravage(isl, "a", random.Random(0), Rogue())
 
 

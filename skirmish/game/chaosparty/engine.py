@@ -24,7 +24,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from ...errors import IllegalActionError, RuleInputError, SkirmishError
+from ...errors import RuleInputError, SkirmishError
 from ...rules.chaosparty.attack import D4, D20, Attack, Faces, Resolution, resolve
 from ...rules.chaosparty.build import Duel
 from ...rules.chaosparty.flow import FLOW_DIE, apply_move, legal_moves
@@ -38,7 +38,7 @@ from ...rules.chaosparty.turn import (
     time_on_characters,
 )
 from ...wording import count
-from ..policy import Decision, Policy, policy_rng
+from ..policy import Decision, Policy, ask, policy_rng
 from .state import AttackChoice, Event, GameRecord, GameState
 
 GAME = "chaosparty"
@@ -61,10 +61,7 @@ class Game:
     def ask(self, pid: str, kind: str, options: Sequence[Any], actor: str | None = None,
             context: Mapping[str, Any] | None = None) -> Any:
         decision = Decision(kind, actor or pid, tuple(options), False, context)
-        choice = self.policies[pid].choose(self.state, decision, self.policy_rng)
-        if choice not in decision.options:
-            raise IllegalActionError(f"player {pid}'s policy answered {choice!r} to {kind}, not one of its options")
-        return choice
+        return ask(self.policies[pid], self.state, decision, self.policy_rng, who=f"player {pid}")
 
     def log(self, pid: str | None, kind: str, text: str, **data: Any) -> None:
         self.events.append(Event(self.state.turn, pid, kind, text, data))

@@ -13,7 +13,7 @@ from typing import Any
 from ...rules.partyhard.damage import max_shield
 from ...rules.partyhard.log import Action
 from ...rules.partyhard.state import FightState, legal_actions
-from ..policy import Decision, Policy
+from ..policy import Decision, Policy, ask
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,7 @@ class FightChooser:
             return options[0]
         d = Decision(kind, actor, options, context={"fight": state, **context})
         owner = state.fighters[actor].side if actor in state.fighters else ""
-        pick = self.players.get(owner, self.policy).choose(self.game, d, rng if self.rng is None else self.rng)
-        if pick not in options:
-            from ...errors import IllegalActionError
-            raise IllegalActionError(f"{kind} for {actor}: {pick!r} is not one of the {len(options)} legal options")
-        return pick
+        return ask(self.players.get(owner, self.policy), self.game, d, rng if self.rng is None else self.rng)
 
     def opening(self, state: FightState, side: str, able: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
         options = tuple(c for n in (1, 2) for c in combinations(able, n))

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ...errors import IllegalActionError, RuleInputError
+from ...errors import RuleInputError
 from ...maps.grid import CREATURES, Grid, Piece, Reinforce, Room
 from ...rules.partyhard.decks import (BUY_ABILITY, BUY_ITEM, DISCARD_ABILITY, DISCARD_ITEM, RESTORE, TELEPORT,
                                       CreatureCard, GameSetup, creature_rewards)
@@ -28,7 +28,7 @@ from ...rules.partyhard.items import Ability, Item
 from ...rules.partyhard.log import FightLog
 from ...rules.partyhard.policy import GreedyPolicy
 from ...rules.partyhard.state import SideSetup
-from ..policy import Decision, Policy, policy_rng
+from ..policy import Decision, Policy, ask, policy_rng
 from .events import GameEvent, GameResult
 from .fighting import FightChooser
 from .state import GameState, equip, unequip
@@ -95,12 +95,8 @@ class _Game:
     def ask(self, player: str, kind: str, actor: str | None, options: tuple[Any, ...], **context: Any) -> Any:
         if len(options) == 1:
             return options[0]
-        pick = self.policies[player].choose(self.state(), Decision(kind, actor, options, context=context or None),
-                                            self.policy_rng)
-        if pick not in options:
-            raise IllegalActionError(f"{kind} for {actor or player}: {pick!r} is not one of the legal options "
-                                     f"({', '.join(map(repr, options[:6]))}{', ...' if len(options) > 6 else ''})")
-        return pick
+        return ask(self.policies[player], self.state(), Decision(kind, actor, options, context=context or None),
+                   self.policy_rng, who=actor or player)
 
     # -- pieces ---------------------------------------------------------------------------------
     def set_pieces(self, pieces: list[Piece]) -> None:

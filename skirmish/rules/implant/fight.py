@@ -19,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import IllegalActionError, RuleInputError
-from ...game.policy import Decision, Policy, policy_rng
+from ...errors import RuleInputError
+from ...game.policy import Decision, Policy, ask, policy_rng
 from .damage import DamageChoice, damage_options, take_damage
 from .pool import Roll
 from .state import FightSetup, FightState, Result
@@ -34,11 +34,8 @@ MAX_ROLLS = 100_000
 def choose(policy: Policy, state: FightState, kind: str, opts: tuple[Any, ...], rng: random.Random,
            context: dict[str, Any]) -> Any:
     """Ask ``policy`` and check its answer is one of ``opts``."""
-    answer = policy.choose(state, Decision(kind, ACTOR, opts, context=context), rng)
-    if answer not in opts:
-        raise IllegalActionError(f"policy {policy_name(policy)}: answered {answer!r} to {kind!r}; "
-                                 f"the options are {', '.join(map(str, opts))}")
-    return answer
+    return ask(policy, state, Decision(kind, ACTOR, opts, context=context), rng,
+               who=f"the {ACTOR} ({policy_name(policy)})")
 
 
 def policy_name(policy: Any) -> str:

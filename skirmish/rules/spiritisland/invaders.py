@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ...errors import IllegalActionError, SkirmishError
-from ...game.policy import Decision, Policy, RandomPolicy
+from ...errors import SkirmishError
+from ...game.policy import Decision, Policy, RandomPolicy, ask
 from .island import (
     DAHAN_HEALTH,
     FEAR_PER_EFFECT,
@@ -115,11 +115,8 @@ def fear_effects(isl: Island) -> Phase:
 # -- blight (S-RAVAGE, S-BLIGHT) -------------------------------------------------------------------
 
 def decide(policy: Policy, isl: Island, decision: Decision[Any], rng: random.Random) -> Any:
-    choice = policy.choose(isl, decision, rng)
-    if choice not in decision.options:
-        raise IllegalActionError(f"{decision.kind} for {decision.actor}: {choice!r} is not one of "
-                                 f"{', '.join(map(str, decision.options))}")
-    return choice
+    """``policy``'s answer to ``decision`` on the island, checked (:func:`skirmish.game.policy.ask`)."""
+    return ask(policy, isl, decision, rng)
 
 
 def add_blight(isl: Island, region: str, rng: random.Random, policy: Policy | None = None) -> Phase:
