@@ -20,6 +20,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -501,7 +502,7 @@ class EldfallGame:
         def draw(k: str, n: int, rng: random.Random) -> list[Move]:
             return self._sample_moves(model_id, k, n, rng=rng, check=False)
 
-        slots = (*fixed, *(Move(k) for k in kinds for _ in range(SAMPLES[k])))  # type: ignore[arg-type]
+        slots = (*fixed, *_slots(kinds))
         return Decision(kind, model_id, slots, open=True, context={
             "resolve": resolve, "draw": draw,
             "legal": lambda mv: not _not_a_move_for(kind, mv) and self._legal(model_id, mv)})
@@ -1304,6 +1305,12 @@ def _reaction_text(rid: str, mover: str, r: Reaction, entries: list[dict[str, An
             f"; {mover} Dodges {_dodge(e['dodge'])}" for e in mover_side)
     return f"   ↳ {rid} reacts{passed}: Dodge{'' if r.los else ' (no LoS: Agility halved)'}" + "".join(
         f"; Dodge {_dodge(e['dodge'])}" for e in entries if e.get("dodge"))
+
+
+@lru_cache(maxsize=None)
+def _slots(kinds: tuple[str, ...]) -> tuple[Move, ...]:
+    """A lazy move decision's slots of ``kinds``: one ``Move(kind)`` per sample the kind gets."""
+    return tuple(Move(k) for k in kinds for _ in range(SAMPLES[k]))  # type: ignore[arg-type]
 
 
 def _not_a_move_for(decision: str, mv: Any) -> str | None:
