@@ -404,11 +404,11 @@ def _under(m: Model, s: Scenery) -> bool:
 
 
 def _stands_on_scenery(m: Model, table: Table) -> bool:
-    """A model above the table stands on the top of a piece under its base centre
-    (E-HITBOX; as the movement engine has it stand, ``Table.surface_under``: a base
-    hanging off an edge by more than half does not stand there)."""
-    return any(abs(s.top - m.z) <= CONTACT_TOLERANCE and shapely.intersects_xy(s.solid.footprint, m.x, m.y)
-               for s in table.scenery)
+    """A model above the table stands on the walkable top of a piece under its base
+    centre (E-HITBOX; as the movement engine has it stand, ``Table.surface_under``: a
+    base hanging off an edge by more than half does not stand there)."""
+    return any(s.walkable and abs(s.top - m.z) <= CONTACT_TOLERANCE
+               and shapely.intersects_xy(s.solid.footprint, m.x, m.y) for s in table.scenery)
 
 
 def _check_placement(source: str, table: Table) -> None:
@@ -423,7 +423,13 @@ def _check_placement(source: str, table: Table) -> None:
         if m.z > F.MAX_TABLE_SIDE:
             raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: at most {F.MAX_TABLE_SIDE:g} in, got {m.z:g}')
         if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table):
-            edge = [s.id for s in table.scenery if abs(s.top - m.z) <= tol and _under(m, s)]
+            flat = [s.id for s in table.scenery if not s.walkable and abs(s.top - m.z) <= tol
+                    and shapely.intersects_xy(s.solid.footprint, m.x, m.y)]
+            if flat:
+                raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: the top of {flat[0]} at z = {m.z:g} is '
+                                    f"not walkable, so no model stands on it; set walkable = true on {flat[0]}, or "
+                                    'list the model as states = ["Flying"]')
+            edge = [s.id for s in table.scenery if s.walkable and abs(s.top - m.z) <= tol and _under(m, s)]
             if edge:  # (its base meets the top, but it hangs off by more than half)
                 raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): at: its base centre ({m.x:g}, {m.y:g}) is '
                                     f"off the top of {edge[0]} at z = {m.z:g}: a model stands on the surface under "

@@ -146,6 +146,15 @@ def test_model_on_a_roof_is_not_inside_it():
     assert t.model("a").z == 3
 
 
+def test_a_model_on_a_top_that_is_not_walkable_is_refused():
+    """(it loaded, and the movement engine then said no surface was there) A model stands
+    on the table or on a walkable top; a Flying one may be anywhere above."""
+    block = '[[scenery]]\nid = "block"\nrect = [3, 3, 8, 8]\nheight = 3\n'
+    with pytest.raises(ScenarioError, match=r'models\[0\] \(id "a"\): z: the top of block at z = 3 is not walkable'):
+        loads(table_text(model(extra="z = 3"), scenery=block))
+    assert loads(table_text(model(extra='z = 3\nstates = ["Flying"]'), scenery=block)).model("a").z == 3
+
+
 def test_missing_file_is_a_scenario_error(tmp_path):
     with pytest.raises(ScenarioError, match="no such file"):
         skirmish.load(tmp_path / "nope.toml")
