@@ -162,8 +162,10 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
         if pw is not None and not 0 <= pw <= MAX_VALUE:  # (the d20 rules take Power 0..99, E-ROLL-DMG)
             raise e.error("pw", f"expected a Power of 0..{MAX_VALUE}, got {pw}")
         stk_raw = e.take("stk", lambda v: v, 1)
-        if isinstance(stk_raw, bool) or not isinstance(stk_raw, (int, str)) or (isinstance(stk_raw, int) and stk_raw < 1):
-            raise e.error("stk", f"expected a Strike of 1 or more, or an attribute name like \"STA\", got {show(stk_raw)}")
+        if isinstance(stk_raw, bool) or not isinstance(stk_raw, (int, str)) or \
+                (isinstance(stk_raw, int) and stk_raw < 1) or (isinstance(stk_raw, str) and not _is_attribute_name(stk_raw)):
+            raise e.error("stk", f"expected a Strike of 1 or more, or an attribute name like \"STA\" (upper case), "
+                          f"got {show(stk_raw)}")
         kind = e.take("kind", F.one_of("weapon", "spell"), "weapon")
         spell = kind == "spell"
         template = e.take("template", _template_name, None)
@@ -181,28 +183,45 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
             if not spell:
                 raise e.error("reach", 'reach = "aura" is for spells: add kind = "spell" (E-AURA-CAST)')
             e.take("reach", lambda v: v)
-            out[key] = Weapon(name, (ReachBand(0.0, 0),), True, pw, stk_raw, e.take("attribute", F.ident, "INT"),
-                              spell=True, aura=True, template=template)
+            out[key] = Weapon(name, (ReachBand(0.0, 0),), True, pw, stk_raw,
+                              e.take("attribute", _attribute_name, "INT"), spell=True, aura=True, template=template)
         elif spell:  # a spell with a reach in inches or bands: used like a ranged weapon (E-AURA-CAST: INT)
-            bands = ([ReachBand(e.take("reach", F.a_length), 0)] if has_reach else
-                     e.take("bands", F.list_of(_band, min_n=1, what="a list of [range, accuracy] bands")))
-            out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, e.take("attribute", F.ident, "INT"), spell=True,
-                              template=template)
+            bands = [ReachBand(e.take("reach", F.a_length), 0)] if has_reach else _bands(e)
+            out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, e.take("attribute", _attribute_name, "INT"),
+                              spell=True, template=template)
         elif has_reach:
             reach = e.take("reach", F.a_length)
-            attribute = e.take("attribute", F.ident, "MEL")
+            attribute = e.take("attribute", _attribute_name, "MEL")
             out[key] = Weapon(name, (ReachBand(reach, 0),), template is not None, pw, stk_raw, attribute,
                               template=template)
         else:
-            bands = e.take("bands", F.list_of(_band, min_n=1, what="a list of [range, accuracy] bands"))
-            for i in range(1, len(bands)):
-                if bands[i].max_range <= bands[i - 1].max_range:
-                    raise e.error("bands", f"band {i + 1} must reach further than band {i} "
-                                  f"({bands[i].max_range:g} <= {bands[i - 1].max_range:g})")
-            attribute = e.take("attribute", F.ident, "ACC")
+            bands = _bands(e)
+            attribute = e.take("attribute", _attribute_name, "ACC")
             out[key] = Weapon(name, tuple(bands), True, pw, stk_raw, attribute, template=template)
         e.done()
     return out
+
+
+def _bands(e: Any) -> list[ReachBand]:
+    """A weapon's (or spell's) ``bands``, each reaching further than the one before (E-REACH)."""
+    bands = e.take("bands", F.list_of(_band, min_n=1, what="a list of [range, accuracy] bands"))
+    for i in range(1, len(bands)):
+        if bands[i].max_range <= bands[i - 1].max_range:
+            raise e.error("bands", f"band {i + 1} must reach further than band {i} "
+                          f"({bands[i].max_range:g} <= {bands[i - 1].max_range:g})")
+    return bands
+
+
+def _is_attribute_name(name: str) -> bool:
+    return name.isidentifier() and name == name.upper()
+
+
+def _attribute_name(value: Any) -> str:
+    """The attribute a weapon rolls against: an upper-case identifier such as ACC, MEL, INT."""
+    name = F.ident(value)
+    if not _is_attribute_name(name):
+        raise ValueError(f"attribute names are upper-case identifiers like ACC, MEL, INT, got {show(name)}")
+    return name
 
 
 def _template_name(value: Any) -> str:
@@ -228,7 +247,7 @@ def _attributes(e: Entry, key: str = "attributes") -> dict[str, int]:
     out = {}
     for name in a.data:
         a.used.add(name)
-        if not name.isidentifier() or name != name.upper():
+        if not _is_attribute_name(name):
             raise a.error(name, "attribute names are upper-case identifiers like AGI, SPD, STA, ARM, HP")
         v = a.take(name, F.integer)
         if not 0 <= v <= MAX_VALUE:  # (the d20 rules take attributes up to 99: E-ROLL-ATK, E-MOD-OVER)

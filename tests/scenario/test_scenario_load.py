@@ -129,6 +129,13 @@ def test_lengths_accept_units():
     ("format = 1\n[table]\nsize = [0, 3]\n", "size: item 1: expected a length greater than 0"),
     ("format = 1\n[table\n", "mill.toml: not valid TOML"),
     (table_text(extra='mode = "casual"'), 'mode: expected one of assisted, standard, realism, got "casual"'),
+    # (a spell's bands went unchecked; a lower-case Strike or an attribute with a space passed as a name)
+    (table_text(model(), extra='[weapons.zap]\nkind = "spell"\nbands = [[10, 0], [5, -1]]\npw = 9\n'),
+     "weapons.zap: bands: band 2 must reach further than band 1 (5 <= 10)"),
+    (table_text(model(), extra='[weapons.x]\nreach = 1\npw = 9\nstk = "sta"\n'),
+     'weapons.x: stk: expected a Strike of 1 or more, or an attribute name like "STA" (upper case), got "sta"'),
+    (table_text(model(), extra='[weapons.x]\nreach = 1\npw = 9\nattribute = "banana split"\n'),
+     'weapons.x: attribute: attribute names are upper-case identifiers like ACC, MEL, INT, got "banana split"'),
 ])
 def test_refusals_name_the_place(text, expected):
     assert expected in refused(text)
