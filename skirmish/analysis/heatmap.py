@@ -7,7 +7,7 @@ walkable roof where the cell lies on one: :mod:`skirmish.maps.probes`). A cell i
 hanging off a roof's edge. Otherwise:
 
 * **exposure** = how many models *not* of side S see the probe, from their front arcs
-  as placed;
+  as placed (:func:`counted`: not Dead or Incapacitated, who cannot shoot);
 * **sees** = how many of those models the probe sees, with 360° vision.
 
 Rows are solved in fixed chunks of :data:`ROWS_PER_JOB` through
@@ -102,13 +102,24 @@ class RowsJob:
     xs: tuple[float, ...]
     ys: tuple[float, ...]
     tolerance: float
+    enemies: tuple[str, ...] = ()
+
+
+#: States in which a model cannot attack or react (E-AP: no AP), so it shoots no one.
+OUT_OF_ACTION = frozenset({"Dead", "Incapacitated"})
+
+
+def counted(table: Table, side: str) -> tuple[str, ...]:
+    """The models a heatmap counts for a probe of ``side``: those on the table not of
+    ``side`` that could shoot (not Dead or Incapacitated)."""
+    return tuple(m.id for m in table.models if m.side != side and not m.states & OUT_OF_ACTION)
 
 
 def solve_rows(job: RowsJob) -> tuple[Cells, Cells, tuple[tuple[float, float], ...]]:
     """Exposure and sees counts for the rows of ``job`` (the work function of a run)."""
     X, Y = np.meshgrid(job.xs, job.ys)
     pv = probe_visibility(job.table, np.column_stack([X.ravel(), Y.ravel()]), job.size, job.side,
-                          tolerance=job.tolerance)
+                          models=job.enemies, tolerance=job.tolerance)
     nx = len(job.xs)
     exp, sees = pv.exposure.tolist(), pv.seen_count.tolist()
     ok = pv.standable.tolist()
@@ -130,7 +141,9 @@ def heatmap(table: Table, side: str, size: str, step: float = 1.0, *, tolerance:
     if size not in SIZES:
         raise SkirmishError(f"--size {size!r}: expected one of {', '.join(SIZES)}")
     xs, ys = cell_centres(table, step)
-    jobs = [RowsJob(table, side, size, xs, ys[k:k + ROWS_PER_JOB], tolerance) for k in range(0, len(ys), ROWS_PER_JOB)]
+    enemies = counted(table, side)
+    jobs = [RowsJob(table, side, size, xs, ys[k:k + ROWS_PER_JOB], tolerance, enemies)
+            for k in range(0, len(ys), ROWS_PER_JOB)]
 
     def rows_done(k: int) -> None:
         if progress:
@@ -140,5 +153,4 @@ def heatmap(table: Table, side: str, size: str, step: float = 1.0, *, tolerance:
     exposure = tuple(r for e, _, _ in parts for r in e)
     sees = tuple(r for _, s, _ in parts for r in s)
     undecided = tuple(p for _, _, u in parts for p in u)
-    enemies = tuple(m.id for m in table.models if m.side != side)
     return Heatmap(side, size, step, xs, ys, exposure, sees, enemies, undecided)

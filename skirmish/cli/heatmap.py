@@ -69,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
         if waiting:  # E-DEPLOY: they have no place yet
             print(f"not counted: {len(waiting)} enem{'y' if len(waiting) == 1 else 'ies'} in the reserve "
                   f"(no `at` in the file: {', '.join(waiting)})")
+        out = [f"{m.id} ({'Dead' if 'Dead' in m.states else 'Incapacitated'})" for m in table.models
+               if m.side != args.side and m.id not in hm.enemies]
+        if out:  # (they shoot no one)
+            print(f"not counted: {', '.join(out)}")
     return 0
 
 

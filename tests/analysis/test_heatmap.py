@@ -73,7 +73,7 @@ def band_bounds(t, enemies):
 
 
 def assert_cells_agree_with_los(table, hm, cells):
-    enemies = [m.id for m in table.models if m.side != hm.side]
+    enemies = [m.id for m in table.models if m.side != hm.side and not {"Dead", "Incapacitated"} & m.states]
     assert hm.enemies == tuple(enemies)
     checked = 0
     for iy, ix in cells:
@@ -140,6 +140,20 @@ def test_E_LOS_rigid_motions_move_the_heatmap(mill, mill_heat, angle, dx, dy, mi
                 u, v = np.cos(a) * x - np.sin(a) * y0 + dx, np.sin(a) * x + np.cos(a) * y0 + dy
                 jx, jy = int(round(u / 3 - 0.5)), int(round(v / 3 - 0.5))
                 assert np.array_equal(before[iy, ix], after[jy, jx], equal_nan=True), (which, x, y)
+
+
+def test_E_AP_dead_and_incapacitated_enemies_shoot_no_one_and_are_not_counted(capsys):
+    """(three enemies, one Dead and one Incapacitated, gave exposure 3 in every cell)"""
+    models = "".join(f'[[models]]\nid = "{i}"\nside = "blue"\nsize = "M"\nat = [{x}, 11]\nfacing = 270\n{st}\n'
+                     for i, x, st in (("dead", 3, 'states = ["Dead"]'), ("inc", 6, 'states = ["Incapacitated"]'),
+                                      ("ok", 9, "")))
+    t = loads(f'format = 1\n[table]\nsize = [12, 12]\n{models}[[models]]\nid = "r"\nside = "red"\nsize = "M"\n'
+              "at = [6, 2]\n")
+    hm = heatmap(t, "red", "M", 2.0)
+    assert hm.enemies == ("ok",)
+    cells = [(iy, ix) for iy in range(len(hm.ys)) for ix in range(len(hm.xs))]
+    assert max(hm.exposure[iy][ix] or 0 for iy, ix in cells) == 1
+    assert assert_cells_agree_with_los(t, hm, cells) > 5
 
 
 def test_heatmap_json_schema(capsys):
