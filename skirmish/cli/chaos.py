@@ -129,7 +129,8 @@ def odds_lines(o: AttackOdds) -> list[str]:
     lines += [f"{name:<18} {pct(p)}  {p}" for name, p in rows]
     lines.append(f"{'expected damage':<18} {float(o.expected_damage):8.3f}  {o.expected_damage}")
     if "counter" in a.defence_boosts:
-        lines += [f"{f'counter {k}':<18} {pct(p)}  {p}" for k, p in enumerate(o.counter_damage) if k]
+        # (every counter k with a chance, 0 too: the rows sum to 100 %, as the damage rows do)
+        lines += [f"{f'counter {k}':<18} {pct(p)}  {p}" for k, p in enumerate(o.counter_damage) if p]
         lines.append(f"{'expected counter':<18} {float(o.expected_counter):8.3f}  {o.expected_counter}")
     return lines
 

@@ -63,6 +63,15 @@ def test_odds_bad_inputs_exit_2(capsys, argv, message):
     assert rc == 2 and message in err and "Traceback" not in err and not out
 
 
+def test_odds_counter_rows_hold_every_counter_with_a_chance_and_sum_to_one(capsys):
+    """(the counter 0 row was left out and an impossible counter 1 row printed at 0.00%)
+    Potential 3 attacking back on a d6 defence (C-CLASS): 9/16 no counter, 7/16 a counter of 2."""
+    code = main(["chaos", "odds", "--attack-potential", "4", "--defence-potential", "2", "--defence-boosts",
+                 "counter", "--defender-attack-potential", "3"])
+    rows = [ln.split() for ln in capsys.readouterr().out.splitlines() if ln.startswith("counter ")]
+    assert code == 0 and [(r[1], r[-1]) for r in rows] == [("0", "9/16"), ("2", "7/16")]
+
+
 def test_odds_unlimited_and_advantage(capsys):
     rc, out, _ = run(capsys, "chaos", "odds", "--attack-potential", "7", "--defence-potential", "2", "--unlimited",
                      "--advantage", "--json")
