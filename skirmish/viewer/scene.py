@@ -844,8 +844,8 @@ def legend_items(table: Table, *, sight: bool = False, selection: Model | None =
         items.append(LegendItem("dashed", f"{side}'s deployment zone (E-DEPLOY)", colors[side]))
     settings = _game_settings(table) if _waiting_sides(table) and not zoned else None
     if settings is not None:
-        items.append(LegendItem("text", f"the reserve deploys in a {inches(settings.zone_depth)} strip "
-                                "along an edge chosen in play", P.PANEL_DIM))
+        items += [LegendItem("text", f"the reserve deploys in a strip {inches(settings.zone_depth)} deep", P.PANEL_DIM),
+                  LegendItem("text", "along an edge chosen in play", P.PANEL_DIM)]
     items.append(LegendItem("text", "arrow: facing · tint: front arc · ↑ z: elevation", P.PANEL_DIM))
     items.append(LegendItem("heading", "Scenery (shade: height of the top)"))
     tops = sorted({round(s.top, 2) for s in table.scenery if s.blocks_los})

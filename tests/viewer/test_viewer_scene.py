@@ -637,8 +637,9 @@ def test_e_deploy_zones_follow_the_file_and_vanish_once_deployed():
     assert scene.deployment_zones(rect) == {"blue": (0.0, 18.0, 24.0, 24.0)}
     chosen = loads(text)  # no [game] zones: the second side chooses its edge in play
     assert scene.deployment_zones(chosen) == {}
-    assert 'the reserve deploys in a 8" strip along an edge chosen in play' in \
-        [i.label for i in scene.legend_items(chosen)]
+    labels = [i.label for i in scene.legend_items(chosen)]  # (one line ran off the picture: two now)
+    k = labels.index('the reserve deploys in a strip 8" deep')
+    assert labels[k + 1] == "along an edge chosen in play"
     deployed = dataclasses.replace(rect, models=(*rect.models, dataclasses.replace(rect.catalogue.reserve[0], x=3, y=20)))
     assert scene.deployment_zones(deployed) == {}
     assert not any(isinstance(p, Text) and p.text.endswith("deploys here") for p in scene.table_scene(deployed)["table"])
