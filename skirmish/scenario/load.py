@@ -67,7 +67,10 @@ def load(path: str | Path, kind: type[M]) -> M: ...
 def load(path: str | Path, kind: type[Map] | None = None) -> Map:
     """Load and validate a scenario file: a :class:`Table`, a grid or a region map, as the
     file says. ``kind`` (``Table``, ``Grid``, ``Regions``): the map must be of that class
-    (a ScenarioError if not), and a type checker knows it is."""
+    (a ScenarioError if not), and a type checker knows it is. A table's ``[game]`` and
+    ``[[script]]`` are kept as written (``catalogue.game``, ``catalogue.script``): the
+    game and the script runner that read them check them, as ``skirmish check`` does
+    (``skirmish.game.eldfall.settings.load_game`` loads a file and checks both)."""
     return _of_kind(loads(read_source(path), source=str(path)), kind, str(path))
 
 
