@@ -127,20 +127,21 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
               for i, raw in enumerate(_array(top, "models"))]
     # E-DEPLOY: a model without ``at`` waits in the reserve until a game deploys it
     placed = [isinstance(raw, dict) and "at" in raw for raw in _array(top, "models")]
+    in_file = models  # (error messages name a model by its place in the file's [[models]])
     reserve = [m for m, p in zip(models, placed) if not p]
     models = [m for m, p in zip(models, placed) if p]
     script = _array(top, "script")  # read by skirmish.sim (docs/simulation.md); kept for a lossless save
     game = top.take("game", lambda v: v, None)  # the [game] settings, read by skirmish.game (docs/game.md)
     top.done()
 
-    _check_ids(source, scenery, models + reserve)
+    _check_ids(source, scenery, in_file)
     catalogue = Catalogue(
         tuple(declared.items()),
         tuple(Profile(k, p["size"], p["diameter"], p["height"], p["attributes"], p["weapon_keys"])
               for k, p in profiles.items()),
         tuple(dict(entry) if isinstance(entry, dict) else entry for entry in script), tuple(reserve), game)
     table = Table(width, depth, tuple(models), tuple(scenery), mode, name, source, catalogue)
-    _check_placement(source, table)
+    _check_placement(source, table, [i for i, p in enumerate(placed) if p])
     return table
 
 
@@ -433,15 +434,19 @@ def _stands_on_scenery(m: Model, table: Table) -> bool:
                and shapely.intersects_xy(s.solid.footprint, m.x, m.y) for s in table.scenery)
 
 
-def _check_placement(source: str, table: Table) -> None:
+def _check_placement(source: str, table: Table, index: list[int]) -> None:
+    """Every model on the table, on it, on a surface, clear of the others and of scenery;
+    ``index[k]``: the place of ``table.models[k]`` in the file's ``[[models]]``."""
     tol = CONTACT_TOLERANCE
-    for i, m in enumerate(table.models):
+    for k, m in enumerate(table.models):
+        i = index[k]
         where = f'{source}: models[{i}] (id "{m.id}")'
         r = m.radius
         if m.x - r < -tol or m.y - r < -tol or m.x + r > table.width + tol or m.y + r > table.depth + tol:
             raise ScenarioError(f"{where}: at: the base (radius {r:.3g} in at {m.x:g}, {m.y:g}) is off the "
                                 f"{table.width:g} x {table.depth:g} in table; move it inside")
-    for i, m in enumerate(table.models):
+    for k, m in enumerate(table.models):
+        i = index[k]
         if m.z > F.MAX_TABLE_SIDE:
             raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: at most {F.MAX_TABLE_SIDE:g} in, got {m.z:g}')
         if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table):
@@ -473,9 +478,10 @@ def _check_placement(source: str, table: Table) -> None:
         if clash.any():
             i, j = (int(v) for v in np.argwhere(clash)[0])
             a, b = table.models[i], table.models[j]
-            raise ScenarioError(f'{source}: models[{j}] (id "{b.id}"): at: its hitbox overlaps the hitbox of '
-                                f'models[{i}] (id "{a.id}"); bases may touch but not overlap')
-    for i, m in enumerate(table.models):
+            raise ScenarioError(f'{source}: models[{index[j]}] (id "{b.id}"): at: its hitbox overlaps the hitbox of '
+                                f'models[{index[i]}] (id "{a.id}"); bases may touch but not overlap')
+    for k, m in enumerate(table.models):
+        i = index[k]
         c = m.hitbox
         for s in table.scenery:
             p = s.solid

@@ -129,6 +129,10 @@ def test_lengths_accept_units():
     ("format = 1\n[table]\nsize = [0, 3]\n", "size: item 1: expected a length greater than 0"),
     ("format = 1\n[table\n", "mill.toml: not valid TOML"),
     (table_text(extra='mode = "casual"'), 'mode: expected one of assisted, standard, realism, got "casual"'),
+    # (a model waiting in the reserve before them shifted the places named)
+    (table_text('[[models]]\nid = "w"\nside = "blue"\nsize = "M"\n' + model("a", at="[5, 5]")
+                + model("b", at="[5.5, 5]")),
+     'models[2] (id "b"): at: its hitbox overlaps the hitbox of models[1] (id "a")'),
     # (a spell's bands went unchecked; a lower-case Strike or an attribute with a space passed as a name)
     (table_text(model(), extra='[weapons.zap]\nkind = "spell"\nbands = [[10, 0], [5, -1]]\npw = 9\n'),
      "weapons.zap: bands: band 2 must reach further than band 1 (5 <= 10)"),
