@@ -177,7 +177,7 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
         if template is not None and not has_reach and not has_bands and template_spec(template).kind == "spray":
             # a spray reaches as far as it is long (its main target must be covered, E-TMPL-SPRAY)
             out[key] = Weapon(name, (ReachBand(template_spec(template).length, 0),), True, pw, stk_raw,
-                              e.take("attribute", F.ident, "ACC"), spell=spell, template=template)
+                              e.take("attribute", _attribute_name, "ACC"), spell=spell, template=template)
             e.done()
             continue
         if has_reach == has_bands:
@@ -262,10 +262,12 @@ def _attributes(e: Entry, key: str = "attributes") -> dict[str, int]:
 
 def _weapon_keys(e: Entry, weapons: dict[str, Weapon]) -> tuple[str, ...]:
     names = e.take("weapons", F.list_of(F.ident, what="a list of weapon names"), [])
-    for n in names:
+    for k, n in enumerate(names):
         if n not in weapons:
             raise e.error("weapons", f"unknown weapon {show(n)}; declare it under [weapons.{n}] "
                           f"(known: {', '.join(sorted(weapons))})")
+        if n in names[:k]:
+            raise e.error("weapons", f"{show(n)} is listed twice; a model carries each weapon once")
     return tuple(names)
 
 

@@ -129,6 +129,7 @@ def test_lengths_accept_units():
     ("format = 1\n[table]\nsize = [0, 3]\n", "size: item 1: expected a length greater than 0"),
     ("format = 1\n[table\n", "mill.toml: not valid TOML"),
     (table_text(extra='mode = "casual"'), 'mode: expected one of assisted, standard, realism, got "casual"'),
+    (table_text(model(extra='weapons = ["sword", "sword"]')), 'models[0] (id "a"): weapons: "sword" is listed twice'),
     # (a model waiting in the reserve before them shifted the places named)
     (table_text('[[models]]\nid = "w"\nside = "blue"\nsize = "M"\n' + model("a", at="[5, 5]")
                 + model("b", at="[5.5, 5]")),
