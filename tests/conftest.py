@@ -68,3 +68,19 @@ def mutated(data, path, value, delete: bool):
     else:
         node[path[-1]] = value
     return data
+
+
+class LastOption:
+    """A policy that always answers with the last option."""
+
+    def choose(self, game, decision, rng):
+        return decision.options[-1]
+
+
+class LastOptionPeeking(LastOption):
+    """The same choices, drawing a number first (as a Monte Carlo policy would): a game
+    that hands its policies the dice would roll differently for it."""
+
+    def choose(self, game, decision, rng):
+        rng.random()
+        return decision.options[-1]

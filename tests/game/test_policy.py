@@ -121,21 +121,6 @@ def test_a_plugged_policy_that_raises_is_named_with_its_decision_and_its_own_fra
     assert pickle.loads(pickle.dumps(err)).policy_traceback == tb  # (it crosses to a worker's parent)
 
 
-class _Last:
-    """Always the last option."""
-
-    def choose(self, game, decision, rng):
-        return decision.options[-1]
-
-
-class _LastPeeking(_Last):
-    """The same choices, drawing a number first (as a Monte Carlo policy would)."""
-
-    def choose(self, game, decision, rng):
-        rng.random()
-        return decision.options[-1]
-
-
 def test_a_policy_that_draws_numbers_never_moves_the_dice():
     """Every game hands its policies their own generator (policy_rng): the same choices
     give the same game whether a policy draws numbers or not (Chaos Party and Party Hard
@@ -145,13 +130,13 @@ def test_a_policy_that_draws_numbers_never_moves_the_dice():
     from skirmish.scenario.chaos import load_duel
     from skirmish.scenario.load import load
 
-    from conftest import SCENARIOS
+    from conftest import SCENARIOS, LastOption, LastOptionPeeking
 
     duel = load_duel(str(SCENARIOS / "chaosparty" / "first-duel.toml"))
     grid = load(str(SCENARIOS / "party-hard-maze.toml"))
     for play, board, ids in ((play_chaos, duel, [p.id for p in duel.players]), (play_party, grid, grid.players)):
-        calm = play(board, {p: _Last() for p in ids}, random.Random(3))
-        peek = play(board, {p: (_LastPeeking() if p == ids[0] else _Last()) for p in ids}, random.Random(3))
+        calm = play(board, {p: LastOption() for p in ids}, random.Random(3))
+        peek = play(board, {p: (LastOptionPeeking() if p == ids[0] else LastOption()) for p in ids}, random.Random(3))
         assert calm.events == peek.events and len(calm.events) > 5
 
 

@@ -29,6 +29,8 @@ from skirmish.rules.spiritisland import (
     use_power,
 )
 
+from conftest import LastOption, LastOptionPeeking
+
 
 def test_s_fear_each_16_triggers_one_effect_at_the_next_invader_phase():
     isl = island([Land("a", "sands", coastal=True, explorers=1)], fear=33)
@@ -127,27 +129,13 @@ def _isle() -> object:
     return load(SCENARIOS / "island.toml").island
 
 
-class _Last:
-    """Always the last option (a power before the pass, when there is one)."""
-
-    def choose(self, game, decision, rng):
-        return decision.options[-1]
-
-
-class _LastPeeking(_Last):
-    """The same choices, drawing a number first (as a Monte Carlo policy would)."""
-
-    def choose(self, game, decision, rng):
-        rng.random()
-        return decision.options[-1]
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_s_ravage_a_spirit_policy_that_draws_numbers_moves_no_cascade(seed):
     """(spirits and the invaders' cascades shared one generator: a spirit policy's draw
     changed where a later blight cascaded)"""
     isl = _isle()
-    calm, peek = play_game(isl, random.Random(seed), _Last()), play_game(isl, random.Random(seed), _LastPeeking())
+    calm = play_game(isl, random.Random(seed), LastOption())
+    peek = play_game(isl, random.Random(seed), LastOptionPeeking())
     assert calm == peek and any(e.step == "cascade" or "cascade" in e.text for r in calm.rounds for e in r.events)
 
 
