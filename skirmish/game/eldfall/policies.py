@@ -137,18 +137,20 @@ class GreedyPolicy:
             return min(math.dist((st.model(e).x, st.model(e).y, st.model(e).z), o.to) for e in enemies) \
                 if enemies and o.to else 0.0
         # nothing worth a fall to attack: close in on the nearest enemy by a Run, Climb or Jump that risks
-        # no fall, or stay
-        runs = sorted((o for o in options if o.kind in SPECIAL_MOVES and legal(o)),
-                      key=lambda o: (_fall_risk(game, mid, o), after(o)))
-        if runs and _fall_risk(game, mid, runs[0]) == 0:
-            return runs[0]
+        # no fall (checked nearest first, until one is legal), or stay
+        risky = None
+        for o in sorted((o for o in options if o.kind in SPECIAL_MOVES), key=after):
+            if legal(o):
+                if _fall_risk(game, mid, o) == 0:
+                    return o
+                risky = risky or o
         stay = next((o for o in options if o.kind == "idle" and o.crouch is None and legal(o)), None)
         if stay is not None:
             return stay
         if pick is not None:
             return pick
-        for o in runs:
-            return o
+        if risky is not None:
+            return risky
         for _, _, c in ranked:
             if legal(c):
                 return c
@@ -337,7 +339,8 @@ class GreedyPolicy:
             for name in {o.weapon for o in attacks}:
                 mine = [o for o in attacks if o.weapon == name]
                 shortlist |= {min(mine, key=at.__getitem__), max(mine, key=at.__getitem__)}
-            return max(sorted(shortlist, key=lambda o: (o.weapon or "", at[o])), key=value)
+            ranked = sorted(shortlist, key=lambda o: (o.weapon or "", at[o]))
+            return ranked[0] if len(ranked) == 1 else max(ranked, key=value)
         dodges = [o for o in d.options if o.kind == "dodge"]
         return dodges[0] if dodges else NO_REACTION
 
