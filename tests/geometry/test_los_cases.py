@@ -238,7 +238,7 @@ def test_E_LOS_bridge_overhead_does_not_block():
 
 
 def test_E_LOS_model_on_a_bridge_seen_only_past_the_deck():
-    bridge = scenery("bridge", (8, 5, 12, 15), height=0.3, extra="base = 3")
+    bridge = scenery("bridge", (8, 5, 12, 15), height=0.3, extra="base = 3\nwalkable = true")
     text = table_text(model("a", (4, 10)) + model("b", (10, 10), side="blue", extra="z = 3.3"), bridge)
     r = los(text)
     assert r.visible and r.witness[1][2] > 3.3 - 1e-9 or not r.visible
