@@ -42,12 +42,14 @@ class Entry:
             raise self.error(None, f"expected a table, got {show(data)}")
         self.data = data
         self.used: set[str] = set()
+        self.asked: set[str] = set()  # keys looked for, present or not (for done's "known keys" hint)
 
     def error(self, field: str | None, message: str) -> ScenarioError:
         parts = [p for p in (self.source, self.label, field) if p]
         return ScenarioError(": ".join([*parts, message]))
 
     def has(self, key: str) -> bool:
+        self.asked.add(key)
         return key in self.data
 
     def take(self, key: str, parser: Callable[[Any], T], default: Any = _MISSING) -> T:
@@ -82,7 +84,7 @@ class Entry:
         unknown = [k for k in self.data if k not in self.used and k not in allowed_extra]
         if unknown:
             key = unknown[0]
-            known = sorted(self.used | set(allowed_extra))
+            known = sorted(self.used | self.asked | set(allowed_extra))
             near = difflib.get_close_matches(key, known, n=1)
             raise self.error(key, "unknown key (" + (f"did you mean {near[0]}? " if near else "")
                              + f"known keys here: {', '.join(known)})")

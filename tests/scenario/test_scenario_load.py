@@ -102,6 +102,9 @@ def test_lengths_accept_units():
      'models[0] (id "r"): z: a model without `at` waits in the reserve'),
     (table_text(model(size="XL")), 'mill.toml: models[0] (id "a"): size: expected one of S, M, L, H, G, C, E, got "XL"'),
     (table_text(model(extra="colour = 'red'")), 'models[0] (id "a"): colour: unknown key'),
+    # (an optional section absent from the file was missing from the known keys: no "did you mean")
+    (table_text(model(extra="attributs = { AGI = 3 }")), 'attributs: unknown key (did you mean attributes?'),
+    (table_text(model(), extra='[weapon.x]\nreach = 1\n'), 'weapon: unknown key (did you mean weapons?'),
     (table_text(model() + model()), 'models[1] (id "a"): id: duplicate id, already used by models[0]'),
     (table_text(model("a", at="[5, 5]") + model("b", at="[5.5, 5]")), 'models[1] (id "b"): at: its hitbox overlaps'),
     (table_text(model(at="[0.2, 5]")), "is off the 24 x 24 in table"),
