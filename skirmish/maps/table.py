@@ -632,11 +632,9 @@ class Table(TableMovement, TableTemplates, Map):
         Standard: exact within max(Awareness, Movement) of ``a``, else only "beyond N".
         Realism: :class:`MeasurementRefused` unless declared.
         """
-        mode = self.mode if mode is None else parse_mode(mode)
         ma, mb = self.model(a), self.model(b)
         d = cylinder_distance(ma.hitbox, mb.hitbox)
-        limit = premeasure_limit(ma.awareness, ma.movement)
-        exact, beyond = apply_mode(mode, d, limit=limit, declared=declared, asker=a, what=f"distance to {b!r}")
+        exact, beyond, mode = self._premeasure(ma, d, declared, mode, f"distance to {b!r}")
         aw = ma.awareness
         in_aw = None if aw is None else (d <= aw + CONTACT_TOLERANCE if exact is not None else False)
         return Measurement(a, b, exact, beyond, d <= CONTACT_TOLERANCE, in_aw, self.arc(a, b), mode, declared,
@@ -647,14 +645,21 @@ class Table(TableMovement, TableTemplates, Map):
         """What ``a`` may measure of the point ``xy`` at its own height, under the
         measurement mode as :meth:`measure` (E-MODE: Standard gives only "beyond N" past
         max(Awareness, Movement); Realism refuses unless declared)."""
-        mode = self.mode if mode is None else parse_mode(mode)
         ma = self.model(a)
         point = Cylinder(float(xy[0]), float(xy[1]), ma.z, 0.0, 0.0)
         d = cylinder_distance(ma.hitbox, point)
-        exact, beyond = apply_mode(mode, d, limit=premeasure_limit(ma.awareness, ma.movement), declared=declared,
-                                   asker=a, what="distance to that point")
+        exact, beyond, mode = self._premeasure(ma, d, declared, mode, "distance to that point")
         return PointMeasurement(a, (point.x, point.y), exact, beyond, mode, declared,
                                 nearest_points(ma.hitbox, point) if exact is not None else None)
+
+    def _premeasure(self, ma: Model, d: float, declared: bool, mode: Mode | str | None, what: str
+                    ) -> tuple[float | None, float | None, Mode]:
+        """E-MODE for ``ma`` measuring ``d`` inches: (the distance or None, "beyond N" or
+        None, the mode), or :class:`MeasurementRefused`."""
+        mode = self.mode if mode is None else parse_mode(mode)
+        exact, beyond = apply_mode(mode, d, limit=premeasure_limit(ma.awareness, ma.movement), declared=declared,
+                                   asker=ma.id, what=what)
+        return exact, beyond, mode
 
     # -- helpers for the other layers -----------------------------------------
     def models_of_side(self, side: str) -> tuple[Model, ...]:

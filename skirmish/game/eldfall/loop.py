@@ -1022,8 +1022,12 @@ class EldfallGame:
         n = self.fall_count(mr)
         if not n:
             return 0.0
-        agi = attributes_of(self.state.model(model_id), self.state.unit(model_id).states).get("AGI", 0)
+        agi = self._fall_agility(model_id)
         return min(float(self.state.unit(model_id).hp), n * (1.0 - max(0, min(20, agi)) / 20))
+
+    def _fall_agility(self, model_id: str) -> int:
+        """The AGI a fall roll is made against: as the States leave it (Crippled halves it)."""
+        return attributes_of(self.state.model(model_id), self.state.unit(model_id).states).get("AGI", 0)
 
     def _fall_rolls(self, model_id: str, mr: MoveResult) -> list[AttributeRoll]:
         """E-FALL: the Agility rolls of a movement's falls, one per interval of half the
@@ -1032,8 +1036,7 @@ class EldfallGame:
         n = self.fall_count(mr)
         if not n:
             return []
-        agi = attributes_of(self.state.model(model_id), self.state.unit(model_id).states).get("AGI", 0)
-        return [attribute_roll(modify(agi), self.rng) for _ in range(n)]
+        return [attribute_roll(modify(self._fall_agility(model_id)), self.rng) for _ in range(n)]
 
     def _equip(self, seq: _Sequence, model_id: str, weapon: str) -> None:
         """E-ACTION-OTHER: one item of each category equipped at a time. Using a weapon

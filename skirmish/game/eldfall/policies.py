@@ -364,10 +364,15 @@ class GreedyPolicy:
             x, y = (o.to[0], o.to[1]) if o.to else (m.x, m.y)
             return min(math.hypot(e.x - x, e.y - y) for e in enemies)
 
-        # the widest gap among the moves that risk no fall (E-FALL; staying risks none), the earliest of equals
-        for o in sorted((o for o in options if legal(o)), key=lambda o: (_fall_risk(game, d.actor or "", o), -gap(o))):
-            return o
-        return d.options[0]
+        # the widest gap among the moves that risk no fall (E-FALL; staying risks none), the earliest of equals:
+        # checked widest first, until one is legal and risks none
+        risky = []
+        for o in sorted(options, key=lambda o: -gap(o)):
+            if legal(o):
+                if _fall_risk(game, d.actor or "", o) == 0:
+                    return o
+                risky.append(o)
+        return min(risky, key=lambda o: _fall_risk(game, d.actor or "", o)) if risky else d.options[0]
 
 
 def _fall_risk(game: Any, mid: str, move: Move) -> float:
