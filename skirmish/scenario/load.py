@@ -206,7 +206,7 @@ def _weapons(top: Entry) -> dict[str, Weapon]:
     return out
 
 
-def _bands(e: Any) -> list[ReachBand]:
+def _bands(e: Entry) -> list[ReachBand]:
     """A weapon's (or spell's) ``bands``, each reaching further than the one before (E-REACH)."""
     bands = e.take("bands", F.list_of(_band, min_n=1, what="a list of [range, accuracy] bands"))
     for i in range(1, len(bands)):
