@@ -32,15 +32,18 @@ class Entry:
 
     ``take`` reads a field through a parser; parsers raise ``ValueError`` with what
     was expected, which becomes ``file: entry: field: message``. ``done`` refuses
-    unknown keys, so a typo never passes silently.
+    unknown keys, so a typo never passes silently. ``keys``: every key an entry of this
+    kind may have, where the reader knows them (a key among them is never taken for a
+    typo of a missing one, and ``done`` lists them all).
     """
 
-    def __init__(self, source: str, label: str, data: Any):
+    def __init__(self, source: str, label: str, data: Any, keys: tuple[str, ...] = ()):
         self.source = source
         self.label = label
         if not isinstance(data, dict):
             raise self.error(None, f"expected a table, got {show(data)}")
         self.data = data
+        self.keys = frozenset(keys)
         self.used: set[str] = set()
         self.asked: set[str] = set()  # keys looked for, present or not (for done's "known keys" hint)
 
@@ -56,7 +59,7 @@ class Entry:
         self.used.add(key)
         if key not in self.data:
             if default is _MISSING:
-                typo = difflib.get_close_matches(key, [k for k in self.data if k not in self.used], n=1)
+                typo = difflib.get_close_matches(key, [k for k in self.data if k not in self.used | self.keys], n=1)
                 raise self.error(key, "required field is missing" + (f" (is {typo[0]!r} a typo of it?)" if typo else ""))
             return default
         try:
@@ -81,10 +84,11 @@ class Entry:
             yield name, Entry(self.source, f"{cat.label}.{name}", cat.data[name])
 
     def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
+        assert not self.keys or self.used | self.asked <= self.keys, (self.label, (self.used | self.asked) - self.keys)
         unknown = [k for k in self.data if k not in self.used and k not in allowed_extra]
         if unknown:
             key = unknown[0]
-            known = sorted(self.used | self.asked | set(allowed_extra))
+            known = sorted(self.used | self.asked | self.keys | set(allowed_extra))
             near = difflib.get_close_matches(key, known, n=1)
             raise self.error(key, "unknown key (" + (f"did you mean {near[0]}? " if near else "")
                              + f"known keys here: {', '.join(known)})")

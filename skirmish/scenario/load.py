@@ -122,8 +122,9 @@ def from_dict(data: dict[str, Any], source: str = "<dict>") -> Map:
     weapons = {**BUILTIN_WEAPONS, **declared}
     profiles = _profiles(top, weapons)
 
-    scenery = [_scenery(Entry(source, f"scenery[{i}]", raw), i) for i, raw in enumerate(_array(top, "scenery"))]
-    models = [_model(Entry(source, f"models[{i}]", raw), weapons, profiles)
+    scenery = [_scenery(Entry(source, f"scenery[{i}]", raw, SCENERY_KEYS), i)
+               for i, raw in enumerate(_array(top, "scenery"))]
+    models = [_model(Entry(source, f"models[{i}]", raw, MODEL_KEYS), weapons, profiles)
               for i, raw in enumerate(_array(top, "models"))]
     # E-DEPLOY: a model without ``at`` waits in the reserve until a game deploys it
     placed = [isinstance(raw, dict) and "at" in raw for raw in _array(top, "models")]
@@ -319,6 +320,10 @@ def _circle(value: Any) -> tuple[float, float, float]:
     return F.coordinate(value[0]), F.coordinate(value[1]), F.positive_length(value[2])
 
 
+#: the keys of a ``[[scenery]]`` entry
+SCENERY_KEYS = ("id", "polygon", "rect", "circle", "height", "base", "blocks_los", "walkable", "ladder")
+
+
 def _scenery(e: Entry, index: int) -> Scenery:
     sid = e.take("id", F.ident)
     _label(e, sid)
@@ -374,6 +379,11 @@ def _scenery(e: Entry, index: int) -> Scenery:
 #: The States a model may be listed with (E-STATE); "Flying" lets it stand above any surface.
 MODEL_STATES = ("Crouched", "Dead", "Incapacitated", "Prone", "Fatigued", "Flying",
                 "Bleeding", "Poisoned", "Slowed", "Crippled", "Weakened", "Immobilized", "Blinded")  # E-STATE-OTHER
+
+
+#: the keys of a ``[[models]]`` entry
+MODEL_KEYS = ("id", "side", "profile", "size", "at", "z", "facing", "diameter", "height", "attributes", "weapons",
+              "states")
 
 
 def _model(e: Entry, weapons: dict[str, Weapon], profiles: dict[str, dict[str, Any]]) -> Model:

@@ -253,6 +253,17 @@ def test_e_hitbox_a_model_hanging_off_a_top_is_refused_as_play_refuses_it():
     assert on.surface_under("b").z == 3
 
 
+def test_a_missing_field_is_never_taken_for_a_typo_of_a_field_of_its_own():
+    # (a model without `side` asked whether its `size` was a typo of it)
+    base = 'format = 1\n[table]\nsize = [12, 12]\n[[models]]\nid = "a"\n{}size = "M"\nat = [3, 3]\n'
+    msg = refused(base.format(""))
+    assert msg.endswith("models[0] (id \"a\"): side: required field is missing"), msg
+    assert "side: required field is missing (is 'sied' a typo of it?)" in refused(base.format('sied = "red"\n'))
+    # an unknown key lists every key a model may have, not only those read before it
+    msg = refused(base.format('side = "red"\nfaceing = 3\n'))
+    assert "did you mean facing?" in msg and "states, weapons, z)" in msg and "attributes" in msg
+
+
 def test_a_typo_is_named_with_the_key_it_stands_for():
     # (walkabel beside a ladder said the piece needed walkable = true; a grid's `atack`
     # said attack was missing without naming the typo)
