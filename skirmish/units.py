@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 
 from .errors import UnitError
 
 MM_PER_INCH = 25.4
 
 _LENGTH_RE = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(mm|cm|in|inch|inches|\"|'')?\s*$")
-_FACTORS = {None: 1.0, "in": 1.0, "inch": 1.0, "inches": 1.0, '"': 1.0, "''": 1.0,
-            "mm": 1.0 / MM_PER_INCH, "cm": 10.0 / MM_PER_INCH}
+#: inches per unit, exact (the length is the decimal's exact product, rounded once: "25.4mm" is 1.0)
+_FACTORS = {None: Fraction(1), "in": Fraction(1), "inch": Fraction(1), "inches": Fraction(1), '"': Fraction(1),
+            "''": Fraction(1), "mm": 1 / Fraction(str(MM_PER_INCH)), "cm": 10 / Fraction(str(MM_PER_INCH))}
 
 
 def length(value: object, *, allow_negative: bool = False) -> float:
@@ -34,7 +36,7 @@ def length(value: object, *, allow_negative: bool = False) -> float:
         m = _LENGTH_RE.match(value)
         if not m:
             raise UnitError(f"expected a length like 3, \"70mm\", \"1.5in\" or '3\"', got {value!r}")
-        inches = float(m.group(1)) * _FACTORS[m.group(2)]
+        inches = _inches(m.group(1), _FACTORS[m.group(2)])
     else:
         raise UnitError(f"expected a length (a number of inches or a string like \"70mm\"), got {value!r}")
     if not math.isfinite(inches):
@@ -42,6 +44,17 @@ def length(value: object, *, allow_negative: bool = False) -> float:
     if inches < 0 and not allow_negative:
         raise UnitError(f"a length must not be negative, got {value!r}", kind="range")
     return inches
+
+
+def _inches(number: str, factor: Fraction) -> float:
+    """``number`` (a decimal) times ``factor``, rounded once where the product is a float."""
+    f = float(number)
+    if factor == 1 or f == 0 or not math.isfinite(f):
+        return f * float(factor)
+    try:
+        return float(Fraction(number) * factor)
+    except (ValueError, OverflowError):  # (a decimal too long to convert exactly; past the float range)
+        return f * float(factor)
 
 
 def angle(value: object) -> float:

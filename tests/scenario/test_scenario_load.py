@@ -8,6 +8,7 @@ import pytest
 
 import skirmish
 from skirmish import ScenarioError
+from skirmish.errors import UnitError
 from skirmish.scenario.dump import dumps
 from skirmish.scenario.generate import random_table
 from skirmish.scenario.load import loads
@@ -91,6 +92,20 @@ def test_lengths_accept_units():
     assert length(2) == 2.0
     t = loads(table_text(model(at='["127mm", "5in"]')))
     assert (t.model("a").x, t.model("a").y) == pytest.approx((5.0, 5.0))
+
+
+@pytest.mark.parametrize("text, inches", [("25.4mm", 1.0), ("2.54cm", 1.0), ("12.7mm", 0.5), ("50.8mm", 2.0),
+                                          ("127mm", 5.0), ("0.0254e3mm", 1.0), ("-12.7mm", -0.5),
+                                          ("1.27cm", 0.5), ("7.62cm", 3.0)])
+def test_a_metric_length_is_its_exact_value_in_inches_rounded_once(text, inches):
+    # (25.4mm read 0.9999999999999999 in: the decimal times a rounded 1/25.4)
+    assert length(text, allow_negative=True) == inches
+
+
+def test_a_metric_length_past_the_float_range_is_refused_quickly():
+    for text in ("1e400mm", "1e99999999mm", "9" * 5000 + "mm"):
+        with pytest.raises(UnitError, match="must be finite"):
+            length(text)
 
 
 @pytest.mark.parametrize("text, expected", [
