@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import multiprocessing.pool
 import pickle
 import random
 import signal
@@ -56,8 +57,25 @@ def settle_heap() -> None:
 
 def _ignore_interrupts() -> None:
     """In a pool worker: leave Ctrl-C to the parent, which stops the pool (a worker
-    interrupted too printed its own traceback, one per worker)."""
+    interrupted too printed its own traceback, one per worker). The worker was started
+    with SIGINT blocked (:func:`_pool`); it is ignored before it is let through."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _pool(ctx: multiprocessing.context.BaseContext, workers: int) -> multiprocessing.pool.Pool:
+    """A pool of ``workers`` processes that never see a Ctrl-C. SIGINT is blocked while
+    they start, so none is interrupted before its initializer ignores it: one interrupted
+    while it held the task queue's lock would leave the parent waiting for ever as it
+    stops the pool. A Ctrl-C meanwhile waits, and reaches the parent once they stand."""
+    if not hasattr(signal, "pthread_sigmask"):  # (no signal masks here: Windows)
+        return ctx.Pool(workers, initializer=_ignore_interrupts)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return ctx.Pool(workers, initializer=_ignore_interrupts)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 class _Sent(Generic[J, R]):
@@ -105,7 +123,7 @@ def run_jobs(work: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1, bac
         return results
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(min(workers, len(jobs)), initializer=_ignore_interrupts) as pool:
+    with _pool(ctx, min(workers, len(jobs))) as pool:
         for r in pool.imap(_Sent(work), jobs):
             results.append(r)
             if progress:

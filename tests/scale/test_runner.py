@@ -75,6 +75,36 @@ def test_ctrl_c_stops_a_run_on_workers_at_once_without_their_tracebacks():
         os.killpg(p.pid, 0)
 
 
+def _sigint_state(job: int) -> tuple[bool, bool]:
+    """In a worker: (SIGINT ignored, SIGINT blocked)."""
+    import signal
+
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN, signal.SIGINT in signal.pthread_sigmask(
+        signal.SIG_BLOCK, set())
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_sigmask"), reason="no signal masks here")
+def test_a_worker_cannot_be_interrupted_before_it_ignores_ctrl_c(monkeypatch, tmp_path):
+    # (a Ctrl-C as the pool started could stop a worker holding the task queue's lock, and the
+    # parent then waited for ever as it stopped the pool: 5 runs in 30 hung at the workers' start)
+    import os
+    import signal
+
+    from skirmish.scale import runner
+
+    first = runner._ignore_interrupts
+
+    def noting() -> None:  # (what the worker's signal mask is as its first code runs)
+        blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+        (tmp_path / str(os.getpid())).write_text(str(blocked))
+        first()
+
+    monkeypatch.setattr(runner, "_ignore_interrupts", noting)
+    assert run_jobs(_sigint_state, list(range(4)), workers=2) == [(True, False)] * 4
+    assert sorted(p.read_text() for p in tmp_path.iterdir()) == ["True", "True"]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())  # (the parent's mask is back)
+
+
 class _Unpicklable(Exception):
     """An exception pickling cannot rebuild (its constructor wants two arguments)."""
 
