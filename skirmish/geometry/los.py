@@ -54,7 +54,7 @@ from shapely.geometry import LineString, Polygon
 from ..memo import IdentityMemo
 from . import kernels
 from .los_chain import Chain, _next_index, chain_blocks_many, feasible_point
-from .solids import Cylinder, Prism, convex_decomposition, discs, halfplanes_rings
+from .solids import Cylinder, Prism, convex_decomposition, disc_rings, discs, halfplanes_rings
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
 ETA = 1e-9
@@ -119,6 +119,7 @@ class _Arrays(NamedTuple):
     piece_axis: np.ndarray
     owner_bound: np.ndarray
     piece_verts: np.ndarray
+    owner_box: np.ndarray
 
 
 _T = TypeVar("_T")
@@ -134,7 +135,7 @@ class _Assembled(Generic[_T]):
 
     def __get__(self, obj: Obstacles, objtype: type | None = None) -> _T:
         base = obj.__dict__.pop("_base", None)
-        got = _reassemble(base[0], base[1], obj.solids) if base is not None else None
+        got = _reassemble(base[0], base[1], base[2], obj.solids) if base is not None else None
         obj.__dict__.update((got or _assemble(obj.solids))._asdict())
         return obj.__dict__[self.name]  # type: ignore[no-any-return]
 
@@ -165,6 +166,7 @@ class Obstacles:
     piece_axis = _Assembled[np.ndarray]()  # per piece: (ox, oy, ux, uy) principal axis through its centroid
     owner_bound = _Assembled[np.ndarray]()  # per owner: a circle (cx, cy, r) containing its footprint
     piece_verts = _Assembled[np.ndarray]()  # per piece: (W, 2) a convex polygon inside it (circles: inscribed), padded
+    owner_box = _Assembled[np.ndarray]()  # per owner: the bounds (x0, y0, x1, y1) of its footprint (the STRtree's boxes)
 
     @property
     def n_owners(self) -> int:
@@ -175,11 +177,6 @@ class Obstacles:
         """An STRtree over the owners' footprints (built when first asked for: the compiled
         first round never asks)."""
         return shapely.STRtree(self.owner_geom)
-
-    @cached_property
-    def owner_box(self) -> np.ndarray:
-        """Per owner: the bounds (x0, y0, x1, y1) of its footprint (the STRtree's boxes)."""
-        return shapely.bounds(np.asarray(self.owner_geom, dtype=object)).reshape(-1, 4)
 
     @cached_property
     def first_stack(self) -> int:
@@ -250,22 +247,47 @@ def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
     return out
 
 
+class _Disc(NamedTuple):
+    """A disc footprint drawn as :class:`Cylinder` draws its own, its closed exterior ring
+    (the coordinates it holds; None where shapely drew it) and its bounds (x0, y0, x1, y1)."""
+
+    poly: Polygon
+    ring: np.ndarray | None
+    box: np.ndarray
+
+    def bound(self) -> np.ndarray:
+        """Its :func:`_bounding_circles` circle, read off its ring."""
+        if self.ring is None:
+            return _bounding_circles([self.poly])[0]
+        mid = (self.box[:2] + self.box[2:]) / 2
+        d = self.ring - mid
+        return np.array([mid[0], mid[1], np.hypot(d[:, 0], d[:, 1]).max() * 1.0001 + 1e-9])
+
+
 #: Disc footprints by circle (x, y, r): a model that did not move is the same polygon
 #: on the next board (and :func:`_rows_key` finds its rows by identity).
-_DISCS: IdentityMemo[Polygon] = IdentityMemo(4096)
+_DISCS: IdentityMemo[_Disc] = IdentityMemo(4096)
 
 
-def _discs(circles: Sequence[tuple[float, float, float]]) -> Iterator[Polygon]:
+def _discs(circles: Sequence[tuple[float, float, float]]) -> list[_Disc]:
     """The footprints of the circles (x, y, r), drawn as :class:`Cylinder` draws its own;
-    the new ones all in one call."""
+    the new ones all in one call, their bounds read off the rings drawn (the values
+    shapely reads off the polygons)."""
     keys = [(float(x), float(y), float(r)) for x, y, r in circles]
-    got = [_DISCS.find(k, ()) for k in keys]
+    got: list[_Disc | None] = [_DISCS.find(k, ()) for k in keys]
     miss = [i for i, g in enumerate(got) if g is None]
     if miss:
         c = np.array([keys[i] for i in miss], float).reshape(-1, 3)
-        for i, g in zip(miss, discs(c)):
-            got[i] = _DISCS.put(keys[i], (), g)
-    return iter(got)
+        rings = disc_rings(c)
+        if rings is not None:
+            drawn = [_Disc(g, ring, box) for g, ring, box in
+                     zip(shapely.polygons(rings), rings, np.concatenate([rings.min(1), rings.max(1)], 1))]
+        else:  # (rings of other sizes: read by shapely)
+            polys = discs(c)
+            drawn = [_Disc(g, None, box) for g, box in zip(polys, shapely.bounds(polys).reshape(-1, 4))]
+        for i, d in zip(miss, drawn):
+            got[i] = _DISCS.put(keys[i], (), d)
+    return cast(list[_Disc], got)
 
 
 def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: float = 1e-6) -> Obstacles:
@@ -310,19 +332,18 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
         grounded, sealed = sol.grounded.copy(), sol.sealed.copy()
         geoms, circles, parts = list(sol.geoms), list(sol.circles), list(sol.parts)
         new = [cast(tuple[float, float, float, float, float], keys[i]) for i in changed]
-        drawn = list(_discs([c[:3] for c in new]))
-        for i, (x, y, r, lo, hi), disc in zip(changed, new, drawn):
-            z0[i], z1[i], geoms[i], circles[i], parts[i] = lo, hi, disc, (x, y, r), ()
-            grounded[i] = sealed[i] = lo <= tol
+        drawn = _discs([c[:3] for c in new])
         box = bounds.copy()  # (the footprints' bounds, kept for the next board built from this one)
-        box[changed] = shapely.bounds(_geom_array(drawn)).reshape(-1, 4)
+        for i, (x, y, r, lo, hi), disc in zip(changed, new, drawn):
+            z0[i], z1[i], geoms[i], circles[i], parts[i], box[i] = lo, hi, disc.poly, (x, y, r), (), disc.box
+            grounded[i] = sealed[i] = lo <= tol
         for i in (i for i in changed if z0[i] > tol):  # (no other floating solid is near: supports on the table)
             _ground(i, z0, z1, grounded, sealed, geoms, box, tol)
         shapes = tuple(geoms)
         _BOUNDS.put((id(shapes),), (shapes,), box)
         out = Obstacles(names, _Solids(z0, z1, grounded, sealed, shapes, tuple(circles), tuple(parts)))
         if "owner_z0" in old.__dict__:  # (its arrays from old's: only an assembled one, so no chain of bases)
-            out.__dict__["_base"] = (old, changed)
+            out.__dict__["_base"] = (old, changed, drawn)
         return out
     return None
 
@@ -349,9 +370,9 @@ def _near_floating(sol: _Solids, bounds: np.ndarray, changed: list[int], before:
     floats[changed] = False
     others = np.flatnonzero(floats)
     up = c[:, 3] > tol
-    box = np.concatenate([bounds[others], c[up][:, [0, 1, 0, 1]] + c[up][:, 2:3] * [-1.0, -1.0, 1.0, 1.0]])
-    if not len(box):
+    if not (len(others) or up.any()):
         return False
+    box = np.concatenate([bounds[others], c[up][:, [0, 1, 0, 1]] + c[up][:, 2:3] * [-1.0, -1.0, 1.0, 1.0]])
     owner = np.concatenate([others, who[up]])
     pad = c[:, 2:3] + 2 * tol + 1e-9
     x, y = c[:, 0:1], c[:, 1:2]
@@ -385,10 +406,10 @@ def _build(solids: Sequence[tuple[str, Cylinder | Prism]], tol: float) -> Obstac
     geoms: list[Polygon] = []
     circles: list[tuple[float, float, float] | None] = []
     parts: list[tuple[Polygon, ...]] = []
-    drawn = _discs([(s.x, s.y, s.radius) for _, s in solids if isinstance(s, Cylinder)])  # (Cylinder.footprint)
+    drawn = iter(_discs([(s.x, s.y, s.radius) for _, s in solids if isinstance(s, Cylinder)]))  # (Cylinder.footprint)
     for name, s in solids:
         if isinstance(s, Cylinder):
-            circle, geom, lo, hi = (s.x, s.y, s.radius), next(drawn), s.z, s.top
+            circle, geom, lo, hi = (s.x, s.y, s.radius), next(drawn).poly, s.z, s.top
         elif s.circle is not None:
             circle, geom, lo, hi = s.circle, s.footprint, s.z0, s.z1
         else:
@@ -518,17 +539,13 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
         bounds = _bounding_circles([geoms[i] for i in miss])
         for k, i in enumerate(miss):
             circle, ps, geom = circles[i], parts[i], geoms[i]
-            verts: list[np.ndarray] = []
-            pieces: list[np.ndarray] = []
-            axes_p: list[tuple[float, float, float, float]] = []
-            circles_p: list[tuple[float, float, float]] = []
             if circle is not None:
-                verts.append(circle[:2] + circle[2] * _ROUND_COS_SIN)
-                pieces.append(np.zeros((0, 3)))
-                axes_p.append((circle[0], circle[1], 1.0, 0.0))  # (a disc has no long side)
-                circles_p.append(circle)
-                axis = (circle[0], circle[1], 1.0, 0.0)
+                rows = _round_rows(circle, bounds[k])
             else:
+                verts: list[np.ndarray] = []
+                pieces: list[np.ndarray] = []
+                axes_p: list[tuple[float, float, float, float]] = []
+                circles_p: list[tuple[float, float, float]] = []
                 for _ in ps:
                     ccw = next(ccw_rings)[:-1]
                     verts.append(ccw)
@@ -540,12 +557,20 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
                     circles_p.append((mid[0], mid[1], float(np.hypot(*(xy - mid).T).max())))
                 ox, oy, ux, uy = next(geom_axes)
                 axis = (float(ox), float(oy), float(ux), float(uy))
-            rows = _OwnerRows(verts, pieces, [circle is not None] * len(verts), axes_p, circles_p, axis, bounds[k])
+                rows = _OwnerRows(verts, pieces, [False] * len(verts), axes_p, circles_p, axis, bounds[k])
             if len(_ROWS) >= _ROWS_SIZE:
                 del _ROWS[next(iter(_ROWS))]
             _ROWS[looked[i][0]] = ((geom, ps), rows)
             out[i] = rows
     return [rows for rows in out if rows is not None]
+
+
+def _round_rows(circle: tuple[float, float, float], bound: np.ndarray) -> _OwnerRows:
+    """The rows of a round owner (one piece): ``circle`` (x, y, r), ``bound`` its
+    footprint's bounding circle."""
+    axis = (circle[0], circle[1], 1.0, 0.0)  # (a disc has no long side)
+    return _OwnerRows([circle[:2] + circle[2] * _ROUND_COS_SIN], [np.zeros((0, 3))], [True], [axis], [circle], axis,
+                      bound)
 
 
 def _assemble(solids: _Solids) -> _Arrays:
@@ -587,7 +612,8 @@ def _assemble(solids: _Solids) -> _Arrays:
     circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
     return _Arrays(eff, z1a, sealed, geoms, circ, axes, npieces, owners_a, hp, start,
                    np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
-                   np.array(axes_p, float).reshape(-1, 4), np.array(bounds, float).reshape(-1, 3), pv)
+                   np.array(axes_p, float).reshape(-1, 4), np.array(bounds, float).reshape(-1, 3), pv,
+                   shapely.bounds(_geom_array(geoms)).reshape(-1, 4))
 
 
 #: Scenes grown lately, (ungrown, grown): the next board mostly differs from one of them
@@ -634,47 +660,49 @@ def _grow_like(obs: Obstacles, eps: float) -> Obstacles | None:
         z0, z1, gr, se = g.z0.copy(), g.z1.copy(), g.grounded.copy(), g.sealed.copy()
         geoms, circles, parts = list(g.geoms), list(g.circles), list(g.parts)
         gc = [(new.circles[i][0], new.circles[i][1], new.circles[i][2] + eps) for i in changed]  # type: ignore[index]
-        for i, c, disc in zip(changed, gc, _discs(gc)):
+        drawn = _discs(gc)
+        for i, c, disc in zip(changed, gc, drawn):
             z0[i], z1[i], gr[i], se[i] = 0.0, new.z1[i] + eps, True, new.sealed[i]
-            geoms[i], circles[i], parts[i] = disc, c, ()
+            geoms[i], circles[i], parts[i] = disc.poly, c, ()
         out = Obstacles(obs.names, _Solids(z0, z1, gr, se, tuple(geoms), tuple(circles), tuple(parts)),
                         obs.grown_by + eps, grown.members)
-        out.__dict__["_base"] = (grown, changed)
+        out.__dict__["_base"] = (grown, changed, drawn)
         return out
     return None
 
 
-def _reassemble(base: Obstacles, changed: list[int], solids: _Solids) -> _Arrays | None:
+def _reassemble(base: Obstacles, changed: list[int], drawn: list[_Disc], solids: _Solids) -> _Arrays | None:
     """The arrays of ``solids`` from those of ``base`` (assembled, the same owners and
-    pieces) where only the round owners ``changed`` differ: their rows replaced (the
-    values :func:`_assemble` gives). None when ``base`` was never assembled."""
+    pieces) where only the round owners ``changed`` differ, their footprints ``drawn``:
+    their rows replaced (the values :func:`_assemble` gives). None when ``base`` was
+    never assembled."""
     if "owner_z0" not in base.__dict__:
         return None
     a = _Arrays(*(base.__dict__[f] for f in _Arrays._fields))
     z0, z1, owner_circle, owner_axis = a.owner_z0.copy(), a.owner_z1.copy(), a.owner_circle.copy(), a.owner_axis.copy()
-    sealed, bound = a.owner_sealed.copy(), a.owner_bound.copy()
+    sealed, bound, box = a.owner_sealed.copy(), a.owner_bound.copy(), a.owner_box.copy()
     piece_circle, piece_axis, piece_verts = a.piece_circle.copy(), a.piece_axis.copy(), a.piece_verts.copy()
     geoms = list(a.owner_geom)
-    rows = _owner_rows([solids.circles[i] for i in changed], [() for _ in changed], [solids.geoms[i] for i in changed])
-    for i, r in zip(changed, rows):
+    for i, disc in zip(changed, drawn):
+        r = _round_rows(cast(tuple[float, float, float], solids.circles[i]), disc.bound())
         p = int(a.owner_pieces_start[i])
         z0[i] = 0.0 if solids.grounded[i] else solids.z0[i]
-        z1[i], sealed[i], geoms[i] = solids.z1[i], solids.sealed[i], solids.geoms[i]
+        z1[i], sealed[i], geoms[i], box[i] = solids.z1[i], solids.sealed[i], solids.geoms[i], disc.box
         owner_circle[i], owner_axis[i], bound[i] = solids.circles[i], r.axis, r.bound
         piece_circle[p], piece_axis[p] = r.circles[0], r.axes[0]
         v = r.verts[0]
         piece_verts[p, :len(v)] = v
         piece_verts[p, len(v):] = v[-1]
     return a._replace(owner_z0=z0, owner_z1=z1, owner_sealed=sealed, owner_geom=tuple(geoms), owner_circle=owner_circle,
-                      owner_axis=owner_axis, piece_circle=piece_circle,
-                      piece_axis=piece_axis, owner_bound=bound, piece_verts=piece_verts)
+                      owner_axis=owner_axis, piece_circle=piece_circle, piece_axis=piece_axis, owner_bound=bound,
+                      piece_verts=piece_verts, owner_box=box)
 
 
 def _grow_all(obs: Obstacles, eps: float) -> Obstacles:
     z0a, z1a, grounded, sealed, _, circles, parts = obs.solids
     gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
-    drawn = _discs([c for c in gc if c is not None])
-    grown = [((), next(drawn)) if c is not None else _grown_owner(ps, eps) for ps, c in zip(parts, gc)]
+    drawn = iter(_discs([c for c in gc if c is not None]))
+    grown = [((), next(drawn).poly) if c is not None else _grown_owner(ps, eps) for ps, c in zip(parts, gc)]
     gp = tuple(g[0] for g in grown)
     gg = tuple(g[1] for g in grown)
     z0g = np.where(grounded, 0.0, z0a - eps)

@@ -146,6 +146,18 @@ def discs(circles: np.ndarray) -> np.ndarray:
     depend on r alone, so this is its buffer, bit for bit (the tests check it), without
     running the buffer algorithm each time."""
     c = np.asarray(circles, float).reshape(-1, 3)
+    if not len(c):
+        return np.zeros(0, dtype=object)
+    rings = disc_rings(c)
+    if rings is None:
+        return shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS)
+    return shapely.polygons(rings)
+
+
+def disc_rings(circles: np.ndarray) -> np.ndarray | None:
+    """The closed exterior rings (n, m, 2) of :func:`discs` (the coordinates its polygons
+    hold); None where they would not all have as many points (a radius of 0 draws nothing)."""
+    c = np.asarray(circles, float).reshape(-1, 3)
     rings = []
     for r in c[:, 2].tolist():
         ring = _RINGS.get(r)
@@ -154,11 +166,9 @@ def discs(circles: np.ndarray) -> np.ndarray:
                 _RINGS.clear()
             ring = _RINGS[r] = shapely.get_coordinates(shapely.Point(0.0, 0.0).buffer(r, quad_segs=QUAD_SEGS))
         rings.append(ring)
-    if not rings:
-        return np.zeros(0, dtype=object)
-    if any(len(g) != len(rings[0]) or len(g) < 4 for g in rings):  # (a radius of 0 draws nothing)
-        return shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS)
-    return shapely.polygons(np.stack(rings) + c[:, None, :2])
+    if not rings or any(len(g) != len(rings[0]) or len(g) < 4 for g in rings):
+        return None
+    return np.stack(rings) + c[:, None, :2]
 
 
 def rotate_point(x: float, y: float, angle_deg: float, cx: float = 0.0, cy: float = 0.0) -> tuple[float, float]:
