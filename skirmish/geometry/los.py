@@ -466,23 +466,20 @@ def grow_convex(poly: Polygon, eps: float) -> Polygon:
     if eps <= 0:
         return poly
     pts = np.asarray(shapely.geometry.polygon.orient(poly, 1.0).exterior.coords)[:-1]
-    nxt = np.roll(pts, -1, axis=0)
-    edge = nxt - pts
+    edge = pts[_next_index(len(pts))] - pts
     keep = np.hypot(edge[:, 0], edge[:, 1]) > 1e-12
     pts, edge = pts[keep], edge[keep]
     ang = np.arctan2(-edge[:, 0], edge[:, 1])  # outward normal of edge i (CCW ring): (ey, -ex)
-    out = []
-    step = math.pi / (2 * GROW_QUAD_SEGS)
-    for i in range(len(pts)):
-        a0, a1 = ang[i - 1], ang[i]  # normals of the edges into and out of vertex i
-        turn = (a1 - a0) % (2 * math.pi)
-        m = max(1, math.ceil(turn / step - 1e-9))
-        d = turn / m
-        rad = eps / math.cos(d / 2)
-        for j in range(m):
-            t = a0 + (j + 0.5) * d
-            out.append((pts[i, 0] + rad * math.cos(t), pts[i, 1] + rad * math.sin(t)))
-    return Polygon(out)
+    a0 = ang[np.arange(-1, len(ang) - 1)]  # per vertex i, the normals of the edges into (a0) and out of (ang) it
+    turn = (ang - a0) % (2 * math.pi)
+    m = np.maximum(1, np.ceil(turn / (math.pi / (2 * GROW_QUAD_SEGS)) - 1e-9)).astype(int)
+    d = turn / m
+    rad = eps / np.array([math.cos(h) for h in (d / 2).tolist()])  # (math's cos and sin: the drawn values)
+    at = np.repeat(np.arange(len(pts)), m)  # each of the m chords of vertex i's arc
+    t = a0[at] + (np.arange(len(at)) - np.repeat(np.cumsum(m) - m, m) + 0.5) * d[at]
+    ts = t.tolist()
+    cos, sin = np.array([math.cos(x) for x in ts]), np.array([math.sin(x) for x in ts])
+    return shapely.polygons(np.stack([pts[at, 0] + rad[at] * cos, pts[at, 1] + rad[at] * sin], 1))
 
 
 #: Per-owner rows of :func:`_assemble`, reused by every scene that holds the same solid
