@@ -620,3 +620,49 @@ def test_E_SIZE_discs_drawn_from_the_disc_at_the_origin_are_geos_buffers(seed):
         assert all(np.array_equal(shapely.get_coordinates(a), shapely.get_coordinates(b)) for a, b in zip(got, want))
     c[3, 2] = 0.0
     assert discs(c)[3].is_empty and discs(c)[0].equals_exact(want[0], 0.0)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_E_LOS_disc_bounds_read_off_the_ring_are_shapelys(seed):
+    """A disc footprint's bounds and bounding circle, read off the ring drawn
+    (``los._discs``, what a moved model's rows are derived from), are the values shapely
+    reads off the polygon."""
+    from skirmish.geometry import los
+
+    rng = np.random.default_rng(seed)
+    c = np.column_stack([rng.uniform(-60, 120, (12, 2)), rng.choice([0.31, 0.5, 0.79], 12) + rng.uniform(0, 1e-3)])
+    got = los._discs([tuple(row) for row in c.tolist()])
+    polys = [d.poly for d in got]
+    assert np.array_equal(np.array([d.box for d in got]), shapely.bounds(np.array(polys, dtype=object)))
+    assert np.array_equal(np.array([d.bound() for d in got]), los._bounding_circles(polys))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1e-6, 0.1 / 25.4, 0.01, 0.3]))
+def test_E_LOS_grown_convex_pieces_are_drawn_chord_by_chord(seed, eps):
+    """E-LOS clearance: ``grow_convex`` draws, round each corner, chords tangent to the
+    ε-circle, vertex after vertex (the values of the loop below, bit for bit)."""
+    import math
+
+    from skirmish.geometry.los import GROW_QUAD_SEGS, grow_convex
+
+    rng = np.random.default_rng(seed)
+    poly = shapely.convex_hull(shapely.multipoints(rng.uniform(-20, 20, (int(rng.integers(3, 12)), 2))))
+    if poly.geom_type != "Polygon":
+        return
+    pts = np.asarray(shapely.geometry.polygon.orient(poly, 1.0).exterior.coords)[:-1]
+    edge = np.roll(pts, -1, axis=0) - pts
+    keep = np.hypot(edge[:, 0], edge[:, 1]) > 1e-12
+    pts, edge = pts[keep], edge[keep]
+    ang = np.arctan2(-edge[:, 0], edge[:, 1])
+    want = []
+    for i in range(len(pts)):
+        a0, a1 = ang[i - 1], ang[i]
+        turn = (a1 - a0) % (2 * math.pi)
+        m = max(1, math.ceil(turn / (math.pi / (2 * GROW_QUAD_SEGS)) - 1e-9))
+        d = turn / m
+        rad = eps / math.cos(d / 2)
+        want += [(pts[i, 0] + rad * math.cos(a0 + (j + 0.5) * d), pts[i, 1] + rad * math.sin(a0 + (j + 0.5) * d))
+                 for j in range(m)]
+    assert np.array_equal(shapely.get_coordinates(grow_convex(poly, eps)), shapely.get_coordinates(Polygon(want)))
