@@ -881,12 +881,13 @@ def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
 
 
 def visible_nodes(space: FreeSpace, nodes: Nodes, point: Sequence[float], *, relax: bool = False,
-                  caps: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  caps: np.ndarray | None = None, among: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Nodes a point can go straight to, tangent at the node: ``(indices, distances)``.
-    ``relax``: the point may already be too close to something (see :meth:`FreeSpace.violations`)."""
+    ``relax``: the point may already be too close to something (see :meth:`FreeSpace.violations`).
+    ``among``: only these nodes (indices, in order) are tried."""
     p = np.asarray(point, float).reshape(1, 2)
-    idx = np.arange(len(nodes))
-    cand = idx[nodes.admits(idx, nodes.xy - p)]
+    idx = np.arange(len(nodes)) if among is None else np.asarray(among, int)
+    cand = idx[nodes.admits(idx, nodes.xy[idx] - p)]
     if len(cand) == 0:
         return cand, np.zeros(0)
     p0 = np.repeat(p, len(cand), axis=0)
@@ -895,11 +896,15 @@ def visible_nodes(space: FreeSpace, nodes: Nodes, point: Sequence[float], *, rel
     return cand, np.hypot(*(nodes.xy[cand] - p).T)
 
 
-def cross_pairs(a: Nodes, b: Nodes) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (i in ``a``, j in ``b``) whose segment is tangent at both ends."""
-    if len(a) == 0 or len(b) == 0:
+def cross_pairs(a: Nodes, b: Nodes, among_a: np.ndarray | None = None, among_b: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (i in ``a``, j in ``b``) whose segment is tangent at both ends, in (i, j) order.
+    ``among_a`` / ``among_b``: only these nodes (indices, in order) are paired."""
+    ia = np.arange(len(a)) if among_a is None else np.asarray(among_a, int)
+    jb = np.arange(len(b)) if among_b is None else np.asarray(among_b, int)
+    if len(ia) == 0 or len(jb) == 0:
         return np.zeros(0, int), np.zeros(0, int)
-    i, j = (g.ravel() for g in np.meshgrid(np.arange(len(a)), np.arange(len(b)), indexing="ij"))
+    i, j = (g.ravel() for g in np.meshgrid(ia, jb, indexing="ij"))
     d = b.xy[j] - a.xy[i]
     ok = a.admits(i, d) & b.admits(j, d)
     return i[ok], j[ok]

@@ -522,9 +522,9 @@ class _Mover:
             o = offset[k]
             add(g.edges[:, 0] + o, g.edges[:, 1] + o, g.weights, 0)
             add(g.edges[:, 1] + o, g.edges[:, 0] + o, g.weights, 0)
-        idx, dist = P.visible_nodes(self.space(self.home).trav, nodes[self.home], self.start, relax=True)
-        keep = near[idx + offset[self.home]]
-        idx, dist = idx[keep], dist[keep]
+        first = offset[self.home]  # (only the nodes within reach are tried)
+        idx, dist = P.visible_nodes(self.space(self.home).trav, nodes[self.home], self.start, relax=True,
+                                    among=np.flatnonzero(near[first:first + len(nodes[self.home])]))
         add(np.full(len(idx), start), idx + offset[self.home], dist, 0)
         for li, lad in enumerate(self.ladders):
             if not lad.usable or lad.low not in offset or lad.high not in offset:
@@ -542,9 +542,7 @@ class _Mover:
                     continue
                 up_nodes, up_ids = self._with_start(nodes[hi], offset[hi], hi, start)
                 low_nodes, low_ids = self._with_start(nodes[lo], offset[lo], lo, start)
-                i, j = P.cross_pairs(up_nodes, low_nodes)
-                keep = near[up_ids[i]] & near[low_ids[j]]
-                i, j = i[keep], j[keep]
+                i, j = P.cross_pairs(up_nodes, low_nodes, np.flatnonzero(near[up_ids]), np.flatnonzero(near[low_ids]))
                 if not len(i):
                     continue
                 p0, p1 = up_nodes.xy[i], low_nodes.xy[j]
