@@ -403,6 +403,9 @@ _SUPPORT_CAPS: IdentityMemo[np.ndarray] = IdentityMemo(1024)
 #: The polygon footprints' edges of a free space (:attr:`FreeSpace._footprint_edges`), by
 #: the footprints' obstacles (identity, in order).
 _FOOTPRINT_EDGES: IdentityMemo[tuple[np.ndarray, np.ndarray, float]] = IdentityMemo(256)
+#: The STRtree of a free space's polygon footprints (:attr:`FreeSpace._footprints`), by
+#: the footprints (identity, in order).
+_FOOTPRINT_TREES: IdentityMemo[shapely.STRtree] = IdentityMemo(256)
 #: A support's edges grown by a clearance (:meth:`FreeSpace._walls`), by (support
 #: identity, clearance, max error).
 _WALLS: IdentityMemo[list[np.ndarray]] = IdentityMemo(256)
@@ -461,8 +464,11 @@ class FreeSpace:
 
     @cached_property
     def _footprints(self) -> shapely.STRtree | None:
-        polys = [o.polygon for o in self.obstacles if o.polygon is not None]
-        return shapely.STRtree(polys) if polys else None
+        polys = tuple([o.polygon for o in self.obstacles if o.polygon is not None])
+        if not polys:
+            return None
+        # (the same footprints in every space of one base size on one surface: one tree)
+        return _FOOTPRINT_TREES.get(tuple(map(id, polys)), polys, lambda: shapely.STRtree(polys))
 
     def footprint_hits(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(point index, footprint index) pairs where a point lies strictly inside a polygon
