@@ -59,10 +59,25 @@ class Jump:
         self._seen: dict[tuple[float, ...], tuple[Any, ...]] = {}  # (_landed)
 
     def _blocked(self, s: Any, pts: np.ndarray) -> np.ndarray:
-        """Does the hitbox at each point ``(x, y, z)`` run into piece ``s``?"""
+        """Does the hitbox at each point ``(x, y, z)`` run into piece ``s``? (The plan
+        distance is measured only where the heights overlap.)"""
         z0, z1 = s.solid.z0, s.solid.z1
-        near = shapely.distance(s.solid.footprint, shapely.points(pts[:, :2])) < self.r - CONTACT
-        return near & (z1 > pts[:, 2] + Z_TOL) & (z0 < pts[:, 2] + self.h - Z_TOL)
+        out = (z1 > pts[:, 2] + Z_TOL) & (z0 < pts[:, 2] + self.h - Z_TOL)
+        if out.any():
+            out[out] = shapely.distance(s.solid.footprint, shapely.points(pts[out, :2])) < self.r - CONTACT
+        return out
+
+    def _first_blocked(self, s: Any, pts: np.ndarray, idx: np.ndarray) -> int:
+        """The first of the points ``pts[idx]`` (``idx`` in order along the line) where the
+        hitbox runs into ``s`` (-1: none), tested in growing batches from the first."""
+        size, k = 16, 0
+        while k < len(idx):
+            part = idx[k:k + size]
+            hit = self._blocked(s, pts[part])
+            if hit.any():
+                return int(part[np.argmax(hit)])
+            k, size = k + size, 4 * size
+        return -1
 
     def _first_hit(self, a: np.ndarray, b: np.ndarray) -> tuple[float, Any]:
         """The first parameter on ``a → b`` where the hitbox runs into a piece (1.0, None: none)."""
@@ -78,11 +93,11 @@ class Jump:
             # only the points within reach of the footprint's box may be within reach of it
             dx = np.maximum(np.maximum(x0 - pts[:, 0], pts[:, 0] - x1), 0.0)
             dy = np.maximum(np.maximum(y0 - pts[:, 1], pts[:, 1] - y1), 0.0)
-            maybe = np.flatnonzero(np.hypot(dx, dy) < self.r - CONTACT + 1e-9)
-            hit = maybe[self._blocked(s, pts[maybe])]
-            if not len(hit) or ts[hit[0]] >= best:
+            maybe = np.flatnonzero((np.hypot(dx, dy) < self.r - CONTACT + 1e-9) & (ts < best))
+            hit = self._first_blocked(s, pts, maybe)  # (one no earlier than the best so far is not taken)
+            if hit < 0:
                 continue
-            best, who = self._bisect(s, a, b, float(ts[hit[0] - 1]) if hit[0] else 0.0, float(ts[hit[0]])), s
+            best, who = self._bisect(s, a, b, float(ts[hit - 1]) if hit else 0.0, float(ts[hit])), s
         return best, who
 
     def _bisect(self, s: Any, a: np.ndarray, b: np.ndarray, lo: float, hi: float, steps: int = 40,
