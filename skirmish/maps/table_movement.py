@@ -601,8 +601,9 @@ class _Mover:
                     continue
                 sp = self.space(k)
                 sp.trav.grown  # noqa: B018  (grows them all at once)
-                blockers = [g for o in sp.trav.obstacles if o.name not in A.pieces
-                            for g in o.grown(sp.trav.max_error) if g.intersects(near)]
+                grown = np.array([g for o in sp.trav.obstacles if o.name not in A.pieces
+                                  for g in o.grown(sp.trav.max_error)], dtype=object)
+                blockers = list(grown[shapely.intersects(grown, near)]) if len(grown) else []
                 if blockers:
                     hit = shapely.intersection(curve, shapely.union_all(blockers).boundary)
                     if not hit.is_empty:
