@@ -2,7 +2,8 @@
 
 Every module in this package whose name does not start with ``_`` is a command:
 it defines ``register(subparsers)``, which adds its sub-parser and sets
-``func(args) -> int`` as the default. New commands need no edit here.
+``func(args) -> int`` as the default. New commands need no edit here. A command line
+that names a command imports that command's module alone (and what it needs).
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message, parser=self)
 
 
-def build_parser() -> _Parser:
+def build_parser(argv: Sequence[str] | None = None) -> _Parser:
+    """The parser of every command, or, where ``argv`` names a command first (before any
+    option), of that command alone (the same parse: the other commands' modules are not
+    imported)."""
     parser = _Parser(
         prog="skirmish",
         description="Settle line-of-sight disputes, measure, place templates, move and roll dice "
@@ -54,11 +58,10 @@ def build_parser() -> _Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     parser.commands = sub.choices
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        module.register(sub)
+    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    first = argv[0] if argv else None
+    for name in [first] if first in names else names:
+        importlib.import_module(f"{__name__}.{name}").register(sub)
     return parser
 
 
@@ -112,7 +115,7 @@ def _drop_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
-    parser = build_parser()
+    parser = build_parser(argv)
     try:
         args, extra = parser.parse_known_args(argv)
         if extra:  # report an unknown option with the command's own usage, not the top level's

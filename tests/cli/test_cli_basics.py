@@ -282,3 +282,32 @@ def test_an_error_names_the_subcommand_as_typed(capsys, argv):
     # (`skirmish chaos play` failed as `skirmish chaos: error:`, naming no subcommand)
     err = cli_refused(capsys, *argv)
     assert err.startswith(f"skirmish {argv[0]} {argv[1]}: error: ")
+
+
+def test_a_command_imports_its_own_module_alone_and_import_skirmish_stays_light():
+    """(every command imported every command's module, and `import skirmish` the whole
+    engine: `skirmish roll` spent a second starting)"""
+    code = ("import sys; from skirmish.cli import main; import skirmish; light = 'skirmish.maps.table' not in "
+            "sys.modules; main(['odds', '--active', 'ATT=12', '--json']); "
+            "print(light, 'skirmish.maps.table' in sys.modules, "
+            "sorted(m for m in sys.modules if m.startswith('skirmish.cli.') and not m.startswith('skirmish.cli._')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "True False ['skirmish.cli.odds']"
+    # the library's names (and subpackages) are there at first use
+    code = ("import skirmish; t = skirmish.load('scenarios/first-steps.toml'); "
+            "print(type(t) is skirmish.Table, hasattr(skirmish.rules.eldfall, 'weapons'), 'Table' in dir(skirmish))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["True", "True", "True"]
+
+
+def test_the_parser_of_one_command_is_the_whole_parser_s_for_that_command():
+    from skirmish.cli import build_parser
+
+    everything = build_parser()
+    assert len(everything.commands) > 10
+    for name in ("roll", "move", "play"):
+        alone = build_parser([name, "--help"])
+        assert list(alone.commands) == [name]
+        assert alone.commands[name].format_help() == everything.commands[name].format_help()
+    assert list(build_parser(["--help"]).commands) == list(everything.commands)
+    assert list(build_parser(["rol"]).commands) == list(everything.commands)  # (its error lists every choice)
