@@ -113,7 +113,13 @@ def _drop_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:  # (Ctrl-C, even while the command's modules load: no traceback)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     as_json = "--json" in argv
     parser = build_parser(argv)
     try:
@@ -131,8 +137,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `skirmish los ... --all | head`
         _drop_stdout()
         return 0
-    except KeyboardInterrupt:
-        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

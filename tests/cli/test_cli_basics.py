@@ -311,3 +311,15 @@ def test_the_parser_of_one_command_is_the_whole_parser_s_for_that_command():
         assert alone.commands[name].format_help() == everything.commands[name].format_help()
     assert list(build_parser(["--help"]).commands) == list(everything.commands)
     assert list(build_parser(["rol"]).commands) == list(everything.commands)  # (its error lists every choice)
+
+
+def test_ctrl_c_while_the_command_loads_is_no_traceback(monkeypatch, capsys):
+    """(a Ctrl-C in the second the commands' modules took to import printed Python's traceback)"""
+    import skirmish.cli as cli
+
+    def interrupted(name: str):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.importlib, "import_module", interrupted)
+    assert main(["roll", "--help"]) == 130
+    assert capsys.readouterr() == ("", "")
