@@ -112,7 +112,16 @@ def _drop_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+#: What a terminal shows while a fresh install compiles the geometry kernels.
+COMPILE_NOTICE = ("skirmish: compiling the geometry kernels for their first use on this machine "
+                  "(once: up to a minute; cached afterwards)...")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stderr.isatty():  # (a terminal: tell why the first run waits)
+        from ..geometry import kernels
+
+        kernels.on_first_compile(lambda: print(COMPILE_NOTICE, file=sys.stderr, flush=True))
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:  # (Ctrl-C, even while the command's modules load: no traceback)

@@ -323,3 +323,17 @@ def test_ctrl_c_while_the_command_loads_is_no_traceback(monkeypatch, capsys):
     monkeypatch.setattr(cli.importlib, "import_module", interrupted)
     assert main(["roll", "--help"]) == 130
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_terminal_is_told_why_a_first_run_waits_for_the_kernels(monkeypatch, capsys):
+    from skirmish import cli
+    from skirmish.geometry import kernels
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    try:
+        assert main(["odds", "--active", "ATT=12", "--json"]) == 0
+        assert kernels._notice is not None
+        kernels._notice()
+        assert capsys.readouterr().err == cli.COMPILE_NOTICE + "\n"
+    finally:
+        kernels.on_first_compile(None)

@@ -560,3 +560,30 @@ def test_e_move_kernel_dijkstra_gives_the_python_distances_and_tree(seed, direct
     limit = float(rng.choice([np.inf, 4.0]))
     fast, slow = _both_ways(paths.dijkstra, n, edges, weights, sources, limit=limit, directed=directed)
     assert all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(fast, slow))
+
+
+def test_the_first_compile_notice_comes_once_at_the_first_kernel_compile_only():
+    """(a fresh install's first query waited a minute in silence while numba compiled)"""
+    from types import SimpleNamespace
+
+    from numba.core import event
+
+    from skirmish.geometry import kernels
+
+    kernels._c()  # (the listener is in place once the kernels module is)
+    calls: list[int] = []
+
+    def compile_of(module: str) -> None:
+        fake = SimpleNamespace(py_func=SimpleNamespace(__module__=module))
+        with event.trigger_event("numba:compile", data={"dispatcher": fake, "args": (), "return_type": None}):
+            pass
+
+    try:
+        kernels.on_first_compile(lambda: calls.append(1))
+        compile_of("numba.np.arraymath")  # (numba's own implementations are not ours)
+        assert calls == []
+        compile_of("skirmish.geometry._compiled")
+        compile_of("skirmish.geometry._compiled")
+        assert calls == [1]
+    finally:
+        kernels.on_first_compile(None)
