@@ -1,9 +1,10 @@
 """The ``skirmish`` command line: a thin layer over the library.
 
-Every module in this package whose name does not start with ``_`` is a command:
-it defines ``register(subparsers)``, which adds its sub-parser and sets
-``func(args) -> int`` as the default. New commands need no edit here. A command line
-that names a command imports that command's module alone (and what it needs).
+Each command is a module of this package, listed with its one-line help in
+:data:`._commands.COMMANDS`: it defines ``register(subparsers)``, which adds its
+sub-parser and sets ``func(args) -> int`` as the default. A command line that names a
+command imports that command's module alone (and what it needs); the top-level help
+lists the commands without importing any.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import argparse
 import importlib
 import json
 import os
-import pkgutil
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import SkirmishError, UsageError
 from ..game.policy import PolicyFailed
+from ._commands import COMMANDS
 
 
 #: An argument that starts like a negative number (``-1,5``, ``-.5``, ``-3in``) is a
@@ -44,9 +45,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser(argv: Sequence[str] | None = None) -> _Parser:
-    """The parser of every command, or, where ``argv`` names a command first (before any
-    option), of that command alone (the same parse: the other commands' modules are not
-    imported)."""
+    """The parser of every command; with ``argv``, of the command it names alone (its first
+    word that is no option: the top level's options take no value), or where it names none,
+    of the top level alone (the commands listed with their help, for ``--help`` and the
+    errors). Either parses ``argv`` as the parser of every command does, without importing
+    the other commands' modules."""
     parser = _Parser(
         prog="skirmish",
         description="Settle line-of-sight disputes, measure, place templates, move and roll dice "
@@ -58,9 +61,16 @@ def build_parser(argv: Sequence[str] | None = None) -> _Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     parser.commands = sub.choices
-    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
-    first = argv[0] if argv else None
-    for name in [first] if first in names else names:
+    if argv is None:
+        names = list(COMMANDS)
+    else:
+        named = next((a for a in argv if not a.startswith("-")), None)
+        if named not in COMMANDS:  # (the top level's help, version or error: no command runs)
+            for name, text in COMMANDS.items():
+                sub.add_parser(name, help=text)
+            return parser
+        names = [named]
+    for name in names:
         importlib.import_module(f"{__name__}.{name}").register(sub)
     return parser
 

@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import UsageError
 from ..maps.table_attack import Attack, attack
 from ..rules.eldfall.reactions import REACTION_KINDS
+from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table, require_table
 from .odds import dist_lines, states_line
@@ -15,7 +16,7 @@ from .odds import dist_lines, states_line
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "attack", help="can A attack B as placed: LoS, reach band, cover, reaction and the exact odds",
+        "attack", help=COMMANDS["attack"],
         description="One answer from the table as placed (E-ACTION-ATTACK): line of sight with its proof "
         "(E-LOS), the weapon and reach band with its Accuracy (E-REACH), cover (E-COVER), the Reaction the "
         "target can make (E-REACTION) and the exact odds of Hits, Wounds and both models' end States "

@@ -14,15 +14,16 @@ from ..errors import RuleInputError
 from ..rules.chaosparty.attack import ATTACK_BOOSTS, DEFENCE_BOOSTS, Attack, parse_boosts
 from ..rules.chaosparty.odds import AttackOdds, attack_odds
 from ..rules.chaosparty.tokens import Player, Tokens
-from ._games import add_game_args, check_game_args, game_number, replay_hint
 from ..scale import ci95, ci95_text
 from ..wording import count
+from ._commands import COMMANDS
+from ._games import add_game_args, check_game_args, game_number, replay_hint
 from ._output import emit_json
 from ._progress import progress_bar
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("chaos", help="Chaos Party: exact odds of one attack, and whole duels",
+    p = sub.add_parser("chaos", help=COMMANDS["chaos"],
                        description="Chaos Party (C-* rules): `odds` gives the exact odds of one attack, `play` "
                        "plays whole duels from a duel file. Rules as built: docs/chaosparty.md.")
     chaos = p.add_subparsers(dest="chaos_command", metavar="SUBCOMMAND")

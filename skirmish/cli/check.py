@@ -11,6 +11,7 @@ from ..maps.grid import CREATURES, Grid, room_text
 from ..maps.pieces import Model
 from ..maps.regions import Regions
 from ..maps.table import Table
+from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("check", help="validate a scenario file and summarise it",
+    p = sub.add_parser("check", help=COMMANDS["check"],
                        description="Validate a scenario file (a table, or a Party Hard grid of rooms); print a "
                        "summary, or the first error (exit 2).")
     add_scenario_args(p)

@@ -13,6 +13,7 @@ from ..rules.partyhard.elements import ELEMENTS, parse_element
 from ..rules.partyhard.fighter import Fighter
 from ..rules.partyhard.items import ATTACK, BUILTIN_ABILITIES, BUILTIN_ITEMS, Ability, Item, ItemKind, lookup
 from ..rules.partyhard.stats import STAT_MAX, Stats
+from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 from ._scenario import load_table
 
@@ -22,7 +23,7 @@ HAND_FLAGS = ("attack", "weapon", "weapon_element", "weapon_bonus", "armor", "ar
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "damage", help="Party Hard damage (or healing) of one attack, term by term",
+        "damage", help=COMMANDS["damage"],
         description="Exact damage of one Party Hard attack (P-DMG): base (the ability's damage, or the Attack for a "
         "plain weapon hit, P-WEAPON) + weapon bonus + 1 if the weapon's element is the damage's + element relation "
         "(Matter vs Void +1, same -1, Ether 0) + streak (P-STREAK) - Defense, never below 0. With --heal, healing "

@@ -12,6 +12,7 @@ from ..rules.partyhard.fight import resolve_fight
 from ..rules.partyhard.fighter import Fighter
 from ..rules.partyhard.log import ActionLog, FightLog, Note, TargetLog
 from ..rules.partyhard.policy import GreedyPolicy, ScriptedPolicy
+from ._commands import COMMANDS
 from ._games import seed_value
 from ._output import add_json_flag, emit_json
 from ._scenario import load_table
@@ -19,7 +20,7 @@ from ._scenario import load_table
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "fight", help="resolve a Party Hard fight in a room (seeded, logged)",
+        "fight", help=COMMANDS["fight"],
         description="Resolve the fight in one room of a grid scenario: the attacking player's row against the "
         "creatures there (or another player). Damage is exact (P-DMG, P-STREAK, P-SHIELD, P-EFFECT, P-HEAL); the "
         "choices (actions, targets, shields) are a careful greedy player's, ties broken by the seed. The log shows "

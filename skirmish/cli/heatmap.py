@@ -10,6 +10,7 @@ from ..errors import SkirmishError
 from ..geometry.los import DEFAULT_TOLERANCE
 from ..rules.eldfall.sizes import SIZES
 from ..units import MM_PER_INCH
+from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
@@ -23,7 +24,7 @@ PX_DEFAULT = 1200
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "heatmap", help="exposure heatmap: how many enemies see a model standing at each cell",
+        "heatmap", help=COMMANDS["heatmap"],
         description="Stand a probe model of side S and the given size at the centre of every cell of a --step "
         "grid (on the table, or on a walkable roof) and count the models of the other sides that see it from "
         "their front arcs as placed (exposure), and those it sees with 360° vision (sees). Cells where it "

@@ -23,6 +23,7 @@ from ..rules.implant import (
     pool,
 )
 from ..wording import count as counted
+from ._commands import COMMANDS
 from ._games import seed_value
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
@@ -43,7 +44,7 @@ def _factor_args(p: argparse.ArgumentParser) -> None:
 
 def register(sub: Any) -> None:
     top = sub.add_parser(
-        "implant", help="Implant solo: the d6 oracle's exact odds, seeded rolls and fights",
+        "implant", help=COMMANDS["implant"],
         description="Implant solo (I-LADDER, I-POOL, I-DRAMA, I-FIGHT, I-DAMAGE): |A - H| + 1 d6, the highest "
         "kept when the helping factors A win, the lowest when the hindering factors H do; more than 5 dice "
         f"answer without a roll. Rules, interpretations and JSON: {DOC}")

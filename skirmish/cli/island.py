@@ -24,6 +24,7 @@ from ..rules.spiritisland.island import ROUNDS
 from ..scale import ci95, ci95_text, job_rng, run_jobs
 from ..scenario.dump import write_scenario
 from ..scenario.load import load
+from ._commands import COMMANDS
 from ._games import add_game_args, check_game_args, game_number, replay_hint, seed_value
 from ..wording import count
 from ._output import add_json_flag, emit_json
@@ -33,7 +34,7 @@ GAME = "spiritisland"
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("island", help="Spirit island: the invaders' phase, distances, whole games",
+    p = sub.add_parser("island", help=COMMANDS["island"],
                        description="Spirit island on a map of regions (map = \"regions\", docs/island-format.md): "
                        "run one invaders' phase, measure region steps, or play whole games with simple spirits.")
     isub = p.add_subparsers(dest="island_command", metavar="SUBCOMMAND")

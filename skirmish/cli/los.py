@@ -9,6 +9,7 @@ from ..errors import SkirmishError, UsageError
 from ..geometry.los import DEFAULT_TOLERANCE, MAX_TOLERANCE
 from ..maps.table import LineOfSight, Table
 from ..units import MM_PER_INCH
+from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scenario import add_scenario_args, load_table
@@ -17,7 +18,7 @@ from ._values import flag_length
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "los", help="line of sight between two models, or all pairs, with its proof",
+        "los", help=COMMANDS["los"],
         description="Line of sight (E-LOS) from A's front half (E-ARC) to B's hitbox. A visible verdict "
         "carries a witness segment keeping the clearance (--tolerance) from every other solid; a blocked one "
         "names the blockers and certifies that no sight line keeps that clearance (grazing is not seeing).")

@@ -15,12 +15,13 @@ from ..maps.base import Map
 from ..maps.grid import Grid, room_text
 from ..maps.regions import Regions
 from ..maps.table import Table
+from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("measure", help="measure between two models (respects the measurement mode)",
+    p = sub.add_parser("measure", help=COMMANDS["measure"],
                        description="Table: distance between the nearest points of two hitboxes (E-DIST), base "
                        "contact, the arc of A that B is in, B in A's Awareness, and A's weapons' reach; Standard mode "
                        "withholds distances beyond max(Awareness, Movement), Realism refuses unless --declared. "

@@ -20,6 +20,7 @@ from ..maps.results import MovePlan, MoveRange
 from ..maps.tolerances import MAX_EXTENT, far_off_table
 from ..rules.eldfall.modes import MODES
 from ..scenario.load import load
+from ._commands import COMMANDS
 from ._output import emit_json
 from ._values import flag_length
 
@@ -39,7 +40,7 @@ the surface at height Z (a roof); on a grid of rooms, X,Y is (column, row)."""
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "move", help="shortest legal path, check a declared path, or the movement range",
+        "move", help=COMMANDS["move"],
         description="Movement of one model. --to: the shortest legal path to a point (or as near as it "
         "gets); --reach: into base contact with a model; --via (repeated): check a declared path; --range: "
         "where the model can end its move. The path is the base centre's (E-DIST-MOVE); its cost doubles "

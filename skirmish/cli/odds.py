@@ -15,6 +15,7 @@ from ..rules.eldfall.odds import (
     JointDistribution,
     engagement_odds,
 )
+from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 
 SIDE_KEYS = """\
@@ -63,7 +64,7 @@ def read_sides(args: argparse.Namespace) -> tuple[Side, list[Side]]:
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "odds",
-        help="exact odds of an attack: Hits, Wounds, states",
+        help=COMMANDS["odds"],
         description="Exact odds of one Attack (E-ROLL-ATK, E-CONF, E-CRIT, E-DODGE, E-ROLL-DMG, E-WOUND): "
         "the distribution of Hits and of Wounds dealt by each side, their joint outcome, expected values "
         "and the states the models end in. Every probability is exact (a fraction in --json).",

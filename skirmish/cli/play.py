@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import SkirmishError
 from ..scenario.load import from_dict, parse_toml, read_source
+from ._commands import COMMANDS
 from ._games import add_game_args, check_game_args
 from ._output import add_json_flag
 
@@ -24,7 +25,7 @@ GAMES = {"table": "_play_eldfall", "grid": "_play_partyhard", "regions": "island
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("play", help="play whole games with policies (one logged game, or --games N)",
+    p = sub.add_parser("play", help=COMMANDS["play"],
                        description="Play a scenario as a whole game: rounds, turns and every choice made by a "
                        "policy per side. One game prints a log; --games N prints win shares and means. "
                        "Game i is seeded from (seed, i): the report is the same for any --workers or backend.")

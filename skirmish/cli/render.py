@@ -7,12 +7,13 @@ from typing import Any
 
 from ..rules.eldfall.templates import TEMPLATES
 from ..viewer.overlays import Extras
+from ._commands import COMMANDS
 from ._scenario import add_scenario_args, load_table, require_table
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "render", help="draw the table to a PNG (headless, no display needed)",
+        "render", help=COMMANDS["render"],
         description="Draw the table as the viewer shows it — scenery shaded by height, models with facing and "
         "front arc — with a legend, to a PNG. Works without a display (pyglet over EGL). Overlays: line of sight "
         "for pairs (with a profile slice each), everything a selected model sees, an area template, a movement range.")

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..rules.eldfall.dice import AttackDie, DamageDie, EngagementLog, ExchangeLog, SideLog, resolve_engagement
 from ..rules.eldfall.wounds import WoundResult
+from ._commands import COMMANDS
 from ._games import seed_value
 from ._output import add_json_flag, emit_json
 from .odds import KIND_TITLES, SIDE_KEYS, add_side_args, read_sides
@@ -16,7 +17,7 @@ from .odds import KIND_TITLES, SIDE_KEYS, add_side_args, read_sides
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "roll",
-        help="roll one attack with a seed and print every die",
+        help=COMMANDS["roll"],
         description="Resolve one Attack with seeded dice and log every die: face, target, success, "
         "Critical, which enemy dice cancel it, rerolls; the Hits, the damage dice, the Wounds and the "
         "states (Incapacitated, Dead). The same seed gives the same log.",

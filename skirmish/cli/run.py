@@ -11,8 +11,9 @@ from ..scale import job_rng
 from ..sim.engine import Simulator
 from ..sim.script import load_with_script
 from ..sim.trials import MAX_TRIALS, STATES, run_trials
-from ._games import one_or_many, seed_value
 from ..wording import count
+from ._commands import COMMANDS
+from ._games import one_or_many, seed_value
 from ._output import add_json_flag, emit_json
 from ._progress import progress_bar
 from ._scale import add_scale_args, scale_kwargs
@@ -20,7 +21,7 @@ from ._values import whole_number
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("run", help="play a scenario's [[script]] once, or many times",
+    p = sub.add_parser("run", help=COMMANDS["run"],
                        description="Resolve the declared actions of a scenario's [[script]] on the table: paths, "
                        "line of sight, reach and cover from the geometry; d20 dice from a seeded generator. "
                        "With --trials, repeat with independent seeds and report end states and Wounds per action.")

@@ -10,6 +10,7 @@ from ..errors import SkirmishError
 from ..maps.template_results import BestTemplate, Placement, TemplateResult, TemplateVolley
 from ..rules.eldfall.templates import TEMPLATES, template_spec
 from ..units import MM_PER_INCH
+from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table, require_table
 from ._values import flag_length
@@ -27,7 +28,7 @@ JSON schema and every interpretation: docs/templates.md"""
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "template", help="who an AoE template hits (and why), or its best placement",
+        "template", help=COMMANDS["template"],
         description="Resolve an area-of-effect template (E-TMPL): the models it affects with why (coverage, "
         "height band, LoS witness from the centre point or the attacker; only scenery blocks), the models "
         "under it that are spared with why, whether the main target is covered, and the outline. Templates: "

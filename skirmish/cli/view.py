@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ._commands import COMMANDS
 from ._scenario import add_scenario_args, load_table, require_table
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "view", help="open the table in a window: select, see LoS, profile slices, measure, move, save",
+        "view", help=COMMANDS["view"],
         description="An interactive top-down view of the table at true scale. Click a model for its Awareness, "
         "reach and LoS to every other model; shift+click a second one for the profile slice; drag a model to "
         "move it; m then drag to measure; t for templates; r for the movement range; wheel zooms, right-drag "

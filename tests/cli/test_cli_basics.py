@@ -309,8 +309,23 @@ def test_the_parser_of_one_command_is_the_whole_parser_s_for_that_command():
         alone = build_parser([name, "--help"])
         assert list(alone.commands) == [name]
         assert alone.commands[name].format_help() == everything.commands[name].format_help()
-    assert list(build_parser(["--help"]).commands) == list(everything.commands)
-    assert list(build_parser(["rol"]).commands) == list(everything.commands)  # (its error lists every choice)
+    for top in (["--help"], ["rol"], [], ["--version"]):  # (help, an error listing every choice, version)
+        light = build_parser(top)
+        assert list(light.commands) == list(everything.commands)
+        assert light.format_help() == everything.format_help()
+
+
+def test_every_command_module_is_listed_and_the_top_level_help_imports_none():
+    import pkgutil
+
+    import skirmish.cli as cli
+    from skirmish.cli._commands import COMMANDS
+
+    assert sorted(COMMANDS) == sorted(m.name for m in pkgutil.iter_modules(cli.__path__) if not m.name[0] == "_")
+    code = ("import sys; from skirmish.cli import main\ntry: main(['--help'])\nexcept SystemExit: pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('skirmish.cli.') and not m.startswith('skirmish.cli._')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_ctrl_c_while_the_command_loads_is_no_traceback(monkeypatch, capsys):
