@@ -114,11 +114,6 @@ def fear_effects(isl: Island) -> Phase:
 
 # -- blight (S-RAVAGE, S-BLIGHT) -------------------------------------------------------------------
 
-def decide(policy: Policy, isl: Island, decision: Decision[Any], rng: random.Random) -> Any:
-    """``policy``'s answer to ``decision`` on the island, checked (:func:`skirmish.game.policy.ask`)."""
-    return ask(policy, isl, decision, rng)
-
-
 def add_blight(isl: Island, region: str, rng: random.Random, policy: Policy | None = None) -> Phase:
     """S-RAVAGE: a blight for ``region``. A region that already has blight passes it on
     to one neighbour instead (chosen by ``policy`` among the neighbours not yet in the
@@ -136,8 +131,8 @@ def add_blight(isl: Island, region: str, rng: random.Random, policy: Policy | No
             events.append(Event("cascade", at, f"{at} has blight and every neighbour is already in the chain "
                                 f"({' -> '.join(chain)}): the blight stays in {at}", {"chain": list(chain)}))
             break
-        nxt = decide(policy, isl, Decision("cascade", "invaders", candidates,
-                                         context={"from": at, "chain": tuple(chain)}), rng)
+        nxt = ask(policy, isl, Decision("cascade", "invaders", candidates,
+                                      context={"from": at, "chain": tuple(chain)}), rng)
         events.append(Event("cascade", at, f"{at} already has blight: the blight cascades to {nxt}"
                             + (f" (of {', '.join(candidates)})" if len(candidates) > 1 else ""),
                             {"from": at, "to": nxt, "candidates": list(candidates)}))

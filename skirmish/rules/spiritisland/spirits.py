@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from ...game.policy import Decision, Policy, RandomPolicy, policy_rng, register_policy
-from .invaders import FEAR_FOR, Event, Outcome, Phase, decide, add_fear, invader_phase, outcome
+from ...game.policy import Decision, Policy, RandomPolicy, ask, policy_rng, register_policy
+from .invaders import FEAR_FOR, Event, Outcome, Phase, add_fear, invader_phase, outcome
 from .island import INVADERS, ROUNDS, Island
 
 DESTROY_COST = dict(INVADERS)
@@ -110,8 +110,8 @@ def spirit_phase(isl: Island, policies: Policy | Mapping[str, Policy], rng: rand
         isl = replace(isl, spirit_energy=tuple(energy.items()))
         for _ in range(MAX_POWERS):
             options = powers(isl, spirit)
-            choice = decide(policy, isl, Decision("power", spirit, options, context={"energy": isl.energy_of(spirit)}),
-                          rng)
+            choice = ask(policy, isl, Decision("power", spirit, options, context={"energy": isl.energy_of(spirit)}),
+                         rng)
             if choice.kind == "pass":
                 break
             ph = use_power(isl, spirit, choice)
