@@ -450,15 +450,13 @@ def _check_placement(source: str, table: Table, index: list[int]) -> None:
     """Every model on the table, on it, on a surface, clear of the others and of scenery;
     ``index[k]``: the place of ``table.models[k]`` in the file's ``[[models]]``."""
     tol = CONTACT_TOLERANCE
-    for k, m in enumerate(table.models):
-        i = index[k]
+    for i, m in zip(index, table.models):
         where = f'{source}: models[{i}] (id "{m.id}")'
         r = m.radius
         if m.x - r < -tol or m.y - r < -tol or m.x + r > table.width + tol or m.y + r > table.depth + tol:
             raise ScenarioError(f"{where}: at: the base (radius {r:.3g} in at {m.x:g}, {m.y:g}) is off the "
                                 f"{table.width:g} x {table.depth:g} in table; move it inside")
-    for k, m in enumerate(table.models):
-        i = index[k]
+    for i, m in zip(index, table.models):
         if m.z > F.MAX_TABLE_SIDE:
             raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: at most {F.MAX_TABLE_SIDE:g} in, got {m.z:g}')
         if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table):
@@ -492,8 +490,7 @@ def _check_placement(source: str, table: Table, index: list[int]) -> None:
             a, b = table.models[i], table.models[j]
             raise ScenarioError(f'{source}: models[{index[j]}] (id "{b.id}"): at: its hitbox overlaps the hitbox of '
                                 f'models[{index[i]}] (id "{a.id}"); bases may touch but not overlap')
-    for k, m in enumerate(table.models):
-        i = index[k]
+    for i, m in zip(index, table.models):
         c = m.hitbox
         for s in table.scenery:
             p = s.solid
