@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import Any, TypeVar
 
 from ..errors import SkirmishError
 from ._scale import add_scale_args, scale_kwargs
 from ._values import whole_number
+
+T = TypeVar("T")
 
 
 def seed_value(text: str) -> int:
@@ -33,6 +37,19 @@ def file_stamp(path: str) -> tuple[str, int, int]:
     except OSError:  # (the loader names the missing file)
         return path, 0, -1
     return path, st.st_mtime_ns, st.st_size
+
+
+def per_file(maxsize: int) -> Callable[[Callable[[str], T]], Callable[[str], T]]:
+    """A decorator: ``load(path)`` read once per process (pool workers) for each of the
+    ``maxsize`` files last asked, and again once the file is edited (:func:`file_stamp`)."""
+    def wrap(load: Callable[[str], T]) -> Callable[[str], T]:
+        stamped = lru_cache(maxsize=maxsize)(lambda path, mtime_ns, size: load(path))
+
+        @wraps(load)
+        def cached(path: str) -> T:
+            return stamped(*file_stamp(path))
+        return cached
+    return wrap
 
 
 #: An argparse type for ``--game``: a game's number in a run, 0 or more.

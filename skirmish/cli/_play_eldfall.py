@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from ..game.eldfall import GameRecord, play_game
@@ -16,7 +15,7 @@ from ..maps.table import Table
 from ..scale import ci95, ci95_text, job_rng, run_jobs, settle_heap
 from ..sim.script import Script
 from ..wording import count
-from ._games import file_stamp, game_number, replay_hint
+from ._games import game_number, per_file, replay_hint
 from ._output import emit_json
 from ._progress import progress_bar
 
@@ -53,13 +52,9 @@ def play(args: argparse.Namespace, board: Any) -> int:
     return 0
 
 
+@per_file(maxsize=8)
 def _loaded(path: str) -> tuple[Table, GameSettings, Script]:
     """The scenario file, read once per process (pool workers), again once edited."""
-    return _load_stamped(*file_stamp(path))
-
-
-@lru_cache(maxsize=8)
-def _load_stamped(path: str, mtime_ns: int, size: int) -> tuple[Table, GameSettings, Script]:
     return load_game(path)
 
 

@@ -9,7 +9,6 @@ import argparse
 import random
 import sys
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
 from ..errors import SkirmishError
@@ -20,7 +19,7 @@ from ..rules.partyhard.log import FightLog
 from ..scale import ci95, ci95_text, job_rng, run_jobs
 from ..scenario.load import load
 from ..wording import count
-from ._games import file_stamp, game_number, replay_hint
+from ._games import game_number, per_file, replay_hint
 from ._output import emit_json
 from ._progress import progress_bar
 
@@ -59,13 +58,9 @@ def play(args: argparse.Namespace, board: Any) -> int:
 
 # -- many games ---------------------------------------------------------------------------------
 
+@per_file(maxsize=4)
 def _board(source: str) -> Grid:
     """The grid scenario file, read once per process (pool workers), again once edited."""
-    return _board_stamped(*file_stamp(source))
-
-
-@lru_cache(maxsize=4)
-def _board_stamped(source: str, mtime_ns: int, size: int) -> Grid:
     g = load(source)
     assert isinstance(g, Grid)
     return g
