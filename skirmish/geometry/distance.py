@@ -7,6 +7,7 @@ between them is ``hypot(plan gap, vertical gap)``: exact, no sampling.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import shapely
@@ -25,6 +26,20 @@ def cylinder_distance(a: Cylinder, b: Cylinder) -> float:
     """3D distance between the nearest points of two vertical cylinders (E-DIST)."""
     plan = max(0.0, math.hypot(b.x - a.x, b.y - a.y) - a.radius - b.radius)
     return math.hypot(plan, interval_gap(a.z, a.top, b.z, b.top))
+
+
+def distances_to_cylinders_at(a: Cylinder, points: Iterable[Sequence[float]], radius: float, height: float
+                              ) -> list[float]:
+    """``[cylinder_distance(a, Cylinder(x, y, z, radius, height)) for (x, y, z) in points]``,
+    bit for bit (the same operations in the same order), without making the cylinders:
+    E-DIST from ``a`` to one model standing at each point of a path."""
+    ax, ay, az, ar, atop = a.x, a.y, a.z, a.radius, a.top
+    hypot = math.hypot
+    out = []
+    for p in points:
+        x, y, z = float(p[0]), float(p[1]), float(p[2])
+        out.append(hypot(max(0.0, hypot(x - ax, y - ay) - ar - radius), max(0.0, z - atop, az - (z + height))))
+    return out
 
 
 def plan_gap_to_prism(c: Cylinder, p: Prism) -> float:

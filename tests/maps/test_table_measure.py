@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import skirmish
 from skirmish import MeasurementRefused, Mode, Model, Table, UnknownIdError
-from skirmish.geometry.distance import cylinder_distance
+from skirmish.geometry.distance import cylinder_distance, distances_to_cylinders_at
 from skirmish.maps.transform import rigid_motion
 from skirmish.scenario.generate import random_table
 from skirmish.scenario.load import loads
@@ -148,6 +148,14 @@ def test_batch_matrix_agrees_with_scalar_on_every_pair():
 
 cyl = st.builds(lambda x, y, z, r, h: skirmish.geometry.solids.Cylinder(x, y, z, r, h),
                 st.floats(-50, 50), st.floats(-50, 50), st.floats(0, 10), st.floats(0.3, 2), st.floats(0.1, 4))
+
+
+@settings(max_examples=50)
+@given(cyl, st.lists(st.tuples(st.floats(-50, 50), st.floats(-50, 50), st.floats(0, 10)), max_size=6),
+       st.floats(0.3, 2), st.floats(0.1, 4))
+def test_E_DIST_to_a_model_at_each_path_point_is_cylinder_distance_bit_for_bit(a, points, r, h):
+    got = distances_to_cylinders_at(a, points, r, h)
+    assert got == [cylinder_distance(a, skirmish.geometry.solids.Cylinder(x, y, z, r, h)) for x, y, z in points]
 
 
 @pytest.mark.slow

@@ -18,7 +18,6 @@ on the mover is the table without it taken instead.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import overload
@@ -26,6 +25,7 @@ from typing import overload
 import numpy as np
 import shapely
 
+from ...geometry.distance import distances_to_cylinders_at
 from ...geometry.los import LosAnswer, Segment3, Viewer, Viewers, line_of_sight_batch
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
@@ -67,10 +67,6 @@ def moved_to(table: Table, model: Model, p: Sequence[float], facing: float | Non
                  lambda: table.with_model(with_fields(m, x=x, y=y, z=z, facing=face)))
 
 
-def _floats(p: Sequence[float]) -> tuple[float, float, float]:
-    return float(p[0]), float(p[1]), float(p[2])
-
-
 class PathTables(Sequence[Table]):
     """The table with ``model`` moved to each of ``points`` (:func:`moved_to`), each made
     when first asked for (most are never asked: only where a reactor sees the mover, or
@@ -86,14 +82,8 @@ class PathTables(Sequence[Table]):
     def distances(self, other: str) -> list[float]:
         """E-DIST from model ``other`` (where it stands) to the model at each point: what
         ``self[i].distance(other, model)`` gives, without making the tables."""
-        o = self._table.model(other).hitbox
         m = self._table.model(self._model.id)
-        r, h = m.radius, m.hitbox_height
-        ox, oy, oz, ort, otop = o.x, o.y, o.z, o.radius, o.top
-        hypot = math.hypot
-        # (cylinder_distance(o, Cylinder(*p, r, h)) spelled out: the same operations in the same order)
-        return [hypot(max(0.0, hypot(p[0] - ox, p[1] - oy) - ort - r), max(0.0, p[2] - otop, oz - (p[2] + h)))
-                for p in map(_floats, self._points)]
+        return distances_to_cylinders_at(self._table.model(other).hitbox, self._points, m.radius, m.hitbox_height)
 
     @overload
     def __getitem__(self, i: int) -> Table: ...
