@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import SkirmishError, UsageError
 from ..game.policy import PolicyFailed
+from ..geometry.compiling import on_first_compile
 from ._commands import COMMANDS
 
 
@@ -129,9 +130,7 @@ COMPILE_NOTICE = ("skirmish: compiling the geometry kernels for their first use 
 
 def main(argv: Sequence[str] | None = None) -> int:
     if sys.stderr.isatty():  # (a terminal: tell why the first run waits)
-        from ..geometry import kernels
-
-        kernels.on_first_compile(lambda: print(COMPILE_NOTICE, file=sys.stderr, flush=True))
+        on_first_compile(lambda: print(COMPILE_NOTICE, file=sys.stderr, flush=True))
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:  # (Ctrl-C, even while the command's modules load: no traceback)

@@ -19,11 +19,12 @@ batch agree).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .compiling import listen_for_compiles
 
 if TYPE_CHECKING:
     from .los import Obstacles
@@ -34,17 +35,6 @@ WORTH_LOADING = 20_000
 
 
 _compiled: ModuleType | None = None
-#: called once, as the first kernel missing from numba's disk cache starts compiling
-_notice: Callable[[], None] | None = None
-
-
-def on_first_compile(notice: Callable[[], None] | None) -> None:
-    """Have ``notice()`` called once, when the first kernel that numba's disk cache does
-    not hold starts compiling (None: no call). A fresh install compiles the kernels a
-    query needs on its first use, for up to a minute, once: a command line tells its
-    user why it waits."""
-    global _notice
-    _notice = notice
 
 
 def _c() -> ModuleType:
@@ -52,28 +42,9 @@ def _c() -> ModuleType:
     if _compiled is None:
         from . import _compiled as mod  # (numba is imported only here, on the first kernel call)
 
-        _listen_for_compiles(mod.__name__)
+        listen_for_compiles(mod.__name__)
         _compiled = mod
     return _compiled
-
-
-def _listen_for_compiles(module: str) -> None:
-    """Call the :func:`on_first_compile` notice at the first compile of a kernel of
-    ``module`` (numba announces a compile only where its disk cache misses)."""
-    from numba.core import event
-
-    class FirstCompile(event.Listener):
-        def on_start(self, ev: event.Event) -> None:
-            global _notice
-            func = getattr((ev.data or {}).get("dispatcher"), "py_func", None)
-            if _notice is not None and getattr(func, "__module__", None) == module:
-                notice, _notice = _notice, None
-                notice()
-
-        def on_end(self, ev: event.Event) -> None:
-            pass
-
-    event.register("numba:compile", FirstCompile())
 
 
 def wanted(work: int) -> bool:

@@ -342,13 +342,13 @@ def test_ctrl_c_while_the_command_loads_is_no_traceback(monkeypatch, capsys):
 
 def test_a_terminal_is_told_why_a_first_run_waits_for_the_kernels(monkeypatch, capsys):
     from skirmish import cli
-    from skirmish.geometry import kernels
+    from skirmish.geometry import compiling
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     try:
         assert main(["odds", "--active", "ATT=12", "--json"]) == 0
-        assert kernels._notice is not None
-        kernels._notice()
+        assert compiling._notice is not None
+        compiling._notice()
         assert capsys.readouterr().err == cli.COMPILE_NOTICE + "\n"
     finally:
-        kernels.on_first_compile(None)
+        compiling.on_first_compile(None)

@@ -568,7 +568,7 @@ def test_the_first_compile_notice_comes_once_at_the_first_kernel_compile_only():
 
     from numba.core import event
 
-    from skirmish.geometry import kernels
+    from skirmish.geometry import compiling, kernels
 
     kernels._c()  # (the listener is in place once the kernels module is)
     calls: list[int] = []
@@ -579,11 +579,11 @@ def test_the_first_compile_notice_comes_once_at_the_first_kernel_compile_only():
             pass
 
     try:
-        kernels.on_first_compile(lambda: calls.append(1))
+        compiling.on_first_compile(lambda: calls.append(1))
         compile_of("numba.np.arraymath")  # (numba's own implementations are not ours)
         assert calls == []
         compile_of("skirmish.geometry._compiled")
         compile_of("skirmish.geometry._compiled")
         assert calls == [1]
     finally:
-        kernels.on_first_compile(None)
+        compiling.on_first_compile(None)
