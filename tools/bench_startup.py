@@ -12,16 +12,14 @@ before it imported only what the command it runs needs.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bench import line  # noqa: E402
+from _bench import line, median_seconds  # noqa: E402
 
 CASES = {
     "skirmish --help": ["--help"],
@@ -41,13 +39,8 @@ EAGER = ("import importlib, pkgutil, sys, skirmish._api, skirmish.cli as cli\n"
 
 def timed(cmd: list[str], repeat: int) -> float:
     """Median wall seconds of ``cmd`` (after one warm-up run)."""
-    times = []
-    for k in range(repeat + 1):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        if k:
-            times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return median_seconds(lambda: subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                                 stderr=subprocess.DEVNULL, check=False), repeat=repeat)
 
 
 def main() -> None:
