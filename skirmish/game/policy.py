@@ -77,17 +77,20 @@ class Policy(Protocol):
         ...
 
 
-def ask(policy: Policy, game: Any, decision: Decision[Any], rng: random.Random, *, who: str | None = None) -> Any:
+def ask(policy: Policy, game: Any, decision: Decision[Any], rng: random.Random, *, who: str | None = None,
+        refuse: Callable[[str, Any], Exception] | None = None) -> Any:
     """``policy``'s answer to ``decision``, checked: a closed decision's answer must be one
     of its options, else :class:`~skirmish.errors.IllegalActionError` naming who answered
-    what to which decision, with the options (never applied). An open decision's answer
-    is the game's to check."""
+    what to which decision, with the options (never applied); ``refuse(reason, choice)``
+    makes a game's own refusal instead. An open decision's answer is the game's to check."""
     choice = policy.choose(game, decision, rng)
     if not decision.open and choice not in decision.options:
         opts = decision.options
         shown = ", ".join(map(repr, opts[:6])) + (", ..." if len(opts) > 6 else "")
-        raise IllegalActionError(f"{who or decision.actor}'s policy answered {choice!r} to {decision.kind}: not one "
-                                 f"of its {len(opts)} legal options ({shown})")
+        reason = f"{decision.kind}: not one of its {len(opts)} legal options ({shown})"
+        if refuse is not None:
+            raise refuse(reason, choice)
+        raise IllegalActionError(f"{who or decision.actor}'s policy answered {choice!r} to {reason}")
     return choice
 
 

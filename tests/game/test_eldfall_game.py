@@ -251,6 +251,26 @@ def test_illegal_policy_choice_is_refused_with_model_and_reason(small):
     assert g.state.table.model(moved).x == before.model(moved).x  # never applied
 
 
+def test_a_closed_choice_off_its_options_is_an_illegal_choice_naming_the_options(small):
+    class Stranger:
+        def choose(self, game, decision, rng):
+            return "nobody" if decision.kind == "activate" else decision.options[0]
+
+    table, settings, _ = load_game(small)
+    g = EldfallGame(table, settings, {"red": Stranger(), "blue": Stranger()}, random.Random(2))
+    with pytest.raises(IllegalChoice, match=r"activate: not one of its 3 legal options \((.+, ){2}None\)") as info:
+        g.play()
+    assert info.value.choice == "nobody" and info.value.model in table.all_sides()
+
+
+def test_a_game_record_is_a_frozen_value(small):
+    table, settings, _ = load_game(small)
+    rec = EldfallGame(table, settings, {"red": RandomPolicy(), "blue": RandomPolicy()}, random.Random(4)).play()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rec.summary = {}  # type: ignore[misc]
+    assert isinstance(rec.events, tuple) and isinstance(rec.turns, tuple) and rec.turns[0][:2] == (1, 1)
+
+
 @pytest.mark.parametrize("bad, why", [
     (Move("idle", face=float("nan")), "a finite number of degrees"),  # (NaN went into the facing and the log)
     (Move("idle", face=float("inf")), "a finite number of degrees"),

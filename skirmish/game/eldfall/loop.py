@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import RuleInputError, ScenarioError, SkirmishError
-from ...game.policy import Decision, Policy, PolicyError
+from ...game.policy import Decision, Policy, PolicyError, ask
 from ...geometry.los import DEFAULT_TOLERANCE
 from ...maps.results import LineOfSight, MovePlan
 from ...maps.table import CONTACT_TOLERANCE, Table, reach_band, within_awareness
@@ -91,14 +91,14 @@ class MoveResult:
                 "stopped_at_contact": None if self.plan is None else self.plan.stopped_at_contact}
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameRecord:
     """A played game: one JSON-ready event per activation, reaction and phase roll,
     and the summary ``{seed, winner, vp, rounds, states}``."""
 
-    events: list[dict[str, Any]]
+    events: tuple[dict[str, Any], ...]
     summary: dict[str, Any]
-    turns: list[tuple[int, int, str]] = field(default_factory=list)  # (round, turn, Active side) as played
+    turns: tuple[tuple[int, int, str], ...] = ()  # (round, turn, Active side) as played
 
     def __repr__(self) -> str:  # (the events are the whole log: read them, or the summary)
         s = self.summary
@@ -175,12 +175,10 @@ class EldfallGame:
 
     # -- asking ------------------------------------------------------------------------
     def ask(self, side: str, decision: Decision[Any]) -> Any:
-        """The side's policy answers ``decision``; closed decisions must pick an option."""
-        choice = self.policies[side].choose(self, decision, self.policy_rng)
-        if not decision.open and choice not in decision.options:
-            raise IllegalChoice(decision.actor, f"{decision.kind}: not one of the {len(decision.options)} legal "
-                                f"options", choice)
-        return choice
+        """The side's policy answers ``decision`` (:func:`~skirmish.game.policy.ask`); a
+        closed decision's answer that is not one of its options is an :class:`IllegalChoice`."""
+        return ask(self.policies[side], self, decision, self.policy_rng,
+                   refuse=lambda reason, choice: IllegalChoice(decision.actor, reason, choice))
 
     # -- E-SETUP ------------------------------------------------------------------------
     def _initiative(self, table: Table) -> str:
@@ -268,7 +266,7 @@ class EldfallGame:
             played = rnd
             if ended:
                 break
-        return GameRecord(self.events, self.summary(played), self.turns)
+        return GameRecord(tuple(self.events), self.summary(played), tuple(self.turns))
 
     def summary(self, rounds: int) -> dict[str, Any]:
         """E-ROUND default scoring: each enemy model Incapacitated or Dead scores its VP
