@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from skirmish.game.eldfall import Action, EldfallGame, Move, Reaction, parse_settings
-from skirmish.game.eldfall.policies import GreedyPolicy
+from skirmish.game.eldfall.policies import CLOSE_IN, GreedyPolicy
 from skirmish.game.policy import Decision, load_policy
 from skirmish.scale import job_rng
 from skirmish.scenario.load import loads
@@ -158,3 +158,19 @@ def test_e_move_climb_greedy_climbs_onto_the_roof_its_only_enemy_stands_on():
                         {"red": load_policy("greedy", "eldfall"), "blue": _Passive()}, job_rng(seed, 0))
         first = next(e for e in g.play().events if e["role"] == "activation" and e["model"] == "climber")
         assert first["movement"]["kind"] == "climb" and first["movement"]["path"][-1][2] == 3.0, first["text"]
+
+
+def test_e_move_jump_greedy_does_not_jump_into_the_wall_it_stands_against():
+    """(with nothing to attack it ranked Special movement by the aim, and jumped 0.00 in
+    into a wall) A Jump may end short of its aim, here where it starts: it is judged by
+    where it ends, and one that closes in by less than CLOSE_IN is not made."""
+    wall = '[[scenery]]\nid = "wall"\nrect = [6, 2, 7, 8]\nheight = 5\n'
+    r = 0.6299212598425197  # (size M)
+    g = _game(model("r", "red", (6 - r, 5), 0) + model("b", "blue", (26, 5), 180), wall,
+              red=load_policy("greedy", "eldfall"))
+    into_wall = Move("jump", (6 - r + 1.9, 5.0, 0.0))
+    assert g.plan("r", into_wall).length < CLOSE_IN  # (legal: it stops at the wall)
+    around = Move("run", (8.0, 9.5, 0.0))
+    for options, best in (((Move("idle"), into_wall), Move("idle")), ((Move("idle"), into_wall, around), around)):
+        got = g.policies["red"].choose(g, Decision("move", "r", options, open=True), random.Random(1))
+        assert (got.kind, got.to) == (best.kind, best.to)

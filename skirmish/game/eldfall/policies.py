@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
@@ -57,6 +58,11 @@ def _expected(ex: Exchange) -> tuple[Fraction, Fraction]:
         ex = Exchange(every[0], every[1], ex.dice)
     o = exchange_odds(ex)
     return (o.active.expected_wounds or Fraction(0), o.reactive.expected_wounds or Fraction(0))
+
+
+#: With nothing to attack, greedy makes Special movement only to end at least this much (in)
+#: nearer an enemy.
+CLOSE_IN = 0.1
 
 
 class GreedyPolicy:
@@ -133,17 +139,18 @@ class GreedyPolicy:
         if pick is not None and (value >= 0 or _fall_risk(game, mid, pick) == 0):
             return pick
 
-        def after(o: Move) -> float:  # (in 3-D: a Climb onto the roof an enemy stands on closes in)
-            return min(math.dist((st.model(e).x, st.model(e).y, st.model(e).z), o.to) for e in enemies) \
-                if enemies and o.to else 0.0
-        # nothing worth a fall to attack: close in on the nearest enemy by a Run, Climb or Jump that risks
-        # no fall (checked nearest first, until one is legal), or stay
-        risky = None
-        for o in sorted((o for o in options if o.kind in SPECIAL_MOVES), key=after):
-            if legal(o):
-                if _fall_risk(game, mid, o) == 0:
-                    return o
-                risky = risky or o
+        def gap(p: Sequence[float]) -> float:  # (in 3-D: a Climb onto the roof an enemy stands on closes in)
+            return min((math.dist((st.model(e).x, st.model(e).y, st.model(e).z), p) for e in enemies), default=0.0)
+        # nothing worth a fall to attack: close in by the Run, Climb or Jump that ends nearest an enemy (a
+        # Jump may end short of its aim, even where it starts) and risks no fall, or stay
+        specials = sorted((gap(game.plan(mid, o).path[-1]), k, o) for k, o in enumerate(options)
+                          if o.kind in SPECIAL_MOVES and legal(o))
+        risky = specials[0][2] if specials else None
+        for g, _, o in specials:
+            if g > gap((m.x, m.y, m.z)) - CLOSE_IN:
+                break  # (the rest close in by less: a Jump into the wall it stands against)
+            if _fall_risk(game, mid, o) == 0:
+                return o
         stay = next((o for o in options if o.kind == "idle" and o.crouch is None and legal(o)), None)
         if stay is not None:
             return stay
