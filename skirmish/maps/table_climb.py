@@ -7,7 +7,9 @@ its height), the step over the top's edge (the base centre moves from touching t
 face to just inside the edge: it costs its length) and a walk on the other surface.
 Both walks are planned and checked by the Walk planner and checker. A declared climb
 may stop on the face (E-MOVE-CLIMB: "may stop on a vertical face"): its last point is
-then on the vertical segment, between the two surfaces.
+then on the vertical segment, between the two surfaces. A model that hangs on a face
+(:meth:`~skirmish.maps.table_movement.TableMovement.on_face`) climbs on from there: up
+the rest of the face and over the top's edge, or down to its foot, and walks on.
 
 Interpretations (docs/movement.md): one face per Climb, and its walks stay on their
 two surfaces (no steps or ladders on the way); a climb never falls; its walks follow
@@ -52,6 +54,8 @@ class Climb:
         self.r = mv.r
         self.model = mv.model
         self.home = mv.surfaces[mv.home]
+        #: where the model stands: on its surface, or on the face where a Climb stopped
+        self.start: Pt = (mv.model.x, mv.model.y, mv.model.z if mv.face is not None else self.home.z)
 
     def _walk(self, start: Pt, pts: Sequence[Pt], *, plan: bool) -> MovePlan:
         """Walk from ``start`` (the model placed there) through ``pts`` on one surface."""
@@ -85,11 +89,18 @@ class Climb:
         return out
 
     def plan(self, aim: Pt, notes: list[str]) -> MovePlan:
-        """The cheapest climb to ``aim`` (on another surface) as a :class:`MovePlan`."""
+        """The cheapest climb to ``aim`` (on another surface, or on a face: up it from its
+        foot) as a :class:`MovePlan`."""
         mv = self.mv
         target = next((u for u in mv.surfaces if abs(u.z - aim[2]) <= Z_TOL and shapely.covers(u.support, Point(aim[:2]))),
                       None)
-        start: Pt = (self.model.x, self.model.y, self.home.z)
+        start = self.start
+        if mv.face is not None:
+            return self._plan_from_face(aim, target, notes)
+        if target is None and aim[2] > self.home.z + Z_TOL:  # up a face from its foot, stopping on it
+            w1 = self._walk(start, [(aim[0], aim[1], self.home.z)], plan=True)
+            if w1.legal and all(abs(p[2] - start[2]) <= Z_TOL for p in w1.points):
+                return self.check([*w1.points[1:], aim], notes)
         if target is None or target.index == self.home.index:
             where = "no surface" if target is None else "the surface it stands on"
             return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
@@ -137,6 +148,31 @@ class Climb:
                 "(E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
         return self.check(best[1][1:], notes)
 
+    def _plan_from_face(self, aim: Pt, target: Any, notes: list[str]) -> MovePlan:
+        """A climb on from the face the model hangs on: further along it (``aim`` above or
+        below, on it), up onto the top whose edge it reaches (stepping over the edge at
+        the nearest point where the base fits), or down to the surface at its foot; then
+        a walk to ``aim``."""
+        x, y, z = self.start
+        if target is None:
+            return self.check([aim], notes)
+        if target.index == self.home.index:  # down to the foot
+            w2 = self._walk((x, y, target.z), [aim], plan=True)
+            return self.check([(x, y, target.z), *w2.points[1:]], notes)
+        edge = nearest_points(target.support.boundary, Point(x, y))[0]
+        v = np.array([edge.x - x, edge.y - y])
+        norm = float(np.hypot(*v))
+        if target.z < z - Z_TOL or norm < 1e-9:
+            return MovePlan(self.model.id, (self.start,), 0.0, 0.0, False, (Violation(0, (
+                f"from the face of {self.mv.face} a Climb goes on up it onto {self.mv.face}'s top or down to its "
+                f"foot on {self.home.label}; ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) is on {target.label} "
+                "(E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
+        top = np.array([edge.x, edge.y]) + v / norm * (self.r + GAP)
+        onto: Pt = (float(top[0]), float(top[1]), target.z)
+        w2 = self._walk(onto, [aim], plan=True)
+        up = [(x, y, target.z)] if target.z > z + Z_TOL else []  # (at the face's top: the step over the edge only)
+        return self.check([*up, onto, *w2.points[1:]], notes)
+
     def _on_surface(self, p: Pt) -> bool:
         return any(abs(u.z - p[2]) <= Z_TOL and shapely.covers(u.support, Point(p[0], p[1])) for u in self.mv.surfaces)
 
@@ -152,12 +188,15 @@ class Climb:
         """Check a declared climb: ``via`` are ``(x, y, z)`` points after the model's
         position: a walk, (the step off the top's edge,) one vertical segment at a face,
         (the step onto the top's edge,) a walk — or it stops on the face."""
-        start: Pt = (self.model.x, self.model.y, self.home.z)
+        start = self.start
         pts: list[Pt] = [start] + [(float(p[0]), float(p[1]), float(p[2] if len(p) == 3 else self.home.z)) for p in via]
         notes = list(notes)
         vs: list[Violation] = []
         vert = [i for i in range(len(pts) - 1) if _dist(pts[i], pts[i + 1]) <= 1e-9
                 and abs(pts[i][2] - pts[i + 1][2]) > Z_TOL]
+        if self.mv.face is not None and not vert and len(pts) > 1 and abs(pts[1][2] - start[2]) <= Z_TOL:
+            cost = self._onto(pts, 0, vs)  # on the face at its top: the step over the edge, and on
+            return self._budgeted(pts, cost, vs, notes)
         if len(vert) != 1:
             vs.append(Violation(0, f"a Climb climbs one face and its walks stay on their surfaces; this path "
                                    f"changes height {len(vert)} times (E-MOVE-CLIMB)"))
@@ -165,7 +204,12 @@ class Climb:
         i = vert[0]
         foot, head = pts[i], pts[i + 1]
         cost = 0.0
-        walk_end = i if self._on_surface(foot) else i - 1  # a hop off the top's edge comes first
+        if self.mv.face is not None and i > 0:
+            vs.append(Violation(0, f"from the face of {self.mv.face} a Climb goes on up or down it first "
+                                   "(E-MOVE-CLIMB)"))
+            return self._result(pts, 0.0, vs, notes)
+        # a hop off the top's edge comes first (none from a face)
+        walk_end = 0 if self.mv.face is not None else i if self._on_surface(foot) else i - 1
         if walk_end < 0:
             vs.append(Violation(0, "the climb starts off the surface the model stands on"))
             return self._result(pts, 0.0, vs, notes)
@@ -194,13 +238,22 @@ class Climb:
         elif len(rest) == 1:
             notes.append(f"E-MOVE-CLIMB: stops on the vertical face at z {head[2]:g}")
         else:
-            cost += self._hop(head, rest[1], i + 1, vs)
-            if not self._on_surface(rest[1]):
-                vs.append(Violation(i + 1, f"the step over the edge at z {head[2]:g} does not reach a surface"))
-            else:
-                w2 = self._walk(rest[1], rest[2:] or [rest[1]], plan=False)
-                vs += [replace(v, at=v.at + i + 2) for v in w2.violations]
-                cost += w2.cost if len(rest) > 2 else 0.0
+            cost += self._onto(rest, i + 1, vs)
+        return self._budgeted(pts, cost, vs, notes)
+
+    def _onto(self, rest: Sequence[Pt], at: int, vs: list[Violation]) -> float:
+        """The step over the top's edge from the face (``rest[0]``) onto the top
+        (``rest[1]``) and the walk on through ``rest[2:]`` (segment ``at`` first): their cost."""
+        head = rest[0]
+        cost = self._hop(head, rest[1], at, vs)
+        if not self._on_surface(rest[1]):
+            vs.append(Violation(at, f"the step over the edge at z {head[2]:g} does not reach a surface"))
+            return cost
+        w2 = self._walk(rest[1], rest[2:] or [rest[1]], plan=False)
+        vs += [replace(v, at=v.at + at + 1) for v in w2.violations]
+        return cost + (w2.cost if len(rest) > 2 else 0.0)
+
+    def _budgeted(self, pts: list[Pt], cost: float, vs: list[Violation], notes: list[str]) -> MovePlan:
         if cost > self.budget + 1e-9:
             vs.append(Violation(len(pts) - 2, f"over budget: the climb costs {cost:.2f} in, Climb gives {self.budget:g} in "
                                               "(⌈SPD/2⌉, E-MOVE-CLIMB)"))

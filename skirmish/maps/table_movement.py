@@ -34,7 +34,7 @@ from ..values import is_number
 from ..rules.eldfall.modes import Mode, parse_mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
-from .table_climb import Climb
+from .table_climb import GAP as CLIMB_GAP, Climb
 from .table_jump import Jump
 from .tolerances import CONTACT, MAX_EXTENT, Z_TOL, far_off_table
 
@@ -376,7 +376,16 @@ class _Mover:
         self.r = model.radius
         self.h = model.hitbox_height
         self.surfaces: tuple[Surface, ...] = table.surfaces
-        self.home = table.surface_under(model.id).index
+        #: the piece whose vertical face the model hangs on, where a Climb stopped (E-MOVE-CLIMB); its
+        #: home is then the surface at the face's foot
+        self.face: str | None = None
+        try:
+            self.home = table.surface_under(model.id).index
+        except SkirmishError:
+            on = table.on_face(model.id)
+            if on is None:
+                raise
+            self.home, self.face = on[0].index, on[1]
         self._spaces: dict[int, _Space] = {}
         self._nets: dict[tuple[bool, float], _Net] = {}
         self.start = (model.x, model.y)
@@ -859,6 +868,24 @@ class TableMovement:
                                 f"walkable surface is there (walkable surfaces at: {tops}); {fix}")
         return best
 
+    def on_face(self, model_id: str) -> tuple[Surface, str] | None:
+        """Where a model that stands on no surface hangs on a vertical face, a Climb having
+        stopped there (E-MOVE-CLIMB: "may stop on a vertical face"): the surface at the
+        face's foot and the piece whose face spans the height from there to the model's
+        feet, against its base; None where it stands on a surface or is nowhere a model may be."""
+        t: Any = self
+        m = t.model(model_id)
+        if any(abs(u.z - m.z) <= Z_TOL and shapely.intersects_xy(u.support, m.x, m.y) for u in self.surfaces):
+            return None
+        below = [u for u in self.surfaces if u.z < m.z - Z_TOL and shapely.intersects_xy(u.support, m.x, m.y)]
+        if not below:
+            return None
+        low = max(below, key=lambda u: u.z)
+        here = Point(m.x, m.y)
+        piece = next((s.id for s in t.scenery if s.solid.z0 <= low.z + Z_TOL and s.solid.z1 >= m.z - Z_TOL
+                      and shapely.distance(s.solid.footprint, here) <= m.radius + 2 * CLIMB_GAP), None)
+        return None if piece is None else (low, piece)
+
     def ladders_of(self, model_id: str) -> tuple[Ladder, ...]:
         """Every ladder as ``model_id`` would use it (``usable`` and ``why`` say if it can)."""
         return tuple(self._mv_mover(model_id).ladders)
@@ -929,7 +956,18 @@ class TableMovement:
         if limited:
             notes.append(f"standard mode (E-MODE): {model_id} pre-measures only its Movement ({budget:g} in); "
                          "nothing beyond it is measured")
-        return self._mv_mover(model_id), k, budget, limited, notes
+        mv = self._mv_mover(model_id)
+        if k is not MoveKind.CLIMB:
+            self._mv_off_face(mv)
+        return mv, k, budget, limited, notes
+
+    def _mv_off_face(self, mv: _Mover) -> None:
+        """Refuse any movement but a Climb to a model on a face (E-MOVE-SURFACE)."""
+        if mv.face is not None:
+            t: Any = self
+            raise SkirmishError(f"{t._where()}model {mv.model.id!r} hangs on the face of {mv.face} at z = "
+                                f"{mv.model.z:g} (a Climb stopped there): only a Climb moves it on, up onto the top "
+                                "or down to its foot (E-MOVE-CLIMB, E-MOVE-SURFACE)")
 
     # -- checking a path -----------------------------------------------------------------------
     def check_move(self, model_id: str, via: Sequence[PointLike], *, kind: MoveKind | str = "walk",
@@ -1722,6 +1760,7 @@ class TableMovement:
         distance from the start (weaker, still a lower bound), on every surface the model
         can reach at all."""
         mv = self._mv_mover(model_id)
+        self._mv_off_face(mv)
         Q = np.asarray(xy, float).reshape(-1, 2)
         out: list[list[tuple[float, float]]] = [[] for _ in range(len(Q))]
         if not len(Q):

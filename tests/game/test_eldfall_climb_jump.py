@@ -7,7 +7,7 @@ import random
 import pytest
 
 from skirmish.game.eldfall import EldfallGame, IllegalChoice, Move, parse_settings
-from skirmish.game.eldfall.choices import NOTHING
+from skirmish.game.eldfall.choices import NOTHING, face_climbs
 from skirmish.game.eldfall.loop import PLANNER_KIND
 from skirmish.scenario.load import loads
 
@@ -159,3 +159,50 @@ def test_e_move_jump_a_roof_across_a_gap_at_the_same_height_is_aimed_at():
     g, _ = _play(table, red)
     m = g.state.model("r1")
     assert (m.x, m.y, m.z) == across[0]
+
+
+TOWER = piece("tower", (6, 6, 10, 10), 3, walkable=True)
+SLOW = "AGI = 6, SPD = 4, STA = 2, MEL = 12, ARM = 0, HP = 3"
+
+
+def _tower() -> object:
+    models = model("climber", "red", (5.2, 8), 0, attrs=SLOW) + model("b1", "blue", (9, 9), 180, extra="z = 3")
+    return loads(f"format = 1\n{WEAPONS}\n[table]\nsize = [16, 16]\n{TOWER}\n{models}")
+
+
+def test_e_move_climb_a_slow_model_climbs_a_tower_over_activations_stopping_on_its_face():
+    """(a Climb had to end on a surface: SPD 4 never climbed a 3" roof without a ladder)
+    ⌈4/2⌉ = 2" a Climb: to the face and 1.8" up it, hanging there; the last 1.2" and over the
+    edge in later Activations (E-MOVE-CLIMB: "may stop on a vertical face")."""
+    table = _tower()
+    foot = 6 - table.model("climber").radius - 0.003
+    plan = iter([Move("climb", (foot, 8.0, 1.8)), Move("climb", (foot, 8.0, 3.0)), Move("climb", (7.0, 8.0, 3.0))])
+    red = Driven(["climber"] * 3, moves={"climber": lambda options: next(plan)})
+    g = EldfallGame(table, parse_settings({"first": "red", "rounds": 2}, table), {"red": red, "blue": Driven()},
+                    random.Random(1))
+    events = [e for e in g.play().events if e["role"] == "activation" and e["model"] == "climber"]
+    ends = [e["movement"]["path"][-1] for e in events[:3]]
+    assert ends == [pytest.approx(p, abs=1e-4) for p in ([foot, 8.0, 1.8], [foot, 8.0, 3.0], [7.0, 8.0, 3.0])]
+    assert "hanging on the face" in events[0]["text"] and "hanging" not in events[2]["text"]
+    assert [e["action"]["kind"] for e in events[:3]] == ["nothing"] * 3  # (Special movement)
+
+
+def test_e_move_climb_a_model_on_a_face_only_climbs_on_or_stays():
+    """On a face it climbs on (up or down) or stays: no Walk, Run or Jump, no Crouch,
+    and its Dodge move only stays (E-MOVE-CLIMB, E-MOVE-SURFACE; docs/game.md)."""
+    table = _tower()
+    g = EldfallGame(table, parse_settings(None, table), {"red": Driven(), "blue": Driven()}, random.Random(1))
+    foot = 6 - table.model("climber").radius - 0.003
+    g.state = g.state.moved("climber", foot, 8.0, 1.5, 0.0)
+    g._upkeep()
+    assert g.on_face("climber") and not g.on_face("b1")
+    opts = g.move_options("climber")
+    assert {o.kind for o in opts} == {"idle", "climb"} and all(o.crouch is None for o in opts)
+    aims = face_climbs(g.state.table, "climber", g.budget("climber", "climb"), 0.0, "tower")
+    assert [g.plan("climber", Move("climb", p)).path[-1] for p in aims] == [(foot, 8.0, 3.0), (foot, 8.0, 0.0)]
+    assert aims[0] == next(o.to for o in opts if o.kind == "climb")  # (up the face's top: onto the roof is over 2")
+    assert g.dodge_move_options("climber") == (Move("idle"),)
+    for bad, why in ((Move("walk", (4.0, 8.0, 0.0)), "only a Climb moves it on"),
+                     (Move("idle", crouch="end"), "cannot Crouch")):
+        with pytest.raises(IllegalChoice, match=why):
+            g.plan("climber", bad)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from skirmish.game.eldfall import Action, EldfallGame, Move, Reaction, parse_settings
 from skirmish.game.eldfall.policies import CLOSE_IN, GreedyPolicy
 from skirmish.game.policy import Decision, load_policy
@@ -144,20 +146,27 @@ def test_e_reaction_e_cover_greedy_shoots_the_mover_where_it_is_in_the_open():
     assert ev["action"]["kind"] == "attack" and shot["geometry"]["cover"]["level"] == "none", ev["text"]
 
 
-def test_e_move_climb_greedy_climbs_onto_the_roof_its_only_enemy_stands_on():
+@pytest.mark.parametrize("spd, rounds", [(9, 1), (4, 2)])
+def test_e_move_climb_greedy_climbs_onto_the_roof_its_only_enemy_stands_on(spd, rounds):
     """(it never scored Special movement and only ran round the tower, shot at all game)
     With nothing to attack it closes in by the Run, Climb or Jump that ends nearest an
-    enemy in 3-D: here the Climb up the tower's face."""
+    enemy in 3-D: here the Climb up the tower's face. (a Climb had to end on a surface:
+    with SPD 4 it never got up) SPD 4 climbs 2" at a time, hanging on the face between."""
     tower = '[[scenery]]\nid = "tower"\nrect = [6, 6, 10, 10]\nheight = 3\nwalkable = true\n'
-    models = (model("climber", "red", (5.2, 8), 0, attrs="AGI = 6, SPD = 9, STA = 2, MEL = 12, ARM = 0, HP = 3")
+    models = (model("climber", "red", (5.2, 8), 0, attrs=f"AGI = 6, SPD = {spd}, STA = 2, MEL = 12, ARM = 0, HP = 3")
               + model("archer", "blue", (9, 9), 180, '["short-bow"]', attrs="AGI = 5, SPD = 4, STA = 1, ACC = 8, ARM = 0, "
                       "HP = 2", extra="z = 3"))
     t = loads(f"format = 1\n{BOWS}\n[table]\nsize = [16, 16]\n{tower}\n{models}")
     for seed in range(2):
-        g = EldfallGame(t, parse_settings({"first": "red", "rounds": 1}, t),
+        g = EldfallGame(t, parse_settings({"first": "red", "rounds": rounds}, t),
                         {"red": load_policy("greedy", "eldfall"), "blue": _Passive()}, job_rng(seed, 0))
-        first = next(e for e in g.play().events if e["role"] == "activation" and e["model"] == "climber")
-        assert first["movement"]["kind"] == "climb" and first["movement"]["path"][-1][2] == 3.0, first["text"]
+        climbs = [e for e in g.play().events if e["role"] == "activation" and e["model"] == "climber"]
+        assert all(e["movement"]["kind"] == "climb" for e in climbs[:rounds]), [e["text"] for e in climbs]
+        heights = [e["movement"]["path"][-1][2] for e in climbs]
+        assert heights[0] == (3.0 if spd == 9 else pytest.approx(2.0 - (6 - 5.2 - t.model("climber").radius - 0.003),
+                                                              abs=2e-3))
+        assert any(x > 6 and z == 3.0 for x, _, z in (e["movement"]["path"][-1] for e in climbs)), \
+            [e["text"] for e in climbs]  # on the roof
 
 
 def test_e_move_jump_greedy_does_not_jump_into_the_wall_it_stands_against():

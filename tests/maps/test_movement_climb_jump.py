@@ -12,7 +12,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.errors import RuleInputError
+from skirmish.errors import RuleInputError, SkirmishError
 from skirmish.geometry.solids import Prism
 from skirmish.maps.pieces import Model, Scenery
 from skirmish.maps.table import Table
@@ -380,3 +380,51 @@ def test_E_MOVE_CLIMB_to_a_spot_another_model_stands_on_names_it() -> None:
     assert not p.legal and p.violations[0].what.startswith("its base cannot end at (10.2, 10, z 3)")
     assert "b stands there" in p.violations[0].what
     assert t.plan_move("a", (10, 12, 3), kind="climb").legal
+
+
+def _on_face(spd: int, z: float) -> tuple[Table, float]:
+    """An M model hanging on the west face of a 3" house at height ``z`` (a Climb stopped there)."""
+    foot = 8 - R_M - 0.003
+    t = table(model("a", f"[{foot}, 10]", spd=spd), roof("house", "[8, 6, 14, 14]", 3.0))
+    a = t.model("a")
+    return t.with_model(Model(a.id, a.side, a.size, a.x, a.y, z, attributes=a.attributes)), foot
+
+
+def test_E_MOVE_CLIMB_a_climb_that_stops_on_the_face_climbs_on_from_there() -> None:
+    """SPD 4 climbs ⌈4/2⌉ = 2": up the 3" face as far as that goes, and on from the face
+    in the next Activation: up the rest and over the edge, or down to its foot; nothing
+    but a Climb moves a model on a face (E-MOVE-SURFACE)."""
+    foot = 8 - R_M - 0.003
+    t = table(model("a", f"[{foot}, 10]", spd=4), roof("house", "[8, 6, 14, 14]", 3.0))
+    first = t.plan_move("a", (foot, 10, 1.9), kind="climb")
+    assert first.legal and first.cost == pytest.approx(1.9) and first.points[-1] == (foot, 10.0, 1.9)
+    assert any("stops on the vertical face at z 1.9" in n for n in first.notes)
+    hung, _ = _on_face(4, 1.9)
+    low, piece = hung.on_face("a")
+    assert (low.z, piece) == (0.0, "house") and t.on_face("a") is None
+    up = hung.plan_move("a", (foot, 10, 3.0), kind="climb")  # the rest of the face: 1.1"
+    assert up.legal and up.cost == pytest.approx(1.1) and up.points == ((foot, 10.0, 1.9), (foot, 10.0, 3.0))
+    onto = hung.plan_move("a", (9.0, 10, 3), kind="climb", budget=5)  # 1.1" up, the edge, 1" on
+    assert onto.legal and onto.points[1:3] == ((foot, 10.0, 3.0), pytest.approx((8 + R_M + 0.003, 10.0, 3.0)))
+    assert onto.cost == pytest.approx(1.1 + (8 + R_M + 0.003 - foot) + (9 - 8 - R_M - 0.003))
+    assert hung.check_move("a", onto.points[1:], kind="climb", budget=5).cost == pytest.approx(onto.cost)
+    assert not hung.plan_move("a", (9.0, 10, 3), kind="climb").legal  # (over the 2" budget)
+    down = hung.plan_move("a", (6.0, 10, 0), kind="climb", budget=5)
+    assert down.legal and down.fall_rolls == 0 and down.points[1] == (foot, 10.0, 0.0)
+    assert down.cost == pytest.approx(1.9 + foot - 6.0)
+    for kind in ("walk", "run", "jump"):
+        with pytest.raises(SkirmishError, match="hangs on the face of house at z = 1.9"):
+            hung.plan_move("a", (6.0, 10), kind=kind)
+    with pytest.raises(SkirmishError, match="only a Climb moves it on"):
+        hung.end_bounds("a", np.array([[6.0, 10.0]]))
+    sideways = hung.check_move("a", [(foot, 11, 1.9), (foot, 11, 3.0)], kind="climb")
+    assert not sideways.legal and "goes on up or down it first" in sideways.violations[0].what
+
+
+def test_E_MOVE_CLIMB_on_the_face_at_its_top_only_steps_over_the_edge() -> None:
+    hung, foot = _on_face(4, 3.0)
+    p = hung.plan_move("a", (9.0, 10, 3), kind="climb")
+    over = 8 + R_M + 0.003 - foot
+    assert p.legal and p.points[1] == pytest.approx((8 + R_M + 0.003, 10.0, 3.0))
+    assert p.cost == pytest.approx(over + 9 - (8 + R_M + 0.003)) and p.cost <= 2
+    assert hung.check_move("a", p.points[1:], kind="climb").legal

@@ -24,6 +24,7 @@ from shapely.ops import nearest_points
 
 from ...errors import IllegalActionError
 from ...maps.table import Table
+from ...maps.table_climb import GAP as CLIMB_GAP
 from ...memo import IdentityMemo
 
 MoveKindName = Literal["idle", "walk", "run", "climb", "jump", "dodge"]
@@ -206,9 +207,15 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
     ``model_id`` with ``budget`` inches: for every walkable top but the one it stands on
     (or the table, from a top) whose edge is within reach, the nearest point where the
     base fits on it — a jump aim at that height, and a climb end where the height
-    differs; and jumps of the whole budget in ``n``
-    random directions at the model's height (off an edge they fall). Unchecked."""
+    differs; a top above that is out of reach, a climb up its face as far as the budget
+    goes (stopping on it, to climb on in a later Activation); and jumps of the whole
+    budget in ``n`` random directions at the model's height (off an edge they fall).
+    A model on a face climbs on: up it (onto the top, or as far as the budget goes) or
+    down to its foot (:func:`face_climbs`). Unchecked."""
     m = table.model(model_id)
+    on = table.on_face(model_id) if m.z > 1e-6 else None
+    if on is not None:
+        return face_climbs(table, model_id, budget, on[0].z, on[1]), []
     here = shapely.Point(m.x, m.y)
     climbs: list[tuple[float, float, float]] = []
     jumps: list[tuple[float, float, float]] = []
@@ -225,7 +232,15 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
     for z, foot in tops:
         room = _ROOM.get((id(foot), m.radius), (foot,), lambda: foot.buffer(-(m.radius + 0.01)))
         # a lower bound of either movement: the base centre's displacement (and the height, for a climb)
-        if room.is_empty or shapely.distance(room, here) + abs(z - m.z) > budget:
+        if room.is_empty:
+            continue
+        if shapely.distance(room, here) + abs(z - m.z) > budget:
+            if z > m.z + 1e-6:  # up the face as far as the budget goes, from the foot nearest
+                ring = foot.buffer(m.radius + CLIMB_GAP).exterior
+                q = ring.interpolate(ring.project(here))
+                rise = min(budget - 1e-3 - math.hypot(q.x - m.x, q.y - m.y), z - m.z)
+                if rise >= FACE_STEP:
+                    climbs.append((round(q.x, 4), round(q.y, 4), m.z + rise))
             continue
         q = nearest_points(room, here)[0] if not room.contains(here) else here
         p = (round(q.x, 4), round(q.y, 4), z)
@@ -239,3 +254,33 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
         if 0 < x < table.width and 0 < y < table.depth:
             jumps.append((round(x, 4), round(y, 4), m.z))
     return climbs, jumps
+
+
+#: The least height a Climb is offered to go up or down a face and stop on it (inches).
+FACE_STEP = 0.5
+
+
+def face_climbs(table: Table, model_id: str, budget: float, foot_z: float, piece: str
+                ) -> list[tuple[float, float, float]]:
+    """The Climbs on of a model that hangs on the face of ``piece`` (E-MOVE-CLIMB), with
+    ``budget`` inches: onto the top (the nearest point where the base fits on it, if it
+    is walkable and not surely out of reach), up the face as far as the budget goes, and
+    down to its foot at ``foot_z`` (or down as far as the budget goes). Unchecked."""
+    m = table.model(model_id)
+    s = next(p for p in table.scenery if p.id == piece)
+    out: list[tuple[float, float, float]] = []
+    z1 = float(s.solid.z1)
+    if s.walkable:
+        room = _ROOM.get((id(s.solid.footprint), m.radius), (s.solid.footprint,),
+                         lambda: s.solid.footprint.buffer(-(m.radius + 0.01)))
+        if not room.is_empty:  # (a lower bound of the climb: the height and the plan distance)
+            q = nearest_points(room, shapely.Point(m.x, m.y))[0]
+            if z1 - m.z + math.hypot(q.x - m.x, q.y - m.y) <= budget:
+                out.append((round(q.x, 4), round(q.y, 4), z1))
+    up = min(z1, m.z + budget - 1e-3)
+    if up >= m.z + FACE_STEP:
+        out.append((m.x, m.y, up))
+    down = max(foot_z, m.z - budget + 1e-3)
+    if m.z - down >= min(FACE_STEP, m.z - foot_z):
+        out.append((m.x, m.y, down))
+    return out

@@ -453,6 +453,8 @@ class EldfallGame:
         m = st.model(model_id)
         u = st.unit(model_id)
         face = self._face_nearest(model_id, (m.x, m.y))
+        if self.on_face(model_id):  # E-MOVE-CLIMB: it climbs on (up or down), or stays (it cannot Crouch there)
+            return (Move("idle", None, face),), () if "Immobilized" in u.states else ("climb",)
         fixed: list[Move] = [Move("idle", None, face), Move("idle", None, face, crouch="end")]
         if "Immobilized" in u.states:
             return tuple(fixed), ()
@@ -486,7 +488,7 @@ class EldfallGame:
         if kind == "move":
             fixed, kinds = self._move_kinds(model_id)
         else:
-            fixed, kinds = (Move("idle"), Move("idle", crouch="end")), ("dodge",)
+            fixed, kinds = self._dodge_kinds(model_id)
         if not getattr(self.policies[side], "lazy", False):
             opts = self.move_options(model_id) if kind == "move" else self.dodge_move_options(model_id)
             return Decision(kind, model_id, opts, open=True)
@@ -517,6 +519,8 @@ class EldfallGame:
         toggle = "start" if stand else None
         budget = self.budget(model_id, kind, states - {"Crouched"} if stand else None)
         rng = rng or self.policy_rng
+        if kind != "climb" and self.on_face(model_id):
+            return []  # (E-MOVE-CLIMB: only a Climb moves it on)
         if kind in ("climb", "jump"):
             climbs, jumps = climb_jump_aims(self.state.table, model_id, budget, rng, SAMPLES["jump"])
             out = []
@@ -602,6 +606,9 @@ class EldfallGame:
         if move.face is not None and not (is_number(move.face) and math.isfinite(move.face)):
             raise IllegalChoice(model_id, f"face is the facing at the end, a finite number of degrees (or None), "
                                 f"got {move.face!r}", move)
+        if move.crouch is not None and self.on_face(model_id):
+            raise IllegalChoice(model_id, "a model on a face cannot Crouch there (E-MOVE-CLIMB: it hangs on, "
+                                "E-STATE-CROUCHED)", move)
         if move.crouch == "start":  # E-ACTIVATION: toggled before moving, the movement is made so
             u, toggled = _toggle_crouched(u, table)
             assert toggled is not None
@@ -1050,7 +1057,20 @@ class EldfallGame:
         self.state = self.state.with_unit(dataclasses.replace(u, equipped=w.name))
 
     def dodge_move_options(self, model_id: str) -> tuple[Move, ...]:
-        return (Move("idle"), Move("idle", crouch="end"), *self._sample_moves(model_id, "dodge", SAMPLES["dodge"]))
+        fixed, kinds = self._dodge_kinds(model_id)
+        return (*fixed, *(mv for k in kinds for mv in self._sample_moves(model_id, k, SAMPLES[k])))
+
+    def _dodge_kinds(self, model_id: str) -> tuple[tuple[Move, ...], tuple[str, ...]]:
+        """E-ACTION-DODGE: the Dodge move's fixed options (stay, or stay and Crouch) and
+        kinds sampled; on a face, only stay (it moves only by a Climb, and cannot Crouch there)."""
+        if self.on_face(model_id):
+            return (Move("idle"),), ()
+        return (Move("idle"), Move("idle", crouch="end")), ("dodge",)
+
+    def on_face(self, model_id: str) -> bool:
+        """Whether ``model_id`` hangs on a vertical face where a Climb stopped (E-MOVE-CLIMB)."""
+        t = self.state.table
+        return t.model(model_id).z > 1e-6 and t.on_face(model_id) is not None
 
     def _apply_wounds(self, rolled: Mapping[str, int]) -> None:
         """E-WOUND for every model at once: Wounds capped by HP; 0 HP is marked for
@@ -1219,6 +1239,8 @@ def _activation_text(seq: _Sequence, action: Action, entries: list[dict[str, Any
             f" (a {mv.length:.2f} in path, pulled up onto the edge)" if pulled else \
             f" (a {mv.length:.2f} in path with its drop)"
         move = f"{mv.kind}s {mv.cost:.2f} in{path} to {_place(end)}"
+        if mv.plan is not None and any("stops on the vertical face" in n for n in mv.plan.notes):
+            move += ", hanging on the face"  # E-MOVE-CLIMB
     toggle = "stands up" if seq.was_crouched else "crouches"  # E-ACTIVATION: Crouched toggled
     if mv.crouch == "start":
         move = f"{toggle} and {move}"
@@ -1260,7 +1282,7 @@ def _dodge_move_text(mr: MoveResult | None, entries: list[dict[str, Any]]) -> st
 
 def _place(p: Sequence[float]) -> str:
     """``(x, y)`` of a point for the log, with ``z`` when above the table."""
-    return f"({p[0]:.2f}, {p[1]:.2f}{f', z {p[2]:g}' if p[2] else ''})"
+    return f"({p[0]:.2f}, {p[1]:.2f}{f', z {round(p[2], 2):g}' if p[2] else ''})"
 
 
 def _falls(rolls: Iterable[tuple[int | None, bool]]) -> str:
