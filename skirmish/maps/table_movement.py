@@ -872,7 +872,8 @@ class TableMovement:
         """Where a model that stands on no surface hangs on a vertical face, a Climb having
         stopped there (E-MOVE-CLIMB: "may stop on a vertical face"): the surface at the
         face's foot and the piece whose face spans the height from there to the model's
-        feet, against its base; None where it stands on a surface or is nowhere a model may be."""
+        feet, its base touching it from outside; None where it stands on a surface or is
+        nowhere a model may be."""
         t: Any = self
         m = t.model(model_id)
         if any(abs(u.z - m.z) <= Z_TOL and shapely.intersects_xy(u.support, m.x, m.y) for u in self.surfaces):
@@ -883,7 +884,7 @@ class TableMovement:
         low = max(below, key=lambda u: u.z)
         here = Point(m.x, m.y)
         piece = next((s.id for s in t.scenery if s.solid.z0 <= low.z + Z_TOL and s.solid.z1 >= m.z - Z_TOL
-                      and shapely.distance(s.solid.footprint, here) <= m.radius + 2 * CLIMB_GAP), None)
+                      and abs(shapely.distance(s.solid.footprint, here) - m.radius) <= 2 * CLIMB_GAP), None)
         return None if piece is None else (low, piece)
 
     def ladders_of(self, model_id: str) -> tuple[Ladder, ...]:

@@ -428,3 +428,12 @@ def test_E_MOVE_CLIMB_on_the_face_at_its_top_only_steps_over_the_edge() -> None:
     assert p.legal and p.points[1] == pytest.approx((8 + R_M + 0.003, 10.0, 3.0))
     assert p.cost == pytest.approx(over + 9 - (8 + R_M + 0.003)) and p.cost <= 2
     assert hung.check_move("a", p.points[1:], kind="climb").legal
+
+
+def test_E_MOVE_CLIMB_a_model_on_a_top_that_is_not_walkable_hangs_on_no_face() -> None:
+    t = table(model("a", "[4, 10]", spd=4), '[[scenery]]\nid = "block"\nrect = [8, 6, 14, 14]\nheight = 3\n')
+    a = t.model("a")
+    t = t.with_model(Model(a.id, a.side, a.size, 10.0, 10.0, 3.0, attributes=a.attributes))  # (a file refuses it)
+    assert t.on_face("a") is None
+    with pytest.raises(SkirmishError, match="mark block walkable = true"):
+        t.plan_move("a", (11, 10), kind="walk")
