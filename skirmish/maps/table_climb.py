@@ -101,6 +101,10 @@ class Climb:
             w1 = self._walk(start, [(aim[0], aim[1], self.home.z)], plan=True)
             if w1.legal and all(abs(p[2] - start[2]) <= Z_TOL for p in w1.points):
                 return self.check([*w1.points[1:], aim], notes)
+            why = w1.violations[0].what if w1.violations else f"the way leaves {self.home.label}"
+            return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
+                f"a Climb up to ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) starts at its foot on {self.home.label}, "
+                f"where the model cannot walk: {why} (E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
         if target is None or target.index == self.home.index:
             where = "no surface" if target is None else "the surface it stands on"
             return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (

@@ -399,6 +399,10 @@ def test_E_MOVE_CLIMB_a_climb_that_stops_on_the_face_climbs_on_from_there() -> N
     first = t.plan_move("a", (foot, 10, 1.9), kind="climb")
     assert first.legal and first.cost == pytest.approx(1.9) and first.points[-1] == (foot, 10.0, 1.9)
     assert any("stops on the vertical face at z 1.9" in n for n in first.notes)
+    air = t.plan_move("a", (5.0, 3.0, 1.0), kind="climb")
+    assert not air.legal and "not against a face" in air.violations[0].what
+    inside = t.plan_move("a", (10.0, 10.0, 1.0), kind="climb")  # (its foot is inside the house)
+    assert not inside.legal and "where the model cannot walk" in inside.violations[0].what
     hung, _ = _on_face(4, 1.9)
     low, piece = hung.on_face("a")
     assert (low.z, piece) == (0.0, "house") and t.on_face("a") is None
