@@ -21,6 +21,7 @@ from ..maps.base import Map
 from ..maps.catalogue import Catalogue, Profile
 from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
+from ..maps.table_climb import GAP as CLIMB_GAP
 from ..rules.eldfall.exchange import MAX_VALUE
 from ..rules.eldfall.modes import MODES, Mode
 from ..rules.eldfall.sizes import SIZE_ORDER
@@ -446,6 +447,19 @@ def _stands_on_scenery(m: Model, table: Table) -> bool:
                and shapely.intersects_xy(s.solid.footprint, m.x, m.y) for s in table.scenery)
 
 
+def _face_hint(m: Model, table: Table) -> str:
+    """Where ``m``'s base would touch the nearest face that spans its height from the
+    table (a model hangs there after a Climb that stopped, E-MOVE-CLIMB)."""
+    here = shapely.Point(m.x, m.y)
+    faces = [s for s in table.scenery if s.solid.z0 <= CONTACT_TOLERANCE and s.solid.z1 >= m.z]
+    if not faces:
+        return " (no piece is that tall)"
+    s = min(faces, key=lambda s: shapely.distance(s.solid.footprint, here))
+    ring = s.solid.footprint.buffer(m.radius + CLIMB_GAP).exterior
+    q = ring.interpolate(ring.project(here))
+    return f": its base against {s.id}, e.g. at = [{q.x:.4f}, {q.y:.4f}]"
+
+
 def _check_placement(source: str, table: Table, index: list[int]) -> None:
     """Every model on the table, on it, on a surface, clear of the others and of scenery;
     ``index[k]``: the place of ``table.models[k]`` in the file's ``[[models]]``."""
@@ -459,7 +473,8 @@ def _check_placement(source: str, table: Table, index: list[int]) -> None:
     for i, m in zip(index, table.models):
         if m.z > F.MAX_TABLE_SIDE:
             raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: at most {F.MAX_TABLE_SIDE:g} in, got {m.z:g}')
-        if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table):
+        if m.z > tol and "Flying" not in m.states and not _stands_on_scenery(m, table) and \
+                table.on_face(m.id) is None:  # (E-MOVE-CLIMB: a Climb may stop on a face)
             flat = [s.id for s in table.scenery if not s.walkable and abs(s.top - m.z) <= tol
                     and shapely.intersects_xy(s.solid.footprint, m.x, m.y)]
             if flat:
@@ -474,7 +489,8 @@ def _check_placement(source: str, table: Table, index: list[int]) -> None:
             tops = sorted({f"{s.top:g}" for s in table.scenery if _under(m, s)})
             raise ScenarioError(f'{source}: models[{i}] (id "{m.id}"): z: nothing under it at z = {m.z:g} '
                                 f"({'tops under its base: ' + ', '.join(tops) if tops else 'no scenery under its base'})"
-                                '; set z to the surface it stands on, or list it as states = ["Flying"]')
+                                '; set z to the surface it stands on, list it as states = ["Flying"], or hang it on a '
+                                f"face{_face_hint(m, table)}")
     if table.models:
         hb = [m.hitbox for m in table.models]
         x = np.array([c.x for c in hb])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -183,6 +184,19 @@ def test_a_model_on_a_top_that_is_not_walkable_is_refused():
     with pytest.raises(ScenarioError, match=r'models\[0\] \(id "a"\): z: the top of block at z = 3 is not walkable'):
         loads(table_text(model(extra="z = 3"), scenery=block))
     assert loads(table_text(model(extra='z = 3\nstates = ["Flying"]'), scenery=block)).model("a").z == 3
+
+
+def test_e_move_climb_a_model_may_hang_on_a_face_and_the_refusal_shows_where():
+    """A Climb may stop on a vertical face (E-MOVE-CLIMB): a file may place a model there,
+    its base against the face; one in the air is refused with a place on the face."""
+    tower = '[[scenery]]\nid = "tower"\nrect = [6, 6, 10, 10]\nheight = 3\nwalkable = true\n'
+    with pytest.raises(ScenarioError, match=r"or hang it on a face: its base against tower, e\.g\. at = \[(5\.3\d+), 8"
+                       ) as info:
+        loads(table_text(model(at="[4, 8]", extra="z = 1.8"), scenery=tower))
+    x = float(re.search(r"at = \[([\d.]+),", str(info.value)).group(1))
+    t = loads(table_text(model(at=f"[{x}, 8]", extra="z = 1.8\nattributes = { SPD = 6 }"), scenery=tower))
+    assert t.on_face("a")[1] == "tower"
+    assert t.plan_move("a", (x, 8, 3.0), kind="climb").legal
 
 
 def test_missing_file_is_a_scenario_error(tmp_path):
