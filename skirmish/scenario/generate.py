@@ -87,7 +87,8 @@ def _free_spot(rng: random.Random, r: float, roofs: Sequence[Scenery], roof_shar
         roof = rng.choice(roofs)
         x0, y0, x1, y1 = roof.solid.footprint.bounds
         x, y, z = rng.uniform(x0, x1), rng.uniform(y0, y1), roof.top
-        if not roof.solid.footprint.contains(shapely.Point(x, y).buffer(r)):
+        if not roof.solid.footprint.contains(shapely.Point(x, y).buffer(r)) or \
+                not (r <= x <= width - r and r <= y <= depth - r):  # (a roof may reach past the table's edge)
             return None
     else:
         x, y, z = rng.uniform(r, width - r), rng.uniform(r, depth - r), 0.0

@@ -226,6 +226,15 @@ def test_round_trip_through_toml(seed):
     assert loads(dumps(t)) == t
 
 
+@pytest.mark.parametrize("seed", [422, *range(400, 420)])
+def test_a_generated_table_with_roofs_at_its_edge_loads(seed):
+    """(a model drawn on a roof that reaches past the table's edge could hang off the
+    table: seed 422's blue-2 at y 0.733, radius 0.787, and the file did not load)"""
+    t = random_table(random.Random(seed), models=8, scenery=10, width=18, depth=18, roof_share=0.3)
+    assert all(m.radius <= m.x <= t.width - m.radius and m.radius <= m.y <= t.depth - m.radius for m in t.models)
+    assert loads(dumps(t)) == t
+
+
 def test_bundled_round_trip():
     for path in SCENARIOS.glob("*.toml"):
         t = skirmish.load(path)
