@@ -240,7 +240,8 @@ class Climb:
             vs += [replace(v, at=v.at + i + 1) for v in w2.violations]
             cost += w2.cost if len(rest) > 1 else 0.0
         elif len(rest) == 1:
-            notes.append(f"E-MOVE-CLIMB: stops on the vertical face at z {head[2]:g}")
+            if faces:
+                notes.append(f"E-MOVE-CLIMB: stops on the vertical face at z {head[2]:g}")
         else:
             cost += self._onto(rest, i + 1, vs)
         return self._budgeted(pts, cost, vs, notes)
@@ -266,5 +267,5 @@ class Climb:
     def _result(self, pts: list[Pt], cost: float, vs: list[Violation], notes: list[str]) -> MovePlan:
         arr = np.array(pts)
         length = float(np.sum(np.linalg.norm(np.diff(arr, axis=0), axis=1))) if len(arr) > 1 else 0.0
-        vs = sorted(set(vs), key=lambda v: v.at)
+        vs = sorted(dict.fromkeys(vs), key=lambda v: v.at)  # (found order within a segment: a set's varies by run)
         return MovePlan(self.model.id, tuple(pts), length, cost, not vs, tuple(vs), None, 0, self.budget, tuple(notes))

@@ -4,7 +4,10 @@ hand-made cases, every planned jump passes the checker, rigid motions."""
 from __future__ import annotations
 
 import math
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -441,3 +444,14 @@ def test_E_MOVE_CLIMB_a_model_on_a_top_that_is_not_walkable_hangs_on_no_face() -
     assert t.on_face("a") is None
     with pytest.raises(SkirmishError, match="mark block walkable = true"):
         t.plan_move("a", (11, 10), kind="walk")
+
+
+def test_E_MOVE_CLIMB_violations_come_in_the_order_found_in_every_process() -> None:
+    """(two violations of one segment came in a set's order, which changes from process to
+    process with string hashing)"""
+    code = ("from skirmish.scenario.load import loads\n"
+            f"t = loads({table_text(model('a', '[7.367, 10]', spd=4), roof('house', '[8, 6, 14, 14]', 3.0))!r})\n"
+            "print([v.what for v in t.plan_move('a', (5.0, 3.0, 1.0), kind='climb').violations])\n")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(k)}).stdout for k in range(3)}
+    assert len(runs) == 1 and "not against a face" in runs.pop().split("', '")[0]
