@@ -119,7 +119,9 @@ class Ladder:
 
 class _Space:
     """Everything model ``mover`` meets on ``surface``: the exact tests and, lazily, the
-    configuration-space polygon and visibility graph."""
+    configuration-space polygon and visibility graph. Its free spaces (:attr:`trav`,
+    :attr:`check`, :attr:`end`) are made when first asked for: many a space only tests
+    where a move may end."""
 
     def __init__(self, mover: _Mover, surface: Surface):
         self.mover = mover
@@ -128,7 +130,7 @@ class _Space:
         r, h, z = mover.r, mover.h, surface.z
         top = z + h
         here = (m.x, m.y)
-        sc = _pieces_on(t.scenery, surface, r, h, mover.flying)
+        sc = self._pieces = _pieces_on(t.scenery, surface, r, h, mover.flying)
         #: each piece's heights (read only: shared by the movers of this size here)
         self.heights: dict[str, tuple[float, float]] = sc.heights
         obs = [sc.polygons.get(s.id) or _obstacle(s, r, here) for s, _ in sc.pieces]
@@ -141,34 +143,50 @@ class _Space:
                 continue
             # E-STATE-DEAD: a Dead model is moved through like a friend (and never ended on)
             (self.friends if o.side == m.side or "Dead" in o.states else self.enemies).append((o.id, o.x, o.y, o.radius))
-        models = (*self.enemies, *self.friends)
-        self.model_ids = [e[0] for e in models]
-        ne = len(self.enemies)
-        # every model's capsule (x, y, x, y, radius) and the direction its polygon is turned to
-        discs = _disc_rows(models)
-        self.enemy_caps = _grown_rows(discs[:ne], r, 0)[0]
-        phases = [_phase((x, y), here) for _, x, y, _ in models]
-        enemy_obs = [P.PlanObstacle.round(i, r + ENEMY_MARGIN, (x, y, rad), a)
-                     for (i, x, y, rad), a in zip(self.enemies, phases)]
-        model_obs = [P.PlanObstacle.round(i, r, (x, y, rad), a) for (i, x, y, rad), a in zip(models, phases)]
-        # the capsule rows: the support's and the pieces' are kept with the pieces, the models' added
-        way, owner = sc.way
-        nb, nl = len(self.blockers), len(self.low)
-
-        def rows(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-            return np.concatenate([way, *(c for c, _ in parts)]), np.concatenate([owner, *(o for _, o in parts)])
-        #: planning: support, blockers, enemies kept a little beyond contact
-        self.trav = P.FreeSpace(surface.support, r, [*self.blockers, *enemy_obs], box=surface.box,
-                                rows=rows(_grown_rows(discs[:ne], r + ENEMY_MARGIN, nb)))
-        #: checking: support and blockers (models are tested separately)
-        self.check = P.FreeSpace(surface.support, r, self.blockers, box=surface.box, rows=sc.way)
-        #: ending: also low pieces and every model (touching is fine)
-        self.end = P.FreeSpace(surface.support, r, [*self.blockers, *self.low, *model_obs], box=surface.box,
-                               rows=rows(sc.low_rows, _grown_rows(discs, r, nb + nl)))
+        self.model_ids = [e[0] for e in (*self.enemies, *self.friends)]
+        # every model's capsule (x, y, x, y, radius)
+        self._discs = _disc_rows((*self.enemies, *self.friends))
+        self.enemy_caps = _grown_rows(self._discs[:len(self.enemies)], r, 0)[0]
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
         self._graphs: dict[float, P.Graph] = {}
+
+    def _model_obstacles(self, models: Sequence[tuple[str, float, float, float]], clearance: float
+                         ) -> list[P.PlanObstacle]:
+        """Round obstacles of ``models`` kept ``clearance`` clear, turned towards the mover."""
+        here = self.mover.start
+        return [P.PlanObstacle.round(i, clearance, (x, y, rad), _phase((x, y), here)) for i, x, y, rad in models]
+
+    def _rows(self, *parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The capsule rows of the support and the pieces in the way, then ``parts``."""
+        way, owner = self._pieces.way
+        return np.concatenate([way, *(c for c, _ in parts)]), np.concatenate([owner, *(o for _, o in parts)])
+
+    @cached_property
+    def trav(self) -> P.FreeSpace:
+        """Planning: the support, the blockers, the enemies kept a little beyond contact."""
+        r = self.mover.r
+        ne = len(self.enemies)
+        return P.FreeSpace(self.surface.support, r, [*self.blockers, *self._model_obstacles(self.enemies,
+                                                                                          r + ENEMY_MARGIN)],
+                           box=self.surface.box,
+                           rows=self._rows(_grown_rows(self._discs[:ne], r + ENEMY_MARGIN, len(self.blockers))))
+
+    @cached_property
+    def check(self) -> P.FreeSpace:
+        """Checking: the support and the blockers (models are tested separately)."""
+        return P.FreeSpace(self.surface.support, self.mover.r, self.blockers, box=self.surface.box,
+                           rows=self._pieces.way)
+
+    @cached_property
+    def end(self) -> P.FreeSpace:
+        """Ending: also the low pieces and every model (touching is fine)."""
+        r = self.mover.r
+        models = self._model_obstacles((*self.enemies, *self.friends), r)
+        return P.FreeSpace(self.surface.support, r, [*self.blockers, *self.low, *models], box=self.surface.box,
+                           rows=self._rows(self._pieces.low_rows,
+                                           _grown_rows(self._discs, r, len(self.blockers) + len(self.low))))
 
     @cached_property
     def graph(self) -> P.Graph:
@@ -1585,16 +1603,15 @@ class TableMovement:
             ids, nodes, loc = self._mv_finish_nodes(mv, net, h)
             if not len(loc):
                 continue
-            j, u = (g.ravel() for g in np.meshgrid(np.arange(len(Q)), loc, indexing="ij"))
+            j, u = np.repeat(np.arange(len(Q)), len(loc)), np.tile(loc, len(Q))  # every (point, node) pair
             cost = net.dist[ids[u]] + np.hypot(Q[j, 0] - nodes.xy[u, 0], Q[j, 1] - nodes.xy[u, 1])
             keep = cost < best[0]
+            parts = [keep]
             if keep.sum() > 4096:  # the cheapest few thousand are enough almost always; the rest follow if not
                 cut = np.partition(cost[keep], 4095)[4095]
-                rest = keep & (cost > cut)
+                parts.append(keep & (cost > cut))
                 keep &= cost <= cut
-            else:
-                rest = np.zeros_like(keep)
-            for part in (keep, rest):
+            for part in parts:
                 if not part.any() or np.min(cost[part]) >= best[0]:
                     continue
                 jj, uu, cc = j[part], u[part], cost[part]
