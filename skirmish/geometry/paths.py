@@ -327,6 +327,8 @@ def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, *, shrink: floa
     p1 = np.asarray(p1, float).reshape(-1, 2)
     if kernels.wanted(len(p0) * len(caps)):
         i, j, lo, hi = kernels.violations(p0, p1, caps, shrink, relax0, relax1)
+        if len(i) < 2:  # (sorted already)
+            return i, j, lo, hi
         order = np.lexsort((lo, i))
         return i[order], j[order], lo[order], hi[order]
     i, j = _bbox_pairs(p0, p1, caps, shrink)

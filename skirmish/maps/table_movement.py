@@ -151,6 +151,16 @@ class _Space:
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
         self._graphs: dict[float, P.Graph] = {}
+        self._ends_free: dict[tuple[float, float], bool] = {}
+
+    def ends_free(self, pts: np.ndarray) -> np.ndarray:
+        """Whether the base may end at each of ``pts`` ((n, 2)): :attr:`end`'s ``point_free``
+        (tol 1e-7), each point's verdict kept (a point drawn is tested again when planned)."""
+        keys = [(x, y) for x, y in pts.tolist()]
+        new = [i for i, key in enumerate(keys) if key not in self._ends_free]
+        if new:
+            self._ends_free.update(zip([keys[i] for i in new], self.end.point_free(pts[new], tol=1e-7).tolist()))
+        return np.array([self._ends_free[key] for key in keys], bool)
 
     def _model_obstacles(self, models: Sequence[tuple[str, float, float, float]], clearance: float
                          ) -> list[P.PlanObstacle]:
@@ -1247,7 +1257,9 @@ class TableMovement:
                 i, j, lo, _ = P.violations(p0, p1, sp.enemy_caps, shrink=-CONTACT)
                 for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
                     out.setdefault(idx[a], []).append((t, 0, "contact", sp.enemies[b][0]))
-                i, j, lo, _ = P.violations(p0, p1, sp.enemy_caps, shrink=CONTACT)
+                # (the tighter band lies inside the contact band, its intervals computed monotonely in
+                # the clearance: no contact, no way through)
+                i, j, lo, _ = P.violations(p0, p1, sp.enemy_caps, shrink=CONTACT) if len(i) else _NO_EVENTS
                 for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
                     e = sp.enemies[b][0]
                     out.setdefault(idx[a], []).append(
@@ -1460,7 +1472,7 @@ class TableMovement:
         sp = mv.space(k)
         q = np.array([[float(to[0]), float(to[1])]])
         s = np.array([mv.start], float)
-        if not (sp.end.point_free(q, tol=1e-7)[0] and sp.trav.segments_clear(s, q, relax0=s, relax1=q)[0]):
+        if not (sp.ends_free(q)[0] and sp.trav.segments_clear(s, q, relax0=s, relax1=q)[0]):
             return None
         start = (float(mv.start[0]), float(mv.start[1]), k)
         if abs(q[0, 0] - start[0]) <= 1e-9 and abs(q[0, 1] - start[1]) <= 1e-9:
@@ -1513,7 +1525,7 @@ class TableMovement:
             levels = list(net.levels)
             legal: list[int] = []
         else:
-            legal = [k for k in levels if mv.space(k).end.point_free(q, tol=1e-7)[0]]
+            legal = [k for k in levels if mv.space(k).ends_free(q[None])[0]]
         # (a caller that uses legal plans only needs no connection that costs more than the budget)
         best = self._mv_best_connection(mv, net, legal, q, math.inf if bounded is None else bounded + BOUND_SLACK)
         if best is None and bounded is not None:
@@ -1802,7 +1814,7 @@ class TableMovement:
             if not len(near):
                 continue
             z = mv.surfaces[k].z
-            for i in near[mv.space(k).end.point_free(Q[near], tol=1e-7)].tolist():
+            for i in near[mv.space(k).ends_free(Q[near])].tolist():
                 out[i].append((z, float(bound[i])))
         return out
 
