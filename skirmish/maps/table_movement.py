@@ -133,9 +133,10 @@ class _Space:
         sc = self._pieces = _pieces_on(t.scenery, surface, r, h, mover.flying)
         #: each piece's heights (read only: shared by the movers of this size here)
         self.heights: dict[str, tuple[float, float]] = sc.heights
-        obs = [sc.polygons.get(s.id) or _obstacle(s, r, here) for s, _ in sc.pieces]
-        self.blockers: list[P.PlanObstacle] = [o for o, (_, way) in zip(obs, sc.pieces) if way]
-        self.low: list[P.PlanObstacle] = [o for o, (_, way) in zip(obs, sc.pieces) if not way]
+        self.blockers: list[P.PlanObstacle] = list(sc.blockers)
+        self.low: list[P.PlanObstacle] = list(sc.low)
+        for way, i, s in sc.round:
+            (self.blockers if way else self.low)[i] = _obstacle(s, r, here)
         self.enemies: list[tuple[str, float, float, float]] = []
         self.friends: list[tuple[str, float, float, float]] = []
         for o in t.models:
@@ -280,12 +281,15 @@ class _Pieces:
     that size there (only a round piece's polygon is turned to each mover)."""
 
     heights: dict[str, tuple[float, float]]
-    #: the pieces met, in the table's order: (piece, in the way; else low, passed over)
-    pieces: tuple[tuple[Scenery, bool], ...]
-    polygons: dict[str, P.PlanObstacle]  # the polygon pieces' obstacles
+    #: the obstacles of the pieces met, in the table's order: those in the way, those low
+    #: (passed over); a round piece's is turned to (0, 0) (its capsule has no corners)
+    blockers: tuple[P.PlanObstacle, ...]
+    low: tuple[P.PlanObstacle, ...]
+    #: the round pieces, whose obstacles each mover's space turns to itself: (in the way,
+    #: index among the blockers or the low ones, piece)
+    round: tuple[tuple[bool, int, Scenery], ...]
     way: tuple[np.ndarray, np.ndarray]  # capsule rows: the support's edges, then the pieces in the way
-    low: tuple[P.PlanObstacle, ...]  # the low pieces' obstacles (their capsules kept on them)
-    low_rows: tuple[np.ndarray, np.ndarray]  # their capsule rows, owners after the pieces in the way
+    low_rows: tuple[np.ndarray, np.ndarray]  # the low pieces' capsule rows, owners after the pieces in the way
 
 
 _PIECES: IdentityMemo[_Pieces] = IdentityMemo(1024)
@@ -303,11 +307,15 @@ def _pieces_on(scenery: tuple[Scenery, ...], surface: Surface, r: float, h: floa
             heights[s.id] = (z0, z1)
             # E-STATE-OTHER: a Flying model passes over scenery (it may not end on a piece)
             met.append((s, is_fall(z1 - z, h) and not flying))
-        obs = [_obstacle(s, r, (0.0, 0.0)) for s, _ in met]  # (a round piece's capsule has no corners)
-        low = tuple(o for o, (_, way) in zip(obs, met) if not way)
-        return _Pieces(heights, tuple(met), {o.name: o for o in obs if o.circle is None},
-                       P.capsule_rows(surface.support, r, [o for o, (_, way) in zip(obs, met) if way]),
-                       low, P.obstacle_rows(low, len(met) - len(low)))
+        parts: dict[bool, list[P.PlanObstacle]] = {True: [], False: []}
+        turned = []
+        for s, way in met:
+            if s.solid.circle is not None:
+                turned.append((way, len(parts[way]), s))
+            parts[way].append(_obstacle(s, r, (0.0, 0.0)))
+        blockers, low = tuple(parts[True]), tuple(parts[False])
+        return _Pieces(heights, blockers, low, tuple(turned), P.capsule_rows(surface.support, r, blockers),
+                       P.obstacle_rows(low, len(met) - len(low)))
     return _PIECES.get((id(scenery), id(surface.support), surface.z, r, h, flying), (scenery, surface.support), make)
 
 
