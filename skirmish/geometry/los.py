@@ -278,10 +278,10 @@ def _discs(circles: Sequence[tuple[float, float, float]]) -> list[_Disc]:
     miss = [i for i, g in enumerate(got) if g is None]
     if miss:
         c = np.array([keys[i] for i in miss], float).reshape(-1, 3)
-        rings = disc_rings(c)
-        if rings is not None:
-            drawn = [_Disc(g, ring, box) for g, ring, box in
-                     zip(shapely.polygons(rings), rings, np.concatenate([rings.min(1), rings.max(1)], 1))]
+        ringed = disc_rings(c)
+        if ringed is not None:
+            rings, boxes = ringed
+            drawn = [_Disc(g, ring, box) for g, ring, box in zip(shapely.polygons(rings), rings, boxes)]
         else:  # (rings of other sizes: read by shapely)
             polys = discs(c)
             drawn = [_Disc(g, None, box) for g, box in zip(polys, shapely.bounds(polys).reshape(-1, 4))]
@@ -364,21 +364,17 @@ def _near_floating(sol: _Solids, bounds: np.ndarray, changed: list[int], before:
     near (within 2 ``tol`` and rounding, box to box) a floating solid other than itself:
     one that floats on the old board, or a changed one that floats on either.
     ``bounds``: the old board's footprints' bounds."""
-    c = np.array([*before, *after], float).reshape(-1, 5)  # (x, y, r, z, top) rows
-    who = np.array(changed * 2)
-    floats = sol.z0 > tol
-    floats[changed] = False
-    others = np.flatnonzero(floats)
-    up = c[:, 3] > tol
-    if not (len(others) or up.any()):
-        return False
-    box = np.concatenate([bounds[others], c[up][:, [0, 1, 0, 1]] + c[up][:, 2:3] * [-1.0, -1.0, 1.0, 1.0]])
-    owner = np.concatenate([others, who[up]])
-    pad = c[:, 2:3] + 2 * tol + 1e-9
-    x, y = c[:, 0:1], c[:, 1:2]
-    hit = (owner[None, :] != who[:, None]) & (box[None, :, 0] <= x + pad) & (box[None, :, 2] >= x - pad) & \
-        (box[None, :, 1] <= y + pad) & (box[None, :, 3] >= y - pad)
-    return bool(hit.any())
+    # (plain floats: a few changed cylinders against a few floating solids)
+    cyl = list(zip(changed * 2, cast(list[tuple[float, float, float, float, float]], [*before, *after])))
+    moved = set(changed)
+    boxes = [(j, box) for j, (z, box) in enumerate(zip(sol.z0.tolist(), bounds.tolist())) if z > tol and j not in moved]
+    boxes += [(i, [x - r, y - r, x + r, y + r]) for i, (x, y, r, z, _) in cyl if z > tol]
+    for i, (x, y, r, _, _) in cyl:
+        pad = r + 2 * tol + 1e-9
+        if any(j != i and x0 <= x + pad and x1 >= x - pad and y0 <= y + pad and y1 >= y - pad
+               for j, (x0, y0, x1, y1) in boxes):
+            return True
+    return False
 
 
 def _ground(i: int, z0: np.ndarray, z1: np.ndarray, grounded: np.ndarray, sealed: np.ndarray,

@@ -135,8 +135,9 @@ def disc(x: float, y: float, r: float) -> Polygon:
     return discs(np.array([[x, y, r]], float))[0]  # type: ignore[no-any-return]
 
 
-#: Per radius, the ring (closed) of the disc at the origin as GEOS draws it.
-_RINGS: dict[float, np.ndarray] = {}
+#: Per radius, the ring (closed) of the disc at the origin as GEOS draws it, and its
+#: bounds (x0, y0, x1, y1).
+_RINGS: dict[float, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def discs(circles: np.ndarray) -> np.ndarray:
@@ -148,27 +149,32 @@ def discs(circles: np.ndarray) -> np.ndarray:
     c = np.asarray(circles, float).reshape(-1, 3)
     if not len(c):
         return np.zeros(0, dtype=object)
-    rings = disc_rings(c)
-    if rings is None:
+    drawn = disc_rings(c)
+    if drawn is None:
         return shapely.buffer(shapely.points(c[:, :2]), c[:, 2], quad_segs=QUAD_SEGS)
-    return shapely.polygons(rings)
+    return shapely.polygons(drawn[0])
 
 
-def disc_rings(circles: np.ndarray) -> np.ndarray | None:
+def disc_rings(circles: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """The closed exterior rings (n, m, 2) of :func:`discs` (the coordinates its polygons
-    hold); None where they would not all have as many points (a radius of 0 draws nothing)."""
+    hold) and their bounds (n, 4: x0, y0, x1, y1); None where they would not all have as
+    many points (a radius of 0 draws nothing). The bounds are the origin ring's moved to
+    each centre: rounding is monotonic, so they are the moved ring's least and greatest
+    coordinates, bit for bit."""
     c = np.asarray(circles, float).reshape(-1, 3)
-    rings = []
+    rings, boxes = [], []
     for r in c[:, 2].tolist():
-        ring = _RINGS.get(r)
-        if ring is None:
+        got = _RINGS.get(r)
+        if got is None:
             if len(_RINGS) > 256:
                 _RINGS.clear()
-            ring = _RINGS[r] = shapely.get_coordinates(shapely.Point(0.0, 0.0).buffer(r, quad_segs=QUAD_SEGS))
-        rings.append(ring)
+            ring = shapely.get_coordinates(shapely.Point(0.0, 0.0).buffer(r, quad_segs=QUAD_SEGS))
+            got = _RINGS[r] = ring, np.concatenate([ring.min(0), ring.max(0)]) if len(ring) else np.zeros(4)
+        rings.append(got[0])
+        boxes.append(got[1])
     if not rings or any(len(g) != len(rings[0]) or len(g) < 4 for g in rings):
         return None
-    return np.stack(rings) + c[:, None, :2]
+    return np.stack(rings) + c[:, None, :2], np.stack(boxes) + c[:, [0, 1, 0, 1]]
 
 
 def rotate_point(x: float, y: float, angle_deg: float, cx: float = 0.0, cy: float = 0.0) -> tuple[float, float]:
