@@ -1231,17 +1231,18 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
     P, Q, H, zP, zQ, own_p, own_q, arc = _pair_values(sources, targets, facings)
     status, wit, kinds, named, first, count, piece, owner, vP, vQ = kernels.round_one(
         P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs, ETA, _BIG, CORNER_CANDIDATES)
-    results: list[LosAnswer | None] = [None] * n
+    # (on lists: a batch is a few dozen pairs; the kernel's status is 0 for a pair out of arc)
+    arcs, st = arc.tolist(), status.tolist()
+    results: list[LosAnswer | None] = [OUT_OF_ARC if a else None for a in arcs]  # E-ARC
     if any_of is not None:
-        grouped = any_of >= 0
-        saw = np.zeros(max(int(any_of.max(initial=-1)) + 1, 1), bool)  # per group: a pair of it shown visible
-        saw[any_of[(status == 1) & ~arc & grouped]] = True
-        moot = np.flatnonzero(((status == 0) | (status == 3)) & ~arc & grouped & saw[np.maximum(any_of, 0)])
-        for i in moot.tolist():
-            results[i] = MOOT
-        status = status.copy()
-        status[moot] = 4  # (answered: not handed on)
-    chain = np.flatnonzero(status == 3) if CHAIN_AFTER <= 1 and MAX_CHAIN_TESTS_PER_PAIR >= 1 else np.zeros(0, int)
+        groups = any_of.tolist()
+        saw = {g for g, s in zip(groups, st) if s == 1 and g >= 0}  # the groups with a pair shown visible
+        for i, g in enumerate(groups):
+            if (st[i] == 0 or st[i] == 3) and not arcs[i] and g in saw:
+                results[i] = MOOT
+                st[i] = 4  # (answered: not handed on)
+    chain = np.array([i for i, s in enumerate(st) if s == 3] if CHAIN_AFTER <= 1 and MAX_CHAIN_TESTS_PER_PAIR >= 1
+                     else [], int)
     if len(chain):  # the chain test of the first round, on the rows and patches found there
         cnt = count[chain]
         at = np.repeat(first[chain], cnt) + np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt)
@@ -1252,16 +1253,14 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
         for i, r in zip(ids, _chain_round(obs, pairs, rows, vP[chain], vQ[chain], thin, [sources[i] for i in ids],
                                           [targets[i] for i in ids])):
             results[i] = r
-    for i in np.flatnonzero(arc).tolist():  # E-ARC
-        results[i] = OUT_OF_ARC
-    seen = np.flatnonzero((status == 1) & ~arc)
-    for i, w in zip(seen.tolist(), wit[seen].tolist()):
+    seen = [i for i, s in enumerate(st) if s == 1]
+    for i, w in zip(seen, wit[seen].tolist()):
         results[i] = LosAnswer(True, "witness", witness=((w[0], w[1], w[2]), (w[3], w[4], w[5])), bundles=1)
-    blocked = np.flatnonzero((status == 2) & ~arc)
-    if len(blocked):
+    blocked = [i for i, s in enumerate(st) if s == 2]
+    if blocked:
         row, who = np.nonzero(named[blocked])  # (row by row, each row's owners in order)
         owners, start = who.tolist(), 0
-        for i, kind, end in zip(blocked.tolist(), kinds[blocked].tolist(),
+        for i, kind, end in zip(blocked, kinds[blocked].tolist(),
                                 np.cumsum(np.bincount(row, minlength=len(blocked))).tolist()):
             results[i] = LosAnswer(False, _ROUND_ONE_STAGES[kind - 1], blockers=tuple(owners[start:end]), bundles=1)
             start = end

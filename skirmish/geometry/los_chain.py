@@ -201,20 +201,28 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     (ok, d, n, fP, fQ, x1, x2, base, Vp_all, d_lo, d_hi, zlo, zhi, zfull, Vz_all, rising, falling, k, live, kx0, kx1,
      lo_v, hi_v, zbot, free0, freew, can_pass, xa, xb) = chain_prepare(P, Q, cP, cQ, DP, DQ, zP, zQ, rb, verts, z0, z1,
                                                                       sealed, eta, widen, SLACK)
+    # (a bundle's live rows are one run of the rows, sorted by bundle: each row array is
+    # gathered once, each bundle takes its slice)
+    runs = np.flatnonzero(live)
+    at = np.searchsorted(runs, starts).tolist()
+    lo_v, hi_v, free0, freew, zt, zbot, kx0, kx1, k, can_pass = (
+        a[runs] for a in (lo_v, hi_v, free0, freew, z1, zbot, kx0, kx1, k, can_pass))
+    xa, xb = xa[runs].tolist(), xb[runs].tolist()
+    first = starts.tolist()
     out: list[_Bundle | None] = []
-    for b in range(B):
-        if not ok[b]:
+    for b, (good, up, down, dl, dh, zl, zh, xl, xr) in enumerate(zip(
+            ok.tolist(), rising.tolist(), falling.tolist(), d_lo.tolist(), d_hi.tolist(), zlo.tolist(), zhi.tolist(),
+            x1.tolist(), x2.tolist())):
+        if not good:
             out.append(None)
             continue
-        lo, hi = int(starts[b]), int(starts[b + 1])
-        g = np.arange(lo, hi)[live[lo:hi]]
-        zbase = zfull[b, _height_sel(bool(rising[b]), bool(falling[b]))]
+        g = slice(at[b], at[b + 1])
         Vp = Vp_all[b][~np.isnan(Vp_all[b, :, 0])]
         Vz = Vz_all[b][~np.isnan(Vz_all[b, :, 0])]
-        insides = [np.array([a, c]) if a <= c else _EMPTY for a, c in zip(xa[g].tolist(), xb[g].tolist())]
-        out.append(_Bundle(base[b], zbase, Vp, Vz, cP[b], d[b], n[b], float(d_lo[b]), float(d_hi[b]), float(zlo[b]),
-                           float(zhi[b]), g - lo, lo_v[g], hi_v[g], {0.0: free0[g], widen: freew[g]}, insides,
-                           z1[g], zbot[g], kx0[g], kx1[g], hi - lo, k[g], can_pass[g], float(x1[b]), float(x2[b]),
+        insides = [np.array([a, c]) if a <= c else _EMPTY for a, c in zip(xa[g], xb[g])]
+        out.append(_Bundle(base[b], zfull[b, _height_sel(up, down)], Vp, Vz, cP[b], d[b], n[b], dl, dh, zl, zh,
+                           runs[g] - first[b], lo_v[g], hi_v[g], {0.0: free0[g], widen: freew[g]}, insides, zt[g],
+                           zbot[g], kx0[g], kx1[g], first[b + 1] - first[b], k[g], can_pass[g], xl, xr,
                            fP[b][~np.isnan(fP[b, :, 0])], fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
     return out
 

@@ -26,7 +26,7 @@ import numpy as np
 import shapely
 
 from ...geometry.distance import distances_to_cylinders_at
-from ...geometry.los import LosAnswer, Segment3, Viewer, Viewers, line_of_sight_batch
+from ...geometry.los import LosAnswer, Segment3, Viewers, line_of_sight_batch
 from ...maps.pieces import Model
 from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table, los_blockers
@@ -177,8 +177,8 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     targets[:, [0, 1, 3]] = np.array([p[:3] for p in points], float).reshape(n, 3)
     targets[:, [2, 4, 5]] = model.radius, model.hitbox_height, idx.get(model.id, -1)
     others = [rest.models[idx[o]] for o in ids]
-    views = Viewers.of([Viewer(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others])
-    src = Viewers(np.tile(views.rows, (n, 1)))  # point-major: every other at point 0, then 1, ...
+    views = np.array([(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others], float)  # (Viewer rows)
+    src = Viewers(np.tile(views.reshape(-1, 6), (n, 1)))  # point-major: every other at point 0, then 1, ...
     dst = Viewers(np.repeat(targets, k, axis=0))
     facing = [o.facing_vector for o in others] * n
     return rest.line_of_sight_with(also, src, dst, facing, any_of) if also else \
