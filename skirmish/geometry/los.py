@@ -628,9 +628,10 @@ def _grow(obs: Obstacles, eps: float) -> Obstacles:
 def _changed(a: _Solids, b: _Solids) -> list[int] | None:
     """The owners whose solids differ between two scenes of as many owners (None: more
     than :data:`_FEW`)."""
-    diff = (a.z0 != b.z0) | (a.z1 != b.z1) | (a.grounded != b.grounded) | (a.sealed != b.sealed)
-    out = [i for i in range(len(a.geoms)) if diff[i] or a.geoms[i] is not b.geoms[i] or a.parts[i] is not b.parts[i]
-           or a.circles[i] != b.circles[i]]
+    diff = ((a.z0 != b.z0) | (a.z1 != b.z1) | (a.grounded != b.grounded) | (a.sealed != b.sealed)).tolist()
+    out = [i for i, (d, ga, gb, pa, pb, ca, cb) in
+           enumerate(zip(diff, a.geoms, b.geoms, a.parts, b.parts, a.circles, b.circles))
+           if d or ga is not gb or pa is not pb or ca != cb]
     return out if len(out) <= _FEW else None
 
 
@@ -1262,7 +1263,7 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
         owners, start = who.tolist(), 0
         for i, kind, end in zip(blocked, kinds[blocked].tolist(),
                                 np.cumsum(np.bincount(row, minlength=len(blocked))).tolist()):
-            results[i] = LosAnswer(False, _ROUND_ONE_STAGES[kind - 1], blockers=tuple(owners[start:end]), bundles=1)
+            results[i] = _round_one_blocked(kind, tuple(owners[start:end]))
             start = end
     results = _stacked(obs, results)
     rest = [i for i in range(n) if results[i] is None]
@@ -1272,6 +1273,14 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
                                       [facings[i] for i in rest], thin, tested)):
             results[i] = r
     return [r for r in results if r is not None]
+
+
+@lru_cache(maxsize=4096)
+def _round_one_blocked(kind: int, blockers: tuple[int, ...]) -> LosAnswer:
+    """The answer to a pair the compiled first round proves blocked, by the proof's
+    ``kind`` and solids: one value each, shared (answers are immutable, and most pairs a
+    batch proves blocked name the same solid)."""
+    return LosAnswer(False, _ROUND_ONE_STAGES[kind - 1], blockers=blockers, bundles=1)
 
 
 def _chain_round(obs: Obstacles, pairs: _Pairs, rows: _Rows, vP: np.ndarray, vQ: np.ndarray, thin: float,
