@@ -137,7 +137,8 @@ def run_table(args: argparse.Namespace, table: Table) -> int:
         waiting = [m for m in reserve if m.side == side]
         print(f"side {side} ({len(models) + len(waiting)}):")
         for m in (*models, *waiting):
-            up = f" z={m.z:g}" if m.z else ""
+            face = table.on_face(m.id) if m.z and m not in waiting else None
+            up = (f" z={m.z:g}" if m.z else "") + (f" on the face of {face[1]} (E-MOVE-CLIMB)" if face else "")
             weapons = ", ".join(w.name for w in m.weapons)
             states = f" [{', '.join(sorted(m.states))}]" if m.states else ""
             where = "in reserve (deployed by `skirmish play`)" if m in waiting else \

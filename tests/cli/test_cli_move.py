@@ -134,3 +134,20 @@ def test_the_grid_answers_through_the_protocol(capsys):
     assert code == 2 and "grid map does not take" in err
     code, _, err = run(capsys, MAZE, "rogue", "--to", "3in,1")
     assert code == 2 and "whole numbers" in err
+
+
+def test_e_move_climb_a_model_hanging_on_a_face_is_shown_there_and_climbs_on(capsys, tmp_path):
+    """A file may place a model on a face (a Climb stopped there): `check` says so, and
+    `move --kind climb` plans from where it hangs; a Walk is refused, naming the face."""
+    from conftest import table_text
+
+    f = tmp_path / "face.toml"
+    f.write_text(table_text('[[models]]\nid = "c"\nside = "red"\nsize = "M"\nat = [5.37, 8]\nz = 1.8\n'
+                            'attributes = { SPD = 6 }\n',
+                            '[[scenery]]\nid = "tower"\nrect = [6, 6, 10, 10]\nheight = 3\nwalkable = true\n'))
+    assert main(["check", str(f)]) == 0 and "z=1.8 on the face of tower" in capsys.readouterr().out
+    doc = run_json(capsys, str(f), "c", "--to", "7,8,3", "--kind", "climb")
+    assert doc["legal"] and doc["points"][0] == [5.37, 8.0, 1.8] and doc["points"][1][:2] == [5.37, 8.0]
+    assert doc["cost"] == pytest.approx(1.2 + (6 + 16 / 25.4 + 0.003 - 5.37) + (7 - 6 - 16 / 25.4 - 0.003))
+    code, _, err = run(capsys, str(f), "c", "--to", "4,8")
+    assert code == 2 and "hangs on the face of tower" in err and "Traceback" not in err
