@@ -46,6 +46,21 @@ def _dist(a: Sequence[float], b: Sequence[float]) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 
 
+def face_at(scenery: Sequence[Any], x: float, y: float, r: float, z0: float, z1: float) -> str | None:
+    """The piece whose vertical face a base of radius ``r`` centred at (x, y) touches from
+    outside (its footprint ``r`` away, within ``2 * GAP``) and that spans ``z0`` to
+    ``z1``: the tallest such (None: no face). What a climb climbs, and where a model
+    hangs after one that stopped (the checker and :meth:`TableMovement.on_face` alike)."""
+    here = Point(x, y)
+    best = None
+    for s in scenery:
+        if s.solid.z0 <= z0 + Z_TOL and s.solid.z1 >= z1 - Z_TOL and \
+                abs(shapely.distance(s.solid.footprint, here) - r) <= 2 * GAP + 1e-9 and \
+                (best is None or s.solid.z1 > best.solid.z1):
+            best = s
+    return None if best is None else best.id
+
+
 class Climb:
     """One model's climb on one table (see the module)."""
 
@@ -97,14 +112,19 @@ class Climb:
         start = self.start
         if mv.face is not None:
             return self._plan_from_face(aim, target, notes)
-        if target is None and aim[2] > self.home.z + Z_TOL:  # up a face from its foot, stopping on it
-            w1 = self._walk(start, [(aim[0], aim[1], self.home.z)], plan=True)
+        if target is None and abs(aim[2] - self.home.z) > Z_TOL:  # onto a face, stopping on it
+            up = aim[2] > self.home.z
+            # up: from its foot; down: from the top's edge nearest it, stepping off
+            edge = None if up else self._inside(self.home, aim[0], aim[1])
+            via: list[Pt] = [(aim[0], aim[1], self.home.z)] if edge is None else [edge, (aim[0], aim[1], self.home.z)]
+            w1 = self._walk(start, via[:1], plan=True)
             if w1.legal and all(abs(p[2] - start[2]) <= Z_TOL for p in w1.points):
-                return self.check([*w1.points[1:], aim], notes)
+                return self.check([*w1.points[1:], *via[1:], aim], notes)
             why = w1.violations[0].what if w1.violations else f"the way leaves {self.home.label}"
             return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
-                f"a Climb up to ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) starts at its foot on {self.home.label}, "
-                f"where the model cannot walk: {why} (E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
+                f"a Climb {'up' if up else 'down'} to ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) starts "
+                f"{'at its foot' if up else 'at the edge above it'} on {self.home.label}, where the model cannot "
+                f"walk: {why} (E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
         if target is None or target.index == self.home.index:
             where = "no surface" if target is None else "the surface it stands on"
             return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
@@ -163,19 +183,26 @@ class Climb:
         if target.index == self.home.index:  # down to the foot
             w2 = self._walk((x, y, target.z), [aim], plan=True)
             return self.check([(x, y, target.z), *w2.points[1:]], notes)
-        edge = nearest_points(target.support.boundary, Point(x, y))[0]
-        v = np.array([edge.x - x, edge.y - y])
-        norm = float(np.hypot(*v))
-        if target.z < z - Z_TOL or norm < 1e-9:
+        onto = self._inside(target, x, y)
+        if target.z < z - Z_TOL or onto is None:
             return MovePlan(self.model.id, (self.start,), 0.0, 0.0, False, (Violation(0, (
                 f"from the face of {self.mv.face} a Climb goes on up it onto {self.mv.face}'s top or down to its "
                 f"foot on {self.home.label}; ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) is on {target.label} "
                 "(E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
-        top = np.array([edge.x, edge.y]) + v / norm * (self.r + GAP)
-        onto: Pt = (float(top[0]), float(top[1]), target.z)
         w2 = self._walk(onto, [aim], plan=True)
         up = [(x, y, target.z)] if target.z > z + Z_TOL else []  # (at the face's top: the step over the edge only)
         return self.check([*up, onto, *w2.points[1:]], notes)
+
+    def _inside(self, surface: Any, x: float, y: float) -> Pt | None:
+        """Where the base stands just inside ``surface``'s edge nearest (x, y) outside it
+        (the step over the edge from a face there); None from on the edge itself."""
+        edge = nearest_points(surface.support.boundary, Point(x, y))[0]
+        v = np.array([edge.x - x, edge.y - y])
+        norm = float(np.hypot(*v))
+        if norm < 1e-9:
+            return None
+        top = np.array([edge.x, edge.y]) + v / norm * (self.r + GAP)
+        return (float(top[0]), float(top[1]), surface.z)
 
     def _on_surface(self, p: Pt) -> bool:
         return any(abs(u.z - p[2]) <= Z_TOL and shapely.covers(u.support, Point(p[0], p[1])) for u in self.mv.surfaces)
@@ -226,25 +253,46 @@ class Climb:
         rise = abs(head[2] - foot[2])
         cost += rise
         lo, hi = min(foot[2], head[2]), max(foot[2], head[2])
-        faces = [s.id for s in self.table.scenery
-                 if s.solid.z0 <= lo + Z_TOL and s.solid.z1 >= hi - Z_TOL
-                 and shapely.distance(s.solid.footprint, Point(foot[:2])) <= self.r + 2 * GAP]
-        if not faces:
+        # (from a face: one that rises from its foot, as the one it hangs on)
+        face = face_at(self.table.scenery, foot[0], foot[1], self.r, min(lo, self.home.z), hi)
+        if face is None:
             vs.append(Violation(i, f"the climb at ({foot[0]:.2f}, {foot[1]:.2f}) from z {foot[2]:g} to z {head[2]:g} is "
                                    "not against a face that spans it (E-MOVE-CLIMB)"))
         else:
-            notes.append(f"E-MOVE-CLIMB: climbs {rise:g} in {'up' if head[2] > foot[2] else 'down'} the face of {faces[0]}")
+            notes.append(f"E-MOVE-CLIMB: climbs {rise:g} in {'up' if head[2] > foot[2] else 'down'} the face of {face}")
         rest = pts[i + 1:]
+        stops = not self._on_surface(head) and len(rest) == 1
+        self._column(foot, lo, hi, stops, i, vs)
         if self._on_surface(head):
             w2 = self._walk(head, rest[1:] or [head], plan=False)
             vs += [replace(v, at=v.at + i + 1) for v in w2.violations]
             cost += w2.cost if len(rest) > 1 else 0.0
         elif len(rest) == 1:
-            if faces:
+            if face is not None:
                 notes.append(f"E-MOVE-CLIMB: stops on the vertical face at z {head[2]:g}")
         else:
             cost += self._onto(rest, i + 1, vs)
         return self._budgeted(pts, cost, vs, notes)
+
+    def _column(self, foot: Pt, lo: float, hi: float, stops: bool, at: int, vs: list[Violation]) -> None:
+        """The hitbox's sweep up or down the face, from ``lo`` to ``hi`` at the foot's plan
+        position: through no piece, and no enemy (a friend is climbed past, E-MOVE-FRIEND);
+        where it ``stops`` on the face, clear of every model."""
+        top = hi + self.mv.h
+        here = Point(foot[0], foot[1])
+        for s in self.table.scenery:
+            if s.solid.z1 > lo + Z_TOL and s.solid.z0 < top - Z_TOL and \
+                    shapely.distance(s.solid.footprint, here) < self.r - CONTACT:
+                vs.append(Violation(at, f"the climb at ({foot[0]:.2f}, {foot[1]:.2f}) passes through {s.id} "
+                                        f"(z {s.solid.z0:g} to {s.solid.z1:g}) (E-MOVE-CLIMB)"))
+        for o in self.table.models:
+            if o.id == self.model.id or _dist(foot, (o.x, o.y)) >= self.r + o.radius - CONTACT:
+                continue
+            if stops and o.z < hi + self.mv.h - Z_TOL and o.z + o.hitbox_height > hi + Z_TOL:
+                vs.append(Violation(at, f"it would hang on the face inside {o.id}'s hitbox (E-MOVE-CLIMB)"))
+            elif o.side != self.model.side and "Dead" not in o.states and o.z < top - Z_TOL and \
+                    o.z + o.hitbox_height > lo + Z_TOL:
+                vs.append(Violation(at, f"the climb passes through the enemy {o.id} (E-MOVE-ENEMY)"))
 
     def _onto(self, rest: Sequence[Pt], at: int, vs: list[Violation]) -> float:
         """The step over the top's edge from the face (``rest[0]``) onto the top

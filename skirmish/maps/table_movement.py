@@ -34,7 +34,7 @@ from ..values import is_number
 from ..rules.eldfall.modes import Mode, parse_mode
 from ..rules.eldfall.movement import MoveKind, fall_rolls, is_fall, move_kind, movement_budget, vertical_cost
 from .results import MovePlan, MoveRange, Violation
-from .table_climb import GAP as CLIMB_GAP, Climb
+from .table_climb import Climb, face_at
 from .table_jump import Jump
 from .tolerances import CONTACT, MAX_EXTENT, Z_TOL, far_off_table
 
@@ -908,19 +908,18 @@ class TableMovement:
         """Where a model that stands on no surface hangs on a vertical face, a Climb having
         stopped there (E-MOVE-CLIMB: "may stop on a vertical face"): the surface at the
         face's foot and the piece whose face spans the height from there to the model's
-        feet, its base touching it from outside; None where it stands on a surface or is
-        nowhere a model may be."""
+        feet, its base touching it from outside (:func:`.table_climb.face_at`: the tallest);
+        None where it stands on a surface, flies or is nowhere a model may be."""
         t: Any = self
         m = t.model(model_id)
-        if any(abs(u.z - m.z) <= Z_TOL and shapely.intersects_xy(u.support, m.x, m.y) for u in self.surfaces):
-            return None
+        if "Flying" in m.states or \
+                any(abs(u.z - m.z) <= Z_TOL and shapely.intersects_xy(u.support, m.x, m.y) for u in self.surfaces):
+            return None  # (a Flying model is where it flies: E-STATE-OTHER)
         below = [u for u in self.surfaces if u.z < m.z - Z_TOL and shapely.intersects_xy(u.support, m.x, m.y)]
         if not below:
             return None
         low = max(below, key=lambda u: u.z)
-        here = Point(m.x, m.y)
-        piece = next((s.id for s in t.scenery if s.solid.z0 <= low.z + Z_TOL and s.solid.z1 >= m.z - Z_TOL
-                      and abs(shapely.distance(s.solid.footprint, here) - m.radius) <= 2 * CLIMB_GAP), None)
+        piece = face_at(t.scenery, m.x, m.y, m.radius, low.z, m.z)
         return None if piece is None else (low, piece)
 
     def ladders_of(self, model_id: str) -> tuple[Ladder, ...]:

@@ -206,3 +206,16 @@ def test_e_move_climb_a_model_on_a_face_only_climbs_on_or_stays():
                      (Move("idle", crouch="end"), "cannot Crouch")):
         with pytest.raises(IllegalChoice, match=why):
             g.plan("climber", bad)
+
+
+def test_e_state_crouched_a_crouched_model_on_a_face_stands_up_to_climb_on():
+    """(every toggle was refused on a face: a Crouched one there could never move again)"""
+    table = _tower()
+    g = EldfallGame(table, parse_settings(None, table), {"red": Driven(), "blue": Driven()}, random.Random(1))
+    foot = 6 - table.model("climber").radius - 0.003
+    g.state = g.state.moved("climber", foot, 8.0, 1.5, 0.0)
+    u = g.state.unit("climber")
+    g.state = g.state.with_unit(u.__class__(**{**u.__dict__, "states": frozenset({"Crouched"}), "ap": 2}))
+    climbs = [o for o in g.move_options("climber") if o.kind == "climb"]
+    assert climbs and all(o.crouch == "start" for o in climbs)
+    assert g.plan("climber", climbs[0]).path[-1][2] == 3.0

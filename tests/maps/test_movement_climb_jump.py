@@ -455,3 +455,59 @@ def test_E_MOVE_CLIMB_violations_come_in_the_order_found_in_every_process() -> N
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": str(k)}).stdout for k in range(3)}
     assert len(runs) == 1 and "not against a face" in runs.pop().split("', '")[0]
+
+
+def test_E_MOVE_CLIMB_E_MOVE_ENEMY_a_climb_passes_no_enemy_and_stops_in_no_hitbox_or_piece() -> None:
+    """(a climb tested only its walks: it went through an enemy hanging on the face, stopped
+    with its hitbox in a friend's at the foot or inside a balcony over it)"""
+    foot = 8 - R_M - 0.003
+    house = roof("house", "[8, 6, 14, 14]", 4.0)
+    t = table(model("a", f"[{foot}, 10]", spd=12) + model("b", f"[{foot}, 10]", side="blue", z=2.0), house)
+    assert t.on_face("b")[1] == "house"
+    through = t.plan_move("a", (9.0, 10, 4.0), kind="climb")
+    assert not through.legal and "passes through the enemy b" in through.violations[0].what
+    assert "inside b's hitbox" in t.plan_move("a", (foot, 10, 2.5), kind="climb").violations[0].what
+    friend = table(model("a", f"[{foot}, 10]", spd=12) + model("f", f"[{foot}, 10]", z=2.0), house)
+    assert friend.plan_move("a", (9.0, 10, 4.0), kind="climb").legal  # (a friend is climbed past)
+    assert "inside f's hitbox" in friend.plan_move("a", (foot, 10, 2.5), kind="climb").violations[0].what
+    balcony = '[[scenery]]\nid = "balcony"\nrect = [6, 9, 8, 11]\nbase = 2\nheight = 0.5\n'
+    b = table(model("a", "[5, 10]", spd=12), house + balcony).plan_move("a", (foot, 10, 2.2), kind="climb")
+    assert not b.legal and "passes through balcony" in b.violations[0].what
+
+
+def test_E_MOVE_CLIMB_from_a_face_it_climbs_only_a_face_that_rises_from_its_foot() -> None:
+    """(it climbed on from a house's face up a crate's flush face, and then hung on
+    nothing: the crate does not rise from the table) One face, from its foot; Flying is
+    never on a face."""
+    foot = 6 - R_M - 0.003
+    crate = '[[scenery]]\nid = "crate"\nrect = [6, 8, 8, 12]\nheight = 2\nbase = 3\nwalkable = true\n'
+    t = table(model("a", f"[{foot}, 10]", spd=12), roof("house", "[6, 6, 14, 14]", 3.0) + crate)
+    a = t.model("a")
+    hung = t.with_model(Model(a.id, a.side, a.size, foot, 10, 3.0, attributes=a.attributes))
+    assert hung.on_face("a")[1] == "house"
+    on = hung.plan_move("a", (foot, 10, 4.5), kind="climb")
+    assert not on.legal and "not against a face" in on.violations[0].what
+    flying = t.with_model(Model(a.id, a.side, a.size, foot, 10, 2.0, attributes=a.attributes,
+                                states=frozenset({"Flying"})))
+    assert flying.on_face("a") is None
+
+
+@pytest.mark.parametrize("off", [0.0, 1e-16, -1e-16, 4e-16])
+def test_E_MOVE_CLIMB_a_legal_stop_on_a_face_is_where_the_model_then_hangs(off: float) -> None:
+    """(the checker took a base 2 GAP off the face, a hair further than the face a model
+    hangs on: a legal stop left it on nothing) One test of touching a face for both."""
+    e = 6.43
+    x = e - R_M - 0.006 + off
+    t = table(model("a", "[4, 10]", spd=10), roof("house", f"[{e}, 6, {e + 5}, 14]", 3.0))
+    stop = t.check_move("a", [(x, 10, 0), (x, 10, 1.5)], kind="climb")
+    a = t.model("a")
+    hung = t.with_model(Model(a.id, a.side, a.size, x, 10, 1.5, attributes=a.attributes))
+    assert stop.legal == (hung.on_face("a") is not None)
+
+
+def test_E_MOVE_CLIMB_from_a_roof_a_climb_down_may_stop_on_the_face() -> None:
+    t = table(model("a", "[9, 10]", spd=12, z=3.0), roof("house", "[8, 6, 14, 14]", 3.0))
+    foot = 8 - R_M - 0.003
+    p = t.plan_move("a", (foot, 10, 1.5), kind="climb")
+    assert p.legal and p.points[-2:] == ((foot, 10.0, 3.0), (foot, 10.0, 1.5))
+    assert t.check_move("a", p.points[1:], kind="climb").cost == pytest.approx(p.cost)

@@ -172,6 +172,7 @@ class EldfallGame:
         # plans already made on this board: (model, move) -> (table, unit, plan or refusal)
         self._plans: dict[tuple[str, Move], tuple[Table, Unit, MoveResult | IllegalChoice]] = {}
         self._engaged: dict[str, tuple[Table, tuple[Any, ...], tuple[str, ...]]] = {}  # see engaged_by
+        self._faces: dict[str, tuple[Table, bool]] = {}  # see on_face
 
     # -- asking ------------------------------------------------------------------------
     def ask(self, side: str, decision: Decision[Any]) -> Any:
@@ -454,7 +455,8 @@ class EldfallGame:
         u = st.unit(model_id)
         face = self._face_nearest(model_id, (m.x, m.y))
         if self.on_face(model_id):  # E-MOVE-CLIMB: it climbs on (up or down), or stays (it cannot Crouch there)
-            return (Move("idle", None, face),), () if "Immobilized" in u.states else ("climb",)
+            stuck = "Immobilized" in u.states or self.engaged_by(model_id)  # (Engaged: only Idle or a Walk)
+            return (Move("idle", None, face),), (() if stuck else ("climb",))
         fixed: list[Move] = [Move("idle", None, face), Move("idle", None, face, crouch="end")]
         if "Immobilized" in u.states:
             return tuple(fixed), ()
@@ -606,7 +608,7 @@ class EldfallGame:
         if move.face is not None and not (is_number(move.face) and math.isfinite(move.face)):
             raise IllegalChoice(model_id, f"face is the facing at the end, a finite number of degrees (or None), "
                                 f"got {move.face!r}", move)
-        if move.crouch is not None and self.on_face(model_id):
+        if move.crouch is not None and "Crouched" not in u.states and self.on_face(model_id):  # (one may stand up)
             raise IllegalChoice(model_id, "a model on a face cannot Crouch there (E-MOVE-CLIMB: it hangs on, "
                                 "E-STATE-CROUCHED)", move)
         if move.crouch == "start":  # E-ACTIVATION: toggled before moving, the movement is made so
@@ -1068,9 +1070,13 @@ class EldfallGame:
         return (Move("idle"), Move("idle", crouch="end")), ("dodge",)
 
     def on_face(self, model_id: str) -> bool:
-        """Whether ``model_id`` hangs on a vertical face where a Climb stopped (E-MOVE-CLIMB)."""
+        """Whether ``model_id`` hangs on a vertical face where a Climb stopped (E-MOVE-CLIMB),
+        found once per board."""
         t = self.state.table
-        return t.model(model_id).z > 1e-6 and t.on_face(model_id) is not None
+        hit = self._faces.get(model_id)
+        if hit is None or hit[0] is not t:
+            hit = self._faces[model_id] = (t, t.model(model_id).z > 1e-6 and t.on_face(model_id) is not None)
+        return hit[1]
 
     def _apply_wounds(self, rolled: Mapping[str, int]) -> None:
         """E-WOUND for every model at once: Wounds capped by HP; 0 HP is marked for
