@@ -262,7 +262,7 @@ class Climb:
             notes.append(f"E-MOVE-CLIMB: climbs {rise:g} in {'up' if head[2] > foot[2] else 'down'} the face of {face}")
         rest = pts[i + 1:]
         stops = not self._on_surface(head) and len(rest) == 1
-        self._column(foot, lo, hi, stops, i, vs)
+        self._column(foot, lo, hi, head[2] if stops else None, i, vs)
         if self._on_surface(head):
             w2 = self._walk(head, rest[1:] or [head], plan=False)
             vs += [replace(v, at=v.at + i + 1) for v in w2.violations]
@@ -274,10 +274,10 @@ class Climb:
             cost += self._onto(rest, i + 1, vs)
         return self._budgeted(pts, cost, vs, notes)
 
-    def _column(self, foot: Pt, lo: float, hi: float, stops: bool, at: int, vs: list[Violation]) -> None:
+    def _column(self, foot: Pt, lo: float, hi: float, stop: float | None, at: int, vs: list[Violation]) -> None:
         """The hitbox's sweep up or down the face, from ``lo`` to ``hi`` at the foot's plan
         position: through no piece, and no enemy (a friend is climbed past, E-MOVE-FRIEND);
-        where it ``stops`` on the face, clear of every model."""
+        where it stops on the face (at height ``stop``), clear of every model."""
         top = hi + self.mv.h
         here = Point(foot[0], foot[1])
         for s in self.table.scenery:
@@ -288,7 +288,7 @@ class Climb:
         for o in self.table.models:
             if o.id == self.model.id or _dist(foot, (o.x, o.y)) >= self.r + o.radius - CONTACT:
                 continue
-            if stops and o.z < hi + self.mv.h - Z_TOL and o.z + o.hitbox_height > hi + Z_TOL:
+            if stop is not None and o.z < stop + self.mv.h - Z_TOL and o.z + o.hitbox_height > stop + Z_TOL:
                 vs.append(Violation(at, f"it would hang on the face inside {o.id}'s hitbox (E-MOVE-CLIMB)"))
             elif o.side != self.model.side and "Dead" not in o.states and o.z < top - Z_TOL and \
                     o.z + o.hitbox_height > lo + Z_TOL:

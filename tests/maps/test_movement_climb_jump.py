@@ -470,6 +470,9 @@ def test_E_MOVE_CLIMB_E_MOVE_ENEMY_a_climb_passes_no_enemy_and_stops_in_no_hitbo
     friend = table(model("a", f"[{foot}, 10]", spd=12) + model("f", f"[{foot}, 10]", z=2.0), house)
     assert friend.plan_move("a", (9.0, 10, 4.0), kind="climb").legal  # (a friend is climbed past)
     assert "inside f's hitbox" in friend.plan_move("a", (foot, 10, 2.5), kind="climb").violations[0].what
+    above = table(model("a", f"[{foot}, 10]", spd=12, z=3.5) + model("f", f"[{foot - 0.4}, 10]"), house)
+    down = above.plan_move("a", (foot, 10, 1.2), kind="climb")  # (down onto the head of a friend at the foot)
+    assert not down.legal and "inside f's hitbox" in down.violations[0].what
     balcony = '[[scenery]]\nid = "balcony"\nrect = [6, 9, 8, 11]\nbase = 2\nheight = 0.5\n'
     b = table(model("a", "[5, 10]", spd=12), house + balcony).plan_move("a", (foot, 10, 2.2), kind="climb")
     assert not b.legal and "passes through balcony" in b.violations[0].what
