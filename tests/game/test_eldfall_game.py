@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 import re
 from typing import Any
@@ -14,7 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from skirmish.cli import main
-from skirmish.errors import ScenarioError
+from skirmish.errors import ScenarioError, SkirmishError
 from skirmish.game.eldfall import EldfallGame, IllegalChoice, Move, Reaction, parse_settings
 from skirmish.game.eldfall.choices import NOTHING as NOTHING_ACTION, SPECIAL_MOVES
 from skirmish.game.eldfall.loop import PLANNER_KIND
@@ -96,6 +97,17 @@ class Checked(EldfallGame):
                                       declared=True)
             if not again.legal:
                 self.violations.append(f"{model_id} {mr.kind} fails the movement checker: {again.violations}")
+        t = self.state.table  # every model stands on a surface or hangs on a face, in no other's hitbox
+        m = t.model(model_id)
+        if m.z > 1e-6 and "Flying" not in m.states and t.on_face(model_id) is None:
+            try:
+                t.surface_under(model_id)
+            except SkirmishError:
+                self.violations.append(f"{model_id} {mr.kind} ends on nothing at {mr.path[-1]}")
+        for o in t.models:
+            if o.id != model_id and math.hypot(o.x - m.x, o.y - m.y) < o.radius + m.radius - 1e-3 and \
+                    min(o.z + o.hitbox_height, m.z + m.hitbox_height) - max(o.z, m.z) > 1e-3:
+                self.violations.append(f"{model_id} {mr.kind} ends in {o.id}'s hitbox")
         return mr
 
     _last_kind = "idle"
