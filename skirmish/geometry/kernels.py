@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -339,54 +340,69 @@ def separators(o: np.ndarray, d: np.ndarray, bundle: np.ndarray, CP: np.ndarray,
         np.ascontiguousarray(piece_circle, f8), float(eta))
 
 
-def load() -> None:
+def _warmups() -> list[Callable[[], object]]:
+    """One call of each kernel the library calls now, on tiny arguments (:func:`load`)."""
+    A = np.array([[1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0, -1.0, 1.0]])
+    square = A[None, :, :2]
+    region = np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]])
+    z4 = np.zeros(2, np.float32)
+    one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
+    lines = np.array([[0.0, 0.5]])
+    circle = np.array([[0.0, 0.0, 1.0]])
+    pt, d = np.zeros((1, 2)), np.ones((1, 2))
+    P, Q = square - 3.0, square + 3.0
+    i0, f0, b0 = np.zeros(0, np.int64), np.zeros(0), np.zeros(0, bool)  # (no solids)
+    return [
+        lambda: vertices(A),
+        lambda: vertices_each(A[None]),
+        lambda: feasible_blocks([A], [A[:1]], np.zeros(1, int)),
+        lambda: clip_polygons(square, np.array([[1.0, 0.0]]), np.zeros(1)),
+        lambda: patches(region_bbox(*region), *region),
+        lambda: project(np.zeros((1, 2)), *region),
+        lambda: point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5))),
+        lambda: points_free(np.zeros((1, 2)), np.ones((1, 5)), 1e-9, (0.0, 0.0, 1.0, 1.0), None, np.ones((1, 4)),
+                            np.zeros(1, int)),
+        lambda: dijkstra(2, np.array([0, 1, 1]), np.array([1]), np.array([1.0]), np.array([0]), {0: 0.0}, np.inf),
+        lambda: tangent_pairs(z4, z4, z4, z4, z4, z4, np.ones(2, bool), np.full(2, -1), 1e-3, -1e-4),
+        lambda: violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2))),
+        lambda: violations(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2))),
+        lambda: near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0),
+        lambda: within_disc(square, region[0], 1e18),
+        lambda: containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1),
+                            np.zeros((1, 2)), np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18),
+        lambda: witness_heights(one, np.zeros(1), np.ones(1), np.zeros(1), np.ones(1), flag, np.zeros((1, 2)),
+                                np.ones((1, 2)), 1e-9),
+        lambda: chords(square, lines),
+        lambda: inside_run(square, lines[None]),
+        lambda: clear_of(square, lines[None], one, one, 0.0, 0.0),
+        lambda: binding_vertices(square, np.zeros(1), np.ones(1)),
+        lambda: disc_containment(square, square, circle),
+        lambda: crossings(pt, d, one, circle, A[None], circle, 0.0),
+        lambda: separators(pt, d, one, square, square, np.zeros((1, 2)), np.ones((1, 2)), one, np.zeros(1),
+                           np.ones(1), np.zeros(1, bool), np.zeros(1, bool), A[None], circle, 1e-9),
+        lambda: convex_corners(square[0], np.array([4]), np.ones(4, bool), 1e-7, 1e-9),
+        lambda: chain_prepare(P, Q, P.mean(1), Q.mean(1), circle - 3.0, circle + 3.0, np.zeros((1, 2)),
+                              np.ones((1, 2)), np.zeros(1, np.int64), square, np.zeros(1), np.ones(1),
+                              np.zeros(1, bool), 1e-9, 0.0, 1e-10),
+        lambda: _c()._round_one(circle, circle + [4.0, 0.0, 0.0], np.array([[0.0, 0.0, -1e18]]),
+                                np.array([[0.0, 1.0]]), np.array([[0.0, 1.0]]), -np.ones(1, np.int64),
+                                -np.ones(1, np.int64), np.ones(1, bool), 1e-4, np.zeros((0, 4)), np.zeros((0, 3)), f0,
+                                f0, b0, np.zeros((0, 3)), i0, i0, np.zeros((0, 3)), b0, np.zeros((0, 4)),
+                                np.zeros((0, 1, 3)), 1e-9, 1e18, 4),
+    ]
+
+
+def load(*, reverse: bool = False) -> None:
     """Compile (or load from the disk cache) every kernel the library calls now, rather
     than on the first query that needs it: for a long-running process or a benchmark.
     (``hull_halfplanes`` and ``xrange_within``, now called only by the tests' oracle of
-    :func:`chain_prepare`, compile on first use.)"""
-    A = np.array([[1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0, -1.0, 1.0]])
-    vertices(A)
-    vertices_each(A[None])
-    feasible_blocks([A], [A[:1]], np.zeros(1, int))
-    square = A[None, :, :2]
-    clip_polygons(square, np.array([[1.0, 0.0]]), np.zeros(1))
-    region = np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]])
-    patches(region_bbox(*region), *region)
-    project(np.zeros((1, 2)), *region)
-    point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5)))
-    points_free(np.zeros((1, 2)), np.ones((1, 5)), 1e-9, (0.0, 0.0, 1.0, 1.0), None, np.ones((1, 4)), np.zeros(1, int))
-    dijkstra(2, np.array([0, 1, 1]), np.array([1]), np.array([1.0]), np.array([0]), {0: 0.0}, np.inf)
-    z4 = np.zeros(2, np.float32)
-    tangent_pairs(z4, z4, z4, z4, z4, z4, np.ones(2, bool), np.full(2, -1), 1e-3, -1e-4)
-    violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
-    violations(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2)))
-    near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0)
-    within_disc(square, region[0], 1e18)
-    one, flag, pad = np.zeros(1, np.int64), np.zeros(1, bool), np.ones((1, 1, 3))
-    containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1), np.zeros((1, 2)),
-                np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18)
-    witness_heights(one, np.zeros(1), np.ones(1), np.zeros(1), np.ones(1), flag, np.zeros((1, 2)),
-                    np.ones((1, 2)), 1e-9)
-    lines = np.array([[0.0, 0.5]])
-    chords(square, lines)
-    inside_run(square, lines[None])
-    clear_of(square, lines[None], one, one, 0.0, 0.0)
-    binding_vertices(square, np.zeros(1), np.ones(1))
-    circle = np.array([[0.0, 0.0, 1.0]])
-    disc_containment(square, square, circle)
-    pt, d = np.zeros((1, 2)), np.ones((1, 2))
-    crossings(pt, d, one, circle, A[None], circle, 0.0)
-    separators(pt, d, one, square, square, np.zeros((1, 2)), np.ones((1, 2)), one, np.zeros(1), np.ones(1),
-               np.zeros(1, bool), np.zeros(1, bool), A[None], circle, 1e-9)
-    convex_corners(square[0], np.array([4]), np.ones(4, bool), 1e-7, 1e-9)
-    P, Q = square - 3.0, square + 3.0
-    chain_prepare(P, Q, P.mean(1), Q.mean(1), circle - 3.0, circle + 3.0, np.zeros((1, 2)), np.ones((1, 2)),
-                  np.zeros(1, np.int64), square, np.zeros(1), np.ones(1), np.zeros(1, bool), 1e-9, 0.0, 1e-10)
-    i0, f0, b0 = np.zeros(0, np.int64), np.zeros(0), np.zeros(0, bool)  # (no solids)
-    _c()._round_one(circle, circle + [4.0, 0.0, 0.0], np.array([[0.0, 0.0, -1e18]]), np.array([[0.0, 1.0]]),
-                    np.array([[0.0, 1.0]]), -np.ones(1, np.int64), -np.ones(1, np.int64), np.ones(1, bool), 1e-4,
-                    np.zeros((0, 4)), np.zeros((0, 3)), f0, f0, b0, np.zeros((0, 3)), i0, i0, np.zeros((0, 3)), b0,
-                    np.zeros((0, 4)), np.zeros((0, 1, 3)), 1e-9, 1e18, 4)
+    :func:`chain_prepare`, compile on first use.) ``reverse``: in the opposite order. Two
+    processes that load a cold cache at once in opposite orders compile about half the
+    kernels each, each loading what the other has compiled and cached (the test suite's
+    workers do)."""
+    steps = _warmups()
+    for step in reversed(steps) if reverse else steps:
+        step()
 
 
 def round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: np.ndarray, own_p: np.ndarray,
