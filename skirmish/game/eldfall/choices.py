@@ -199,6 +199,8 @@ def with_moments(path: Sequence[Sequence[float]], samples: Sequence[tuple[float,
 
 #: Where a base of a radius fits on a top (its footprint shrunk), per footprint and radius.
 _ROOM: IdentityMemo[shapely.Geometry] = IdentityMemo(1024)
+#: Where a base of a radius touches a footprint from outside (the feet of its faces), per footprint and radius.
+_FEET: IdentityMemo[shapely.Geometry] = IdentityMemo(1024)
 
 
 def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Random, n: int
@@ -236,7 +238,7 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
             continue
         if shapely.distance(room, here) + abs(z - m.z) > budget:
             if z > m.z + 1e-6:  # up the face as far as the budget goes, from the foot nearest
-                ring = foot.buffer(m.radius + CLIMB_GAP).exterior
+                ring = _FEET.get((id(foot), m.radius), (foot,), lambda: foot.buffer(m.radius + CLIMB_GAP).exterior)
                 q = ring.interpolate(ring.project(here))
                 rise = min(budget - 1e-3 - math.hypot(q.x - m.x, q.y - m.y), z - m.z)
                 if rise >= FACE_STEP:
