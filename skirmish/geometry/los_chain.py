@@ -195,7 +195,6 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     clipped to the slab, the x-range where a segment can cross it (within the corridor
     conv(P ∪ Q)), its binding vertices, whether every line of the base region passes it
     wholly above or below, and where every line is inside it."""
-    B = len(P)
     P, Q = _within_disc(P, DP), _within_disc(Q, DQ)  # (the ends lie in both)
     cP, cQ = P.mean(1), Q.mean(1)
     (ok, d, n, fP, fQ, x1, x2, base, Vp_all, d_lo, d_hi, zlo, zhi, zfull, Vz_all, rising, falling, k, live, kx0, kx1,
