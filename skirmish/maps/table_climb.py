@@ -28,6 +28,7 @@ import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
+from ..memo import IdentityMemo
 from .results import MovePlan, Violation
 from .tolerances import CONTACT, Z_TOL
 
@@ -44,6 +45,18 @@ Pt = tuple[float, float, float]
 
 def _dist(a: Sequence[float], b: Sequence[float]) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+#: Where a base of a radius touches a footprint from outside (the feet of its faces), per footprint and radius.
+_FEET: IdentityMemo[Any] = IdentityMemo(1024)
+
+
+def foot_nearest(footprint: Any, r: float, x: float, y: float) -> tuple[float, float]:
+    """The point nearest (x, y) where a base of radius ``r`` stands at the foot of one of
+    ``footprint``'s faces (touching it from outside, ``GAP`` off, as a climb's foot)."""
+    ring = _FEET.get((id(footprint), r), (footprint,), lambda: footprint.buffer(r + GAP).exterior)
+    q = ring.interpolate(ring.project(Point(x, y)))
+    return float(q.x), float(q.y)
 
 
 def face_at(scenery: Sequence[Any], x: float, y: float, r: float, z0: float, z1: float) -> str | None:

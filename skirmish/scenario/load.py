@@ -21,7 +21,7 @@ from ..maps.base import Map
 from ..maps.catalogue import Catalogue, Profile
 from ..maps.pieces import Model, Scenery
 from ..maps.table import CONTACT_TOLERANCE, Table
-from ..maps.table_climb import GAP as CLIMB_GAP
+from ..maps.table_climb import foot_nearest
 from ..rules.eldfall.exchange import MAX_VALUE
 from ..rules.eldfall.modes import MODES, Mode
 from ..rules.eldfall.sizes import SIZE_ORDER
@@ -455,9 +455,8 @@ def _face_hint(m: Model, table: Table) -> str:
     if not faces:
         return " (no piece is that tall)"
     s = min(faces, key=lambda s: shapely.distance(s.solid.footprint, here))
-    ring = s.solid.footprint.buffer(m.radius + CLIMB_GAP).exterior
-    q = ring.interpolate(ring.project(here))
-    return f": its base against {s.id}, e.g. at = [{q.x:.4f}, {q.y:.4f}]"
+    x, y = foot_nearest(s.solid.footprint, m.radius, m.x, m.y)
+    return f": its base against {s.id}, e.g. at = [{x:.4f}, {y:.4f}]"
 
 
 def _check_placement(source: str, table: Table, index: list[int]) -> None:

@@ -24,7 +24,7 @@ from shapely.ops import nearest_points
 
 from ...errors import IllegalActionError
 from ...maps.table import Table
-from ...maps.table_climb import GAP as CLIMB_GAP
+from ...maps.table_climb import foot_nearest
 from ...memo import IdentityMemo
 
 MoveKindName = Literal["idle", "walk", "run", "climb", "jump", "dodge"]
@@ -199,8 +199,6 @@ def with_moments(path: Sequence[Sequence[float]], samples: Sequence[tuple[float,
 
 #: Where a base of a radius fits on a top (its footprint shrunk), per footprint and radius.
 _ROOM: IdentityMemo[shapely.Geometry] = IdentityMemo(1024)
-#: Where a base of a radius touches a footprint from outside (the feet of its faces), per footprint and radius.
-_FEET: IdentityMemo[shapely.Geometry] = IdentityMemo(1024)
 
 
 def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Random, n: int
@@ -238,11 +236,10 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
             continue
         if shapely.distance(room, here) + abs(z - m.z) > budget:
             if z > m.z + 1e-6:  # up the face as far as the budget goes, from the foot nearest
-                ring = _FEET.get((id(foot), m.radius), (foot,), lambda: foot.buffer(m.radius + CLIMB_GAP).exterior)
-                q = ring.interpolate(ring.project(here))
-                rise = min(budget - 1e-3 - math.hypot(q.x - m.x, q.y - m.y), z - m.z)
+                fx, fy = foot_nearest(foot, m.radius, m.x, m.y)
+                rise = min(budget - 1e-3 - math.hypot(fx - m.x, fy - m.y), z - m.z)
                 if rise >= FACE_STEP:
-                    climbs.append((round(q.x, 4), round(q.y, 4), m.z + rise))
+                    climbs.append((round(fx, 4), round(fy, 4), m.z + rise))
             continue
         q = nearest_points(room, here)[0] if not room.contains(here) else here
         p = (round(q.x, 4), round(q.y, 4), z)
