@@ -105,16 +105,7 @@ class Climb:
             pts += [ring.interpolate(float(d)) for d in np.linspace(0, ring.length, n, endpoint=False)]
             for q in (aim, start):
                 pts.append(ring.interpolate(ring.project(Point(q[0], q[1]))))
-        out = []
-        for p in pts:
-            edge = nearest_points(high.support.boundary, p)[0]
-            v = np.array([edge.x - p.x, edge.y - p.y])
-            norm = float(np.hypot(*v))
-            if norm < 1e-9:
-                continue
-            top = np.array([edge.x, edge.y]) + v / norm * (self.r + GAP)
-            out.append(((p.x, p.y, low.z), (float(top[0]), float(top[1]), high.z)))
-        return out
+        return [((p.x, p.y, low.z), top) for p in pts if (top := self._inside(high, p.x, p.y)) is not None]
 
     def plan(self, aim: Pt, notes: list[str]) -> MovePlan:
         """The cheapest climb to ``aim`` (on another surface, or on a face: up it from its

@@ -909,7 +909,18 @@ class TableMovement:
         stopped there (E-MOVE-CLIMB: "may stop on a vertical face"): the surface at the
         face's foot and the piece whose face spans the height from there to the model's
         feet, its base touching it from outside (:func:`.table_climb.face_at`: the tallest);
-        None where it stands on a surface, flies or is nowhere a model may be."""
+        None where it stands on a surface, flies or is nowhere a model may be. Found once
+        per model on this table."""
+        if model_id not in self._mv_faces:
+            self._mv_faces[model_id] = self._mv_face(model_id)
+        return self._mv_faces[model_id]
+
+    @cached_property
+    def _mv_faces(self) -> dict[str, tuple[Surface, str] | None]:
+        """:meth:`on_face` by model, as asked on this (immutable) table."""
+        return {}
+
+    def _mv_face(self, model_id: str) -> tuple[Surface, str] | None:
         t: Any = self
         m = t.model(model_id)
         if "Flying" in m.states or \

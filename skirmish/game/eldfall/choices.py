@@ -201,6 +201,11 @@ def with_moments(path: Sequence[Sequence[float]], samples: Sequence[tuple[float,
 _ROOM: IdentityMemo[shapely.Geometry] = IdentityMemo(1024)
 
 
+def _room(footprint: shapely.Geometry, r: float) -> shapely.Geometry:
+    """Where the centre of a base of radius ``r`` may stand on the top ``footprint``."""
+    return _ROOM.get((id(footprint), r), (footprint,), lambda: footprint.buffer(-(r + 0.01)))
+
+
 def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Random, n: int
                     ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
     """Candidate ends of a Climb and aims of a Jump (E-MOVE-CLIMB, E-MOVE-JUMP) for
@@ -230,7 +235,7 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
             ground = shapely.box(0, 0, table.width, table.depth).difference(shapely.union_all(under))
             tops.append((0.0, ground))
     for z, foot in tops:
-        room = _ROOM.get((id(foot), m.radius), (foot,), lambda: foot.buffer(-(m.radius + 0.01)))
+        room = _room(foot, m.radius)
         # a lower bound of either movement: the base centre's displacement (and the height, for a climb)
         if room.is_empty:
             continue
@@ -270,8 +275,7 @@ def face_climbs(table: Table, model_id: str, budget: float, foot_z: float, piece
     out: list[tuple[float, float, float]] = []
     z1 = float(s.solid.z1)
     if s.walkable:
-        room = _ROOM.get((id(s.solid.footprint), m.radius), (s.solid.footprint,),
-                         lambda: s.solid.footprint.buffer(-(m.radius + 0.01)))
+        room = _room(s.solid.footprint, m.radius)
         if not room.is_empty:  # (a lower bound of the climb: the height and the plan distance)
             q = nearest_points(room, shapely.Point(m.x, m.y))[0]
             if z1 - m.z + math.hypot(q.x - m.x, q.y - m.y) <= budget:

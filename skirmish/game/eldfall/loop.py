@@ -172,7 +172,6 @@ class EldfallGame:
         # plans already made on this board: (model, move) -> (table, unit, plan or refusal)
         self._plans: dict[tuple[str, Move], tuple[Table, Unit, MoveResult | IllegalChoice]] = {}
         self._engaged: dict[str, tuple[Table, tuple[Any, ...], tuple[str, ...]]] = {}  # see engaged_by
-        self._faces: dict[str, tuple[Table, bool]] = {}  # see on_face
 
     # -- asking ------------------------------------------------------------------------
     def ask(self, side: str, decision: Decision[Any]) -> Any:
@@ -1070,13 +1069,9 @@ class EldfallGame:
         return (Move("idle"), Move("idle", crouch="end")), ("dodge",)
 
     def on_face(self, model_id: str) -> bool:
-        """Whether ``model_id`` hangs on a vertical face where a Climb stopped (E-MOVE-CLIMB),
-        found once per board."""
+        """Whether ``model_id`` hangs on a vertical face where a Climb stopped (E-MOVE-CLIMB)."""
         t = self.state.table
-        hit = self._faces.get(model_id)
-        if hit is None or hit[0] is not t:
-            hit = self._faces[model_id] = (t, t.model(model_id).z > 1e-6 and t.on_face(model_id) is not None)
-        return hit[1]
+        return t.model(model_id).z > 1e-6 and t.on_face(model_id) is not None
 
     def _apply_wounds(self, rolled: Mapping[str, int]) -> None:
         """E-WOUND for every model at once: Wounds capped by HP; 0 HP is marked for
