@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SkirmishError
 from ..maps.template_results import BestTemplate, Placement, TemplateResult, TemplateVolley
@@ -14,6 +14,9 @@ from ._commands import COMMANDS
 from ._output import add_json_flag, emit_json
 from ._scenario import add_scenario_args, load_table, require_table
 from ._values import flag_length
+
+if TYPE_CHECKING:
+    from ..maps.table import Table
 
 EPILOG = """examples (M = scenarios/mill-ambush.toml):
   skirmish template M circle-small --on brute                   centred on a model (its main target)
@@ -134,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             emit_json(best.to_json())
         else:
-            print_best(best)
+            print_best(best, table)
         return 0
     pls = placements(args, spec.kind)
     if len(pls) == 1 and args.strike is None:
@@ -144,13 +147,13 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             emit_json(r.to_json())
         else:
-            print_result(r)
+            print_result(r, table)
         return 0
     volley = table.templates(spec, pls, by=args.by, strike=args.strike, declared=args.declared, dodge=args.dodge)
     if args.json:
         emit_json(volley.to_json())
     else:
-        print_volley(volley)
+        print_volley(volley, table)
     return 0
 
 
@@ -159,10 +162,19 @@ def _name(r: TemplateResult) -> str:
     return f"{r.template} ({spec.size * MM_PER_INCH:.0f} mm {r.kind})"
 
 
-def print_result(r: TemplateResult) -> None:
+def _plane(r: TemplateResult, table: Table) -> str:
+    """Where a circle lies: on the surface at its z, or, centred on a model that stands on
+    none (hanging on a face, E-MOVE-CLIMB, or Flying), at the height of its base."""
+    m = r.main_target
+    if m is not None and ("Flying" in table.model(m).states or table.on_face(m) is not None):
+        return f"at the height of {m}'s base, z {r.surface_z:g} (it stands on no surface)"
+    return f"on the surface at z {r.surface_z:g}"
+
+
+def print_result(r: TemplateResult, table: Table) -> None:
     if r.kind == "circle":
         assert r.center is not None
-        print(f"{_name(r)} centred at ({r.center[0]:.2f}, {r.center[1]:.2f}) on the surface at z {r.surface_z:g}; "
+        print(f"{_name(r)} centred at ({r.center[0]:.2f}, {r.center[1]:.2f}) {_plane(r, table)}; "
               f"affects bases within ±{r.band:g}\" of it")
     else:
         assert r.tip is not None and r.direction is not None
@@ -185,20 +197,20 @@ def print_result(r: TemplateResult) -> None:
             print(f"  {s.id:<{width}}  {s.why}")
 
 
-def print_volley(v: TemplateVolley) -> None:
+def print_volley(v: TemplateVolley, table: Table) -> None:
     for k, r in enumerate(v.results):
         print(f"-- template {k + 1} of {len(v.results)}{f' (Strike {v.strike})' if v.strike else ''}")
-        print_result(r)
+        print_result(r, table)
     hits = ", ".join(f"{m} x{n}" for m, n in v.counts.items()) or "nobody"
     print(f"templates per model (each suffered separately): {hits}")
 
 
-def print_best(b: BestTemplate) -> None:
+def print_best(b: BestTemplate, table: Table) -> None:
     enemies = f"{b.enemies_hit} enem{'y' if b.enemies_hit == 1 else 'ies'} hit"
     friends = f"{b.friends_hit} friend{'' if b.friends_hit == 1 else 's'}"
     print(f"best placement for {b.result.by}: score {b.score:g} ({enemies}, {friends}; weights enemy "
           f"{b.enemy_weight:g}, friend {b.friend_weight:g})")
-    print_result(b.result)
+    print_result(b.result, table)
     s = b.search
     extra = f", {s.lattice_points} lattice points at {s.spacing:g}\"" if s.spacing else ""
     print(f"search: {s.method}; {s.candidates} candidates{extra}, {s.los_pairs} LoS pairs; "

@@ -46,6 +46,20 @@ def test_E_TMPL_json_schema_is_exactly_the_documented_one(capsys):
         assert set(s) == {"id", "why", "reason", "coverage", "dz", "blockers"}
 
 
+def test_E_TMPL_CIRCLE_on_a_model_hanging_on_a_face_lies_at_its_height_not_on_a_surface(capsys, tmp_path):
+    """(E-MOVE-CLIMB: a model on a face stands on no surface; the text said it did)"""
+    from conftest import table_text
+
+    f = tmp_path / "face.toml"
+    f.write_text(table_text('[[models]]\nid = "c"\nside = "red"\nsize = "M"\nat = [5.37, 8]\nz = 1.8\n'
+                            '[[models]]\nid = "b"\nside = "blue"\nsize = "M"\nat = [2, 8]\n',
+                            '[[scenery]]\nid = "tower"\nrect = [6, 6, 10, 10]\nheight = 3\nwalkable = true\n'))
+    code, out, _ = run(capsys, "template", str(f), "circle-small", "--on", "c")
+    assert code == 0 and "centred at (5.37, 8.00) at the height of c's base, z 1.8 (it stands on no surface)" in out
+    code, out, _ = run(capsys, "template", str(f), "circle-small", "--on", "b")
+    assert code == 0 and "centred at (2.00, 8.00) on the surface at z 0;" in out
+
+
 def test_E_TMPL_CIRCLE_at_a_point_without_main_target(capsys):
     code, out, _ = run(capsys, "template", MILL, "circle-large", "--at", "10.5,13.5", "--z", "3", "--json")
     d = json.loads(out)
