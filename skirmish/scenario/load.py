@@ -7,6 +7,7 @@ The format is documented in ``docs/scenario-format.md``. Every refusal is a
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 import tomllib
 from pathlib import Path
 from typing import Any, TypeVar, overload
@@ -449,14 +450,18 @@ def _stands_on_scenery(m: Model, table: Table) -> bool:
 
 def _face_hint(m: Model, table: Table) -> str:
     """Where ``m``'s base would touch the nearest face that spans its height from the
-    table (a model hangs there after a Climb that stopped, E-MOVE-CLIMB)."""
+    surface at the face's foot (a model hangs there after a Climb that stopped,
+    E-MOVE-CLIMB): a piece on the table or one standing on another's top; the spot
+    suggested is one where the model would hang (``Table.on_face``)."""
     here = shapely.Point(m.x, m.y)
-    faces = [s for s in table.scenery if s.solid.z0 <= CONTACT_TOLERANCE and s.solid.z1 >= m.z]
-    if not faces:
-        return " (no piece is that tall)"
-    s = min(faces, key=lambda s: shapely.distance(s.solid.footprint, here))
-    x, y = foot_nearest(s.solid.footprint, m.radius, m.x, m.y)
-    return f": its base against {s.id}, e.g. at = [{x:.4f}, {y:.4f}]"
+    faces = sorted((s for s in table.scenery if s.solid.z0 < m.z - CONTACT_TOLERANCE and s.solid.z1 >= m.z),
+                   key=lambda s: (shapely.distance(s.solid.footprint, here), s.id))
+    for s in faces:
+        x, y = foot_nearest(s.solid.footprint, m.radius, m.x, m.y)
+        x, y = round(x, 4), round(y, 4)
+        if table.with_model(replace(m, x=x, y=y)).on_face(m.id) is not None:
+            return f": its base against {s.id}, e.g. at = [{x:.4f}, {y:.4f}]"
+    return " (no face spans that height)" if faces else " (no piece is that tall)"
 
 
 def _check_placement(source: str, table: Table, index: list[int]) -> None:

@@ -199,6 +199,21 @@ def test_e_move_climb_a_model_may_hang_on_a_face_and_the_refusal_shows_where():
     assert t.plan_move("a", (x, 8, 3.0), kind="climb").legal
 
 
+def test_e_move_climb_the_place_suggested_on_a_face_may_be_on_a_piece_standing_on_a_roof():
+    """(the hint looked only at pieces standing on the table: a model in the air beside a
+    tower on a roof was told no piece was that tall) The spot suggested is one where the
+    model hangs on the tower's face, its foot on the roof."""
+    scenery = ('[[scenery]]\nid = "roof"\nrect = [2, 2, 20, 20]\nheight = 3\nwalkable = true\n'
+               '[[scenery]]\nid = "tower"\nrect = [10, 10, 14, 14]\nbase = 3\nheight = 3\nwalkable = true\n')
+    with pytest.raises(ScenarioError, match=r"its base against tower, e\.g\. at = \[(9\.3\d+), 12") as info:
+        loads(table_text(model(at="[8, 12]", extra="z = 4.5"), scenery=scenery))
+    x = float(re.search(r"at = \[([\d.]+),", str(info.value)).group(1))
+    t = loads(table_text(model(at=f"[{x}, 12]", extra="z = 4.5"), scenery=scenery))
+    assert t.on_face("a") is not None and t.on_face("a")[1] == "tower" and t.on_face("a")[0].z == 3
+    with pytest.raises(ScenarioError, match=r"\(no piece is that tall\)"):
+        loads(table_text(model(at="[8, 12]", extra="z = 7"), scenery=scenery))
+
+
 def test_missing_file_is_a_scenario_error(tmp_path):
     with pytest.raises(ScenarioError, match="no such file"):
         skirmish.load(tmp_path / "nope.toml")
