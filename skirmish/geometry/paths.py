@@ -282,6 +282,17 @@ def _slab(off: np.ndarray, rate: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray)
     return lo, hi
 
 
+def caps_clear(pts: np.ndarray, caps: np.ndarray, tol: float = EPS) -> np.ndarray:
+    """Points that keep every capsule's clearance (less ``tol``): :meth:`FreeSpace.point_free`'s
+    test of these capsules alone (the same verdict for each)."""
+    pts = np.asarray(pts, float).reshape(-1, 2)
+    if not len(caps):
+        return np.ones(len(pts), bool)
+    if kernels.wanted(len(pts) * len(caps)):
+        return kernels.points_free(pts, caps, tol, None, None, np.zeros((0, 4)), np.zeros(0, np.int64))
+    return (point_capsule_distance(pts, caps) - caps[None, :, 4]).min(axis=1) >= -tol
+
+
 def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     """(n, m) distances from points to the capsules' segments (minus nothing)."""
     pts = np.asarray(pts, float).reshape(-1, 2)
@@ -507,7 +518,8 @@ class FreeSpace:
 
     def point_free(self, pts: np.ndarray, tol: float = EPS) -> np.ndarray:
         """Points where the centre may be: inside the support, outside every footprint,
-        keeping every clearance (less ``tol``)."""
+        keeping every clearance (less ``tol``). A space with more capsules ``caps`` (rows
+        of obstacles with no footprint) gives ``point_free(pts) & caps_clear(pts, caps)``."""
         pts = np.asarray(pts, float).reshape(-1, 2)
         if len(self.caps) == 0:
             return self.inside(pts)

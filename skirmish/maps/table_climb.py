@@ -134,7 +134,7 @@ class Climb:
             return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
                 f"a Climb goes over a face to another surface; ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) is on {where} "
                 "(walk there instead)")),), None, 0, self.budget, tuple(notes))
-        if not mv.space(target.index).end.point_free(np.array([aim[:2]], float), tol=1e-7)[0]:
+        if not mv.space(target.index).ends_free(np.array([aim[:2]], float))[0]:
             who = [m.id for m in self.table.models if m.id != self.model.id and abs(m.z - target.z) <= Z_TOL
                    and math.hypot(m.x - aim[0], m.y - aim[1]) < m.radius + self.r - CONTACT]
             why = f"{' and '.join(who)} stand{'s' * (len(who) == 1)} there" if who else \

@@ -129,21 +129,16 @@ class _Space:
         t, m = mover.table, mover.model
         r, h, z = mover.r, mover.h, surface.z
         top = z + h
-        here = (m.x, m.y)
         sc = self._pieces = _pieces_on(t.scenery, surface, r, h, mover.flying)
         #: each piece's heights (read only: shared by the movers of this size here)
         self.heights: dict[str, tuple[float, float]] = sc.heights
-        self.blockers: list[P.PlanObstacle] = list(sc.blockers)
-        self.low: list[P.PlanObstacle] = list(sc.low)
-        for way, i, s in sc.round:
-            (self.blockers if way else self.low)[i] = _obstacle(s, r, here)
         self.enemies: list[tuple[str, float, float, float]] = []
         self.friends: list[tuple[str, float, float, float]] = []
-        for o in t.models:
-            if o.id == m.id or o.z > top + CONTACT or o.z + o.hitbox_height < z - CONTACT:
+        for oid, side, x, y, oz, rad, oh, dead in t._mv_others:
+            if oid == m.id or oz > top + CONTACT or oz + oh < z - CONTACT:
                 continue
             # E-STATE-DEAD: a Dead model is moved through like a friend (and never ended on)
-            (self.friends if o.side == m.side or "Dead" in o.states else self.enemies).append((o.id, o.x, o.y, o.radius))
+            (self.friends if side == m.side or dead else self.enemies).append((oid, x, y, rad))
         self.model_ids = [e[0] for e in (*self.enemies, *self.friends)]
         # every model's capsule (x, y, x, y, radius)
         self._discs = _disc_rows((*self.enemies, *self.friends))
@@ -154,13 +149,34 @@ class _Space:
         self._graphs: dict[float, P.Graph] = {}
         self._ends_free: dict[tuple[float, float], bool] = {}
 
+    @cached_property
+    def blockers(self) -> list[P.PlanObstacle]:
+        """The obstacles of the pieces in the way, a round one's turned to the mover."""
+        return self._turned(True)
+
+    @cached_property
+    def low(self) -> list[P.PlanObstacle]:
+        """The obstacles of the low pieces (passed over), a round one's turned to the mover."""
+        return self._turned(False)
+
+    def _turned(self, way: bool) -> list[P.PlanObstacle]:
+        sc, r, here = self._pieces, self.mover.r, self.mover.start
+        out = list(sc.blockers if way else sc.low)
+        for w, i, s in sc.round:
+            if w == way:
+                out[i] = _obstacle(s, r, here)
+        return out
+
     def ends_free(self, pts: np.ndarray) -> np.ndarray:
         """Whether the base may end at each of ``pts`` ((n, 2)): :attr:`end`'s ``point_free``
-        (tol 1e-7), each point's verdict kept (a point drawn is tested again when planned)."""
+        (tol 1e-7), each point's verdict kept (a point drawn is tested again when planned).
+        Found without :attr:`end`: the pieces' end space, then the models' discs."""
         keys = [(x, y) for x, y in pts.tolist()]
         new = [i for i, key in enumerate(keys) if key not in self._ends_free]
         if new:
-            self._ends_free.update(zip([keys[i] for i in new], self.end.point_free(pts[new], tol=1e-7).tolist()))
+            q = pts[new]
+            free = self._pieces.end.point_free(q, tol=1e-7) & P.caps_clear(q, self._end_discs[0], tol=1e-7)
+            self._ends_free.update(zip([keys[i] for i in new], free.tolist()))
         return np.array([self._ends_free[key] for key in keys], bool)
 
     def _model_obstacles(self, models: Sequence[tuple[str, float, float, float]], clearance: float
@@ -178,11 +194,21 @@ class _Space:
     def trav(self) -> P.FreeSpace:
         """Planning: the support, the blockers, the enemies kept a little beyond contact."""
         r = self.mover.r
-        ne = len(self.enemies)
         return P.FreeSpace(self.surface.support, r, [*self.blockers, *self._model_obstacles(self.enemies,
                                                                                           r + ENEMY_MARGIN)],
-                           box=self.surface.box,
-                           rows=self._rows(_grown_rows(self._discs[:ne], r + ENEMY_MARGIN, len(self.blockers))))
+                           box=self.surface.box, rows=self._trav_rows)
+
+    @cached_property
+    def _trav_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`trav`'s capsule rows (and owners)."""
+        ne = len(self.enemies)
+        return self._rows(_grown_rows(self._discs[:ne], self.mover.r + ENEMY_MARGIN, len(self._pieces.blockers)))
+
+    def way_clear(self, p0: np.ndarray, p1: np.ndarray, *, relax0: np.ndarray | None = None,
+                  relax1: np.ndarray | None = None) -> np.ndarray:
+        """:attr:`trav`'s ``segments_clear`` from its capsule rows alone (a straight move
+        needs no more of it)."""
+        return ~P.violated(p0, p1, self._trav_rows[0], shrink=P.EPS, relax0=relax0, relax1=relax1)
 
     @cached_property
     def check(self) -> P.FreeSpace:
@@ -196,8 +222,12 @@ class _Space:
         r = self.mover.r
         models = self._model_obstacles((*self.enemies, *self.friends), r)
         return P.FreeSpace(self.surface.support, r, [*self.blockers, *self.low, *models], box=self.surface.box,
-                           rows=self._rows(self._pieces.low_rows,
-                                           _grown_rows(self._discs, r, len(self.blockers) + len(self.low))))
+                           rows=self._rows(self._pieces.low_rows, self._end_discs))
+
+    @cached_property
+    def _end_discs(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`end`'s capsule rows (and owners) of the models."""
+        return _grown_rows(self._discs, self.mover.r, len(self._pieces.blockers) + len(self._pieces.low))
 
     @cached_property
     def graph(self) -> P.Graph:
@@ -290,6 +320,8 @@ class _Pieces:
     round: tuple[tuple[bool, int, Scenery], ...]
     way: tuple[np.ndarray, np.ndarray]  # capsule rows: the support's edges, then the pieces in the way
     low_rows: tuple[np.ndarray, np.ndarray]  # the low pieces' capsule rows, owners after the pieces in the way
+    #: where the base may end, models aside (:attr:`_Space.end` without them; for its point tests)
+    end: P.FreeSpace
 
 
 _PIECES: IdentityMemo[_Pieces] = IdentityMemo(1024)
@@ -314,8 +346,10 @@ def _pieces_on(scenery: tuple[Scenery, ...], surface: Surface, r: float, h: floa
                 turned.append((way, len(parts[way]), s))
             parts[way].append(_obstacle(s, r, (0.0, 0.0)))
         blockers, low = tuple(parts[True]), tuple(parts[False])
-        return _Pieces(heights, blockers, low, tuple(turned), P.capsule_rows(surface.support, r, blockers),
-                       P.obstacle_rows(low, len(met) - len(low)))
+        rows, low_rows = P.capsule_rows(surface.support, r, blockers), P.obstacle_rows(low, len(met) - len(low))
+        end = P.FreeSpace(surface.support, r, [*blockers, *low], box=surface.box,
+                          rows=(np.concatenate([rows[0], low_rows[0]]), np.concatenate([rows[1], low_rows[1]])))
+        return _Pieces(heights, blockers, low, tuple(turned), rows, low_rows, end)
     return _PIECES.get((id(scenery), id(surface.support), surface.z, r, h, flying), (scenery, surface.support), make)
 
 
@@ -400,8 +434,7 @@ def _exit_curve(support: BaseGeometry, r: float) -> tuple[BaseGeometry, np.ndarr
 
 def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     m = t.model(model_id)
-    key = (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode,
-           tuple((o.id, o.side, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in t.models))
+    key = (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode, t._mv_others)
     return key, (t.scenery,)
 
 
@@ -940,6 +973,12 @@ class TableMovement:
     @cached_property
     def _mv_movers(self) -> dict[str, _Mover]:
         return {}
+
+    @cached_property
+    def _mv_others(self) -> tuple[tuple[str, str, float, float, float, float, float, bool], ...]:
+        """Each model as a mover meets it: (id, side, x, y, z, radius, hitbox height, Dead)."""
+        t: Any = self
+        return tuple((m.id, m.side, m.x, m.y, m.z, m.radius, m.hitbox_height, "Dead" in m.states) for m in t.models)
 
     def _mv_jumper(self, mv: _Mover, budget: float) -> Jump:
         """``mv``'s jumps within ``budget`` on this table (one :class:`Jump`: a jump planned,
@@ -1490,7 +1529,7 @@ class TableMovement:
         sp = mv.space(k)
         q = np.array([[float(to[0]), float(to[1])]])
         s = np.array([mv.start], float)
-        if not (sp.ends_free(q)[0] and sp.trav.segments_clear(s, q, relax0=s, relax1=q)[0]):
+        if not (sp.ends_free(q)[0] and sp.way_clear(s, q, relax0=s, relax1=q)[0]):
             return None
         start = (float(mv.start[0]), float(mv.start[1]), k)
         if abs(q[0, 0] - start[0]) <= 1e-9 and abs(q[0, 1] - start[1]) <= 1e-9:
