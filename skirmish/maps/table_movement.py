@@ -210,19 +210,19 @@ class _Space:
         needs no more of it)."""
         return ~P.violated(p0, p1, self._trav_rows[0], shrink=P.EPS, relax0=relax0, relax1=relax1)
 
-    @cached_property
+    @property
     def check(self) -> P.FreeSpace:
         """Checking: the support and the blockers (models are tested separately)."""
-        return P.FreeSpace(self.surface.support, self.mover.r, self.blockers, box=self.surface.box,
-                           rows=self._pieces.way)
+        return self._pieces.check
 
     @cached_property
     def end(self) -> P.FreeSpace:
         """Ending: also the low pieces and every model (touching is fine)."""
         r = self.mover.r
         models = self._model_obstacles((*self.enemies, *self.friends), r)
-        return P.FreeSpace(self.surface.support, r, [*self.blockers, *self.low, *models], box=self.surface.box,
-                           rows=self._rows(self._pieces.low_rows, self._end_discs))
+        sc = self._pieces  # (its round pieces' polygons are never made: unturned)
+        return P.FreeSpace(self.surface.support, r, [*sc.blockers, *sc.low, *models], box=self.surface.box,
+                           rows=self._rows(sc.low_rows, self._end_discs))
 
     @cached_property
     def _end_discs(self) -> tuple[np.ndarray, np.ndarray]:
@@ -320,6 +320,8 @@ class _Pieces:
     round: tuple[tuple[bool, int, Scenery], ...]
     way: tuple[np.ndarray, np.ndarray]  # capsule rows: the support's edges, then the pieces in the way
     low_rows: tuple[np.ndarray, np.ndarray]  # the low pieces' capsule rows, owners after the pieces in the way
+    #: :attr:`_Space.check`: the support and the pieces in the way (capsules only, none turned)
+    check: P.FreeSpace
     #: where the base may end, models aside (:attr:`_Space.end` without them; for its point tests)
     end: P.FreeSpace
 
@@ -347,9 +349,10 @@ def _pieces_on(scenery: tuple[Scenery, ...], surface: Surface, r: float, h: floa
             parts[way].append(_obstacle(s, r, (0.0, 0.0)))
         blockers, low = tuple(parts[True]), tuple(parts[False])
         rows, low_rows = P.capsule_rows(surface.support, r, blockers), P.obstacle_rows(low, len(met) - len(low))
+        check = P.FreeSpace(surface.support, r, blockers, box=surface.box, rows=rows)
         end = P.FreeSpace(surface.support, r, [*blockers, *low], box=surface.box,
                           rows=(np.concatenate([rows[0], low_rows[0]]), np.concatenate([rows[1], low_rows[1]])))
-        return _Pieces(heights, blockers, low, tuple(turned), rows, low_rows, end)
+        return _Pieces(heights, blockers, low, tuple(turned), rows, low_rows, check, end)
     return _PIECES.get((id(scenery), id(surface.support), surface.z, r, h, flying), (scenery, surface.support), make)
 
 
