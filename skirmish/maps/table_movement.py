@@ -120,8 +120,9 @@ class Ladder:
 class _Space:
     """Everything model ``mover`` meets on ``surface``: the exact tests and, lazily, the
     configuration-space polygon and visibility graph. Its free spaces (:attr:`trav`,
-    :attr:`check`, :attr:`end`) are made when first asked for: many a space only tests
-    where a move may end."""
+    :attr:`end`) are made when first asked for; where a move may end, and a straight
+    move's way, are tested without them (:meth:`ends_free`, :meth:`end_owners`,
+    :meth:`way_clear`): many a space tests only those."""
 
     def __init__(self, mover: _Mover, surface: Surface):
         self.mover = mover
@@ -168,16 +169,39 @@ class _Space:
         return out
 
     def ends_free(self, pts: np.ndarray) -> np.ndarray:
-        """Whether the base may end at each of ``pts`` ((n, 2)): :attr:`end`'s ``point_free``
-        (tol 1e-7), each point's verdict kept (a point drawn is tested again when planned).
-        Found without :attr:`end`: the pieces' end space, then the models' discs."""
+        """Whether the base may end at each of ``pts`` ((n, 2)): :meth:`end_free`, each
+        point's verdict kept (a point drawn is tested again when planned)."""
         keys = [(x, y) for x, y in pts.tolist()]
         new = [i for i, key in enumerate(keys) if key not in self._ends_free]
         if new:
-            q = pts[new]
-            free = self._pieces.end.point_free(q, tol=1e-7) & P.caps_clear(q, self._end_discs[0], tol=1e-7)
-            self._ends_free.update(zip([keys[i] for i in new], free.tolist()))
+            self._ends_free.update(zip([keys[i] for i in new], self.end_free(pts[new]).tolist()))
         return np.array([self._ends_free[key] for key in keys], bool)
+
+    def end_free(self, pts: np.ndarray) -> np.ndarray:
+        """:attr:`end`'s ``point_free`` (tol 1e-7) at ``pts``, without it: the pieces' end
+        space, then the models' discs."""
+        return self._pieces.end.point_free(pts, tol=1e-7) & P.caps_clear(pts, self._end_discs[0], tol=1e-7)
+
+    def end_owners(self, pt: np.ndarray) -> tuple[list[int], bool]:
+        """What a base ending at ``pt`` ((1, 2)) is inside or too near (more than CONTACT
+        into its clearance), as :attr:`end`'s owners (-1: the support's edge; the pieces,
+        then the models: :meth:`end_name`), sorted; and whether ``pt`` lies in a footprint."""
+        ends, discs = self._pieces.end, self._end_discs
+        gap = np.concatenate([ends.clearance_at(pt)[0] if len(ends.caps) else np.zeros(0),
+                              (P.point_capsule_distance(pt, discs[0]) - discs[0][:, 4])[0] if len(discs[0]) else
+                              np.zeros(0)])
+        owner = np.concatenate([ends.owner, discs[1]])
+        bad = set(np.flatnonzero(gap < -CONTACT).tolist())
+        _, hit = ends.footprint_hits(pt)
+        if len(hit):
+            polys = [i for i, o in enumerate(ends.obstacles) if o.polygon is not None]
+            bad |= {int(j) for j in np.flatnonzero(np.isin(owner, [polys[h] for h in hit.tolist()]))}
+        return sorted({int(owner[j]) for j in bad}), bool(len(hit))
+
+    def end_name(self, owner: int) -> str:
+        """The piece or model of :attr:`end`'s ``owner`` (>= 0)."""
+        names = self._pieces.end.names
+        return names[owner] if owner < len(names) else self.model_ids[owner - len(names)]
 
     def _model_obstacles(self, models: Sequence[tuple[str, float, float, float]], clearance: float
                          ) -> list[P.PlanObstacle]:
@@ -217,7 +241,8 @@ class _Space:
 
     @cached_property
     def end(self) -> P.FreeSpace:
-        """Ending: also the low pieces and every model (touching is fine)."""
+        """Ending: also the low pieces and every model (touching is fine). Moves test it in
+        parts, without making it (:meth:`end_free`, :meth:`end_owners`)."""
         r = self.mover.r
         models = self._model_obstacles((*self.enemies, *self.friends), r)
         sc = self._pieces  # (its round pieces' polygons are never made: unturned)
@@ -1425,21 +1450,13 @@ class TableMovement:
             w.violate(at, "ends on a ladder: a move ends on a surface (E-MOVE-SURFACE)")
             return
         pt = np.array([xy])
-        gap = sp.end.clearance_at(pt)[0] if len(sp.end.caps) else np.zeros(0)
-        bad = set(np.flatnonzero(gap < -CONTACT).tolist())
-        in_footprint = False  # (FreeSpace.in_footprint)
-        _, hit = sp.end.footprint_hits(pt)
-        if len(hit):
-            in_footprint = True
-            polys = [i for i, o in enumerate(sp.end.obstacles) if o.polygon is not None]
-            bad |= {int(j) for j in np.flatnonzero(np.isin(sp.end.owner, [polys[h] for h in hit.tolist()]))}
-        owners = sorted({int(sp.end.owner[j]) for j in bad})
+        owners, in_footprint = sp.end_owners(pt)
         low = {o.name for o in sp.low}
         models = set(sp.model_ids)
         for o in owners:
             if o < 0:
                 continue
-            name = sp.end.names[o]
+            name = sp.end_name(o)
             if name in models:
                 w.violate(at, f"ends with its hitbox inside {name}'s (E-MOVE-END)", name)
             elif name in low:
@@ -1447,7 +1464,7 @@ class TableMovement:
                           "it crosses (E-MOVE-SURFACE)", name)
             else:
                 w.violate(at, f"ends inside {name}", name)
-        if -1 in owners or not in_footprint and not sp.end.on_support(pt)[0]:
+        if -1 in owners or not in_footprint and not sp.check.on_support(pt)[0]:
             w.violate(at, f"ends with its base off {s.label} (E-MOVE-SURFACE)")
 
     def _mv_end_violations(self, mv: _Mover, k: int, xy: tuple[float, float], at: int) -> list[Violation]:
@@ -1805,7 +1822,7 @@ class TableMovement:
             ang = _phase((tm.x, tm.y), mv.start) + np.linspace(0, 2 * np.pi, CONTACT_SAMPLES, endpoint=False)
             ring = c + rho * np.column_stack([np.cos(ang), np.sin(ang)])
             Q = np.vstack([radial, ring])
-            Q = Q[sp.end.point_free(Q, tol=1e-7)]
+            Q = Q[sp.end_free(Q)]
             if not len(Q):
                 continue
             # a first bound: straight in from the nearest nodes on this surface
@@ -1818,7 +1835,7 @@ class TableMovement:
                 lb = net.dist[on_k] + dv - rho
                 order = np.argsort(lb)[:48]
                 on_k, p = on_k[order], c + rho * v[order] / dv[order, None]
-                legal = sp.end.point_free(p, tol=1e-7)
+                legal = sp.end_free(p)
                 on_k, p = on_k[legal], p[legal]
                 rs = np.where((on_k == net.start)[:, None], net.xy[on_k], np.nan)
                 clear = sp.trav.segments_clear(net.xy[on_k], p, relax0=rs, relax1=p)

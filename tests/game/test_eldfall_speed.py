@@ -294,7 +294,7 @@ def test_e_move_spaces_kept_per_piece_size_give_the_capsules_made_afresh(mill, w
             mv = table._mv_mover(m.id)
             for k in mv.reachable_levels():
                 sp = mv.space(k)
-                for free in (sp.trav, sp.check, sp.end):
+                for free in (sp.trav, sp.check, sp.end, sp._pieces.end):
                     caps, owner = paths.capsule_rows(free.support, free.clearance, free.obstacles)
                     assert np.array_equal(free.caps, caps) and np.array_equal(free.owner, owner)
                     seen += 1
