@@ -282,17 +282,6 @@ def _slab(off: np.ndarray, rate: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray)
     return lo, hi
 
 
-def caps_clear(pts: np.ndarray, caps: np.ndarray, tol: float = EPS) -> np.ndarray:
-    """Points that keep every capsule's clearance (less ``tol``): :meth:`FreeSpace.point_free`'s
-    test of these capsules alone (the same verdict for each)."""
-    pts = np.asarray(pts, float).reshape(-1, 2)
-    if not len(caps):
-        return np.ones(len(pts), bool)
-    if kernels.wanted(len(pts) * len(caps)):
-        return kernels.points_free(pts, caps, tol, None, None, np.zeros((0, 4)), np.zeros(0, np.int64))
-    return (point_capsule_distance(pts, caps) - caps[None, :, 4]).min(axis=1) >= -tol
-
-
 def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     """(n, m) distances from points to the capsules' segments (minus nothing)."""
     pts = np.asarray(pts, float).reshape(-1, 2)
@@ -516,19 +505,20 @@ class FreeSpace:
         """(n, m): distance minus required clearance for each point and capsule (< 0: too close)."""
         return point_capsule_distance(pts, self.caps) - self.caps[None, :, 4]
 
-    def point_free(self, pts: np.ndarray, tol: float = EPS) -> np.ndarray:
+    def point_free(self, pts: np.ndarray, tol: float = EPS, more: np.ndarray | None = None) -> np.ndarray:
         """Points where the centre may be: inside the support, outside every footprint,
-        keeping every clearance (less ``tol``). A space with more capsules ``caps`` (rows
-        of obstacles with no footprint) gives ``point_free(pts) & caps_clear(pts, caps)``."""
+        keeping every clearance (less ``tol``). ``more``: capsule rows of obstacles with no
+        footprint to keep clear of too (as a space with them among its own would)."""
         pts = np.asarray(pts, float).reshape(-1, 2)
-        if len(self.caps) == 0:
+        caps = self.caps if more is None or not len(more) else np.concatenate([self.caps, more])
+        if len(caps) == 0:
             return self.inside(pts)
         edges, starts, least = self._footprint_edges
-        if least - tol > 1e-9 and kernels.wanted(len(pts) * len(self.caps)):
+        if least - tol > 1e-9 and kernels.wanted(len(pts) * len(caps)):
             # (a point that keeps every clearance is then far from every footprint's edges)
-            return kernels.points_free(pts, self.caps, tol, self.support_bounds if self.box else None,
+            return kernels.points_free(pts, caps, tol, self.support_bounds if self.box else None,
                                        None if self.box else self.on_support(pts), edges, starts)
-        return self.inside(pts) & (self.clearance_at(pts).min(axis=1) >= -tol)
+        return self.inside(pts) & ((point_capsule_distance(pts, caps) - caps[None, :, 4]).min(axis=1) >= -tol)
 
     @cached_property
     def _footprint_edges(self) -> tuple[np.ndarray, np.ndarray, float]:

@@ -180,7 +180,7 @@ class _Space:
     def end_free(self, pts: np.ndarray) -> np.ndarray:
         """:attr:`end`'s ``point_free`` (tol 1e-7) at ``pts``, without it: the pieces' end
         space, then the models' discs."""
-        return self._pieces.end.point_free(pts, tol=1e-7) & P.caps_clear(pts, self._end_discs[0], tol=1e-7)
+        return self._pieces.end.point_free(pts, tol=1e-7, more=self._end_discs[0])
 
     def end_owners(self, pt: np.ndarray) -> tuple[list[int], bool]:
         """What a base ending at ``pt`` ((1, 2)) is inside or too near (more than CONTACT
