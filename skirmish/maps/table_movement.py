@@ -187,10 +187,8 @@ class _Space:
         into its clearance), as :attr:`end`'s owners (-1: the support's edge; the pieces,
         then the models: :meth:`end_name`), sorted; and whether ``pt`` lies in a footprint."""
         ends, discs = self._pieces.end, self._end_discs
-        gap = np.concatenate([ends.clearance_at(pt)[0] if len(ends.caps) else np.zeros(0),
-                              (P.point_capsule_distance(pt, discs[0]) - discs[0][:, 4])[0] if len(discs[0]) else
-                              np.zeros(0)])
-        owner = np.concatenate([ends.owner, discs[1]])
+        caps, owner = np.concatenate([ends.caps, discs[0]]), np.concatenate([ends.owner, discs[1]])
+        gap = (P.point_capsule_distance(pt, caps) - caps[:, 4])[0] if len(caps) else np.zeros(0)
         bad = set(np.flatnonzero(gap < -CONTACT).tolist())
         _, hit = ends.footprint_hits(pt)
         if len(hit):
