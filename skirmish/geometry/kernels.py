@@ -71,13 +71,18 @@ def vertices_each(A: np.ndarray) -> np.ndarray:
 def feasible_blocks(systems: list[np.ndarray], blocks: list[np.ndarray], which: np.ndarray) -> np.ndarray:
     """For each block of rows ``blocks[e]`` (1 to 3 rows), whether ``systems[which[e]]``
     with it has a vertex (as :func:`vertices`): stops at the first one found."""
+    first = np.zeros(len(blocks) + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, blocks), np.int64, len(blocks)), out=first[1:])
+    return feasible_rows(systems, np.concatenate(blocks) if blocks else np.zeros((0, 3)), first, which)
+
+
+def feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """:func:`feasible_blocks` with the blocks flat: block ``e`` is ``rows[first[e]:first[e + 1]]``."""
     S = np.ascontiguousarray(np.concatenate(systems), dtype=np.float64)
     start = np.zeros(len(systems) + 1, np.int64)
     np.cumsum(np.fromiter(map(len, systems), np.int64, len(systems)), out=start[1:])
-    first = np.zeros(len(blocks) + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, blocks), np.int64, len(blocks)), out=first[1:])
-    rows = np.ascontiguousarray(np.concatenate(blocks) if blocks else np.zeros((0, 3)), dtype=np.float64)
-    return _c()._feasible_blocks(S, start, rows, first, np.asarray(which, np.int64))
+    return _c()._feasible_blocks(S, start, np.ascontiguousarray(rows, np.float64), np.ascontiguousarray(first, np.int64),
+                                 np.ascontiguousarray(which, np.int64))
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:

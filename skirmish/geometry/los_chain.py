@@ -42,7 +42,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .kernels import (binding_vertices, chain_prepare, chords, clear_of, clip_polygons, feasible_blocks, inside_run,
+from .kernels import (binding_vertices, chain_prepare, chords, clear_of, clip_polygons, feasible_rows, inside_run,
                       vertices, vertices_each, within_disc)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
@@ -126,10 +126,10 @@ class _Bundle:
     zlo: float
     zhi: float
     idx: np.ndarray  # the bundle's live rows (local indices)
-    lo_v: np.ndarray  # (m, 3, 2) per live row
-    hi_v: np.ndarray
+    plan: np.ndarray  # (m, 2, 3, 3) per live row: :func:`_plan_rows`
     free: dict[float, np.ndarray]  # per clearance: rows every line of the base region escapes in plan
-    insides: list[np.ndarray]  # per live row: abscissae where every line is inside it
+    ins_lo: np.ndarray  # per live row: the abscissae between which every line is inside
+    ins_hi: np.ndarray  # it (ins_lo > ins_hi where there are none)
     zt: np.ndarray
     zb: np.ndarray
     ka: np.ndarray
@@ -204,9 +204,11 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     # gathered once, each bundle takes its slice)
     runs = np.flatnonzero(live)
     at = np.searchsorted(runs, starts).tolist()
-    lo_v, hi_v, free0, freew, zt, zbot, kx0, kx1, k, can_pass = (
-        a[runs] for a in (lo_v, hi_v, free0, freew, z1, zbot, kx0, kx1, k, can_pass))
-    xa, xb = xa[runs].tolist(), xb[runs].tolist()
+    plan = _plan_rows(lo_v[runs], hi_v[runs])
+    free0, freew, zt, zbot, kx0, kx1, k, can_pass = (
+        a[runs] for a in (free0, freew, z1, zbot, kx0, kx1, k, can_pass))
+    inside = xa <= xb
+    ins_lo, ins_hi = np.where(inside, xa, np.inf)[runs], np.where(inside, xb, -np.inf)[runs]
     first = starts.tolist()
     out: list[_Bundle | None] = []
     for b, (good, up, down, dl, dh, zl, zh, xl, xr) in enumerate(zip(
@@ -218,32 +220,29 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
         g = slice(at[b], at[b + 1])
         Vp = Vp_all[b][~np.isnan(Vp_all[b, :, 0])]
         Vz = Vz_all[b][~np.isnan(Vz_all[b, :, 0])]
-        insides = [np.array([a, c]) if a <= c else _EMPTY for a, c in zip(xa[g], xb[g])]
         out.append(_Bundle(base[b], zfull[b, _height_sel(up, down)], Vp, Vz, cP[b], d[b], n[b], dl, dh, zl, zh,
-                           runs[g] - first[b], lo_v[g], hi_v[g], {0.0: free0[g], widen: freew[g]}, insides, zt[g],
+                           runs[g] - first[b], plan[g], {0.0: free0[g], widen: freew[g]}, ins_lo[g], ins_hi[g],
+                           zt[g],
                            zbot[g], kx0[g], kx1[g], first[b + 1] - first[b], k[g], can_pass[g], xl, xr,
                            fP[b][~np.isnan(fP[b, :, 0])], fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
     return out
-
-
-_EMPTY = np.zeros(0)
 
 
 @dataclass
 class _Region:
     """A convex part of a bundle's (α, β) base region and what the escape search needs
     of it: its rows a·(α, β) <= c and vertices, the solids every line of it passes wholly
-    above or below (per clearance), where every line of it is inside each solid, and the
-    x-range within which its lines can cross each solid."""
+    above or below (per clearance), where every line of it is inside each solid (between
+    ``ins_lo`` and ``ins_hi``), and the x-range within which its lines can cross each solid."""
 
     base: np.ndarray
     V: np.ndarray
     free: dict[float, np.ndarray]
-    insides: list[np.ndarray]
+    ins_lo: np.ndarray
+    ins_hi: np.ndarray
     ka: np.ndarray
     kb: np.ndarray
-    lo_v: np.ndarray  # per solid, the vertices binding "above" and "below" across its β range
-    hi_v: np.ndarray
+    plan: np.ndarray  # per solid, the rows of "wholly above" and "wholly below" it (:func:`_plan_rows`)
     zbase: np.ndarray  # (γ, δ) rows: the heights of its segments, and their vertices
     Vz: np.ndarray
     xP0: float  # where its segments may start and end at the furthest
@@ -287,84 +286,29 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     :func:`_false_escape_cut`), the region is cut in strips and each searched again with
     its own, tighter, plan–height ties (:func:`_parts`): the bundle is blocked when every
     strip is."""
-    idx, zt, zb = bd.idx, bd.zt, bd.zb
-    zhi, zlo, d_hi, d_lo = bd.zhi, bd.zlo, bd.d_hi, bd.d_lo
-    m = len(idx)
-    one = np.ones((m, 3, 1))
-
-    def options(wd: float, reg: _Region) -> dict[int, list[tuple[int, np.ndarray]]]:
-        """Per solid that may block, the ways to escape it keeping ``wd``: (space, rows),
-        space 0 = plan (α, β), 1 = heights (γ, δ). Plan: wholly above or below its line.
-        Heights: over its top or under its base where every line is inside it, else at
-        one end of its x-range (z is linear in x). A solid that every line of the
-        region passes wholly above or below is left out."""
-        ka, kb = reg.ka, reg.kb
-        above = np.concatenate([one, reg.lo_v[..., 0:1], reg.lo_v[..., 1:2] - wd + SLACK], -1)
-        below = np.concatenate([-one, -reg.hi_v[..., 0:1], -reg.hi_v[..., 1:2] - wd + SLACK], -1)
-        out: dict[int, list[tuple[int, np.ndarray]]] = {}
-        for i in (int(j) for j in np.flatnonzero(~reg.free[wd])):
-            ops = [(0, above[i]), (0, below[i])]
-            inside = reg.insides[i]
-            if len(inside):  # every line is inside K at these x: over or under there
-                xa, xb = inside.min(), inside.max()
-                if zt[i] + wd < zhi + 1e-9:
-                    ops.append((1, np.array([[-1.0, -xa, -(zt[i] + wd) + SLACK], [-1.0, -xb, -(zt[i] + wd) + SLACK]])))
-                if zb[i] - wd > zlo - 1e-9:
-                    ops.append((1, np.array([[1.0, xa, zb[i] - wd + SLACK], [1.0, xb, zb[i] - wd + SLACK]])))
-                out[i] = ops
-                continue
-            # a segment moved by < wd crosses within [ka - wd, kb + wd]; passing over (under)
-            # it there, a rising segment is over (under) it at the far (near) end, a falling
-            # one at the near (far) end; z is linear in x
-            for far, x in ((False, ka[i] - wd), (True, kb[i] + wd)):
-                if zt[i] + wd < zhi + 1e-9 and not (far and d_hi < 0) and not (not far and d_lo > 0):
-                    # (no segment rises above its highest end)
-                    ops.append((1, np.array([[-1.0, -x, -(zt[i] + wd) + SLACK]])))
-                if zb[i] - wd > zlo - 1e-9 and not (far and d_lo > 0) and not (not far and d_hi < 0):
-                    # (nor sinks below its lowest end)
-                    ops.append((1, np.array([[1.0, x, zb[i] - wd + SLACK]])))
-            out[i] = ops
-        return out
-
-    def relevant(ops: dict[int, list[tuple[int, np.ndarray]]], V: np.ndarray) -> list[int]:
-        """The solids of ``ops`` none of whose height escapes holds at every vertex
-        ``V`` of the (γ, δ) polygon (one that does is escaped by every segment): every
-        height row of every solid checked at once."""
-        hs = [(i, r) for i in ops for sp, r in ops[i] if sp == 1]
-        if not hs:
-            return list(ops)
-        rows = np.concatenate([r for _, r in hs])
-        sat = np.all(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0)
-        ends = np.cumsum([len(r) for _, r in hs])
-        held = np.logical_and.reduceat(sat, ends - np.array([len(r) for _, r in hs]))
-        out = {i for (i, _), h in zip(hs, held) if h}
-        return [i for i in ops if i not in out]
-
+    idx = bd.idx
     used = np.zeros(bd.R, bool)
     heights: list[np.ndarray | None] = [None]  # the (γ, δ) of the last escape found
+    escapes = _Escapes(bd)
 
     def solve(wd: float, reg: _Region) -> np.ndarray | None:
         """An escaping (α, β) of ``reg`` keeping ``wd`` from every solid, or None when
         there is none."""
         heights[0] = None
-        ops = options(wd, reg)
+        op = escapes.options(wd, reg)
         # a solid that every segment of the base region escapes one way is irrelevant
-        rel = relevant(ops, reg.Vz)
+        rel = op.relevant(reg.Vz)
         state = [reg.base, reg.zbase]
         open_ = rel
+        ops = dict(op.of)
         changed = True
         while changed and open_:  # propagate the forced choices (all options of a round at once)
             changed = False
-            cand = [(i, sp, r) for i in open_ for sp, r in ops[i]]
-            feas = _feasible_each(state, [r for _, _, r in cand], [sp for _, sp, _ in cand])
-            ok_of: dict[int, list[tuple[int, np.ndarray]]] = {i: [] for i in open_}
-            for (j, sp, r), f in zip(cand, feas):
-                if f:
-                    ok_of[j].append((sp, r))
+            feas = op.feasible(state)
             keep = []
-            fixes: list[tuple[int, np.ndarray]] = []
+            fixes: list[int] = []
             for i in open_:
-                ok = ok_of[i]
+                ok = [e for e in ops[i] if feas[e]]
                 if not ok:
                     used[idx[rel]] = True
                     return None
@@ -373,8 +317,9 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
                 else:
                     keep.append(i)
                     ops[i] = ok
-            for sp, r in fixes:
-                state[sp] = np.vstack([state[sp], r])
+            for e in fixes:
+                sp = op.space(e)
+                state[sp] = np.vstack([state[sp], op.block(e)])
                 changed = True
             open_ = keep
         nodes = [0]
@@ -393,9 +338,10 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
             nodes[0] += 1
             if nodes[0] > MAX_NODES:
                 return pt  # gave up: no proof
-            for sp, r in ops[open_[depth]]:
+            for e in ops[open_[depth]]:
+                sp = op.space(e)
                 nxt = list(st)
-                nxt[sp] = np.vstack([st[sp], r])
+                nxt[sp] = np.vstack([st[sp], op.block(e)])
                 found = escape(nxt, depth + 1, sp, pt)
                 if found is not None:
                     return found
@@ -406,7 +352,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
             used[idx[rel]] = True
         return found
 
-    root = _Region(bd.base, bd.Vp, bd.free, bd.insides, bd.ka, bd.kb, bd.lo_v, bd.hi_v, bd.zbase, bd.Vz,
+    root = _Region(bd.base, bd.Vp, bd.free, bd.ins_lo, bd.ins_hi, bd.ka, bd.kb, bd.plan, bd.zbase, bd.Vz,
                    bd.xP0, bd.xQ1)
     cuts = [0]  # strips searched
 
@@ -456,6 +402,104 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     return Chain(False, line=line, widened=widened) if lazy and widen > 0 else widened()
 
 
+class _Escapes:
+    """The ways to escape each solid of a bundle (:meth:`options`), with what they share
+    across its regions."""
+
+    def __init__(self, bd: _Bundle):
+        self.bd = bd
+        self.m = m = len(bd.idx)
+        self.zt, self.zb = bd.zt.tolist(), bd.zb.tolist()
+        self.first = list(range(0, 6 * m + 1, 3))  # (the plan options: 3 rows each)
+        self.which = [0] * (2 * m)
+
+    def options(self, wd: float, reg: _Region) -> _Options:
+        """Per solid that may block, the ways to escape it keeping ``wd``: plan, wholly
+        above or below its line (options 2i, 2i + 1 of solid i, every solid's); heights,
+        over its top or under its base where every line is inside it, else at one end of
+        its x-range (z is linear in x). A solid that every line of the region passes
+        wholly above or below is left out."""
+        plan = reg.plan.copy()
+        plan[..., 2] -= wd
+        plan[..., 2] += SLACK
+        first, which = list(self.first), list(self.which)
+        rows: list[list[float]] = []
+        of: dict[int, list[int]] = {}
+        ins_lo, ins_hi, ka, kb = reg.ins_lo.tolist(), reg.ins_hi.tolist(), reg.ka.tolist(), reg.kb.tolist()
+        for i in np.flatnonzero(~reg.free[wd]).tolist():
+            of[i] = [2 * i, 2 * i + 1]
+            for block in self._heights(i, wd, ins_lo[i], ins_hi[i], ka[i], kb[i]):
+                of[i].append(len(which))
+                rows.extend(block)
+                first.append(first[-1] + len(block))
+                which.append(1)
+        H = np.array(rows).reshape(-1, 3)
+        return _Options(self.m, of, np.concatenate([plan.reshape(-1, 3), H]), H, first, which)
+
+
+    def _heights(self, i: int, wd: float, xa: float, xb: float, ka: float, kb: float) -> list[list[list[float]]]:
+        """The (γ, δ) rows of each way over or under solid ``i`` keeping ``wd``, given the
+        abscissae ``xa <= xb`` between which every line is inside it (if any) and the
+        x-range ``[ka, kb]`` where a line may cross it."""
+        bd = self.bd
+        zt, zb = self.zt[i], self.zb[i]
+        top, bot = -(zt + wd) + SLACK, zb - wd + SLACK
+        over, under = zt + wd < bd.zhi + 1e-9, zb - wd > bd.zlo - 1e-9
+        if xa <= xb:  # every line is inside K at these x: over or under there
+            return [b for b, ok in (([[-1.0, -xa, top], [-1.0, -xb, top]], over),
+                                    ([[1.0, xa, bot], [1.0, xb, bot]], under)) if ok]
+        # a segment moved by < wd crosses within [ka - wd, kb + wd]; passing over (under)
+        # it there, a rising segment is over (under) it at the far (near) end, a falling
+        # one at the near (far) end; z is linear in x
+        out = []
+        for far, x in ((False, ka - wd), (True, kb + wd)):
+            if over and not (far and bd.d_hi < 0) and not (not far and bd.d_lo > 0):
+                out.append([[-1.0, -x, top]])  # (no segment rises above its highest end)
+            if under and not (far and bd.d_lo > 0) and not (not far and bd.d_hi < 0):
+                out.append([[1.0, x, bot]])  # (nor sinks below its lowest end)
+        return out
+
+
+@dataclass
+class _Options:
+    """The ways to escape the solids of a region (:meth:`_Escapes.options`): option e
+    escapes in space ``which[e]`` (0 plan (α, β), 1 heights (γ, δ)) by the rows
+    ``rows[first[e]:first[e + 1]]``; solid i by the options ``of[i]``, in order (the
+    options 2j, 2j + 1 of the plan of every solid j come first, then the height ones,
+    whose rows are ``heights``)."""
+
+    m: int
+    of: dict[int, list[int]]
+    rows: np.ndarray
+    heights: np.ndarray
+    first: list[int]
+    which: list[int]
+
+    def space(self, e: int) -> int:
+        return self.which[e]
+
+    def block(self, e: int) -> np.ndarray:
+        return self.rows[self.first[e]:self.first[e + 1]]
+
+    def relevant(self, V: np.ndarray) -> list[int]:
+        """The solids none of whose height escapes holds at every vertex ``V`` of the
+        (γ, δ) polygon (one that does is escaped by every segment): every height row of
+        every solid checked at once."""
+        top = 6 * self.m
+        rows = self.heights
+        if not len(rows):
+            return list(self.of)
+        sat = np.all(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0).tolist()
+        first = self.first
+        return [i for i, es in self.of.items()
+                if not any(all(sat[first[e] - top:first[e + 1] - top]) for e in es[2:])]
+
+    def feasible(self, state: list[np.ndarray]) -> list[bool]:
+        """Per option, whether its space's system in ``state`` with its rows is feasible
+        (:func:`_feasible_rows`)."""
+        return _feasible_rows(state, self.rows, self.first, self.which)
+
+
 def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_Region] | None:
     """``reg`` cut into ``n`` strips by the height y = α + β·xs at which its lines pass
     the abscissa ``xs`` (neighbours overlap by the slack), each with its own free solids,
@@ -489,13 +533,9 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
     nV = max(len(v) for v in Vs)
     V = np.stack([_pad(v[None], nV)[0] for v in Vs])  # (G, nV, 2), padded by repetition
     k = bd.k
-    lo_v, hi_v = binding_vertices(k, V[:, None, :, 1].min(2), V[:, None, :, 1].max(2))  # (G, m, 3, 2)
-    free: list[dict[float, np.ndarray]] = [{} for _ in range(G)]
-    for wd, fr in parent.free.items():
-        f = fr[None] | _clear_of_each(k, V, wd)  # (G, m)
-        for g in range(G):
-            free[g][wd] = f[g]
-    allfree = np.logical_and.reduce([np.stack([fr[wd] for fr in free]) for wd in parent.free])  # (G, m)
+    plan = _plan_rows(*binding_vertices(k, V[:, None, :, 1].min(2), V[:, None, :, 1].max(2)))  # (G, m, 2, 3, 3)
+    free = {wd: fr[None] | _clear_of_each(k, V, wd) for wd, fr in parent.free.items()}  # (G, m) each
+    allfree = np.logical_and.reduce(list(free.values()))
     need = np.flatnonzero(~allfree.all(0) & bd.can_pass)
     # where the region's lines can meet each solid that matters, and the two patches
     # (for a solid, inside the slab, within ``widen`` of them)
@@ -510,20 +550,30 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
     kb = np.repeat(parent.kb[None], G, 0)
     ka[:, need] = np.where(hit, np.maximum(ka[:, need], lo[:, :-2]), ka[:, need])
     kb[:, need] = np.where(hit, np.minimum(kb[:, need], hi[:, :-2]), kb[:, need])
-    for g in range(G):
-        for fr in free[g].values():  # (a solid the lines miss by more than ``widen``: it blocks none)
-            fr[need[~hit[g]]] = True
-    if len(need):
+    for fr in free.values():  # (a solid the lines miss by more than ``widen``: it blocks none)
+        fr[:, need] |= ~hit
+    ins_lo = np.repeat(parent.ins_lo[None], G, 0)
+    ins_hi = np.repeat(parent.ins_hi[None], G, 0)
+    if len(need):  # (the parent's abscissae still hold)
         xa, xb = inside_run(np.tile(k[need], (G, 1, 1)), np.repeat(V, len(need), 0))
         xa, xb = xa.reshape(G, -1), xb.reshape(G, -1)
+        more = hit & (xa <= xb)
+        ins_lo[:, need] = np.where(more, np.minimum(ins_lo[:, need], xa), ins_lo[:, need])
+        ins_hi[:, need] = np.where(more, np.maximum(ins_hi[:, need], xb), ins_hi[:, need])
     heights = _regions_heights(bd, parent, lo[:, -2], hi[:, -1])
-    out = []
-    for g in range(G):
-        insides = list(parent.insides)
-        for c, j in enumerate(need):
-            if hit[g, c] and xa[g, c] <= xb[g, c]:  # (the parent's abscissae still hold)
-                insides[int(j)] = np.concatenate([parent.insides[int(j)], [xa[g, c], xb[g, c]]])
-        out.append(_Region(bases[g], Vs[g], free[g], insides, ka[g], kb[g], lo_v[g], hi_v[g], *heights[g]))
+    return [_Region(bases[g], Vs[g], {wd: fr[g] for wd, fr in free.items()}, ins_lo[g], ins_hi[g], ka[g], kb[g],
+                    plan[g], *heights[g]) for g in range(G)]
+
+
+def _plan_rows(lo_v: np.ndarray, hi_v: np.ndarray) -> np.ndarray:
+    """Per solid, from the vertices binding "above" ``lo_v`` and "below" ``hi_v`` (..., 3, 2),
+    the rows (..., 2, 3, 3) of "wholly above" (α + β v_x <= v_y) and "wholly below" it,
+    before the clearance wd is taken from their bounds."""
+    out = np.empty(lo_v.shape[:-2] + (2, 3, 3))
+    out[..., 0, :, 0] = 1.0
+    out[..., 0, :, 1:] = lo_v
+    out[..., 1, :, 0] = -1.0
+    out[..., 1, :, 1:] = -hi_v
     return out
 
 
@@ -660,13 +710,10 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
     return float(xe[c] if ze > zf else xf[c])
 
 
-def _feasible_each(A: np.ndarray | list[np.ndarray], extra: list[np.ndarray],
-                   which: list[int] | None = None) -> np.ndarray:
-    """For each block of rows in ``extra`` (up to 3 rows each), whether ``A`` with it is
-    feasible (or, where ``A`` is a list of systems, ``A[which[e]]`` with block ``e``):
-    whether a vertex of two of its rows meets every row (:func:`.kernels.vertices`)."""
-    As = [A] if isinstance(A, np.ndarray) else A
-    return feasible_blocks(As, extra, np.zeros(len(extra), int) if which is None else np.asarray(which))
+def _feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: list[int], which: list[int]) -> list[bool]:
+    """For each block of rows ``rows[first[e]:first[e + 1]]`` (up to 3 rows), whether the
+    system ``systems[which[e]]`` with it is feasible (:func:`.kernels.feasible_rows`)."""
+    return feasible_rows(systems, rows, np.array(first, np.int64), np.array(which, np.int64)).tolist()  # type: ignore[no-any-return]
 
 
 def feasible_point(A: np.ndarray) -> np.ndarray | None:

@@ -407,23 +407,20 @@ def _halfplanes(rng: np.random.Generator, n: int, spread: float) -> np.ndarray:
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 2**32 - 1))
-def test_E_LOS_feasible_each_agrees_with_the_vertices_of_each_whole_system(seed):
-    """_feasible_each (the chain test's propagation: a system's own vertices once, only
-    the pairs a block adds per block, two systems in one pass) says a block is feasible
-    exactly when the whole system with it has a vertex meeting every row (brute force)."""
-    from skirmish.geometry.los_chain import _feasible_each
+def test_E_LOS_feasible_rows_agrees_with_the_vertices_of_each_whole_system(seed):
+    """_feasible_rows (the chain test's propagation: every block of rows against one of
+    two systems, in one pass) says a block is feasible exactly when the whole system with
+    it has a vertex meeting every row (brute force)."""
+    from skirmish.geometry.los_chain import _feasible_rows
 
     rng = np.random.default_rng(seed)
     box = np.array([[1.0, 0, 3], [-1.0, 0, 3], [0, 1.0, 3], [0, -1.0, 3]])  # (bounded)
     systems = [np.concatenate([box, _halfplanes(rng, int(rng.integers(0, 9)), 1.5)]) for _ in range(2)]
     blocks = [_halfplanes(rng, int(rng.integers(1, 4)), 2.0) for _ in range(12)]
     which = [int(w) for w in rng.integers(0, 2, len(blocks))]
-    got = _feasible_each(systems, blocks, which)
-    want = [_feasible_brute(systems[w], b) for w, b in zip(which, blocks)]
-    assert list(got) == want
-    assert list(_feasible_each(systems[0], blocks)) == [_feasible_brute(systems[0], b) for b in blocks]
-    few = _feasible_each(systems, blocks[:3], which[:3])  # (few blocks: every pair per block)
-    assert list(few) == want[:3]
+    first = np.cumsum([0] + [len(b) for b in blocks]).tolist()
+    got = _feasible_rows(systems, np.concatenate(blocks), first, which)
+    assert got == [_feasible_brute(systems[w], b) for w, b in zip(which, blocks)]
 
 
 def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(monkeypatch):
@@ -435,7 +432,7 @@ def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(mo
 
     seen = [s for s in _chain_inputs(monkeypatch, (3, 4)) if s[11] > 0]
     calls = [0]
-    each = los_chain._feasible_each
+    each = los_chain._feasible_rows
 
     def counted(*a, **k):
         calls[0] += 1
@@ -450,7 +447,7 @@ def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(mo
         def blocked(self, value: bool) -> None:
             pass
 
-    monkeypatch.setattr(los_chain, "_feasible_each", counted)
+    monkeypatch.setattr(los_chain, "_feasible_rows", counted)
     skipping = [los_chain.chain_blocks(*s) for s in seen]
     work = calls[0]
     monkeypatch.setattr(los_chain, "_Region", Unskipped)
