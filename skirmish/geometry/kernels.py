@@ -19,6 +19,7 @@ batch agree).
 from __future__ import annotations
 
 import sys
+from itertools import accumulate
 from types import ModuleType
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -79,8 +80,7 @@ def feasible_blocks(systems: list[np.ndarray], blocks: list[np.ndarray], which: 
 def feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: np.ndarray, which: np.ndarray) -> np.ndarray:
     """:func:`feasible_blocks` with the blocks flat: block ``e`` is ``rows[first[e]:first[e + 1]]``."""
     S = np.ascontiguousarray(np.concatenate(systems), dtype=np.float64)
-    start = np.zeros(len(systems) + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, systems), np.int64, len(systems)), out=start[1:])
+    start = np.array(list(accumulate(map(len, systems), initial=0)), np.int64)
     return _c()._feasible_blocks(S, start, np.ascontiguousarray(rows, np.float64), np.ascontiguousarray(first, np.int64),
                                  np.ascontiguousarray(which, np.int64))
 

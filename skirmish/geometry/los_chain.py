@@ -143,16 +143,14 @@ class _Bundle:
     fQ: np.ndarray
     zP: np.ndarray  # (1, 2) the end height ranges
     zQ: np.ndarray
+    xP0: float  # P's least abscissa in the frame: where the segments may start at the furthest
+    xQ1: float  # Q's greatest: where they may end at the furthest
 
     @cached_property
-    def xP0(self) -> float:
-        """P's least abscissa in the frame: where the bundle's segments may start at the furthest."""
-        return float(self.fP[:, 0].min())
-
-    @cached_property
-    def xQ1(self) -> float:
-        """Q's greatest abscissa in the frame: where they may end at the furthest."""
-        return float(self.fQ[:, 0].max())
+    def ends(self) -> np.ndarray:
+        """The two patches (2, W, 2) in the frame, padded by repetition."""
+        W = max(len(self.fP), len(self.fQ))
+        return np.concatenate([_pad(self.fP[None], W), _pad(self.fQ[None], W)])
 
     @cached_property
     def end_spans(self) -> np.ndarray:
@@ -196,7 +194,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     conv(P ∪ Q)), its binding vertices, whether every line of the base region passes it
     wholly above or below, and where every line is inside it."""
     P, Q = _within_disc(P, DP), _within_disc(Q, DQ)  # (the ends lie in both)
-    cP, cQ = P.mean(1), Q.mean(1)
+    cP, cQ = np.add.reduce(P, 1) / P.shape[1], np.add.reduce(Q, 1) / Q.shape[1]  # (the means, as P.mean(1))
     (ok, d, n, fP, fQ, x1, x2, base, Vp_all, d_lo, d_hi, zlo, zhi, zfull, Vz_all, rising, falling, k, live, kx0, kx1,
      lo_v, hi_v, zbot, free0, freew, can_pass, xa, xb) = chain_prepare(P, Q, cP, cQ, DP, DQ, zP, zQ, rb, verts, z0, z1,
                                                                       sealed, eta, widen, SLACK)
@@ -210,6 +208,8 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     inside = xa <= xb
     ins_lo, ins_hi = np.where(inside, xa, np.inf)[runs], np.where(inside, xb, -np.inf)[runs]
     first = starts.tolist()
+    nVp, nVz = ((~np.isnan(a[..., 0])).sum(1).tolist() for a in (Vp_all, Vz_all))  # (vertices first)
+    xP0, xQ1 = np.fmin.reduce(fP[..., 0], 1).tolist(), np.fmax.reduce(fQ[..., 0], 1).tolist()  # (NaN rows left out)
     out: list[_Bundle | None] = []
     for b, (good, up, down, dl, dh, zl, zh, xl, xr) in enumerate(zip(
             ok.tolist(), rising.tolist(), falling.tolist(), d_lo.tolist(), d_hi.tolist(), zlo.tolist(), zhi.tolist(),
@@ -218,13 +218,12 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
             out.append(None)
             continue
         g = slice(at[b], at[b + 1])
-        Vp = Vp_all[b][~np.isnan(Vp_all[b, :, 0])]
-        Vz = Vz_all[b][~np.isnan(Vz_all[b, :, 0])]
-        out.append(_Bundle(base[b], zfull[b, _height_sel(up, down)], Vp, Vz, cP[b], d[b], n[b], dl, dh, zl, zh,
+        out.append(_Bundle(base[b], zfull[b, _HEIGHT_SEL[up, down]], Vp_all[b, :nVp[b]], Vz_all[b, :nVz[b]], cP[b], d[b], n[b], dl, dh, zl, zh,
                            runs[g] - first[b], plan[g], {0.0: free0[g], widen: freew[g]}, ins_lo[g], ins_hi[g],
                            zt[g],
                            zbot[g], kx0[g], kx1[g], first[b + 1] - first[b], k[g], can_pass[g], xl, xr,
-                           fP[b][~np.isnan(fP[b, :, 0])], fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1]))
+                           fP[b][~np.isnan(fP[b, :, 0])], fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1],
+                           xP0[b], xQ1[b]))
     return out
 
 
@@ -277,6 +276,9 @@ def _height_rows(x1: np.ndarray, x2: np.ndarray, xP0: np.ndarray, xQ1: np.ndarra
 def _height_sel(rising: bool, falling: bool) -> list[int]:
     """The rows of :func:`_height_rows` that hold."""
     return [j for j in range(14) if (j < 6 or j >= 10 or (rising and j < 8) or (falling and j >= 8))]
+
+
+_HEIGHT_SEL = {(r, f): np.array(_height_sel(r, f)) for r in (False, True) for f in (False, True)}
 
 
 def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
@@ -489,7 +491,7 @@ class _Options:
         rows = self.heights
         if not len(rows):
             return list(self.of)
-        sat = np.all(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0).tolist()
+        sat = np.logical_and.reduce(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0).tolist()
         first = self.first
         return [i for i, es in self.of.items()
                 if not any(all(sat[first[e] - top:first[e + 1] - top]) for e in es[2:])]
@@ -509,29 +511,30 @@ def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_
     is proven)."""
     V = reg.V
     y = V[:, 0] + V[:, 1] * xs
-    cuts = float(y.min()) + (float(y.max()) - float(y.min())) * np.arange(1, n) / n
+    lo, hi = float(y.min()), float(y.max())
+    cuts = lo + (hi - lo) * np.arange(1, n) / n
     m = len(reg.base)
     A = np.empty((n, m + 2, 3))
     A[:, :m] = reg.base
     A[:, m:] = reg.base[0]  # (padding: a repeated row)
-    A[1:, m] = np.stack([-np.ones(n - 1), -xs * np.ones(n - 1), -cuts + SLACK], 1)  # y(xs) >= cut below
-    A[:-1, m + 1] = np.stack([np.ones(n - 1), xs * np.ones(n - 1), cuts + SLACK], 1)  # y(xs) <= cut above
-    Vs = vertices_each(A)
-    good = ~np.isnan(Vs[..., 0])
-    if not good.any(1).all():
+    A[1:, m, 0], A[1:, m, 1], A[1:, m, 2] = -1.0, -xs, -cuts + SLACK  # y(xs) >= cut below
+    A[:-1, m + 1, 0], A[:-1, m + 1, 1], A[:-1, m + 1, 2] = 1.0, xs, cuts + SLACK  # y(xs) <= cut above
+    Vs = vertices_each(A)  # (each strip's vertices first, then NaN)
+    nv = (~np.isnan(Vs[..., 0])).sum(1)
+    if not nv.all():
         return None
     rows = [A[0, list(range(m)) + [m + 1]]] + list(A[1:-1]) + [A[-1, :m + 1]]  # (no padding row)
-    return _regions(bd, rows, [v[g] for v, g in zip(Vs, good)], reg, widen)
+    Vs = Vs[:, :nv.max()]
+    V = np.where(np.isnan(Vs), Vs[:, :1], Vs)  # (padded by repetition)
+    return _regions(bd, rows, [v[:c] for v, c in zip(V, nv.tolist())], V, reg, widen)
 
 
-def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent: _Region, widen: float
-             ) -> list[_Region]:
-    """The :class:`_Region` of rows ``bases[g]`` (vertices ``Vs[g]``) inside ``parent``,
-    for G regions in one vectorised pass: the parent's facts still hold; each is
-    tightened where the smaller region allows."""
+def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], V: np.ndarray, parent: _Region,
+             widen: float) -> list[_Region]:
+    """The :class:`_Region` of rows ``bases[g]`` (vertices ``Vs[g]``, and ``V[g]`` padded
+    by repetition) inside ``parent``, for G regions in one vectorised pass: the parent's
+    facts still hold; each is tightened where the smaller region allows."""
     G = len(Vs)
-    nV = max(len(v) for v in Vs)
-    V = np.stack([_pad(v[None], nV)[0] for v in Vs])  # (G, nV, 2), padded by repetition
     k = bd.k
     plan = _plan_rows(*binding_vertices(k, V[:, None, :, 1].min(2), V[:, None, :, 1].max(2)))  # (G, m, 2, 3, 3)
     free = {wd: fr[None] | _clear_of_each(k, V, wd) for wd, fr in parent.free.items()}  # (G, m) each
@@ -540,10 +543,10 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
     # where the region's lines can meet each solid that matters, and the two patches
     # (for a solid, inside the slab, within ``widen`` of them)
     W = max(k.shape[1], len(bd.fP), len(bd.fQ))
-    polys = np.concatenate([_pad(k[need], W), _pad(bd.fP[None], W), _pad(bd.fQ[None], W)])
+    polys = np.concatenate([_pad(k[need], W), _pad(bd.ends, W)])
     spans = np.concatenate([np.array([(bd.x1, bd.x2, widen + SLACK)] * len(need)).reshape(-1, 3), bd.end_spans])
     P_ = len(polys)
-    lo, hi = _band_xrange(np.tile(polys, (G, 1, 1)), np.repeat(V, P_, 0), np.tile(spans, (G, 1)))
+    lo, hi = _band_xrange(np.concatenate([polys] * G), np.repeat(V, P_, 0), np.concatenate([spans] * G))
     lo, hi = lo.reshape(G, P_), hi.reshape(G, P_)
     hit = lo[:, :-2] <= hi[:, :-2]  # (G, need)
     ka = np.repeat(parent.ka[None], G, 0)
@@ -555,7 +558,7 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], parent:
     ins_lo = np.repeat(parent.ins_lo[None], G, 0)
     ins_hi = np.repeat(parent.ins_hi[None], G, 0)
     if len(need):  # (the parent's abscissae still hold)
-        xa, xb = inside_run(np.tile(k[need], (G, 1, 1)), np.repeat(V, len(need), 0))
+        xa, xb = inside_run(np.concatenate([k[need]] * G), np.repeat(V, len(need), 0))
         xa, xb = xa.reshape(G, -1), xb.reshape(G, -1)
         more = hit & (xa <= xb)
         ins_lo[:, need] = np.where(more, np.minimum(ins_lo[:, need], xa), ins_lo[:, need])
@@ -594,14 +597,15 @@ def _band_xrange(k: np.ndarray, V: np.ndarray, spans: np.ndarray) -> tuple[np.nd
     yb = V[..., 0] + V[..., 1] * xb[:, None]
     span = np.maximum(xb - xa, 1e-12)
     out = k
-    for y1, y2, sgn in ((ya.min(1), yb.min(1), 1.0), (ya.max(1), yb.max(1), -1.0)):
+    nrm = np.empty((len(k), 2))
+    for y1, y2, sgn in ((np.minimum.reduce(ya, 1), np.minimum.reduce(yb, 1), 1.0),
+                        (np.maximum.reduce(ya, 1), np.maximum.reduce(yb, 1), -1.0)):
         slope = (y2 - y1) / span
         # sgn·(y - y1 - slope (x - xa)) >= -grow·|(-slope, 1)|
-        nrm = np.stack([-sgn * slope, np.full(len(k), sgn)], 1)
+        nrm[:, 0] = -sgn * slope
+        nrm[:, 1] = sgn
         out = clip_polygons(out, nrm, sgn * (y1 - slope * xa) - grow * np.hypot(slope, 1.0))
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        lo, hi = np.nanmin(out[..., 0], 1), np.nanmax(out[..., 0], 1)
+    lo, hi = np.fmin.reduce(out[..., 0], 1), np.fmax.reduce(out[..., 0], 1)  # (np.nanmin's, without its warning)
     empty = np.isnan(out[:, 0, 0])
     return np.where(empty, np.inf, lo), np.where(empty, -np.inf, hi)
 
@@ -620,13 +624,11 @@ def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndar
     p0 = np.minimum(np.maximum(np.where(ok, xP0, parent.xP0), parent.xP0), bd.x1)
     q1 = np.maximum(np.minimum(np.where(ok, xQ1, parent.xQ1), parent.xQ1), bd.x2)
     rows = _height_rows(np.full(G, bd.x1), np.full(G, bd.x2), p0, q1, np.repeat(bd.zP, G, 0), np.repeat(bd.zQ, G, 0),
-                        np.full(G, bd.d_lo), np.full(G, bd.d_hi))[:, _height_sel(bd.d_lo >= 0, bd.d_hi <= 0)]
+                        np.full(G, bd.d_lo), np.full(G, bd.d_hi))[:, _HEIGHT_SEL[bd.d_lo >= 0, bd.d_hi <= 0]]
     Vz = vertices_each(rows)
-    out = []
-    for g in range(G):
-        v = Vz[g][~np.isnan(Vz[g, :, 0])]
-        out.append((rows[g], v, float(p0[g]), float(q1[g])) if ok[g] and len(v) else same)
-    return out
+    nv = (~np.isnan(Vz[..., 0])).sum(1).tolist()  # (vertices first)
+    return [(rows[g], Vz[g, :n], a, b) if good and n else same
+            for g, (good, n, a, b) in enumerate(zip(ok.tolist(), nv, p0.tolist(), q1.tolist()))]
 
 
 def _within_disc(P: np.ndarray, D: np.ndarray) -> np.ndarray:
@@ -665,13 +667,11 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
     if gd is not None:  # by how much the relaxation's heights miss each chord
         ze, zf = gd[0] + gd[1] * xe, gd[0] + gd[1] * xf
         miss = np.minimum(np.maximum(top - ze, top - zf), np.maximum(ze - bot, zf - bot))
-        if np.all(miss <= 0):
+        if (miss <= 0).all():
             return None
     # heights for this line over every chord: over or under each crossed solid, its ends
     # on its chords of the two patches
-    W = max(len(bd.fP), len(bd.fQ))
-    lo, hi = _band_xrange(np.concatenate([_pad(bd.fP[None], W), _pad(bd.fQ[None], W)]), np.tile(ab, (2, 1, 1)),
-                          bd.end_spans)
+    lo, hi = _band_xrange(bd.ends, np.broadcast_to(ab, (2, 1, 2)), bd.end_spans)
     fixed = [_regions_heights(bd, reg, lo[:1], hi[1:])[0][0]]
     ops: list[list[np.ndarray]] = []
     for c in range(len(crossed)):
@@ -720,4 +720,4 @@ def feasible_point(A: np.ndarray) -> np.ndarray | None:
     """A point (α, β) meeting every row a·(α, β) <= c (the rows bound a polygon): the mean
     of the feasible vertices, or None when there is none."""
     V = vertices(A)
-    return V.mean(0) if len(V) else None
+    return np.add.reduce(V, 0) / len(V) if len(V) else None  # (V.mean(0))
