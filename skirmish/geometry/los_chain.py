@@ -210,6 +210,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     first = starts.tolist()
     nVp, nVz = ((~np.isnan(a[..., 0])).sum(1).tolist() for a in (Vp_all, Vz_all))  # (vertices first)
     xP0, xQ1 = np.fmin.reduce(fP[..., 0], 1).tolist(), np.fmax.reduce(fQ[..., 0], 1).tolist()  # (NaN rows left out)
+    fPs, fQs = _numbers(fP), _numbers(fQ)
     out: list[_Bundle | None] = []
     for b, (good, up, down, dl, dh, zl, zh, xl, xr) in enumerate(zip(
             ok.tolist(), rising.tolist(), falling.tolist(), d_lo.tolist(), d_hi.tolist(), zlo.tolist(), zhi.tolist(),
@@ -222,7 +223,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
                            runs[g] - first[b], plan[g], {0.0: free0[g], widen: freew[g]}, ins_lo[g], ins_hi[g],
                            zt[g],
                            zbot[g], kx0[g], kx1[g], first[b + 1] - first[b], k[g], can_pass[g], xl, xr,
-                           fP[b][~np.isnan(fP[b, :, 0])], fQ[b][~np.isnan(fQ[b, :, 0])], zP[b:b + 1], zQ[b:b + 1],
+                           fPs[b], fQs[b], zP[b:b + 1], zQ[b:b + 1],
                            xP0[b], xQ1[b]))
     return out
 
@@ -270,12 +271,19 @@ def _height_rows(x1: np.ndarray, x2: np.ndarray, xP0: np.ndarray, xQ1: np.ndarra
           (-one, -xP0, -zP[:, 0]), (one, xQ1, zQ[:, 1]),
           # between its ends the segment stays between the lowest and the highest end height
           (one, x1, zhi), (-one, -x1, -zlo), (one, x2, zhi), (-one, -x2, -zlo)]
-    return np.array(zr).transpose(2, 0, 1) + np.array([0.0, 0.0, SLACK])
+    B = len(x1)
+    return np.concatenate([c for row in zr for c in row]).reshape(14, 3, B).transpose(2, 0, 1) + np.array([0.0, 0.0, SLACK])
 
 
 def _height_sel(rising: bool, falling: bool) -> list[int]:
     """The rows of :func:`_height_rows` that hold."""
     return [j for j in range(14) if (j < 6 or j >= 10 or (rising and j < 8) or (falling and j >= 8))]
+
+
+def _numbers(f: np.ndarray) -> list[np.ndarray]:
+    """Each polygon ``f[b]`` (V, 2) without its NaN vertices."""
+    nan = np.isnan(f[..., 0])
+    return [p[~n] if any_ else p for p, n, any_ in zip(f, nan, nan.any(1).tolist())]
 
 
 _HEIGHT_SEL = {(r, f): np.array(_height_sel(r, f)) for r in (False, True) for f in (False, True)}
@@ -421,22 +429,26 @@ class _Escapes:
         over its top or under its base where every line is inside it, else at one end of
         its x-range (z is linear in x). A solid that every line of the region passes
         wholly above or below is left out."""
-        plan = reg.plan.copy()
-        plan[..., 2] -= wd
-        plan[..., 2] += SLACK
         first, which = list(self.first), list(self.which)
         rows: list[list[float]] = []
         of: dict[int, list[int]] = {}
         ins_lo, ins_hi, ka, kb = reg.ins_lo.tolist(), reg.ins_hi.tolist(), reg.ka.tolist(), reg.kb.tolist()
-        for i in np.flatnonzero(~reg.free[wd]).tolist():
+        for i in [j for j, free in enumerate(reg.free[wd].tolist()) if not free]:
             of[i] = [2 * i, 2 * i + 1]
             for block in self._heights(i, wd, ins_lo[i], ins_hi[i], ka[i], kb[i]):
                 of[i].append(len(which))
                 rows.extend(block)
                 first.append(first[-1] + len(block))
                 which.append(1)
+        top = 6 * self.m
         H = np.array(rows).reshape(-1, 3)
-        return _Options(self.m, of, np.concatenate([plan.reshape(-1, 3), H]), H, first, which)
+        out = np.empty((top + len(H), 3))
+        out[:top] = reg.plan.reshape(top, 3)
+        c = out[:top, 2]
+        c -= wd
+        c += SLACK
+        out[top:] = H
+        return _Options(self.m, of, out, H, first, which)
 
 
     def _heights(self, i: int, wd: float, xa: float, xb: float, ka: float, kb: float) -> list[list[list[float]]]:
@@ -491,10 +503,10 @@ class _Options:
         rows = self.heights
         if not len(rows):
             return list(self.of)
-        sat = np.logical_and.reduce(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0).tolist()
-        first = self.first
-        return [i for i, es in self.of.items()
-                if not any(all(sat[first[e] - top:first[e + 1] - top]) for e in es[2:])]
+        sat = np.logical_and.reduce(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0)
+        plan = 2 * self.m
+        held = np.logical_and.reduceat(sat, np.array(self.first[plan:-1]) - top).tolist()  # per height option
+        return [i for i, es in self.of.items() if not any(held[e - plan] for e in es[2:])]
 
     def feasible(self, state: list[np.ndarray]) -> list[bool]:
         """Per option, whether its space's system in ``state`` with its rows is feasible
