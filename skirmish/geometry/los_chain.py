@@ -251,28 +251,39 @@ class _Region:
     blocked: bool = False  # the exact test proved every segment of it blocked
 
 
-def _height_rows(x1: np.ndarray, x2: np.ndarray, xP0: np.ndarray, xQ1: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
-                 d_lo: np.ndarray, d_hi: np.ndarray) -> np.ndarray:
+def _height_rows(x1: np.ndarray | float, x2: np.ndarray | float, xP0: np.ndarray, xQ1: np.ndarray, zP: np.ndarray,
+                 zQ: np.ndarray, d_lo: np.ndarray | float, d_hi: np.ndarray | float) -> np.ndarray:
     """The (γ, δ) rows (B, 14, 3) of the heights z = γ + δx of segments from a point of
     P at an abscissa in [xP0, x1] and height in zP to a point of Q at an abscissa in
     [x2, xQ1] and height in zQ, with slope δ in [d_lo, d_hi]: rows 6-7 hold only for
-    rising segments (d_lo >= 0), rows 8-9 only for falling ones (d_hi <= 0)."""
-    one, zero = np.ones(len(x1)), np.zeros(len(x1))
+    rising segments (d_lo >= 0), rows 8-9 only for falling ones (d_hi <= 0). The
+    arguments broadcast to (B,) (``zP``, ``zQ`` to (B, 2)): those all B share may be
+    scalars."""
     up, down = np.maximum(0.0, d_hi), np.minimum(0.0, d_lo)  # how far z may rise / fall per unit of x
     wP, wQ = x1 - xP0, xQ1 - x2
-    zlo, zhi = np.minimum(zP[:, 0], zQ[:, 0]), np.maximum(zP[:, 1], zQ[:, 1])
+    (zP0, zP1), (zQ0, zQ1) = zP.T, zQ.T
+    zlo, zhi = np.minimum(zP0, zQ0), np.maximum(zP1, zQ1)
     # z(x1) = z(p_x) + δ (x1 - p_x) with p_x in [xP0, x1]; z(x2) = z(q_x) - δ (q_x - x2)
-    zr = [(zero, one, d_hi), (zero, -one, -d_lo),
-          (one, x1, zP[:, 1] + up * wP), (-one, -x1, -(zP[:, 0] + down * wP)),
-          (one, x2, zQ[:, 1] - down * wQ), (-one, -x2, -(zQ[:, 0] - up * wQ)),
+    # (the γ coefficients: _HEIGHT_GAMMA)
+    zr = [(1.0, d_hi), (-1.0, -d_lo),
+          (x1, zP1 + up * wP), (-x1, -(zP0 + down * wP)),
+          (x2, zQ1 - down * wQ), (-x2, -(zQ0 - up * wQ)),
           # rising all along: z(xP0) <= z(p_x) <= zP1, z(xQ1) >= z(q_x) >= zQ0
-          (one, xP0, zP[:, 1]), (-one, -xQ1, -zQ[:, 0]),
+          (xP0, zP1), (-xQ1, -zQ0),
           # falling all along
-          (-one, -xP0, -zP[:, 0]), (one, xQ1, zQ[:, 1]),
+          (-xP0, -zP0), (xQ1, zQ1),
           # between its ends the segment stays between the lowest and the highest end height
-          (one, x1, zhi), (-one, -x1, -zlo), (one, x2, zhi), (-one, -x2, -zlo)]
-    B = len(x1)
-    return np.concatenate([c for row in zr for c in row]).reshape(14, 3, B).transpose(2, 0, 1) + np.array([0.0, 0.0, SLACK])
+          (x1, zhi), (-x1, -zlo), (x2, zhi), (-x2, -zlo)]
+    out = np.empty((14, 3, len(wP + wQ + zlo)))
+    out[:, 0] = _HEIGHT_GAMMA[:, None]
+    for j, (b, c) in enumerate(zr):
+        out[j, 1], out[j, 2] = b, c
+    out[:, 1] += 0.0  # (-0.0 to 0.0)
+    out[:, 2] += SLACK
+    return out.transpose(2, 0, 1)
+
+
+_HEIGHT_GAMMA = np.array([0.0, 0.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0])
 
 
 def _height_sel(rising: bool, falling: bool) -> list[int]:
@@ -635,8 +646,8 @@ def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndar
     ok = np.isfinite(xP0) & np.isfinite(xQ1)
     p0 = np.minimum(np.maximum(np.where(ok, xP0, parent.xP0), parent.xP0), bd.x1)
     q1 = np.maximum(np.minimum(np.where(ok, xQ1, parent.xQ1), parent.xQ1), bd.x2)
-    rows = _height_rows(np.full(G, bd.x1), np.full(G, bd.x2), p0, q1, np.repeat(bd.zP, G, 0), np.repeat(bd.zQ, G, 0),
-                        np.full(G, bd.d_lo), np.full(G, bd.d_hi))[:, _HEIGHT_SEL[bd.d_lo >= 0, bd.d_hi <= 0]]
+    rows = _height_rows(bd.x1, bd.x2, p0, q1, bd.zP[0], bd.zQ[0], bd.d_lo, bd.d_hi)[:, _HEIGHT_SEL[bd.d_lo >= 0,
+                                                                                              bd.d_hi <= 0]]
     Vz = vertices_each(rows)
     nv = (~np.isnan(Vz[..., 0])).sum(1).tolist()  # (vertices first)
     return [(rows[g], Vz[g, :n], a, b) if good and n else same
@@ -683,7 +694,7 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
             return None
     # heights for this line over every chord: over or under each crossed solid, its ends
     # on its chords of the two patches
-    lo, hi = _band_xrange(bd.ends, np.broadcast_to(ab, (2, 1, 2)), bd.end_spans)
+    lo, hi = _band_xrange(bd.ends, ab[None, None].repeat(2, 0), bd.end_spans)
     fixed = [_regions_heights(bd, reg, lo[:1], hi[1:])[0][0]]
     ops: list[list[np.ndarray]] = []
     for c in range(len(crossed)):
