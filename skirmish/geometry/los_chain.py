@@ -251,39 +251,47 @@ class _Region:
     blocked: bool = False  # the exact test proved every segment of it blocked
 
 
-def _height_rows(x1: np.ndarray | float, x2: np.ndarray | float, xP0: np.ndarray, xQ1: np.ndarray, zP: np.ndarray,
-                 zQ: np.ndarray, d_lo: np.ndarray | float, d_hi: np.ndarray | float) -> np.ndarray:
+def _height_rows(x1: np.ndarray, x2: np.ndarray, xP0: np.ndarray, xQ1: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
+                 d_lo: np.ndarray, d_hi: np.ndarray) -> np.ndarray:
     """The (γ, δ) rows (B, 14, 3) of the heights z = γ + δx of segments from a point of
     P at an abscissa in [xP0, x1] and height in zP to a point of Q at an abscissa in
-    [x2, xQ1] and height in zQ, with slope δ in [d_lo, d_hi]: rows 6-7 hold only for
-    rising segments (d_lo >= 0), rows 8-9 only for falling ones (d_hi <= 0). The
-    arguments broadcast to (B,) (``zP``, ``zQ`` to (B, 2)): those all B share may be
-    scalars."""
-    up, down = np.maximum(0.0, d_hi), np.minimum(0.0, d_lo)  # how far z may rise / fall per unit of x
+    [x2, xQ1] and height in zQ, with slope δ in [d_lo, d_hi] (:func:`_height_rows_of`
+    per bundle): rows 6-7 hold only for rising segments (d_lo >= 0), rows 8-9 only for
+    falling ones (d_hi <= 0)."""
+    cols = (x1, x2, xP0, xQ1, zP[:, 0], zP[:, 1], zQ[:, 0], zQ[:, 1], d_lo, d_hi)
+    return np.array([_height_rows_of(*v) for v in zip(*(c.tolist() for c in cols))]).reshape(-1, 14, 3)
+
+
+def _height_rows_of(x1: float, x2: float, xP0: float, xQ1: float, zP0: float, zP1: float, zQ0: float, zQ1: float,
+                    d_lo: float, d_hi: float) -> list[list[float]]:
+    """:func:`_height_rows` of one bundle, with floats (a few dozen operations: numpy's
+    per call overhead would be most of the work), value for value as numpy's elementwise
+    operations: its minimum and maximum pass a NaN on; a height row's bound has ``SLACK``
+    added, which also makes a zero of either sign the same."""
+    up, down = _fmax(0.0, d_hi), _fmin(0.0, d_lo)  # how far z may rise / fall per unit of x
     wP, wQ = x1 - xP0, xQ1 - x2
-    (zP0, zP1), (zQ0, zQ1) = zP.T, zQ.T
-    zlo, zhi = np.minimum(zP0, zQ0), np.maximum(zP1, zQ1)
+    zlo, zhi = _fmin(zP0, zQ0), _fmax(zP1, zQ1)
+    s = SLACK
     # z(x1) = z(p_x) + δ (x1 - p_x) with p_x in [xP0, x1]; z(x2) = z(q_x) - δ (q_x - x2)
-    # (the γ coefficients: _HEIGHT_GAMMA)
-    zr = [(1.0, d_hi), (-1.0, -d_lo),
-          (x1, zP1 + up * wP), (-x1, -(zP0 + down * wP)),
-          (x2, zQ1 - down * wQ), (-x2, -(zQ0 - up * wQ)),
-          # rising all along: z(xP0) <= z(p_x) <= zP1, z(xQ1) >= z(q_x) >= zQ0
-          (xP0, zP1), (-xQ1, -zQ0),
-          # falling all along
-          (-xP0, -zP0), (xQ1, zQ1),
-          # between its ends the segment stays between the lowest and the highest end height
-          (x1, zhi), (-x1, -zlo), (x2, zhi), (-x2, -zlo)]
-    out = np.empty((14, 3, len(wP + wQ + zlo)))
-    out[:, 0] = _HEIGHT_GAMMA[:, None]
-    for j, (b, c) in enumerate(zr):
-        out[j, 1], out[j, 2] = b, c
-    out[:, 1] += 0.0  # (-0.0 to 0.0)
-    out[:, 2] += SLACK
-    return out.transpose(2, 0, 1)
+    return [[0.0, 1.0, d_hi + s], [0.0, -1.0, -d_lo + s],
+            [1.0, x1 + 0.0, zP1 + up * wP + s], [-1.0, -x1 + 0.0, -(zP0 + down * wP) + s],
+            [1.0, x2 + 0.0, zQ1 - down * wQ + s], [-1.0, -x2 + 0.0, -(zQ0 - up * wQ) + s],
+            # rising all along: z(xP0) <= z(p_x) <= zP1, z(xQ1) >= z(q_x) >= zQ0
+            [1.0, xP0 + 0.0, zP1 + s], [-1.0, -xQ1 + 0.0, -zQ0 + s],
+            # falling all along
+            [-1.0, -xP0 + 0.0, -zP0 + s], [1.0, xQ1 + 0.0, zQ1 + s],
+            # between its ends the segment stays between the lowest and the highest end height
+            [1.0, x1 + 0.0, zhi + s], [-1.0, -x1 + 0.0, -zlo + s], [1.0, x2 + 0.0, zhi + s], [-1.0, -x2 + 0.0, -zlo + s]]
 
 
-_HEIGHT_GAMMA = np.array([0.0, 0.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0])
+def _fmax(a: float, b: float) -> float:
+    """np.maximum of two floats (a NaN wins)."""
+    return a if a >= b or a != a else b
+
+
+def _fmin(a: float, b: float) -> float:
+    """np.minimum of two floats (a NaN wins)."""
+    return a if a <= b or a != a else b
 
 
 def _height_sel(rising: bool, falling: bool) -> list[int]:
@@ -646,8 +654,9 @@ def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndar
     ok = np.isfinite(xP0) & np.isfinite(xQ1)
     p0 = np.minimum(np.maximum(np.where(ok, xP0, parent.xP0), parent.xP0), bd.x1)
     q1 = np.maximum(np.minimum(np.where(ok, xQ1, parent.xQ1), parent.xQ1), bd.x2)
-    rows = _height_rows(bd.x1, bd.x2, p0, q1, bd.zP[0], bd.zQ[0], bd.d_lo, bd.d_hi)[:, _HEIGHT_SEL[bd.d_lo >= 0,
-                                                                                              bd.d_hi <= 0]]
+    (zP0, zP1), (zQ0, zQ1) = bd.zP[0].tolist(), bd.zQ[0].tolist()
+    rows = np.array([_height_rows_of(bd.x1, bd.x2, a, b, zP0, zP1, zQ0, zQ1, bd.d_lo, bd.d_hi)
+                     for a, b in zip(p0.tolist(), q1.tolist())])[:, _HEIGHT_SEL[bd.d_lo >= 0, bd.d_hi <= 0]]
     Vz = vertices_each(rows)
     nv = (~np.isnan(Vz[..., 0])).sum(1).tolist()  # (vertices first)
     return [(rows[g], Vz[g, :n], a, b) if good and n else same
