@@ -39,6 +39,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from math import isfinite
 
 import numpy as np
 
@@ -650,17 +651,16 @@ def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndar
     parent's, and each row with them tightens the parent's (the parent's are kept where
     a patch seems missed, numerically)."""
     same = parent.zbase, parent.Vz, parent.xP0, parent.xQ1
-    G = len(xP0)
-    ok = np.isfinite(xP0) & np.isfinite(xQ1)
-    p0 = np.minimum(np.maximum(np.where(ok, xP0, parent.xP0), parent.xP0), bd.x1)
-    q1 = np.maximum(np.minimum(np.where(ok, xQ1, parent.xQ1), parent.xQ1), bd.x2)
+    ok = [isfinite(a) and isfinite(b) for a, b in zip(xP0.tolist(), xQ1.tolist())]
+    p0 = [_fmin(_fmax(a if good else parent.xP0, parent.xP0), bd.x1) for a, good in zip(xP0.tolist(), ok)]
+    q1 = [_fmax(_fmin(b if good else parent.xQ1, parent.xQ1), bd.x2) for b, good in zip(xQ1.tolist(), ok)]
     (zP0, zP1), (zQ0, zQ1) = bd.zP[0].tolist(), bd.zQ[0].tolist()
     rows = np.array([_height_rows_of(bd.x1, bd.x2, a, b, zP0, zP1, zQ0, zQ1, bd.d_lo, bd.d_hi)
-                     for a, b in zip(p0.tolist(), q1.tolist())])[:, _HEIGHT_SEL[bd.d_lo >= 0, bd.d_hi <= 0]]
+                     for a, b in zip(p0, q1)])[:, _HEIGHT_SEL[bd.d_lo >= 0, bd.d_hi <= 0]]
     Vz = vertices_each(rows)
     nv = (~np.isnan(Vz[..., 0])).sum(1).tolist()  # (vertices first)
     return [(rows[g], Vz[g, :n], a, b) if good and n else same
-            for g, (good, n, a, b) in enumerate(zip(ok.tolist(), nv, p0.tolist(), q1.tolist()))]
+            for g, (good, n, a, b) in enumerate(zip(ok, nv, p0, q1))]
 
 
 def _within_disc(P: np.ndarray, D: np.ndarray) -> np.ndarray:
@@ -689,17 +689,19 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
     relaxation's heights miss the most: there the strips' inside stretches reach nearer
     the chord's ends. Only steers the search (a wrong answer costs time, never
     soundness)."""
-    xe, xf = chords(bd.k, ab[None])
-    crossed = np.flatnonzero(np.isfinite(xe[:, 0]))
-    if not len(crossed):
+    xe_, xf_ = chords(bd.k, ab[None])
+    crossed = [c for c, x in enumerate(xe_[:, 0].tolist()) if isfinite(x)]
+    if not crossed:
         return None
-    xe, xf = xe[crossed, 0], xf[crossed, 0]
-    top, bot = bd.zt[crossed] + wd, bd.zb[crossed] - wd
+    xe, xf = xe_[crossed, 0].tolist(), xf_[crossed, 0].tolist()
+    zt, zb = bd.zt.tolist(), bd.zb.tolist()
+    top, bot = [zt[c] + wd for c in crossed], [zb[c] - wd for c in crossed]
     miss = None
     if gd is not None:  # by how much the relaxation's heights miss each chord
-        ze, zf = gd[0] + gd[1] * xe, gd[0] + gd[1] * xf
-        miss = np.minimum(np.maximum(top - ze, top - zf), np.maximum(ze - bot, zf - bot))
-        if (miss <= 0).all():
+        g0, g1 = gd.tolist()
+        ze, zf = [g0 + g1 * x for x in xe], [g0 + g1 * x for x in xf]
+        miss = [_fmin(_fmax(t - e, t - f), _fmax(e - b, f - b)) for t, b, e, f in zip(top, bot, ze, zf)]
+        if all(v <= 0 for v in miss):
             return None
     # heights for this line over every chord: over or under each crossed solid, its ends
     # on its chords of the two patches
@@ -731,15 +733,26 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
     if all(ops) and clear(np.vstack(fixed), 0):
         return None
     if miss is None or gd is None:
-        c = int(np.argmax(xf - xe))
-        return float((xe[c] + xf[c]) / 2)
+        c = _argmax([b - a for a, b in zip(xe, xf)])
+        return (xe[c] + xf[c]) / 2
     # where the relaxation's heights miss the most: the lower end of the chord when they
     # come nearer passing over, the higher when passing under
-    c = int(np.argmax(miss))
-    ze, zf = gd[0] + gd[1] * xe[c], gd[0] + gd[1] * xf[c]
-    if top[c] - min(ze, zf) <= max(ze, zf) - bot[c]:
-        return float(xe[c] if ze < zf else xf[c])
-    return float(xe[c] if ze > zf else xf[c])
+    c = _argmax(miss)
+    e, f = g0 + g1 * xe[c], g0 + g1 * xf[c]
+    if top[c] - min(e, f) <= max(e, f) - bot[c]:
+        return xe[c] if e < f else xf[c]
+    return xe[c] if e > f else xf[c]
+
+
+def _argmax(values: list[float]) -> int:
+    """np.argmax of floats: the first greatest, or the first NaN."""
+    best = 0
+    for i, v in enumerate(values):
+        if v != v:
+            return i
+        if v > values[best]:
+            best = i
+    return best
 
 
 def _feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: list[int], which: list[int]) -> list[bool]:
