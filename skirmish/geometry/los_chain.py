@@ -35,7 +35,6 @@ bundle, never the reverse; the search then splits the bundle as before.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -174,8 +173,7 @@ def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarr
     out: list[Chain] = [Chain(False)] * B
     counts = np.bincount(row_bundle, minlength=B)
     starts = np.concatenate([[0], np.cumsum(counts)])
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
+    with np.errstate(all="ignore"):
         prepared = _prepare(P, Q, DP, DQ, zP, zQ, row_bundle, verts, z0, z1, sealed, eta, widen, starts)
     for b, prep in enumerate(prepared):
         if prep is not None:
@@ -349,7 +347,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
                     ops[i] = ok
             for e in fixes:
                 sp = op.space(e)
-                state[sp] = np.vstack([state[sp], op.block(e)])
+                state[sp] = np.concatenate([state[sp], op.block(e)])
                 changed = True
             open_ = keep
         nodes = [0]
@@ -371,7 +369,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
             for e in ops[open_[depth]]:
                 sp = op.space(e)
                 nxt = list(st)
-                nxt[sp] = np.vstack([st[sp], op.block(e)])
+                nxt[sp] = np.concatenate([st[sp], op.block(e)])
                 found = escape(nxt, depth + 1, sp, pt)
                 if found is not None:
                     return found
@@ -728,9 +726,9 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
         nodes[0] += 1
         if nodes[0] > max_nodes:
             return True  # (gave up: take the escape as it is)
-        return any(clear(np.vstack([st, r]), j + 1) for r in ops[j])
+        return any(clear(np.concatenate([st, r]), j + 1) for r in ops[j])
 
-    if all(ops) and clear(np.vstack(fixed), 0):
+    if all(ops) and clear(np.concatenate(fixed), 0):
         return None
     if miss is None or gd is None:
         c = _argmax([b - a for a, b in zip(xe, xf)])
