@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import accumulate
 from math import isfinite
 
 import numpy as np
@@ -332,7 +333,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
         changed = True
         while changed and open_:  # propagate the forced choices (all options of a round at once)
             changed = False
-            feas = op.feasible(state)
+            feas = op.feasible(state, [e for i in open_ for e in ops[i]])
             keep = []
             fixes: list[int] = []
             for i in open_:
@@ -526,10 +527,15 @@ class _Options:
         held = np.logical_and.reduceat(sat, np.array(self.first[plan:-1]) - top).tolist()  # per height option
         return [i for i, es in self.of.items() if not any(held[e - plan] for e in es[2:])]
 
-    def feasible(self, state: list[np.ndarray]) -> list[bool]:
-        """Per option, whether its space's system in ``state`` with its rows is feasible
-        (:func:`_feasible_rows`)."""
-        return _feasible_rows(state, self.rows, self.first, self.which)
+    def feasible(self, state: list[np.ndarray], es: list[int]) -> dict[int, bool]:
+        """Per option of ``es``, whether its space's system in ``state`` with its rows is
+        feasible (:func:`_feasible_rows`)."""
+        first = self.first
+        if len(es) == len(self.which):
+            return dict(enumerate(_feasible_rows(state, self.rows, first, self.which)))
+        rows = np.concatenate([self.rows[first[e]:first[e + 1]] for e in es])
+        starts = list(accumulate((first[e + 1] - first[e] for e in es), initial=0))
+        return dict(zip(es, _feasible_rows(state, rows, starts, [self.which[e] for e in es])))
 
 
 def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_Region] | None:
