@@ -310,12 +310,9 @@ def binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tuple
     equals) and "below" (the greatest) at β = ``b_lo``, the middle and ``b_hi``, which
     broadcast to (..., m): (..., m, 3, 2) each."""
     shape = np.broadcast_shapes(np.shape(b_lo), np.shape(b_hi), (len(k),))
-    lo = np.broadcast_to(b_lo, shape).reshape(-1)
-    hi = np.broadcast_to(b_hi, shape).reshape(-1)
-    kidx = np.broadcast_to(np.arange(len(k)), shape).reshape(-1)
-    f8 = np.float64
-    a, b = _c()._binding_vertices(np.ascontiguousarray(k, f8), np.array(kidx, np.int64), np.array(lo, f8),
-                                  np.array(hi, f8))  # (copies: the broadcast views are read-only)
+    lo, hi, kidx = np.empty(shape), np.empty(shape), np.empty(shape, np.int64)
+    lo[...], hi[...], kidx[...] = b_lo, b_hi, np.arange(len(k))
+    a, b = _c()._binding_vertices(np.ascontiguousarray(k, np.float64), kidx.reshape(-1), lo.reshape(-1), hi.reshape(-1))
     return a.reshape(shape + (3, 2)), b.reshape(shape + (3, 2))
 
 

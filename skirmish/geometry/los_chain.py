@@ -572,7 +572,8 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], V: np.n
     facts still hold; each is tightened where the smaller region allows."""
     G = len(Vs)
     k = bd.k
-    plan = _plan_rows(*binding_vertices(k, V[:, None, :, 1].min(2), V[:, None, :, 1].max(2)))  # (G, m, 2, 3, 3)
+    Vy = V[:, :, 1:]
+    plan = _plan_rows(*binding_vertices(k, np.minimum.reduce(Vy, 1), np.maximum.reduce(Vy, 1)))  # (G, m, 2, 3, 3)
     free = {wd: fr[None] | _clear_of_each(k, V, wd) for wd, fr in parent.free.items()}  # (G, m) each
     allfree = np.logical_and.reduce(list(free.values()))
     need = np.flatnonzero(~allfree.all(0) & bd.can_pass)
@@ -643,7 +644,8 @@ def _band_xrange(k: np.ndarray, V: np.ndarray, spans: np.ndarray) -> tuple[np.nd
         out = clip_polygons(out, nrm, sgn * (y1 - slope * xa) - grow * np.hypot(slope, 1.0))
     lo, hi = np.fmin.reduce(out[..., 0], 1), np.fmax.reduce(out[..., 0], 1)  # (np.nanmin's, without its warning)
     empty = np.isnan(out[:, 0, 0])
-    return np.where(empty, np.inf, lo), np.where(empty, -np.inf, hi)
+    lo[empty], hi[empty] = np.inf, -np.inf
+    return lo, hi
 
 
 def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndarray
