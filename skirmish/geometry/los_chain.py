@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import accumulate
 from math import isfinite
 
@@ -586,20 +586,17 @@ def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], V: np.n
     lo, hi = _band_xrange(np.concatenate([polys] * G), np.repeat(V, P_, 0), np.concatenate([spans] * G))
     lo, hi = lo.reshape(G, P_), hi.reshape(G, P_)
     hit = lo[:, :-2] <= hi[:, :-2]  # (G, need)
-    ka = np.repeat(parent.ka[None], G, 0)
-    kb = np.repeat(parent.kb[None], G, 0)
-    ka[:, need] = np.where(hit, np.maximum(ka[:, need], lo[:, :-2]), ka[:, need])
-    kb[:, need] = np.where(hit, np.minimum(kb[:, need], hi[:, :-2]), kb[:, need])
+    ka, kb, ins_lo, ins_hi = (np.repeat(a[None], G, 0) for a in (parent.ka, parent.kb, parent.ins_lo, parent.ins_hi))
+    _tighten(ka, need, np.maximum, lo[:, :-2], hit)
+    _tighten(kb, need, np.minimum, hi[:, :-2], hit)
     for fr in free.values():  # (a solid the lines miss by more than ``widen``: it blocks none)
         fr[:, need] |= ~hit
-    ins_lo = np.repeat(parent.ins_lo[None], G, 0)
-    ins_hi = np.repeat(parent.ins_hi[None], G, 0)
     if len(need):  # (the parent's abscissae still hold)
         xa, xb = inside_run(np.concatenate([k[need]] * G), np.repeat(V, len(need), 0))
         xa, xb = xa.reshape(G, -1), xb.reshape(G, -1)
         more = hit & (xa <= xb)
-        ins_lo[:, need] = np.where(more, np.minimum(ins_lo[:, need], xa), ins_lo[:, need])
-        ins_hi[:, need] = np.where(more, np.maximum(ins_hi[:, need], xb), ins_hi[:, need])
+        _tighten(ins_lo, need, np.minimum, xa, more)
+        _tighten(ins_hi, need, np.maximum, xb, more)
     heights = _regions_heights(bd, parent, lo[:, -2], hi[:, -1])
     return [_Region(bases[g], Vs[g], {wd: fr[g] for wd, fr in free.items()}, ins_lo[g], ins_hi[g], ka[g], kb[g],
                     plan[g], *heights[g]) for g in range(G)]
@@ -615,6 +612,13 @@ def _plan_rows(lo_v: np.ndarray, hi_v: np.ndarray) -> np.ndarray:
     out[..., 1, :, 0] = -1.0
     out[..., 1, :, 1:] = -hi_v
     return out
+
+
+def _tighten(a: np.ndarray, cols: np.ndarray, op: np.ufunc, by: np.ndarray, where: np.ndarray) -> None:
+    """``a[:, cols] = op(a[:, cols], by)`` where ``where`` holds, in place."""
+    sub = a[:, cols]
+    op(sub, by, out=sub, where=where)
+    a[:, cols] = sub
 
 
 def _pad(k: np.ndarray, W: int) -> np.ndarray:
@@ -683,7 +687,13 @@ def _clear_of_each(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:
     above it or wholly below it, at least ``wd`` (vertically) clear of it (exact, over
     every vertex of both: :func:`.kernels.clear_of`): (G, m)."""
     G, m = len(V), len(k)
-    return clear_of(k, V, np.tile(np.arange(m), G), np.repeat(np.arange(G), m), wd, SLACK).reshape(G, m)
+    return clear_of(k, V, *_each_pair(G, m), wd, SLACK).reshape(G, m)
+
+
+@cache
+def _each_pair(G: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The polygon and vertex set indices of each pair (g, i), g-major."""
+    return np.tile(np.arange(m), G), np.repeat(np.arange(G), m)
 
 
 def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: np.ndarray | None,
