@@ -461,12 +461,11 @@ class _Escapes:
                 which.append(1)
         top = 6 * self.m
         H = np.array(rows).reshape(-1, 3)
-        out = np.empty((top + len(H), 3))
-        out[:top] = reg.plan.reshape(top, 3)
+        out = np.concatenate([reg.plan.reshape(top, 3), H])
         c = out[:top, 2]
-        c -= wd
+        if wd:  # (x - 0.0 is x)
+            c -= wd
         c += SLACK
-        out[top:] = H
         return _Options(self.m, of, out, H, first, which)
 
 
@@ -524,7 +523,7 @@ class _Options:
             return list(self.of)
         sat = np.logical_and.reduce(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0)
         plan = 2 * self.m
-        held = np.logical_and.reduceat(sat, np.array(self.first[plan:-1]) - top).tolist()  # per height option
+        held = np.logical_and.reduceat(sat, [f - top for f in self.first[plan:-1]]).tolist()  # per height option
         return [i for i, es in self.of.items() if not any(held[e - plan] for e in es[2:])]
 
     def feasible(self, state: list[np.ndarray], es: list[int]) -> dict[int, bool]:
