@@ -299,10 +299,12 @@ def _height_sel(rising: bool, falling: bool) -> list[int]:
     return [j for j in range(14) if (j < 6 or j >= 10 or (rising and j < 8) or (falling and j >= 8))]
 
 
-def _numbers(f: np.ndarray) -> list[np.ndarray]:
+def _numbers(f: np.ndarray) -> np.ndarray | list[np.ndarray]:
     """Each polygon ``f[b]`` (V, 2) without its NaN vertices."""
     nan = np.isnan(f[..., 0])
-    return [p[~n] if any_ else p for p, n, any_ in zip(f, nan, nan.any(1).tolist())]
+    if not nan.any():
+        return f
+    return [p[~n] if n.any() else p for p, n in zip(f, nan)]
 
 
 _HEIGHT_SEL = {(r, f): np.array(_height_sel(r, f)) for r in (False, True) for f in (False, True)}
