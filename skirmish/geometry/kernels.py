@@ -81,8 +81,9 @@ def feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: np.ndarray
     """:func:`feasible_blocks` with the blocks flat: block ``e`` is ``rows[first[e]:first[e + 1]]``."""
     S = np.ascontiguousarray(np.concatenate(systems), dtype=np.float64)
     start = np.array(list(accumulate(map(len, systems), initial=0)), np.int64)
-    return _c()._feasible_blocks(S, start, np.ascontiguousarray(rows, np.float64), np.ascontiguousarray(first, np.int64),
-                                 np.ascontiguousarray(which, np.int64))
+    i8 = np.int64
+    return _c()._feasible_blocks(S, start, np.ascontiguousarray(rows, np.float64), np.ascontiguousarray(first, i8),
+                                 np.ascontiguousarray(which, i8))
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:

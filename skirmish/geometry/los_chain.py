@@ -219,12 +219,10 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
             out.append(None)
             continue
         g = slice(at[b], at[b + 1])
-        out.append(_Bundle(base[b], zfull[b, _HEIGHT_SEL[up, down]], Vp_all[b, :nVp[b]], Vz_all[b, :nVz[b]], cP[b], d[b], n[b], dl, dh, zl, zh,
-                           runs[g] - first[b], plan[g], {0.0: free0[g], widen: freew[g]}, ins_lo[g], ins_hi[g],
-                           zt[g],
-                           zbot[g], kx0[g], kx1[g], first[b + 1] - first[b], k[g], can_pass[g], xl, xr,
-                           fPs[b], fQs[b], zP[b:b + 1], zQ[b:b + 1],
-                           xP0[b], xQ1[b]))
+        out.append(_Bundle(base[b], zfull[b, _HEIGHT_SEL[up, down]], Vp_all[b, :nVp[b]], Vz_all[b, :nVz[b]], cP[b],
+                           d[b], n[b], dl, dh, zl, zh, runs[g] - first[b], plan[g], {0.0: free0[g], widen: freew[g]},
+                           ins_lo[g], ins_hi[g], zt[g], zbot[g], kx0[g], kx1[g], first[b + 1] - first[b], k[g],
+                           can_pass[g], xl, xr, fPs[b], fQs[b], zP[b:b + 1], zQ[b:b + 1], xP0[b], xQ1[b]))
     return out
 
 
@@ -281,7 +279,8 @@ def _height_rows_of(x1: float, x2: float, xP0: float, xQ1: float, zP0: float, zP
             # falling all along
             [-1.0, -xP0 + 0.0, -zP0 + s], [1.0, xQ1 + 0.0, zQ1 + s],
             # between its ends the segment stays between the lowest and the highest end height
-            [1.0, x1 + 0.0, zhi + s], [-1.0, -x1 + 0.0, -zlo + s], [1.0, x2 + 0.0, zhi + s], [-1.0, -x2 + 0.0, -zlo + s]]
+            [1.0, x1 + 0.0, zhi + s], [-1.0, -x1 + 0.0, -zlo + s],
+            [1.0, x2 + 0.0, zhi + s], [-1.0, -x2 + 0.0, -zlo + s]]
 
 
 def _fmax(a: float, b: float) -> float:
@@ -470,7 +469,6 @@ class _Escapes:
         c += SLACK
         return _Options(self.m, of, out, H, first, which)
 
-
     def _heights(self, i: int, wd: float, xa: float, xb: float, ka: float, kb: float) -> list[list[list[float]]]:
         """The (γ, δ) rows of each way over or under solid ``i`` keeping ``wd``, given the
         abscissae ``xa <= xb`` between which every line is inside it (if any) and the
@@ -510,9 +508,11 @@ class _Options:
     which: list[int]
 
     def space(self, e: int) -> int:
+        """Option ``e``'s space."""
         return self.which[e]
 
     def block(self, e: int) -> np.ndarray:
+        """Option ``e``'s rows."""
         return self.rows[self.first[e]:self.first[e + 1]]
 
     def relevant(self, V: np.ndarray) -> list[int]:
@@ -775,7 +775,8 @@ def _argmax(values: list[float]) -> int:
 def _feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: list[int], which: list[int]) -> list[bool]:
     """For each block of rows ``rows[first[e]:first[e + 1]]`` (up to 3 rows), whether the
     system ``systems[which[e]]`` with it is feasible (:func:`.kernels.feasible_rows`)."""
-    return feasible_rows(systems, rows, np.array(first, np.int64), np.array(which, np.int64)).tolist()  # type: ignore[no-any-return]
+    got = feasible_rows(systems, rows, np.array(first, np.int64), np.array(which, np.int64))
+    return got.tolist()  # type: ignore[no-any-return]
 
 
 def feasible_point(A: np.ndarray) -> np.ndarray | None:
