@@ -637,13 +637,12 @@ def _changed(a: _Solids, b: _Solids) -> list[int] | None:
 
 def _grow_like(obs: Obstacles, eps: float) -> Obstacles | None:
     """``obs`` grown by ``eps`` from a recently grown scene of the same owners that differs
-    only in round owners standing on the table or on scenery (models that moved): its
-    grown solids with theirs replaced, and its arrays with their rows replaced when first
-    read (:func:`_reassemble`). The same values as growing afresh (:func:`_grow_all`);
-    None where that does not apply (stacks, floating solids)."""
+    only in round owners (models that moved, standing anywhere): its grown solids with
+    theirs replaced, and its arrays with their rows replaced when first read
+    (:func:`_reassemble`). The same values as growing afresh (:func:`_grow_all`): only
+    polygon owners form stacks (:func:`_stacks`), so a scene grown without any grows into
+    none. None where that does not apply."""
     new = obs.solids
-    if not new.grounded.all():  # (a floating solid may stack: grown afresh)
-        return None
     for old, grown in reversed(tuple(_RECENT)):  # (a snapshot: another thread may add one)
         if grown.grown_by != old.grown_by + eps or old.names != obs.names or len(grown.names) != len(obs.names):
             continue
@@ -656,7 +655,8 @@ def _grow_like(obs: Obstacles, eps: float) -> Obstacles | None:
         gc = [(new.circles[i][0], new.circles[i][1], new.circles[i][2] + eps) for i in changed]  # type: ignore[index]
         drawn = _discs(gc)
         for i, c, disc in zip(changed, gc, drawn):
-            z0[i], z1[i], gr[i], se[i] = 0.0, new.z1[i] + eps, True, new.sealed[i]
+            z0[i] = 0.0 if new.grounded[i] else new.z0[i] - eps
+            z1[i], gr[i], se[i] = new.z1[i] + eps, new.grounded[i], new.sealed[i]
             geoms[i], circles[i], parts[i] = disc.poly, c, ()
         out = Obstacles(obs.names, _Solids(z0, z1, gr, se, tuple(geoms), tuple(circles), tuple(parts)),
                         obs.grown_by + eps, grown.members)
