@@ -367,7 +367,7 @@ def _near_floating(sol: _Solids, bounds: np.ndarray, changed: list[int], before:
     # (plain floats: a few changed cylinders against a few floating solids)
     cyl = list(zip(changed * 2, cast(list[tuple[float, float, float, float, float]], [*before, *after])))
     moved = set(changed)
-    boxes = [(j, box) for j, (z, box) in enumerate(zip(sol.z0.tolist(), bounds.tolist())) if z > tol and j not in moved]
+    boxes = [(j, bounds[j].tolist()) for j in np.flatnonzero(sol.z0 > tol).tolist() if j not in moved]
     boxes += [(i, [x - r, y - r, x + r, y + r]) for i, (x, y, r, z, _) in cyl if z > tol]
     for i, (x, y, r, _, _) in cyl:
         pad = r + 2 * tol + 1e-9

@@ -162,19 +162,31 @@ def disc_rings(circles: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     each centre: rounding is monotonic, so they are the moved ring's least and greatest
     coordinates, bit for bit."""
     c = np.asarray(circles, float).reshape(-1, 3)
-    rings, boxes = [], []
-    for r in c[:, 2].tolist():
-        got = _RINGS.get(r)
-        if got is None:
-            if len(_RINGS) > 256:
-                _RINGS.clear()
-            ring = shapely.get_coordinates(shapely.Point(0.0, 0.0).buffer(r, quad_segs=QUAD_SEGS))
-            got = _RINGS[r] = ring, np.concatenate([ring.min(0), ring.max(0)]) if len(ring) else np.zeros(4)
-        rings.append(got[0])
-        boxes.append(got[1])
-    if not rings or any(len(g) != len(rings[0]) or len(g) < 4 for g in rings):
+    radii = c[:, 2].tolist()
+    drawn = {r: _origin_ring(r) for r in radii}
+    size = len(next(iter(drawn.values()))[0]) if drawn else 0
+    if size < 4 or any(len(ring) != size for ring, _ in drawn.values()):
         return None
-    return np.stack(rings) + c[:, None, :2], np.stack(boxes) + c[:, [0, 1, 0, 1]]
+    if len(drawn) == 1:  # (one size of disc, the common case: no stacking)
+        ring, box = drawn[radii[0]]
+    else:
+        ring, box = np.stack([drawn[r][0] for r in radii]), np.stack([drawn[r][1] for r in radii])
+    boxes = np.empty((len(c), 4))
+    boxes[:, :2] = box[..., :2] + c[:, :2]
+    boxes[:, 2:] = box[..., 2:] + c[:, :2]
+    return ring + c[:, None, :2], boxes
+
+
+def _origin_ring(r: float) -> tuple[np.ndarray, np.ndarray]:
+    """The ring (closed) of the disc of radius ``r`` at the origin as GEOS draws it, and its
+    bounds (x0, y0, x1, y1); kept."""
+    got = _RINGS.get(r)
+    if got is None:
+        if len(_RINGS) > 256:
+            _RINGS.clear()
+        ring = shapely.get_coordinates(shapely.Point(0.0, 0.0).buffer(r, quad_segs=QUAD_SEGS))
+        got = _RINGS[r] = ring, np.concatenate([ring.min(0), ring.max(0)]) if len(ring) else np.zeros(4)
+    return got
 
 
 def rotate_point(x: float, y: float, angle_deg: float, cx: float = 0.0, cy: float = 0.0) -> tuple[float, float]:
