@@ -315,8 +315,9 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
     cylinders differ (models that moved), and none of them comes near another floating
     solid (a floating solid's grounding and sealing read the solids near it, and only
     those): the scene's arrays with their rows replaced, and the grounding and sealing of
-    each one that floats (on a roof) found as :func:`_build` finds them; the same values.
-    None where that does not apply. Its arrays are then assembled from the scene's."""
+    each one that floats (on a roof) found as :func:`_build` finds them; the same values
+    (the scene itself where no solid differs: obstacles are immutable). None where that
+    does not apply. Its arrays are then assembled from the scene's."""
     for old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
         if old_tol != tol or old.names != names or len(old_keys) != len(keys):
             continue
@@ -324,6 +325,8 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
                    if a is not b and not (type(a) is tuple and a == b)]
         if len(changed) > _FEW or not all(type(old_keys[i]) is tuple and type(keys[i]) is tuple for i in changed):
             continue
+        if not changed:  # (the same solids: that very scene, grown and assembled as it is)
+            return old
         sol = old.solids
         bounds = _solid_bounds(sol.geoms)
         if _near_floating(sol, bounds, changed, [old_keys[i] for i in changed], [keys[i] for i in changed], tol):
