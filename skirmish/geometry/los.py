@@ -40,8 +40,9 @@ of pairs at once, vectorised over (bundle × obstacle) rows.
 from __future__ import annotations
 
 import math
+import weakref
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from operator import attrgetter
@@ -347,6 +348,7 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
         out = Obstacles(names, _Solids(z0, z1, grounded, sealed, shapes, tuple(circles), tuple(parts)))
         if "owner_z0" in old.__dict__:  # (its arrays from old's: only an assembled one, so no chain of bases)
             out.__dict__["_base"] = (old, changed, drawn)
+        out.__dict__["_like"] = (weakref.ref(old), changed)  # (grown from old's grown set, :func:`_grow_bases`)
         return out
     return None
 
@@ -646,11 +648,8 @@ def _grow_like(obs: Obstacles, eps: float) -> Obstacles | None:
     polygon owners form stacks (:func:`_stacks`), so a scene grown without any grows into
     none. None where that does not apply."""
     new = obs.solids
-    for old, grown in reversed(tuple(_RECENT)):  # (a snapshot: another thread may add one)
-        if grown.grown_by != old.grown_by + eps or old.names != obs.names or len(grown.names) != len(obs.names):
-            continue
-        changed = _changed(old.solids, new)
-        if changed is None or any(new.circles[i] is None or old.solids.circles[i] is None for i in changed):
+    for old, grown, changed in _grow_bases(obs, eps):
+        if any(new.circles[i] is None or old.solids.circles[i] is None for i in changed):
             continue
         g = grown.solids
         z0, z1, gr, se = g.z0.copy(), g.z1.copy(), g.grounded.copy(), g.sealed.copy()
@@ -666,6 +665,25 @@ def _grow_like(obs: Obstacles, eps: float) -> Obstacles | None:
         out.__dict__["_base"] = (grown, changed, drawn)
         return out
     return None
+
+
+def _grow_bases(obs: Obstacles, eps: float) -> Iterator[tuple[Obstacles, Obstacles, list[int]]]:
+    """The scenes of the same owners, grown by ``eps`` without stacks, that ``obs`` may be
+    grown from, with the owners it differs from each in (at most :data:`_FEW`): first the
+    scene it was built from (:func:`_built_like`: those owners are known) where that one
+    is grown and assembled, then the recently grown ones, newest first."""
+    like = obs.__dict__.get("_like")
+    if like is not None:
+        old, changed = like[0](), like[1]
+        grown = old._grown.get(eps) if old is not None else None
+        if grown is not None and "owner_z0" in grown.__dict__ and len(grown.names) == len(obs.names):
+            yield old, grown, changed
+    for old, grown in reversed(tuple(_RECENT)):  # (a snapshot: another thread may add one)
+        if grown.grown_by != old.grown_by + eps or old.names != obs.names or len(grown.names) != len(obs.names):
+            continue
+        changed = _changed(old.solids, obs.solids)
+        if changed is not None:
+            yield old, grown, changed
 
 
 def _reassemble(base: Obstacles, changed: list[int], drawn: list[_Disc], solids: _Solids) -> _Arrays | None:
