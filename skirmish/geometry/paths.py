@@ -436,6 +436,11 @@ def obstacle_rows(obstacles: Sequence[PlanObstacle], first: int = 0) -> tuple[np
             np.repeat(np.arange(first, first + len(caps)), [len(c) for c in caps]))
 
 
+def capsule_clearance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
+    """(n, m): each point's distance to each capsule minus its required clearance (< 0: too close)."""
+    return point_capsule_distance(pts, caps) - caps[None, :, 4]
+
+
 class FreeSpace:
     """Where the centre of a disc of radius ``clearance`` may be on one surface.
 
@@ -503,7 +508,7 @@ class FreeSpace:
 
     def clearance_at(self, pts: np.ndarray) -> np.ndarray:
         """(n, m): distance minus required clearance for each point and capsule (< 0: too close)."""
-        return point_capsule_distance(pts, self.caps) - self.caps[None, :, 4]
+        return capsule_clearance(pts, self.caps)
 
     def point_free(self, pts: np.ndarray, tol: float = EPS, more: np.ndarray | None = None) -> np.ndarray:
         """Points where the centre may be: inside the support, outside every footprint,
@@ -518,7 +523,7 @@ class FreeSpace:
             # (a point that keeps every clearance is then far from every footprint's edges)
             return kernels.points_free(pts, caps, tol, self.support_bounds if self.box else None,
                                        None if self.box else self.on_support(pts), edges, starts)
-        return self.inside(pts) & ((point_capsule_distance(pts, caps) - caps[None, :, 4]).min(axis=1) >= -tol)
+        return self.inside(pts) & (capsule_clearance(pts, caps).min(axis=1) >= -tol)
 
     @cached_property
     def _footprint_edges(self) -> tuple[np.ndarray, np.ndarray, float]:

@@ -188,7 +188,7 @@ class _Space:
         then the models: :meth:`end_name`), sorted; and whether ``pt`` lies in a footprint."""
         ends, discs = self._pieces.end, self._end_discs
         caps, owner = np.concatenate([ends.caps, discs[0]]), np.concatenate([ends.owner, discs[1]])
-        gap = (P.point_capsule_distance(pt, caps) - caps[:, 4])[0] if len(caps) else np.zeros(0)
+        gap = P.capsule_clearance(pt, caps)[0] if len(caps) else np.zeros(0)
         bad = set(np.flatnonzero(gap < -CONTACT).tolist())
         _, hit = ends.footprint_hits(pt)
         if len(hit):
@@ -209,8 +209,7 @@ class _Space:
 
     def _rows(self, *parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The capsule rows of the support and the pieces in the way, then ``parts``."""
-        way, owner = self._pieces.way
-        return np.concatenate([way, *(c for c, _ in parts)]), np.concatenate([owner, *(o for _, o in parts)])
+        return _joined_rows(self._pieces.way, *parts)
 
     @cached_property
     def trav(self) -> P.FreeSpace:
@@ -352,6 +351,11 @@ class _Pieces:
 _PIECES: IdentityMemo[_Pieces] = IdentityMemo(1024)
 
 
+def _joined_rows(*parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Capsule rows (and their owners) one after another, in the order given."""
+    return np.concatenate([c for c, _ in parts]), np.concatenate([o for _, o in parts])
+
+
 def _pieces_on(scenery: tuple[Scenery, ...], surface: Surface, r: float, h: float, flying: bool) -> _Pieces:
     def make() -> _Pieces:
         z, top = surface.z, surface.z + h
@@ -373,8 +377,7 @@ def _pieces_on(scenery: tuple[Scenery, ...], surface: Surface, r: float, h: floa
         blockers, low = tuple(parts[True]), tuple(parts[False])
         rows, low_rows = P.capsule_rows(surface.support, r, blockers), P.obstacle_rows(low, len(met) - len(low))
         check = P.FreeSpace(surface.support, r, blockers, box=surface.box, rows=rows)
-        end = P.FreeSpace(surface.support, r, [*blockers, *low], box=surface.box,
-                          rows=(np.concatenate([rows[0], low_rows[0]]), np.concatenate([rows[1], low_rows[1]])))
+        end = P.FreeSpace(surface.support, r, [*blockers, *low], box=surface.box, rows=_joined_rows(rows, low_rows))
         return _Pieces(heights, blockers, low, tuple(turned), rows, low_rows, check, end)
     return _PIECES.get((id(scenery), id(surface.support), surface.z, r, h, flying), (scenery, surface.support), make)
 

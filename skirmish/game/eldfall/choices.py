@@ -271,7 +271,7 @@ def face_climbs(table: Table, model_id: str, budget: float, foot_z: float, piece
     is walkable and not surely out of reach), up the face as far as the budget goes, and
     down to its foot at ``foot_z`` (or down as far as the budget goes). Unchecked."""
     m = table.model(model_id)
-    s = next(p for p in table.scenery if p.id == piece)
+    s = table.scenery_piece(piece)
     out: list[tuple[float, float, float]] = []
     z1 = float(s.solid.z1)
     if s.walkable:
