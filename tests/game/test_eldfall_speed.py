@@ -301,6 +301,35 @@ def test_e_move_spaces_kept_per_piece_size_give_the_capsules_made_afresh(mill, w
     assert seen >= 24
 
 
+@pytest.mark.parametrize("which", ["mill", "random"])
+def test_e_move_end_and_way_tested_in_parts_agree_with_the_spaces_made_whole(mill, which):
+    """Where a base may end (E-MOVE-END, E-MOVE-SURFACE) and whether a straight way is
+    clear, tested on the pieces' shared space and then the models' discs, without making
+    the mover's own spaces, give what its whole ``end`` and ``trav`` spaces give (the oracle)."""
+    t = mill if which == "mill" else random_table(random.Random(4), models=8, scenery=25)
+    rng = np.random.default_rng(7)
+    for m in t.models[:4]:
+        mv = t._mv_mover(m.id)
+        for k in mv.reachable_levels():
+            sp = mv.space(k)
+            x0, y0, x1, y1 = sp.surface.support.bounds
+            pts = np.column_stack([rng.uniform(x0, x1, 300), rng.uniform(y0, y1, 300)])
+            assert np.array_equal(sp.end_free(pts), sp.end.point_free(pts, tol=1e-7))
+            for p in pts[:40]:
+                q = p[None]
+                gap = sp.end.clearance_at(q)[0] if len(sp.end.caps) else np.zeros(0)
+                bad = set(np.flatnonzero(gap < -table_movement.CONTACT).tolist())
+                _, hit = sp.end.footprint_hits(q)
+                polys = [i for i, o in enumerate(sp.end.obstacles) if o.polygon is not None]
+                bad |= {int(j) for j in np.flatnonzero(np.isin(sp.end.owner, [polys[h] for h in hit.tolist()]))}
+                owners = sorted({int(sp.end.owner[j]) for j in bad})
+                assert sp.end_owners(q) == (owners, bool(len(hit)))
+                assert [sp.end_name(o) for o in owners if o >= 0] == [sp.end.names[o] for o in owners if o >= 0]
+            start = np.repeat(np.array([mv.start], float), len(pts), 0)
+            assert np.array_equal(sp.way_clear(start, pts, relax0=start, relax1=pts),
+                                  sp.trav.segments_clear(start, pts, relax0=start, relax1=pts))
+
+
 def _assert_grown_as_afresh(got, ungrown, eps):
     fresh = los._grow_all(ungrown, eps)
     assert got.members == fresh.members
