@@ -547,15 +547,12 @@ class _Mover:
     # -- the shortest-path tree ------------------------------------------------------------
     def net(self, falls: bool = True, reach: float = math.inf) -> _Net:
         """The movement net, exact for every cost up to ``reach`` (a net built for more
-        reach, or the whole net, is used when there is one). A net built for a finite
-        ``reach`` covers at least the model's Run (2 x SPD), so a Walk and a Run share it."""
+        reach, or the whole net, is used when there is one). A net is built for ``reach``
+        alone: a Walk's covers a quarter of a Run's disc (a Run on the same board, rarer
+        than the savings, builds its own)."""
         have = [r for f, r in self._nets if f == falls and r >= reach]
         if have:
             return self._nets[(falls, max(have))]
-        if not math.isinf(reach):
-            spd = self.model.attributes.get("SPD")
-            if isinstance(spd, (int, float)) and math.isfinite(spd) and spd >= 0:
-                reach = max(reach, movement_budget(spd, MoveKind.RUN))
         refs = (self.table.scenery,)
         for r in dict.fromkeys((math.inf, reach)):
             hit = _NETS.find(_net_key(self.table, self.model.id, falls, r), refs)
