@@ -876,18 +876,22 @@ def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
 
     ``within=(x, y, r)``: only edges between nodes in that disc (every node is kept,
     in the same order, and these edges are exactly the full graph's edges between
-    them, in the same order): a path no longer than ``r`` from ``(x, y)`` uses no other."""
+    them, in the same order): a path no longer than ``r`` from ``(x, y)`` uses no other.
+    The tangent filter's float32 coordinates are taken from the support's centre: a pair
+    gets the same verdict whatever other nodes the graph holds."""
     nodes = space.reflex
     if extra is not None and len(extra):
         nodes = join_nodes(nodes, extra)
+    x0, y0, x1, y1 = space.support_bounds
+    origin = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     if within is None:
-        i, j = tangent_pairs(nodes)
+        i, j = tangent_pairs(nodes, origin=origin)
     else:
         x, y, r = within
         inside = np.flatnonzero(np.hypot(nodes.xy[:, 0] - x, nodes.xy[:, 1] - y) <= r)
         sub = Nodes(nodes.xy[inside], nodes.e_in[inside], nodes.e_out[inside],
                     None if nodes.group is None else nodes.group[inside])
-        i, j = tangent_pairs(sub, origin=nodes.xy.mean(axis=0) if len(nodes) else None)
+        i, j = tangent_pairs(sub, origin=origin)
         i, j = inside[i], inside[j]
     ok = space.segments_clear(nodes.xy[i], nodes.xy[j])
     i, j = i[ok], j[ok]
