@@ -412,6 +412,10 @@ _FOOTPRINT_TREES: IdentityMemo[shapely.STRtree] = IdentityMemo(256)
 #: identity, clearance, max error).
 _WALLS: IdentityMemo[list[np.ndarray]] = IdentityMemo(256)
 
+#: How far beyond a disc the pieces :meth:`FreeSpace.reflex_within` looks at may lie
+#: (inches): well beyond the distance within which corners count as touching (1e-9).
+_NEAR = 1e-6
+
 
 def _support_capsules(support: BaseGeometry, clearance: float) -> np.ndarray:
     """The capsules (rows ax ay bx by c) of ``support``'s edges kept ``clearance`` clear,
@@ -601,10 +605,40 @@ class FreeSpace:
         building it (nor the grown polygons: their corners, :meth:`PlanObstacle.grown_corners`):
         a reflex corner of the free space is a corner of a grown convex piece that no
         other grown piece covers, inside the support."""
-        corners = [*self._walls(), *(c for o in self.obstacles for c in o.grown_corners(self.max_error))]
+        return self._reflex_among(self._walls(), self.obstacles)
+
+    def reflex_within(self, x: float, y: float, r: float) -> Nodes:
+        """The nodes of :attr:`reflex` within ``r`` of ``(x, y)`` (``hypot <= r``), in the
+        same order, found among the pieces near that disc alone: whether a corner is one
+        hangs only on the pieces whose boxes hold it (:func:`convex_corners`)."""
+        x0, y0, x1, y1 = x - r - _NEAR, y - r - _NEAR, x + r + _NEAR, y + r + _NEAR
+        walls = [w for w in self._walls() if w[:, 0].min() <= x1 and w[:, 0].max() >= x0
+                 and w[:, 1].min() <= y1 and w[:, 1].max() >= y0]
+        lo, hi = self._obstacle_boxes
+        near = np.flatnonzero((lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0))
+        nodes = self._reflex_among(walls, [self.obstacles[i] for i in near.tolist()])
+        keep = np.flatnonzero(np.hypot(nodes.xy[:, 0] - x, nodes.xy[:, 1] - y) <= r)
+        return Nodes(nodes.xy[keep], nodes.e_in[keep], nodes.e_out[keep])
+
+    def _reflex_among(self, walls: Sequence[np.ndarray], obstacles: Sequence[PlanObstacle]) -> Nodes:
+        """:func:`convex_corners` of the grown ``walls`` and ``obstacles``."""
+        corners = [*walls, *(c for o in obstacles for c in o.grown_corners(self.max_error))]
         sizes = np.array([len(c) for c in corners], int)
         xy = np.concatenate(corners) if corners else np.zeros((0, 2))
         return convex_corners(xy, sizes, self.support, self.clearance, self.box)
+
+    @cached_property
+    def _obstacle_boxes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes ``(lo, hi)`` ((n, 2) each) holding each obstacle's grown corners: its
+        capsules' boxes, widened by the corners' error (:func:`grow_convex`)."""
+        n = len(self.obstacles)
+        lo, hi = np.full((n, 2), np.inf), np.full((n, 2), -np.inf)
+        own = self.owner >= 0
+        caps, owner = self.caps[own], self.owner[own]
+        pad = (caps[:, 4] + 2 * self.max_error)[:, None]
+        np.minimum.at(lo, owner, np.minimum(caps[:, 0:2], caps[:, 2:4]) - pad)
+        np.maximum.at(hi, owner, np.maximum(caps[:, 0:2], caps[:, 2:4]) + pad)
+        return lo, hi
 
     def minus(self, extra: Sequence[PlanObstacle]) -> BaseGeometry:
         """:attr:`polygon` with more obstacles taken out (e.g. where a move may not end)."""
@@ -874,12 +908,13 @@ def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
     """The reduced visibility graph of ``space``: reflex corners (:attr:`FreeSpace.reflex`,
     plus ``extra`` point nodes), joined when tangent at both ends and clear.
 
-    ``within=(x, y, r)``: only edges between nodes in that disc (every node is kept,
-    in the same order, and these edges are exactly the full graph's edges between
-    them, in the same order): a path no longer than ``r`` from ``(x, y)`` uses no other.
-    The tangent filter's float32 coordinates are taken from the support's centre: a pair
-    gets the same verdict whatever other nodes the graph holds."""
-    nodes = space.reflex
+    ``within=(x, y, r)``: only the reflex corners in that disc (:meth:`FreeSpace.reflex_within`,
+    in the full graph's order), every ``extra`` node, and the edges between the nodes in
+    the disc: exactly the full graph's edges between them, in the same order (the
+    tangent filter's float32 coordinates are taken from the support's centre: a pair gets
+    the same verdict whatever other nodes the graph holds). A path no longer than ``r``
+    from ``(x, y)`` uses no other node or edge."""
+    nodes = space.reflex if within is None else space.reflex_within(*within)
     if extra is not None and len(extra):
         nodes = join_nodes(nodes, extra)
     x0, y0, x1, y1 = space.support_bounds

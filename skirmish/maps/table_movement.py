@@ -258,9 +258,10 @@ class _Space:
         return self.graph_within(math.inf)
 
     def graph_within(self, reach: float) -> P.Graph:
-        """:attr:`graph` with only the edges between nodes within ``reach`` of where the
-        mover stands (all of them for ``reach = inf``): the same nodes and, among those
-        nodes, the same edges in the same order."""
+        """:attr:`graph` with only its corners within ``reach`` of where the mover stands,
+        and the edges between nodes there (all of them for ``reach = inf``): the same
+        nodes in the same order, and among them the same edges in the same order
+        (:func:`~skirmish.geometry.paths.build_graph`)."""
         g = self._graphs.get(reach)
         if g is None:
             pts = [*self.ladder_points, *self.drop_points]

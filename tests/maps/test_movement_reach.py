@@ -58,15 +58,28 @@ def test_e_move_bounded_net_answers_within_the_budget_like_the_whole_net(seed: i
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 5), budget=st.floats(0.5, 12.0))
 def test_e_move_bounded_net_keeps_every_cost_within_its_reach(seed: int, pick: int, budget: float) -> None:
-    """Costs of the bounded net up to its reach are the whole net's, bit for bit; beyond,
+    """The bounded net holds the whole net's nodes within its reach (and some beyond), in
+    the same order; their costs up to the reach are the whole net's, bit for bit; beyond,
     never less (it holds a subset of the whole net's edges)."""
     t, _ = _tables(seed)
     mv = t._mv_mover(t.models[pick % len(t.models)].id)
     part, full = mv._build_net(True, budget), mv._build_net(True)
-    assert len(part.dist) == len(full.dist) and np.array_equal(part.xy, full.xy)
-    inside = full.dist <= budget
-    assert np.array_equal(part.dist[inside], full.dist[inside])
-    assert np.all(part.dist[~inside] >= full.dist[~inside])
+    # each of the bounded net's nodes is the whole net's node at the same place and level, in order
+    same = (part.xy[:, None, 0] == full.xy[None, :, 0]) & (part.xy[:, None, 1] == full.xy[None, :, 1]) & (
+        part.level[:, None] == full.level[None, :])
+    matched, k = [], 0
+    for row in same:  # (matched in order: each after the one before)
+        k = k + int(np.argmax(row[k:])) if row[k:].any() else -1
+        assert k >= 0, "a node of the bounded net is none of the whole net's, or out of order"
+        matched.append(k)
+        k += 1
+    at = np.array(matched, int)
+    near = np.hypot(full.xy[:, 0] - full.xy[full.start, 0], full.xy[:, 1] - full.xy[full.start, 1]) <= budget
+    assert set(np.flatnonzero(near).tolist()) <= set(at.tolist()), "every node within the reach is kept"
+    inside = full.dist[at] <= budget
+    assert np.array_equal(part.dist[inside], full.dist[at][inside])
+    assert np.all(part.dist[~inside] >= full.dist[at][~inside])
+    assert np.all(full.dist[np.setdiff1d(np.arange(len(full.dist)), at)] > budget)
 
 
 @settings(max_examples=20, deadline=None)
