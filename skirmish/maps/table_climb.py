@@ -54,9 +54,19 @@ _FEET: IdentityMemo[Any] = IdentityMemo(1024)
 def foot_nearest(footprint: Any, r: float, x: float, y: float) -> tuple[float, float]:
     """The point nearest (x, y) where a base of radius ``r`` stands at the foot of one of
     ``footprint``'s faces (touching it from outside, ``GAP`` off, as a climb's foot)."""
-    ring = _FEET.get((id(footprint), r), (footprint,), lambda: footprint.buffer(r + GAP).exterior)
-    q = ring.interpolate(ring.project(Point(x, y)))
-    return float(q.x), float(q.y)
+    (fx, fy), = feet_nearest([footprint], r, x, y).tolist()
+    return fx, fy
+
+
+def _foot_ring(footprint: Any, r: float) -> Any:
+    """Where the centre of a base of radius ``r`` stands touching ``footprint`` from outside, ``GAP`` off."""
+    return _FEET.get((id(footprint), r), (footprint,), lambda: footprint.buffer(r + GAP).exterior)
+
+
+def feet_nearest(footprints: Sequence[Any], r: float, x: float, y: float) -> np.ndarray:
+    """:func:`foot_nearest` for each of ``footprints`` at once: (n, 2)."""
+    rings = [_foot_ring(f, r) for f in footprints]
+    return shapely.get_coordinates(shapely.line_interpolate_point(rings, shapely.line_locate_point(rings, Point(x, y))))
 
 
 def face_at(scenery: Sequence[Any], x: float, y: float, r: float, z0: float, z1: float) -> str | None:

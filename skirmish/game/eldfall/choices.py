@@ -24,7 +24,7 @@ from shapely.ops import nearest_points
 
 from ...errors import IllegalActionError
 from ...maps.table import Table
-from ...maps.table_climb import foot_nearest
+from ...maps.table_climb import feet_nearest
 from ...memo import IdentityMemo
 
 MoveKindName = Literal["idle", "walk", "run", "climb", "jump", "dodge"]
@@ -234,14 +234,18 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
         if under:
             ground = shapely.box(0, 0, table.width, table.depth).difference(shapely.union_all(under))
             tops.append((0.0, ground))
-    for z, foot in tops:
-        room = _room(foot, m.radius)
-        # a lower bound of either movement: the base centre's displacement (and the height, for a climb)
+    rooms = [_room(foot, m.radius) for _, foot in tops]
+    # a lower bound of either movement: the base centre's displacement (and the height, for a climb)
+    gaps = shapely.distance(rooms, here).tolist()
+    # out of reach above: up the face as far as the budget goes, from the foot nearest
+    up = [i for i, ((z, _), gap) in enumerate(zip(tops, gaps)) if gap + abs(z - m.z) > budget and z > m.z + 1e-6]
+    feet = dict(zip(up, feet_nearest([tops[i][1] for i in up], m.radius, m.x, m.y).tolist()))
+    for i, ((z, foot), room, gap) in enumerate(zip(tops, rooms, gaps)):
         if room.is_empty:
             continue
-        if shapely.distance(room, here) + abs(z - m.z) > budget:
-            if z > m.z + 1e-6:  # up the face as far as the budget goes, from the foot nearest
-                fx, fy = foot_nearest(foot, m.radius, m.x, m.y)
+        if gap + abs(z - m.z) > budget:
+            if i in feet:
+                fx, fy = feet[i]
                 rise = min(budget - 1e-3 - math.hypot(fx - m.x, fy - m.y), z - m.z)
                 if rise >= FACE_STEP:
                     climbs.append((round(fx, 4), round(fy, 4), m.z + rise))
