@@ -297,12 +297,41 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     A solid is *grounded* when it stands on the table or its footprint is covered by
     grounded solids whose tops reach its base; it then blocks from z = 0 up.
     """
-    keys = tuple((s.x, s.y, s.radius, s.z, s.top) if isinstance(s, Cylinder) else s for _, s in solids)
+    keys = _keys(solids)
     got = _built_like(tuple(n for n, _ in solids), keys, tol)
     if got is None:
         got = _build(solids, tol)
     _BUILT.append((keys, tol, got))  # (the next board is built from the nearest recent one)
     return got
+
+
+def built_but_for(solids: Sequence[tuple[str, Cylinder | Prism]], owner: int, *, tol: float = 1e-6
+                  ) -> Obstacles | None:
+    """A recently built scene (:func:`build_obstacles`) whose solids are ``solids`` but for
+    owner ``owner``'s, a cylinder standing elsewhere (or the same) that comes near no
+    floating solid there or here (:func:`_near_floating`): every other owner's arrays are
+    as ``solids`` build them, so it answers every sight line with an end on that owner
+    (whose own solid never blocks it) as the scene of ``solids`` would, bit for bit.
+    None where no such scene was built lately."""
+    names, keys = tuple(n for n, _ in solids), _keys(solids)
+    new = keys[owner]
+    for old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
+        if old_tol != tol or old.names != names or len(old_keys) != len(keys):
+            continue
+        was = old_keys[owner]
+        if type(was) is not tuple or type(new) is not tuple or \
+                any(a is not b and not (type(a) is tuple and a == b) for i, (a, b) in enumerate(zip(old_keys, keys))
+                    if i != owner):
+            continue
+        if was == new or not _near_floating(old.solids, _solid_bounds(old.solids.geoms), [owner], [was], [new], tol):
+            return old
+    return None
+
+
+def _keys(solids: Sequence[tuple[str, Cylinder | Prism]]) -> tuple[object, ...]:
+    """The solids' keys as :data:`_BUILT` holds them: a cylinder's (x, y, radius, z, top),
+    a prism itself."""
+    return tuple((s.x, s.y, s.radius, s.z, s.top) if isinstance(s, Cylinder) else s for _, s in solids)
 
 
 #: Scenes built lately, (their solids' keys, tol, obstacles): the next board mostly

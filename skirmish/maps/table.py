@@ -29,6 +29,7 @@ from ..geometry.los import (
     Viewer,
     Viewers,
     build_obstacles,
+    built_but_for,
     line_of_sight_batch,
     surface_samples,
 )
@@ -280,9 +281,23 @@ class Table(TableMovement, TableTemplates, Map):
     def los_obstacles(self) -> Obstacles:
         """Every model's hitbox and every LoS-blocking scenery solid, as arrays.
         Owner ``i < len(models)`` is model ``i``."""
-        solids: list[tuple[str, Any]] = [(m.id, m.hitbox) for m in self.models]
-        solids += [(s.id, s.solid) for s in self.scenery if s.blocks_los]
-        return build_obstacles(solids)
+        return build_obstacles(self._los_solids())
+
+    def _los_solids(self) -> list[tuple[str, Any]]:
+        """The named solids of :attr:`los_obstacles`, in owner order."""
+        return [*((m.id, m.hitbox) for m in self.models), *((s.id, s.solid) for s in self.scenery if s.blocks_los)]
+
+    def los_obstacles_ending_on(self, model_id: str) -> Obstacles:
+        """Obstacles that answer every sight line with an end on model ``model_id`` as
+        :attr:`los_obstacles` does (its solid never blocks such a line): where those are
+        not built yet, a board's built lately that differs from this one only in where
+        that model stands (``los.built_but_for``); else this board's own."""
+        i = self._model_index.get(model_id)
+        if i is not None and "los_obstacles" not in self.__dict__:
+            got = built_but_for(self._los_solids(), i)
+            if got is not None:
+                return got
+        return self.los_obstacles
 
     def _viewer(self, model_id: str) -> Viewer:
         got = self._viewers.get(model_id)
@@ -364,8 +379,9 @@ class Table(TableMovement, TableTemplates, Map):
         rows[:, [0, 1, 3]] = pts[ask]
         rows[:, 5] = leave_out  # (points: no radius, no height, no owner of their own)
         facing = self.model(a).facing_vector if arc == "front" else None
-        raw = line_of_sight_batch(self.los_obstacles, Viewers.repeat(self._viewer(a), len(ask)), Viewers(rows),
-                                  [facing] * len(ask), tolerance=tolerance,
+        # (every sight line has an end on `a`: a board that differs only in where it stands serves)
+        raw = line_of_sight_batch(self.los_obstacles_ending_on(a), Viewers.repeat(self._viewer(a), len(ask)),
+                                  Viewers(rows), [facing] * len(ask), tolerance=tolerance,
                                   any_of=np.zeros(len(ask), np.int64) if any_visible else None)
         answers: list[LosAnswer | None] = [None] * len(pts)
         for i, r in zip(ask.tolist(), raw):
@@ -427,23 +443,28 @@ class Table(TableMovement, TableTemplates, Map):
 
     def line_of_sight_with(self, pairs: Sequence[tuple[str, str]], sources: Sequence[Viewer],
                            targets: Sequence[Viewer], facings: Sequence[tuple[float, float] | None],
-                           any_of: np.ndarray | None = None) -> list[LosAnswer]:
+                           any_of: np.ndarray | None = None, ending_on: str | None = None) -> list[LosAnswer]:
         """Raw sight lines (``line_of_sight_batch`` rows on this table's obstacles) solved
         in one batch with the front-arc LoS of ``pairs`` not yet answered on this table,
         which are kept as :meth:`line_of_sight_pairs` keeps its answers (asked later, they
         are answered at once). Returns the raw rows' answers. ``any_of``: the rows' groups
-        (``line_of_sight_batch``)."""
+        (``line_of_sight_batch``). ``ending_on``: a model every raw row has an end on; where
+        every pair has one on it too, the batch is solved on
+        :meth:`los_obstacles_ending_on`."""
         memo = self._los_memo
         todo = [(a, b) for a, b in dict.fromkeys(pairs) if a != b and (a, b, "front", DEFAULT_TOLERANCE) not in memo]
-        raw = self._solve(todo, "front", DEFAULT_TOLERANCE, (sources, targets, facings), any_of)
-        self._remember(todo, raw[:len(todo)], memo, "front", DEFAULT_TOLERANCE)
+        obs = self.los_obstacles_ending_on(ending_on) if ending_on is not None and \
+            all(ending_on in pair for pair in todo) else self.los_obstacles
+        raw = self._solve(todo, "front", DEFAULT_TOLERANCE, (sources, targets, facings), any_of, obs)
+        self._remember(todo, raw[:len(todo)], memo, "front", DEFAULT_TOLERANCE, obs.names)
         return raw[len(todo):]
 
     def _solve(self, todo: Sequence[tuple[str, str]], arc: LosArc, tolerance: float,
                rows: tuple[Sequence[Viewer], Sequence[Viewer], Sequence[tuple[float, float] | None]] = ((), (), ()),
-               any_of: np.ndarray | None = None) -> list[LosAnswer]:
+               any_of: np.ndarray | None = None, obs: Obstacles | None = None) -> list[LosAnswer]:
         """One batch: the model pairs ``todo``, then the raw ``rows`` (sources, targets,
-        facings; ``any_of``: their groups, as ``line_of_sight_batch`` takes them)."""
+        facings; ``any_of``: their groups, as ``line_of_sight_batch`` takes them), on the
+        obstacles ``obs`` (default: :attr:`los_obstacles`)."""
         src = Viewers.of([self._viewer(a) for a, _ in todo]) + rows[0]
         dst = Viewers.of([self._viewer(b) for _, b in todo]) + rows[1]
         facing = {a: self.model(a).facing_vector for a in dict.fromkeys(a for a, _ in todo)} if arc == "front" else {}
@@ -452,11 +473,16 @@ class Table(TableMovement, TableTemplates, Map):
             return []
         if any_of is not None:
             any_of = np.concatenate([np.full(len(todo), -1), any_of])
-        return line_of_sight_batch(self.los_obstacles, src, dst, facings, tolerance=tolerance, any_of=any_of)
+        return line_of_sight_batch(self.los_obstacles if obs is None else obs, src, dst, facings, tolerance=tolerance,
+                                   any_of=any_of)
 
     def _remember(self, todo: Sequence[tuple[str, str]], raw: Sequence[LosAnswer],
-                  memo: dict[tuple[str, str, str, float], LineOfSight], arc: LosArc, tolerance: float) -> None:
-        names = self.los_obstacles.names if todo else ()
+                  memo: dict[tuple[str, str, str, float], LineOfSight], arc: LosArc, tolerance: float,
+                  names: tuple[str, ...] | None = None) -> None:
+        """Keep the answers ``raw`` to the pairs ``todo``, naming their blockers by
+        ``names`` (default: :attr:`los_obstacles`' owners)."""
+        if names is None:
+            names = self.los_obstacles.names if todo else ()
         for (a, b), r in zip(todo, raw):
             reason: Literal["clear", "out_of_arc", "blocked"] = \
                 "clear" if r.visible else ("out_of_arc" if r.out_of_arc else "blocked")
@@ -551,10 +577,11 @@ class Table(TableMovement, TableTemplates, Map):
         ``meets``: the solved samples whose sight lines may meet the piece, where known
         (:meth:`_may_clear`)."""
         near = self._may_clear(piece, attacker, answers, pts, meets)
-        names = self.los_obstacles.names
+        obs = self.los_obstacles_ending_on(attacker)  # (the owners and stacks of this board's)
+        names = obs.names
         alone = np.array([bool(near[i]) and r is not None and {names[o] for o in r.blockers} == {piece.id}
                           for i, r in enumerate(answers)], bool)
-        owner = self._alone_owner(piece)
+        owner = self._alone_owner(piece, obs)
         without = None if owner >= 0 else replace(self, scenery=tuple(o for o in self.scenery if o.id != piece.id))
         more = np.zeros(len(answers), float)
         for ask in (alone, near & ~alone):
@@ -569,14 +596,16 @@ class Table(TableMovement, TableTemplates, Map):
                     return True
         return False
 
-    def _alone_owner(self, piece: Scenery) -> int:
-        """The LoS obstacles' owner of ``piece`` where taking the piece away changes no
-        other solid (nothing rests on it, it rests on nothing and forms no stack with
-        another: E-LOS heights, ``build_obstacles``), so the table without it answers as
-        this one searching without that owner; -1 elsewhere (a table is built without it)."""
+    def _alone_owner(self, piece: Scenery, obs: Obstacles | None = None) -> int:
+        """The owner of ``piece`` in ``obs`` (default: :attr:`los_obstacles`; or a board's of
+        the same owners and scenery) where taking the piece away changes no other solid
+        (nothing rests on it, it rests on nothing and forms no stack with another: E-LOS
+        heights, ``build_obstacles``), so the table without it answers as this one
+        searching without that owner; -1 elsewhere (a table is built without it)."""
         if piece.solid.z0 > 1e-6 or self._held(piece):
             return -1
-        obs = self.los_obstacles
+        if obs is None:
+            obs = self.los_obstacles
         k = obs.names.index(piece.id)
         grown = obs.grown(DEFAULT_TOLERANCE)
         return -1 if any(k in m for m in grown.members[obs.n_owners:]) else k

@@ -418,6 +418,54 @@ def test_e_los_boards_built_from_each_other_equal_built_afresh(seed):
     assert derived >= 3 and bounded >= 3
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_e_los_lines_ending_on_a_model_that_moved_answer_alike_on_the_board_before(seed):
+    """Sight lines that all end on the model that moved (a reaction batch) are solved on a
+    board built lately that differs only in where it stands (``Table.los_obstacles_ending_on``),
+    never where it stands by a floating deck or crate or on a roof there or here: the
+    same answers, witnesses and blockers as on the board's own obstacles."""
+    from skirmish.geometry.solids import Prism
+    from skirmish.maps.pieces import Scenery
+
+    rng = random.Random(seed)
+    t = random_table(rng, models=8, scenery=20)
+    deck = shapely.box(2.0, 2.0, 8.0, 4.0)
+    crate = shapely.box(10.0, 2.0, 11.0, 3.0)
+    t = dataclasses.replace(t, scenery=(*t.scenery, Scenery("deck", Prism(deck, 2.0, 2.5), "polygon", (), walkable=True),
+                                        Scenery("crate", Prism(crate, 1.2, 2.0), "polygon", ())))
+    roofs = [s for s in t.scenery if s.walkable and s.blocks_los and s.solid.z0 == 0.0]
+    spots = [(5.0, 3.0), (10.5, 2.5), (8.6, 3.0)]  # under the deck, under the crate, beside the deck
+    t.los_obstacles.grown(los.DEFAULT_TOLERANCE)
+    reused = 0
+    for _ in range(24):
+        m = rng.choice(t.models)
+        u = rng.random() if m.z == 0.0 else 1.0
+        if roofs and u < 0.1:
+            c = rng.choice(roofs).solid.footprint.representative_point()
+            m2 = dataclasses.replace(m, x=c.x, y=c.y, z=rng.choice(roofs).solid.z1)
+        elif u < 0.3:
+            x, y = rng.choice(spots)
+            m2 = dataclasses.replace(m, x=x, y=y, z=0.0)
+        else:
+            m2 = dataclasses.replace(m, x=m.x + rng.uniform(-1.0, 1.0), y=m.y + rng.uniform(-1.0, 1.0), z=0.0)
+        t = t.with_model(m2)
+        obs = t.los_obstacles_ending_on(m.id)
+        reused += "los_obstacles" not in t.__dict__  # (not built: a recent board serves)
+        others = [o for o in t.models if o.id != m.id]
+        src = los.Viewers.of([t._viewer(o.id) for o in others] * 2)
+        dst = los.Viewers.of([t._viewer(m.id)] * len(others) + [t._viewer(m.id)] * len(others))
+        facings = [o.facing_vector for o in others] + [None] * len(others)
+        got = los.line_of_sight_batch(obs, src, dst, facings)
+        want = los.line_of_sight_batch(t.los_obstacles, src, dst, facings)  # (this board's own, built now)
+        assert [(a.visible, a.stage, a.witness, a.blockers) for a in got] == \
+            [(a.visible, a.stage, a.witness, a.blockers) for a in want]
+        if obs is not t.los_obstacles:  # (neither stand is by a floating solid)
+            floating = [s.solid.footprint for s in t.scenery if s.blocks_los and s.solid.z0 > 1e-6]
+            for x, y, r in (obs.solids.circles[t.model_ids.index(m.id)], (m2.x, m2.y, m2.radius)):
+                assert all(f.distance(shapely.Point(x, y)) > r + 1e-6 for f in floating)
+    assert reused >= 4
+
+
 def test_e_reaction_attack_los_from_the_reaction_batch_holds_on_the_path_table():
     """E-REACTION: an Attack of Opportunity takes its LoS from the reaction batch (solved on
     the board as it stands); the witness keeps the clearance on the table with the mover

@@ -169,8 +169,10 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     sight line that ends on it, wherever it stood, so this is the answer on the table
     with the model moved there, wherever the point is (the table as it is needs no new
     obstacles: unless a floating piece rests on the model, :func:`_holds_up`, it blocks as
-    on the table without it). The pairs ``also`` join the batch
-    (:meth:`Table.line_of_sight_with`); ``any_of``: the rows' groups (``line_of_sight_batch``)."""
+    on the table without it); nor need they be this table's own: those of a board that
+    differs only in where the model stands serve (:meth:`Table.los_obstacles_ending_on`).
+    The pairs ``also`` join the batch (:meth:`Table.line_of_sight_with`); ``any_of``: the
+    rows' groups (``line_of_sight_batch``)."""
     idx = {mid: k for k, mid in enumerate(rest.model_ids)}
     n, k = len(points), len(ids)
     targets = np.zeros((n, 6))
@@ -181,5 +183,5 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     src = Viewers(np.tile(views.reshape(-1, 6), (n, 1)))  # point-major: every other at point 0, then 1, ...
     dst = Viewers(np.repeat(targets, k, axis=0))
     facing = [o.facing_vector for o in others] * n
-    return rest.line_of_sight_with(also, src, dst, facing, any_of) if also else \
-        line_of_sight_batch(rest.los_obstacles, src, dst, facing, any_of=any_of)
+    return rest.line_of_sight_with(also, src, dst, facing, any_of, model.id) if also else \
+        line_of_sight_batch(rest.los_obstacles_ending_on(model.id), src, dst, facing, any_of=any_of)
