@@ -45,7 +45,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Generic, Literal, NamedTuple, TypeVar, cast, overload
 
 import numpy as np
@@ -297,46 +297,49 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     A solid is *grounded* when it stands on the table or its footprint is covered by
     grounded solids whose tops reach its base; it then blocks from z = 0 up.
     """
-    keys = _keys(solids)
-    got = _built_like(tuple(n for n, _ in solids), keys, tol)
+    names, objs = _split_solids(solids)
+    keys = tuple([(s.x, s.y, s.radius, s.z, s.top) if isinstance(s, Cylinder) else s for s in objs])
+    got = _built_like(names, keys, tol)
     if got is None:
         got = _build(solids, tol)
-    _BUILT.append((keys, tol, got))  # (the next board is built from the nearest recent one)
+    _BUILT.append((objs, keys, tol, got))  # (the next board is built from a recent one)
     return got
+
+
+def _split_solids(solids: Sequence[tuple[str, Cylinder | Prism]]
+                  ) -> tuple[tuple[str, ...], tuple[Cylinder | Prism, ...]]:
+    """The names and the solids of named solids."""
+    names, objs = zip(*solids) if solids else ((), ())
+    return names, objs
 
 
 def built_but_for(solids: Sequence[tuple[str, Cylinder | Prism]], owner: int, *, tol: float = 1e-6
                   ) -> Obstacles | None:
-    """A recently built scene (:func:`build_obstacles`) whose solids are ``solids`` but for
-    owner ``owner``'s, a cylinder standing elsewhere (or the same) that comes near no
-    floating solid there or here (:func:`_near_floating`): every other owner's arrays are
-    as ``solids`` build them, so it answers every sight line with an end on that owner
-    (whose own solid never blocks it) as the scene of ``solids`` would, bit for bit.
-    None where no such scene was built lately."""
-    names, keys = tuple(n for n, _ in solids), _keys(solids)
-    new = keys[owner]
-    for old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
-        if old_tol != tol or old.names != names or len(old_keys) != len(keys):
+    """A recently built scene (:func:`build_obstacles`) whose solids are the very objects of
+    ``solids`` but for owner ``owner``'s, a cylinder standing elsewhere (or the same) that
+    comes near no floating solid there or here (:func:`_near_floating`): every other
+    owner's arrays are as ``solids`` build them, so it answers every sight line with an
+    end on that owner (whose own solid never blocks it) as the scene of ``solids`` would,
+    bit for bit. None where no such scene was built lately."""
+    names, objs = _split_solids(solids)
+    new = objs[owner]
+    if not isinstance(new, Cylinder):
+        return None
+    for old_objs, old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
+        if old_tol != tol or len(old_objs) != len(objs) or not all(map(is_, old_objs[:owner], objs[:owner])) or \
+                not all(map(is_, old_objs[owner + 1:], objs[owner + 1:])) or old.names != names:
             continue
-        was = old_keys[owner]
-        if type(was) is not tuple or type(new) is not tuple or \
-                any(a is not b and not (type(a) is tuple and a == b) for i, (a, b) in enumerate(zip(old_keys, keys))
-                    if i != owner):
-            continue
-        if was == new or not _near_floating(old.solids, _solid_bounds(old.solids.geoms), [owner], [was], [new], tol):
+        was, now = old_keys[owner], (new.x, new.y, new.radius, new.z, new.top)
+        if type(was) is tuple and (was == now or not _near_floating(old.solids, _solid_bounds(old.solids.geoms),
+                                                                     [owner], [was], [now], tol)):
             return old
     return None
 
 
-def _keys(solids: Sequence[tuple[str, Cylinder | Prism]]) -> tuple[object, ...]:
-    """The solids' keys as :data:`_BUILT` holds them: a cylinder's (x, y, radius, z, top),
-    a prism itself."""
-    return tuple((s.x, s.y, s.radius, s.z, s.top) if isinstance(s, Cylinder) else s for _, s in solids)
-
-
-#: Scenes built lately, (their solids' keys, tol, obstacles): the next board mostly
-#: differs from one of them only in models that moved (:func:`_built_like`).
-_BUILT: deque[tuple[tuple[object, ...], float, Obstacles]] = deque(maxlen=8)
+#: Scenes built lately, (their solids, the solids' keys, tol, obstacles): the next board
+#: mostly differs from one of them only in models that moved (:func:`_built_like`). A
+#: solid's key: a cylinder's (x, y, radius, z, top), a prism itself.
+_BUILT: deque[tuple[tuple[Cylinder | Prism, ...], tuple[object, ...], float, Obstacles]] = deque(maxlen=8)
 
 
 def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) -> Obstacles | None:
@@ -348,7 +351,7 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
     each one that floats (on a roof) found as :func:`_build` finds them; the same values
     (the scene itself where no solid differs: obstacles are immutable). None where that
     does not apply. Its arrays are then assembled from the scene's."""
-    for old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
+    for _, old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
         if old_tol != tol or old.names != names or len(old_keys) != len(keys):
             continue
         changed = [i for i, (a, b) in enumerate(zip(old_keys, keys))

@@ -281,11 +281,12 @@ class Table(TableMovement, TableTemplates, Map):
     def los_obstacles(self) -> Obstacles:
         """Every model's hitbox and every LoS-blocking scenery solid, as arrays.
         Owner ``i < len(models)`` is model ``i``."""
-        return build_obstacles(self._los_solids())
+        return build_obstacles(self._los_solids)
 
+    @cached_property
     def _los_solids(self) -> list[tuple[str, Any]]:
         """The named solids of :attr:`los_obstacles`, in owner order."""
-        return [*((m.id, m.hitbox) for m in self.models), *((s.id, s.solid) for s in self.scenery if s.blocks_los)]
+        return [(m.id, m.hitbox) for m in self.models] + [(s.id, s.solid) for s in self.scenery if s.blocks_los]
 
     def los_obstacles_ending_on(self, model_id: str) -> Obstacles:
         """Obstacles that answer every sight line with an end on model ``model_id`` as
@@ -294,7 +295,7 @@ class Table(TableMovement, TableTemplates, Map):
         that model stands (``los.built_but_for``); else this board's own."""
         i = self._model_index.get(model_id)
         if i is not None and "los_obstacles" not in self.__dict__:
-            got = built_but_for(self._los_solids(), i)
+            got = built_but_for(self._los_solids, i)
             if got is not None:
                 return got
         return self.los_obstacles
