@@ -725,7 +725,7 @@ def _reassemble(base: Obstacles, changed: list[int], drawn: list[_Disc], solids:
     never assembled."""
     if "owner_z0" not in base.__dict__:
         return None
-    a = _Arrays(*(base.__dict__[f] for f in _Arrays._fields))
+    a = _Arrays._make(map(base.__dict__.__getitem__, _Arrays._fields))
     z0, z1, owner_circle, owner_axis = a.owner_z0.copy(), a.owner_z1.copy(), a.owner_circle.copy(), a.owner_axis.copy()
     sealed, bound, box = a.owner_sealed.copy(), a.owner_bound.copy(), a.owner_box.copy()
     piece_circle, piece_axis, piece_verts = a.piece_circle.copy(), a.piece_axis.copy(), a.piece_verts.copy()

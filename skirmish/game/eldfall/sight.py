@@ -27,7 +27,7 @@ import shapely
 
 from ...geometry.distance import distances_to_cylinders_at
 from ...geometry.los import LosAnswer, Segment3, Viewers, line_of_sight_batch
-from ...maps.pieces import Model
+from ...maps.pieces import Model, Scenery
 from ...maps.probes import Z_TOL, probe_visibility
 from ...maps.table import Table, los_blockers
 from ...memo import IdentityMemo
@@ -152,13 +152,25 @@ def _holds_up(table: Table, model: Model) -> bool:
     model's base): the piece may then block from the table up only while the model
     stands there (E-LOS heights, ``build_obstacles``)."""
     x, y, r = model.x, model.y, model.radius
-    pieces, box = los_blockers(table.scenery)
-    for s, (x0, y0, x1, y1) in zip(pieces, box.tolist()):
+    for s, (x0, y0, x1, y1) in _floating(table.scenery):
         # (a footprint within r lies in its box grown by r)
-        if s.solid.z0 > 1e-6 and x0 - r <= x <= x1 + r and y0 - r <= y <= y1 + r and \
+        if x0 - r <= x <= x1 + r and y0 - r <= y <= y1 + r and \
                 shapely.dwithin(s.solid.footprint, shapely.Point(x, y), r):
             return True
     return False
+
+
+#: Per scenery (identity): its floating LoS-blocking pieces, each with its footprint's bounds.
+_FLOATING: IdentityMemo[list[tuple[Scenery, list[float]]]] = IdentityMemo(64)
+
+
+def _floating(scenery: tuple[Scenery, ...]) -> list[tuple[Scenery, list[float]]]:
+    """The LoS-blocking pieces of ``scenery`` that float (a base above the table), in
+    order, each with its footprint's bounds (x0, y0, x1, y1); found once per scenery."""
+    def make() -> list[tuple[Scenery, list[float]]]:
+        pieces, box = los_blockers(scenery)
+        return [(s, b) for s, b in zip(pieces, box.tolist()) if s.solid.z0 > 1e-6]
+    return _FLOATING.get((id(scenery),), (scenery,), make)
 
 
 def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: tuple[str, ...],
