@@ -58,17 +58,18 @@ class Model:
     def base_diameter(self) -> float:
         return self.diameter if self.diameter is not None else SIZES[self.size].diameter
 
-    @property
+    @cached_property
     def radius(self) -> float:
+        """Half the base diameter (found once: the model is immutable)."""
         return self.base_diameter / 2
 
     @property
     def standing_height(self) -> float:
         return self.height if self.height is not None else SIZES[self.size].height
 
-    @property
+    @cached_property
     def hitbox_height(self) -> float:
-        """The size's height, or the base's thickness when Crouched or Dead (E-SIZE)."""
+        """The size's height, or the base's thickness when Crouched or Dead (E-SIZE; found once)."""
         return BASE_THICKNESS if self.states & FLAT_STATES else self.standing_height
 
     @cached_property

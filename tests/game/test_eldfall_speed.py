@@ -578,7 +578,8 @@ def test_e_reaction_options_with_points_left_unsolved_are_those_of_every_point_s
 def test_e_activation_a_changed_state_is_the_state_built_anew():
     """E-ACTIVATION: a state with a model moved or units changed (made without running
     ``__init__`` again) equals the state built anew with those values, keeps its units
-    read-only, and carries nothing found on the state it came from."""
+    read-only, and carries nothing found on the state it came from but, for a model
+    moved (the same units), what the units alone give."""
     from types import MappingProxyType
 
     from skirmish.game.eldfall import parse_settings
@@ -591,11 +592,13 @@ def test_e_activation_a_changed_state_is_the_state_built_anew():
     moved = st.moved(m.id, m.x + 1.0, m.y, m.z, 370.0)
     want = dataclasses.replace(st, table=t.with_model(dataclasses.replace(m, x=m.x + 1.0, facing=10.0)))
     assert moved == want and moved.model(m.id).facing == 10.0 and st.model(m.id) is m
-    assert "unit_states" not in moved.__dict__
+    assert moved.__dict__["unit_states"] is st.unit_states  # (the same units)
+    assert [moved.in_play(s) for s in st.sides] == [want.in_play(s) for s in st.sides]
     u = dataclasses.replace(st.unit(m.id), ap=2, states=st.unit(m.id).states | {"Crouched"})
     changed = st.with_units({u.id: u})
     assert changed.unit(u.id) is u and st.unit(u.id) is not u and isinstance(changed.units, MappingProxyType)
     assert "Crouched" in changed.model(u.id).states  # (mirrored onto the table's model, E-SIZE)
     assert changed == dataclasses.replace(st, units={**st.units, u.id: u}, table=changed.table)
+    assert "unit_states" not in changed.__dict__
     with pytest.raises(TypeError):
         changed.units[u.id] = u  # type: ignore[index]

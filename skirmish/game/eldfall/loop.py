@@ -27,6 +27,7 @@ import numpy as np
 
 from ...errors import RuleInputError, ScenarioError, SkirmishError
 from ...game.policy import Decision, Policy, PolicyError, ask
+from ...geometry.distance import distances_to_cylinders_at
 from ...geometry.los import DEFAULT_TOLERANCE
 from ...maps.results import LineOfSight, MovePlan
 from ...maps.table import CONTACT_TOLERANCE, Table, reach_band, within_awareness
@@ -382,9 +383,10 @@ class EldfallGame:
             if why:
                 raise IllegalChoice(model_id, why, move)
         was_crouched = "Crouched" in self.state.unit(model_id).states
-        mr = self._with_near_moments(model_id, self.apply_move(model_id, move))
+        distances: dict[str, list[float]] = {}
+        mr = self._with_near_moments(model_id, self.apply_move(model_id, move), distances)
         seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples),
-                        was_crouched=was_crouched)
+                        distances=distances, was_crouched=was_crouched)
         if morale is not None:
             seq.morale[model_id] = morale
         self._reactions(seq)
@@ -565,8 +567,9 @@ class EldfallGame:
         if states is None:
             states = self.state.unit(model_id).states
         spd = float(attributes_of(self.state.model(model_id), states)["SPD"])
-        return {"walk": spd, "run": 2 * spd, "dodge": half_up(spd), "climb": half_up(spd), "jump": half_up(spd),
-                "idle": 0.0}[kind]
+        if kind in ("dodge", "climb", "jump"):
+            return half_up(spd)
+        return {"walk": spd, "run": 2 * spd, "idle": 0.0}[kind]
 
     def _face_nearest(self, model_id: str, xy: tuple[float, float]) -> float:
         st = self.state
@@ -670,22 +673,27 @@ class EldfallGame:
             self.state = self.state.with_unit(_toggle_crouched(self.state.unit(model_id), None)[0])
         return mr
 
-    def _with_near_moments(self, model_id: str, mr: MoveResult) -> MoveResult:
+    def _with_near_moments(self, model_id: str, mr: MoveResult,
+                           distances: dict[str, list[float]] | None = None) -> MoveResult:
         """E-REACTION: the moments of the move are its judged points (:func:`.choices.path_samples`)
         and, for each model that may react, the point of the path nearest it where that
         brings a weapon's reach, a nearer band or the Awareness that no judged point
         brings: a reactor never misses an Attack of Opportunity (or a Dodge) because the
-        mover passed it between two judged points."""
+        mover passed it between two judged points. ``distances``: filled with each such
+        reactor's E-DIST to the mover at the moments (the sequence's, :meth:`_distances`)."""
         st = self.state
         if len(mr.path) < 2:
             return mr
         extra = []
+        found: dict[str, list[float]] = {}
+        mm = st.model(model_id)
         for u in st.in_play(st.reactive):
             if u.ap < 1:
                 continue
             rm = st.model(u.id)
             near, _ = nearest_on_path(mr.path, rm.x, rm.y)
-            *ds, d = PathTables(st.table, st.model(model_id), (*mr.samples, near)).distances(u.id)
+            *ds, d = distances_to_cylinders_at(rm.hitbox, (*mr.samples, near), mm.radius, mm.hitbox_height)
+            found[u.id] = ds
             if d >= min(ds) - 1e-9:
                 continue
             hand = self._hand(u.id, reaction=True)
@@ -696,7 +704,11 @@ class EldfallGame:
 
             if offers(d) - set().union(*map(offers, ds)):
                 extra.append(near)
-        return dataclasses.replace(mr, samples=with_moments(mr.path, mr.samples, extra)) if extra else mr
+        if extra:
+            return dataclasses.replace(mr, samples=with_moments(mr.path, mr.samples, extra))
+        if distances is not None:  # (the moments are the samples they were measured at)
+            distances.update(found)
+        return mr
 
     def _tables_along(self, model_id: str, samples: tuple[tuple[float, float, float], ...]) -> PathTables:
         return PathTables(self.state.table, self.state.model(model_id), samples)
@@ -712,11 +724,12 @@ class EldfallGame:
         opts: list[Reaction] = [NO_REACTION]
         seen = False
         blind = "Blinded" in st.unit(reactor).states  # E-STATE-OTHER: no LoS
-        for i, reaching in enumerate(self._reach_along(seq, reactor)):
-            if blind or not self._sees(seq, i, reactor):
-                continue
-            seen = True
-            opts += [Reaction("attack", i, w.name) for w in reaching]
+        reach = self._reach_along(seq, reactor)
+        for i, (reaching, seen_there) in enumerate(zip(reach, [False] * len(reach) if blind else
+                                                       self._seen_along(seq, reactor))):
+            if seen_there:
+                seen = True
+                opts += [Reaction("attack", i, w.name) for w in reaching]
         if seen:
             opts.append(Reaction("dodge"))
         elif rm.awareness is not None and any(within_awareness(rm, d) for d in self._distances(seq, reactor)):
@@ -750,8 +763,8 @@ class EldfallGame:
             return weapons_in_hand(m, True, reaction=reaction)
         return hand
 
-    def _sees(self, seq: _Sequence, i: int, reactor: str) -> bool:
-        """LoS from ``reactor``'s front arc to the mover at path point ``i``, solved for
+    def _seen_along(self, seq: _Sequence, reactor: str) -> list[bool]:
+        """Per path point, LoS from ``reactor``'s front arc to the mover there, solved for
         every Reactive model that may react at once (cached in the sequence). Where no
         weapon of a reactor reaches the mover, only whether it sees it at some point
         matters (the Dodge): those points are left unsolved once another is seen."""
@@ -769,8 +782,8 @@ class EldfallGame:
             seq.tables = seq.sight.tables
         sight = seq.sight
         if reactor not in sight.others:
-            return False
-        return bool(sight.seen_by[i, sight.others.index(reactor)])
+            return [False] * len(seq.move.samples)
+        return sight.seen_by[:, sight.others.index(reactor)].tolist()
 
     def _sight_at(self, seq: _Sequence, i: int, reactor: str) -> LineOfSight | None:
         """The reaction batch's LoS from ``reactor`` to the mover at path point ``i`` as the

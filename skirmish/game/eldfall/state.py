@@ -118,11 +118,15 @@ class GameState:
     @cached_property
     def _by_side(self) -> dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]]:
         """Per side, its units and those in play (asked many times of one state)."""
-        out: dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]] = {}
-        for side in dict.fromkeys(u.side for u in self.units.values()):
-            mine = tuple(u for u in self.units.values() if u.side == side)
-            out[side] = (mine, tuple(u for u in mine if u.in_play))
-        return out
+        mine: dict[str, tuple[list[Unit], list[Unit]]] = {}
+        for u in self.units.values():
+            lists = mine.get(u.side)
+            if lists is None:
+                lists = mine[u.side] = ([], [])
+            lists[0].append(u)
+            if not (u.states & OUT):  # (Unit.in_play)
+                lists[1].append(u)
+        return {side: (tuple(every), tuple(playing)) for side, (every, playing) in mine.items()}
 
     def panicked(self, side: str) -> bool:
         """E-MORALE: fewer than half of the side's starting models still in play."""
@@ -153,8 +157,12 @@ class GameState:
     def moved(self, model_id: str, x: float, y: float, z: float, facing: float) -> GameState:
         """The state with the model's base centre at (x, y, z) facing ``facing`` degrees."""
         m = self.table.model(model_id)
-        return with_fields(self, table=self.table.with_model(
+        out = with_fields(self, table=self.table.with_model(
             with_fields(m, x=float(x), y=float(y), z=float(z), facing=float(facing) % 360.0)))
+        for kept in ("_by_side", "unit_states"):  # (the same units)
+            if kept in self.__dict__:
+                out.__dict__[kept] = self.__dict__[kept]
+        return out
 
 
 def facing_toward(x: float, y: float, tx: float, ty: float, default: float = 0.0) -> float:
