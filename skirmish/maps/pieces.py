@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 
 from ..errors import ScenarioError
@@ -16,6 +16,7 @@ from ..values import is_number
 from ..units import MM_PER_INCH
 
 
+@lru_cache(maxsize=1024)
 def _slug(name: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in name.casefold()).split())
 

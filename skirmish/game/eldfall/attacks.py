@@ -13,7 +13,7 @@ from typing import Literal
 
 from ...maps.pieces import Model
 from ...maps.results import Cover, LineOfSight, Reach
-from ...maps.table import CONTACT_TOLERANCE, Table
+from ...maps.table import CONTACT_TOLERANCE, Table, reach_band
 from ...memo import IdentityMemo
 from ...rules.eldfall.exchange import Exchange, Side
 from ...rules.eldfall.weapons import Weapon
@@ -126,7 +126,8 @@ def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
         # (E-DIST is never shorter than the gap between the bases: far enemies are not measured)
         if not melee or math.hypot(em.x - x, em.y - y) - r > far:
             continue
-        if any(t.reach(e.id, model_id, w).in_reach for w in melee) and t.line_of_sight(e.id, model_id).visible:
+        d = t.distance(e.id, model_id)
+        if any(reach_band(em, w, d) is not None for w in melee) and t.line_of_sight(e.id, model_id).visible:
             out.append(e.id)
     return tuple(sorted(out))
 

@@ -345,12 +345,12 @@ class EldfallGame:
                 ap = max(0, int(half_up(sta)) - 1)
             else:
                 ap = sta
-            units[u.id] = dataclasses.replace(u, ap=ap, states=states)
+            units[u.id] = with_fields(u, ap=ap, states=states)
         self.state = self.state.with_units(units)
 
     def _end_phase(self) -> None:
         """E-TURN End phase: all unspent AP are lost."""
-        self.state = self.state.with_units({u.id: dataclasses.replace(u, ap=0) for u in self.state.units.values()})
+        self.state = self.state.with_units({u.id: with_fields(u, ap=0) for u in self.state.units.values() if u.ap})
 
     def _tactical(self, side: str) -> None:
         """E-AP-SPEND: the Active side activates models with AP, in any order, until
@@ -372,7 +372,7 @@ class EldfallGame:
         if u.side != st.active or not u.in_play or u.ap < 1:
             raise IllegalChoice(model_id, "only an Active model in play with AP can be activated")
         self.sequence += 1
-        self.state = st.with_unit(dataclasses.replace(u, ap=u.ap - 1))  # E-AP-SPEND
+        self.state = st.with_unit(with_fields(u, ap=u.ap - 1))  # E-AP-SPEND
         side = u.side
         morale = self._morale(model_id)
         if morale is not None and not morale["success"]:  # E-MORALE: Run toward its own table edge
@@ -811,7 +811,7 @@ class EldfallGame:
             if r.kind == "none":
                 continue
             cur = self.state.unit(u.id)
-            self.state = self.state.with_unit(dataclasses.replace(cur, ap=cur.ap - 1))
+            self.state = self.state.with_unit(with_fields(cur, ap=cur.ap - 1))
             morale = self._morale(u.id)
             if morale is not None:
                 seq.morale[u.id] = morale
@@ -862,8 +862,8 @@ class EldfallGame:
         """Per enemy in play, the weapons in ``model_id``'s hand that reach it (E-DIST;
         Engaged: melee only, E-STATE-ENGAGED)."""
         st = self.state
-        hand = self._hand(model_id)
-        return {e.id: [w for w in hand if st.table.reach(model_id, e.id, w).in_reach]
+        m, hand, dist = st.model(model_id), self._hand(model_id), st.table.distance
+        return {e.id: [w for w in hand if reach_band(m, w, dist(model_id, e.id)) is not None]  # (Table.reach)
                 for e in st.in_play(st.enemy_of(st.unit(model_id).side))}
 
     # resolution -------------------------------------------------------------------------
@@ -1172,7 +1172,7 @@ class EldfallGame:
 def _toggle_crouched(u: Unit, table: Table | None) -> tuple[Unit, Table | None]:
     """The unit with Crouched toggled (E-STATE-CROUCHED), and ``table`` with its model's
     hitbox States to match (None: no table)."""
-    nu = dataclasses.replace(u, states=u.states ^ {"Crouched"})
+    nu = with_fields(u, states=u.states ^ {"Crouched"})
     if table is None:
         return nu, None
     m = table.model(u.id)
