@@ -31,14 +31,16 @@ def cylinder_distance(a: Cylinder, b: Cylinder) -> float:
 def distances_to_cylinders_at(a: Cylinder, points: Iterable[Sequence[float]], radius: float, height: float
                               ) -> list[float]:
     """``[cylinder_distance(a, Cylinder(x, y, z, radius, height)) for (x, y, z) in points]``,
-    bit for bit (the same operations in the same order), without making the cylinders:
-    E-DIST from ``a`` to one model standing at each point of a path."""
+    bit for bit (the same arithmetic; of the vertical gaps, the one that can be positive is
+    taken by comparing instead of ``max``), without making the cylinders: E-DIST from ``a``
+    to one model standing at each point (x, y, z) of a path."""
     ax, ay, az, ar, atop = a.x, a.y, a.z, a.radius, a.top
     hypot = math.hypot
     out = []
-    for p in points:
-        x, y, z = float(p[0]), float(p[1]), float(p[2])
-        out.append(hypot(max(0.0, hypot(x - ax, y - ay) - ar - radius), max(0.0, z - atop, az - (z + height))))
+    for x, y, z in points:
+        plan = hypot(x - ax, y - ay) - ar - radius
+        gap = z - atop if z > atop else az - (z + height)  # (above a, else below it or overlapping)
+        out.append(hypot(plan if plan > 0.0 else 0.0, gap if gap > 0.0 else 0.0))
     return out
 
 

@@ -57,6 +57,8 @@ from .state import OUT, GameState, Unit, attributes_of, facing_toward
 SAMPLES = {"walk": 4, "run": 3, "dodge": 3, "climb": 1, "jump": 2, "deploy": 6}
 #: The movement planner's kind for each game movement (a Run and a Dodge move are walks with their budget).
 PLANNER_KIND = {"walk": "walk", "run": "walk", "dodge": "walk", "climb": "climb", "jump": "jump"}
+#: The Dodge move's stays: as it is, or Crouching at the end (E-ACTION-DODGE).
+_STAY, _STAY_CROUCHING = Move("idle"), Move("idle", crouch="end")
 
 
 @dataclass(frozen=True)
@@ -1078,8 +1080,8 @@ class EldfallGame:
         """E-ACTION-DODGE: the Dodge move's fixed options (stay, or stay and Crouch) and
         kinds sampled; on a face, only stay (it moves only by a Climb, and cannot Crouch there)."""
         if self.on_face(model_id):
-            return (Move("idle"),), ()
-        return (Move("idle"), Move("idle", crouch="end")), ("dodge",)
+            return (_STAY,), ()
+        return (_STAY, _STAY_CROUCHING), ("dodge",)
 
     def on_face(self, model_id: str) -> bool:
         """Whether ``model_id`` hangs on a vertical face where a Climb stopped (E-MOVE-CLIMB)."""

@@ -436,6 +436,9 @@ def _walk_budget(game: Any, mid: str) -> float:
     return float(game.budget(mid, "walk"))  # E-MOVE-KIND with the States (EldfallGame.budget)
 
 
+_RANDOM = RandomPolicy()
+
+
 class LazyRandomPolicy:
     """``random`` for Eldfall: a uniformly random option of every decision. Where the game
     offers option slots to be drawn only when chosen (``lazy``; the move and dodge-move
@@ -449,7 +452,7 @@ class LazyRandomPolicy:
     def choose(self, game: Any, decision: Decision[Any], rng: random.Random) -> Any:
         resolve = (decision.context or {}).get("resolve")
         if resolve is None:
-            return RandomPolicy().choose(game, decision, rng)
+            return _RANDOM.choose(game, decision, rng)
         pool = list(decision.options)
         while pool:
             slot = pool[rng.randrange(len(pool))]
