@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from ...maps.pieces import Model
 from ...maps.results import Cover, LineOfSight, Reach
 from ...maps.table import CONTACT_TOLERANCE, Table, reach_band
-from ...memo import IdentityMemo
 from ...rules.eldfall.exchange import Exchange, Side
 from ...rules.eldfall.weapons import Weapon
 from .settings import usable_weapons
@@ -132,23 +132,24 @@ def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-#: Per model, its melee weapons and how far past its own base they may reach.
-_MELEE: IdentityMemo[tuple[tuple[Weapon, ...], float]] = IdentityMemo(512)
+#: Per model id, the last answer of :func:`_melee`, after the weapons, attributes, size and
+#: base diameter it was found for (one answer per id: games ask again and again of one model).
+_MELEE: dict[str, tuple[tuple[Weapon, ...], Mapping[str, int], str, float | None,
+                        tuple[tuple[Weapon, ...], float]]] = {}
 
 
 def _melee(model: Model) -> tuple[tuple[Weapon, ...], float]:
     """``model``'s usable melee weapons, and the greatest distance from its centre, less
     the target's radius, at which one may reach (infinite with an Aura weapon)."""
-    # (the same weapons and attributes on the same base: a moved model's are its own)
-    weapons, attributes = model.weapons, model.attributes
-    key, refs = (id(weapons), id(attributes), model.size, model.diameter), (weapons, attributes)
-    got = _MELEE.find(key, refs)
-    if got is None:
+    # (the same weapons and attributes, by identity, on the same base: a moved model's are its own)
+    got = _MELEE.get(model.id)
+    if got is None or got[0] is not model.weapons or got[1] is not model.attributes or \
+            got[2] != model.size or got[3] != model.diameter:
         melee = tuple(w for w in usable_weapons(model) if not w.ranged)
         far = math.inf if not melee or any(w.aura for w in melee) else \
             model.radius + max(w.reach for w in melee) + CONTACT_TOLERANCE + 1e-9
-        got = _MELEE.put(key, refs, (melee, far))
-    return got
+        got = _MELEE[model.id] = (model.weapons, model.attributes, model.size, model.diameter, (melee, far))
+    return got[4]
 
 
 def weapons_in_hand(model: Model, engaged: bool, *, reaction: bool = False) -> tuple[Weapon, ...]:

@@ -734,7 +734,7 @@ class EldfallGame:
                 opts += [Reaction("attack", i, w.name) for w in reaching]
         if seen:
             opts.append(Reaction("dodge"))
-        elif rm.awareness is not None and any(within_awareness(rm, d) for d in self._distances(seq, reactor)):
+        elif rm.awareness is not None and within_awareness(rm, min(self._distances(seq, reactor))):
             opts.append(Reaction("dodge", los=False))
         return tuple(opts)
 
