@@ -727,8 +727,8 @@ class EldfallGame:
         seen = False
         blind = "Blinded" in st.unit(reactor).states  # E-STATE-OTHER: no LoS
         reach = self._reach_along(seq, reactor)
-        for i, (reaching, seen_there) in enumerate(zip(reach, [False] * len(reach) if blind else
-                                                       self._seen_along(seq, reactor))):
+        seen_at = [False] * len(reach) if blind else self._seen_along(seq, reactor)
+        for i, (reaching, seen_there) in enumerate(zip(reach, seen_at)):
             if seen_there:
                 seen = True
                 opts += [Reaction("attack", i, w.name) for w in reaching]
