@@ -152,7 +152,7 @@ def test_e_move_jump_a_roof_across_a_gap_at_the_same_height_is_aimed_at():
 
     table = _table(model("r1", "red", (7.2, 6), 0, attrs="AGI = 6, SPD = 10, STA = 1, MEL = 12, ARM = 1, HP = 3",
                          extra="z = 4") + model("b1", "blue", (20, 20), 180))
-    climbs, jumps = climb_jump_aims(table, "r1", 5.0, random.Random(0), 0)
+    climbs, jumps = (climb_jump_aims(table, "r1", k, 5.0, random.Random(0), 0) for k in ("climb", "jump"))
     across = [p for p in jumps if p[0] > 11 and p[2] == 4.0]
     assert across and not [p for p in climbs if p[2] == 4.0]  # (a Climb crosses one face: not across)
     red = Driven(["r1"], moves={"r1": Move("jump", across[0])})

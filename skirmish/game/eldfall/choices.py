@@ -206,9 +206,9 @@ def _room(footprint: shapely.Geometry, r: float) -> shapely.Geometry:
     return _ROOM.get((id(footprint), r), (footprint,), lambda: footprint.buffer(-(r + 0.01)))
 
 
-def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Random, n: int
-                    ) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
-    """Candidate ends of a Climb and aims of a Jump (E-MOVE-CLIMB, E-MOVE-JUMP) for
+def climb_jump_aims(table: Table, model_id: str, kind: Literal["climb", "jump"], budget: float,
+                    rng: random.Random, n: int) -> list[tuple[float, float, float]]:
+    """Candidate ends of a Climb or aims of a Jump (``kind``; E-MOVE-CLIMB, E-MOVE-JUMP) for
     ``model_id`` with ``budget`` inches: for every walkable top but the one it stands on
     (or the table, from a top) whose edge is within reach, the nearest point where the
     base fits on it — a jump aim at that height, and a climb end where the height
@@ -216,14 +216,15 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
     goes (stopping on it, to climb on in a later Activation); and jumps of the whole
     budget in ``n`` random directions at the model's height (off an edge they fall).
     A model on a face climbs on: up it (onto the top, or as far as the budget goes) or
-    down to its foot (:func:`face_climbs`). Unchecked."""
+    down to its foot (:func:`face_climbs`), and jumps nowhere. Unchecked. The ``n``
+    directions are drawn for either kind, so ``rng``'s later draws do not hang on it."""
     m = table.model(model_id)
+    climb = kind == "climb"
     on = table.on_face(model_id) if m.z > 1e-6 else None
     if on is not None:
-        return face_climbs(table, model_id, budget, on[0].z, on[1]), []
+        return face_climbs(table, model_id, budget, on[0].z, on[1]) if climb else []
     here = shapely.Point(m.x, m.y)
-    climbs: list[tuple[float, float, float]] = []
-    jumps: list[tuple[float, float, float]] = []
+    out: list[tuple[float, float, float]] = []
     # every walkable top but the one it stands on (a roof across a gap at its own height too: a Jump's)
     tops: list[tuple[float, shapely.Geometry]] = [(float(s.solid.z1), s.solid.footprint) for s in table.scenery
                                                   if s.walkable and (abs(s.solid.z1 - m.z) > 1e-6 or
@@ -238,7 +239,8 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
     # a lower bound of either movement: the base centre's displacement (and the height, for a climb)
     gaps = shapely.distance(rooms, here).tolist()
     # out of reach above: up the face as far as the budget goes, from the foot nearest
-    up = [i for i, ((z, _), gap) in enumerate(zip(tops, gaps)) if gap + abs(z - m.z) > budget and z > m.z + 1e-6]
+    up = [i for i, ((z, _), gap) in enumerate(zip(tops, gaps)) if gap + abs(z - m.z) > budget and z > m.z + 1e-6] \
+        if climb else []
     feet = dict(zip(up, feet_nearest([tops[i][1] for i in up], m.radius, m.x, m.y).tolist()))
     for i, ((z, foot), room, gap) in enumerate(zip(tops, rooms, gaps)):
         if room.is_empty:
@@ -248,20 +250,21 @@ def climb_jump_aims(table: Table, model_id: str, budget: float, rng: random.Rand
                 fx, fy = feet[i]
                 rise = min(budget - 1e-3 - math.hypot(fx - m.x, fy - m.y), z - m.z)
                 if rise >= FACE_STEP:
-                    climbs.append((round(fx, 4), round(fy, 4), m.z + rise))
+                    out.append((round(fx, 4), round(fy, 4), m.z + rise))
+            continue
+        # (a Climb crosses one face: up or down, never across to the same height)
+        if climb and abs(z - m.z) <= 1e-6:
             continue
         q = nearest_points(room, here)[0] if not room.contains(here) else here
         p = (round(q.x, 4), round(q.y, 4), z)
-        if abs(z - m.z) > 1e-6:  # (a Climb crosses one face: up or down, never across to the same height)
-            climbs.append(p)
-        if math.dist((m.x, m.y, m.z), p) <= budget:
-            jumps.append(p)
+        if climb or math.dist((m.x, m.y, m.z), p) <= budget:
+            out.append(p)
     for _ in range(max(0, n)):
         a = rng.uniform(0, 2 * math.pi)
         x, y = m.x + budget * 0.999 * math.cos(a), m.y + budget * 0.999 * math.sin(a)
-        if 0 < x < table.width and 0 < y < table.depth:
-            jumps.append((round(x, 4), round(y, 4), m.z))
-    return climbs, jumps
+        if not climb and 0 < x < table.width and 0 < y < table.depth:
+            out.append((round(x, 4), round(y, 4), m.z))
+    return out
 
 
 #: The least height a Climb is offered to go up or down a face and stop on it (inches).

@@ -527,9 +527,10 @@ class EldfallGame:
         if kind != "climb" and self.on_face(model_id):
             return []  # (E-MOVE-CLIMB: only a Climb moves it on)
         if kind in ("climb", "jump"):
-            climbs, jumps = climb_jump_aims(self.state.table, model_id, budget, rng, SAMPLES["jump"])
             out = []
-            for p in climbs if kind == "climb" else jumps:
+            aims = climb_jump_aims(self.state.table, model_id, "climb" if kind == "climb" else "jump", budget, rng,
+                                   SAMPLES["jump"])
+            for p in aims:
                 mv = Move(kind, p, None, toggle)  # type: ignore[arg-type]
                 if not check or self._legal(model_id, mv):
                     out.append(mv)
