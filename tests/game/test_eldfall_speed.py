@@ -376,37 +376,51 @@ def test_e_los_boards_of_a_walk_grown_from_each_other_equal_grown_afresh(seed):
     assert derived
 
 
+def _decked_table(rng):
+    """A random table with a floating deck and a raised crate added (models walk under them)."""
+    from skirmish.geometry.solids import Prism
+    from skirmish.maps.pieces import Scenery
+
+    t = random_table(rng, models=8, scenery=20)
+    deck = shapely.box(2.0, 2.0, 8.0, 4.0)
+    crate = shapely.box(10.0, 2.0, 11.0, 3.0)
+    return dataclasses.replace(t, scenery=(*t.scenery, Scenery("deck", Prism(deck, 2.0, 2.5), "polygon", (), walkable=True),
+                                           Scenery("crate", Prism(crate, 1.2, 2.0), "polygon", ())))
+
+
+#: Under the deck, under the crate, beside the deck (:func:`_decked_table`).
+_SPOTS = [(5.0, 3.0), (10.5, 2.5), (8.6, 3.0)]
+
+
+def _stepped(rng, t, m, jitter, z=None):
+    """Model ``m`` moved as a game moves it: from the ground, sometimes onto a roof or to one
+    of :data:`_SPOTS`; else (and from a roof) up to ``jitter`` inches about, at height ``z``
+    (None: its own)."""
+    roofs = [s for s in t.scenery if s.walkable and s.blocks_los and s.solid.z0 == 0.0]
+    u = rng.random() if m.z == 0.0 else 1.0
+    if roofs and u < 0.1:
+        c = rng.choice(roofs).solid.footprint.representative_point()
+        return dataclasses.replace(m, x=c.x, y=c.y, z=rng.choice(roofs).solid.z1)
+    if u < 0.3:
+        x, y = rng.choice(_SPOTS)
+        return dataclasses.replace(m, x=x, y=y, z=0.0)
+    return dataclasses.replace(m, x=m.x + rng.uniform(-jitter, jitter), y=m.y + rng.uniform(-jitter, jitter),
+                               z=m.z if z is None else z)
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_e_los_boards_built_from_each_other_equal_built_afresh(seed):
     """Board after board, models moving on the ground (next to and under a floating deck
     and a raised crate too) and onto roofs, each board's obstacles built from a recent
     one as a game builds them (``los._built_like``): the same solids and arrays as built
     afresh."""
-    from skirmish.geometry.solids import Prism
-    from skirmish.maps.pieces import Scenery
-
     rng = random.Random(seed)
-    t = random_table(rng, models=8, scenery=20)
-    deck = shapely.box(2.0, 2.0, 8.0, 4.0)
-    crate = shapely.box(10.0, 2.0, 11.0, 3.0)
-    t = dataclasses.replace(t, scenery=(*t.scenery, Scenery("deck", Prism(deck, 2.0, 2.5), "polygon", (), walkable=True),
-                                        Scenery("crate", Prism(crate, 1.2, 2.0), "polygon", ())))
-    roofs = [s for s in t.scenery if s.walkable and s.blocks_los and s.solid.z0 == 0.0]
-    spots = [(5.0, 3.0), (10.5, 2.5), (8.6, 3.0)]  # under the deck, under the crate, beside the deck
+    t = _decked_table(rng)
     derived = bounded = 0
     for _ in range(20):
         t.los_obstacles.grown(los.DEFAULT_TOLERANCE).tree  # this board searched, as in a game
         for m in rng.sample(t.models, rng.choice([1, 2])):
-            u = rng.random() if m.z == 0.0 else 1.0  # (one on a roof steps about there)
-            if roofs and u < 0.1:
-                c = rng.choice(roofs).solid.footprint.representative_point()
-                m2 = dataclasses.replace(m, x=c.x, y=c.y, z=rng.choice(roofs).solid.z1)
-            elif u < 0.3:
-                x, y = rng.choice(spots)
-                m2 = dataclasses.replace(m, x=x, y=y, z=0.0)
-            else:
-                m2 = dataclasses.replace(m, x=m.x + rng.uniform(-0.5, 0.5), y=m.y + rng.uniform(-0.5, 0.5))
-            t = t.with_model(m2)
+            t = t.with_model(_stepped(rng, t, m, 0.5))  # (one on a roof steps about there)
         got = t.los_obstacles
         derived += "_base" in got.__dict__
         solids = [(m.id, m.hitbox) for m in t.models] + [(s.id, s.solid) for s in t.scenery if s.blocks_los]
@@ -424,30 +438,13 @@ def test_e_los_lines_ending_on_a_model_that_moved_answer_alike_on_the_board_befo
     board built lately that differs only in where it stands (``Table.los_obstacles_ending_on``),
     never where it stands by a floating deck or crate or on a roof there or here: the
     same answers, witnesses and blockers as on the board's own obstacles."""
-    from skirmish.geometry.solids import Prism
-    from skirmish.maps.pieces import Scenery
-
     rng = random.Random(seed)
-    t = random_table(rng, models=8, scenery=20)
-    deck = shapely.box(2.0, 2.0, 8.0, 4.0)
-    crate = shapely.box(10.0, 2.0, 11.0, 3.0)
-    t = dataclasses.replace(t, scenery=(*t.scenery, Scenery("deck", Prism(deck, 2.0, 2.5), "polygon", (), walkable=True),
-                                        Scenery("crate", Prism(crate, 1.2, 2.0), "polygon", ())))
-    roofs = [s for s in t.scenery if s.walkable and s.blocks_los and s.solid.z0 == 0.0]
-    spots = [(5.0, 3.0), (10.5, 2.5), (8.6, 3.0)]  # under the deck, under the crate, beside the deck
+    t = _decked_table(rng)
     t.los_obstacles.grown(los.DEFAULT_TOLERANCE)
     reused = 0
     for _ in range(24):
         m = rng.choice(t.models)
-        u = rng.random() if m.z == 0.0 else 1.0
-        if roofs and u < 0.1:
-            c = rng.choice(roofs).solid.footprint.representative_point()
-            m2 = dataclasses.replace(m, x=c.x, y=c.y, z=rng.choice(roofs).solid.z1)
-        elif u < 0.3:
-            x, y = rng.choice(spots)
-            m2 = dataclasses.replace(m, x=x, y=y, z=0.0)
-        else:
-            m2 = dataclasses.replace(m, x=m.x + rng.uniform(-1.0, 1.0), y=m.y + rng.uniform(-1.0, 1.0), z=0.0)
+        m2 = _stepped(rng, t, m, 1.0, z=0.0)  # (one on a roof steps down beside it)
         t = t.with_model(m2)
         obs = t.los_obstacles_ending_on(m.id)
         reused += "los_obstacles" not in t.__dict__  # (not built: a recent board serves)
