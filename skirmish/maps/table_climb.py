@@ -74,14 +74,19 @@ def face_at(scenery: Sequence[Any], x: float, y: float, r: float, z0: float, z1:
     outside (its footprint ``r`` away, within ``2 * GAP``) and that spans ``z0`` to
     ``z1``: the tallest such (None: no face). What a climb climbs, and where a model
     hangs after one that stopped (the checker and :meth:`TableMovement.on_face` alike)."""
-    here = Point(x, y)
+    spans = [s for s in scenery if s.solid.z0 <= z0 + Z_TOL and s.solid.z1 >= z1 - Z_TOL]
     best = None
-    for s in scenery:
-        if s.solid.z0 <= z0 + Z_TOL and s.solid.z1 >= z1 - Z_TOL and \
-                abs(shapely.distance(s.solid.footprint, here) - r) <= 2 * GAP + 1e-9 and \
-                (best is None or s.solid.z1 > best.solid.z1):
+    for s, gap in zip(spans, plan_gaps(spans, x, y)):
+        if abs(gap - r) <= 2 * GAP + 1e-9 and (best is None or s.solid.z1 > best.solid.z1):
             best = s
     return None if best is None else best.id
+
+
+def plan_gaps(pieces: Sequence[Any], x: float, y: float) -> list[float]:
+    """Each piece's footprint's plan distance from (x, y), found in one vectorised call."""
+    if not pieces:
+        return []
+    return shapely.distance(np.array([s.solid.footprint for s in pieces], dtype=object), Point(x, y)).tolist()
 
 
 class Climb:
@@ -293,10 +298,9 @@ class Climb:
         position: through no piece, and no enemy (a friend is climbed past, E-MOVE-FRIEND);
         where it stops on the face (at height ``stop``), clear of every model."""
         top = hi + self.mv.h
-        here = Point(foot[0], foot[1])
-        for s in self.table.scenery:
-            if s.solid.z1 > lo + Z_TOL and s.solid.z0 < top - Z_TOL and \
-                    shapely.distance(s.solid.footprint, here) < self.r - CONTACT:
+        across = [s for s in self.table.scenery if s.solid.z1 > lo + Z_TOL and s.solid.z0 < top - Z_TOL]
+        for s, gap in zip(across, plan_gaps(across, foot[0], foot[1])):
+            if gap < self.r - CONTACT:
                 vs.append(Violation(at, f"the climb at ({foot[0]:.2f}, {foot[1]:.2f}) passes through {s.id} "
                                         f"(z {s.solid.z0:g} to {s.solid.z1:g}) (E-MOVE-CLIMB)"))
         for o in self.table.models:
