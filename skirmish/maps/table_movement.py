@@ -732,12 +732,13 @@ class _Mover:
         pts = np.asarray(pts, float).reshape(-1, 2)
         out = np.full(len(pts), -1)
         best = np.full(len(pts), -np.inf)
-        geoms = shapely.points(pts)
-        for u in self.surfaces:
-            if u.z >= z_from - Z_TOL:
-                continue
-            under = shapely.distance(u.support, geoms) < self.r - 1e-7
-            take = under & (u.z > best)
+        lower = [u for u in self.surfaces if u.z < z_from - Z_TOL]
+        if not lower:
+            return out
+        # (every lower surface's distance to every point in one call: rows by surface)
+        gaps = shapely.distance(np.array([u.support for u in lower], dtype=object)[:, None], shapely.points(pts)[None, :])
+        for u, gap in zip(lower, gaps):
+            take = (gap < self.r - 1e-7) & (u.z > best)
             out[take], best[take] = u.index, u.z
         return out
 

@@ -171,17 +171,20 @@ def nearest_on_path(path: Sequence[Sequence[float]], x: float, y: float) -> tupl
     """The point (x, y, z) of ``path`` nearest (x, y) in plan (z interpolated along its
     stretch), and how far along the path it lies (plan inches from the start)."""
     pts = [(float(p[0]), float(p[1]), float(p[2]) if len(p) > 2 else 0.0) for p in path]
-    best, best_d, best_s, run = pts[0], math.hypot(pts[0][0] - x, pts[0][1] - y), 0.0, 0.0
-    for a, b in zip(pts, pts[1:]):
-        dx, dy = b[0] - a[0], b[1] - a[1]
+    best = pts[0]
+    ax, ay, az = best
+    best_d, best_s, run = math.hypot(ax - x, ay - y), 0.0, 0.0
+    for bx, by, bz in pts[1:]:
+        dx, dy = bx - ax, by - ay
         seg = math.hypot(dx, dy)
         if seg > 1e-12:
-            t = min(1.0, max(0.0, ((x - a[0]) * dx + (y - a[1]) * dy) / (seg * seg)))
-            q = (a[0] + t * dx, a[1] + t * dy, a[2] + t * (b[2] - a[2]))
-            d = math.hypot(q[0] - x, q[1] - y)
+            t = min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / (seg * seg)))
+            qx, qy = ax + t * dx, ay + t * dy
+            d = math.hypot(qx - x, qy - y)
             if d < best_d - 1e-12:
-                best, best_d, best_s = q, d, run + t * seg
+                best, best_d, best_s = (qx, qy, az + t * (bz - az)), d, run + t * seg
         run += seg
+        ax, ay, az = bx, by, bz
     return best, best_s
 
 
