@@ -210,7 +210,7 @@ def test_e_reaction_no_moment_is_added_where_the_judged_points_bring_as_much():
     g = _game(f"format = 1\n{_weapons()}\n[table]\nsize = [24, 24]\n{models}")
     g.state = g.state.replace(round=1, turn=2, active="red")
     mr = g.apply_move("mover", Move("walk", (2.0, 6.0, 0.0)))  # ends nearest the guard: nothing to add
-    assert g._with_near_moments("mover", mr) is mr
+    assert g._with_near_moments("mover", mr)[0] is mr
 
 
 def test_e_reaction_dodge_without_los_inside_awareness_is_halved(tmp_path):
@@ -592,7 +592,7 @@ def test_e_reaction_the_best_reach_and_awareness_anywhere_on_a_path_are_offered_
     g.state = g.state.replace(round=1, turn=1, active="red")
     path = tuple((float(x), float(y), 0.0) for x, y in corners)
     mr = dataclasses.replace(g.apply_move("mover", Move("idle")), path=path, samples=path_samples(path))
-    moments = g._with_near_moments("mover", mr).samples
+    moments = g._with_near_moments("mover", mr)[0].samples
     dense = [(a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), 0.0) for a, b in zip(path, path[1:])
              for t in (i / max(1, int(math.dist(a, b) / 0.01)) for i in range(int(math.dist(a, b) / 0.01) + 1))]
     mover, guard = g.state.model("mover"), g.state.model("guard")

@@ -385,8 +385,7 @@ class EldfallGame:
             if why:
                 raise IllegalChoice(model_id, why, move)
         was_crouched = "Crouched" in self.state.unit(model_id).states
-        distances: dict[str, list[float]] = {}
-        mr = self._with_near_moments(model_id, self.apply_move(model_id, move), distances)
+        mr, distances = self._with_near_moments(model_id, self.apply_move(model_id, move))
         seq = _Sequence(self.sequence, model_id, mr, self._tables_along(model_id, mr.samples),
                         distances=distances, was_crouched=was_crouched)
         if morale is not None:
@@ -676,17 +675,17 @@ class EldfallGame:
             self.state = self.state.with_unit(_toggle_crouched(self.state.unit(model_id), None)[0])
         return mr
 
-    def _with_near_moments(self, model_id: str, mr: MoveResult,
-                           distances: dict[str, list[float]] | None = None) -> MoveResult:
+    def _with_near_moments(self, model_id: str, mr: MoveResult) -> tuple[MoveResult, dict[str, list[float]]]:
         """E-REACTION: the moments of the move are its judged points (:func:`.choices.path_samples`)
         and, for each model that may react, the point of the path nearest it where that
         brings a weapon's reach, a nearer band or the Awareness that no judged point
         brings: a reactor never misses an Attack of Opportunity (or a Dodge) because the
-        mover passed it between two judged points. ``distances``: filled with each such
-        reactor's E-DIST to the mover at the moments (the sequence's, :meth:`_distances`)."""
+        mover passed it between two judged points. With the move, each such reactor's
+        E-DIST to the mover at its moments (the sequence's, :meth:`_distances`) where no
+        moment was added (else none: they were measured at the samples)."""
         st = self.state
         if len(mr.path) < 2:
-            return mr
+            return mr, {}
         extra = []
         found: dict[str, list[float]] = {}
         mm = st.model(model_id)
@@ -708,10 +707,8 @@ class EldfallGame:
             if offers(d) - set().union(*map(offers, ds)):
                 extra.append(near)
         if extra:
-            return dataclasses.replace(mr, samples=with_moments(mr.path, mr.samples, extra))
-        if distances is not None:  # (the moments are the samples they were measured at)
-            distances.update(found)
-        return mr
+            return dataclasses.replace(mr, samples=with_moments(mr.path, mr.samples, extra)), {}
+        return mr, found
 
     def _tables_along(self, model_id: str, samples: tuple[tuple[float, float, float], ...]) -> PathTables:
         return PathTables(self.state.table, self.state.model(model_id), samples)

@@ -124,7 +124,7 @@ class GameState:
             if lists is None:
                 lists = mine[u.side] = ([], [])
             lists[0].append(u)
-            if not (u.states & OUT):  # (Unit.in_play)
+            if u.in_play:
                 lists[1].append(u)
         return {side: (tuple(every), tuple(playing)) for side, (every, playing) in mine.items()}
 
