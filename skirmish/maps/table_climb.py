@@ -100,11 +100,18 @@ class Climb:
         #: where the model stands: on its surface, or on the face where a Climb stopped
         self.start: Pt = (mv.model.x, mv.model.y, mv.model.z if mv.face is not None else self.home.z)
 
-    def _walk(self, start: Pt, pts: Sequence[Pt], *, plan: bool) -> MovePlan:
-        """Walk from ``start`` (the model placed there) through ``pts`` on one surface."""
+    def _walk(self, start: Pt, pts: Sequence[Pt], *, plan: bool, bounded: bool = True) -> MovePlan:
+        """Walk from ``start`` (the model placed there) through ``pts`` on one surface:
+        checked, or planned to ``pts[-1]``. ``bounded``: planned within the Climb's budget
+        (no climb walks further; ``plan_move``'s ``bounded``): a legal plan is the
+        unbounded one, an illegal one says only why, without a path to the nearest point
+        it reaches."""
         t = self.table
         if _dist(start, (self.model.x, self.model.y)) > 1e-12 or abs(start[2] - self.model.z) > Z_TOL:
             t = t.with_model(replace(self.model, x=start[0], y=start[1], z=start[2]))
+        if plan and bounded:
+            return t.plan_move(self.model.id, pts[-1], kind="walk", budget=self.budget, declared=True, falls=False,
+                               bounded=True)
         if plan:
             return t.plan_move(self.model.id, pts[-1], kind="walk", budget=1e6, declared=True, falls=False)
         return t.check_move(self.model.id, list(pts), kind="walk", budget=1e6, declared=True)
@@ -133,6 +140,10 @@ class Climb:
             return self._plan_from_face(aim, target, notes)
         if target is None and abs(aim[2] - self.home.z) > Z_TOL:  # onto a face, stopping on it
             up = aim[2] > self.home.z
+            if face_at(self.table.scenery, aim[0], aim[1], self.r, *sorted((aim[2], self.home.z))) is None:
+                return self._refused(  # (as :meth:`check` would find it: no walk needed to know)
+                    f"a Climb {'up' if up else 'down'} to ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) is not against a face "
+                    f"that spans it from {self.home.label} (E-MOVE-CLIMB)", notes)
             # up: from its foot; down: from the top's edge nearest it, stepping off
             edge = None if up else self._inside(self.home, aim[0], aim[1])
             via: list[Pt] = [(aim[0], aim[1], self.home.z)] if edge is None else [edge, (aim[0], aim[1], self.home.z)]
@@ -140,23 +151,23 @@ class Climb:
             if w1.legal and all(abs(p[2] - start[2]) <= Z_TOL for p in w1.points):
                 return self.check([*w1.points[1:], *via[1:], aim], notes)
             why = w1.violations[0].what if w1.violations else f"the way leaves {self.home.label}"
-            return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
+            return self._refused((
                 f"a Climb {'up' if up else 'down'} to ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) starts "
                 f"{'at its foot' if up else 'at the edge above it'} on {self.home.label}, where the model cannot "
-                f"walk: {why} (E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
+                f"walk: {why} (E-MOVE-CLIMB)"), notes)
         if target is None or target.index == self.home.index:
             where = "no surface" if target is None else "the surface it stands on"
-            return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
+            return self._refused((
                 f"a Climb goes over a face to another surface; ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) is on {where} "
-                "(walk there instead)")),), None, 0, self.budget, tuple(notes))
+                "(walk there instead)"), notes)
         if not mv.space(target.index).ends_free(np.array([aim[:2]], float))[0]:
             who = [m.id for m in self.table.models if m.id != self.model.id and abs(m.z - target.z) <= Z_TOL
                    and math.hypot(m.x - aim[0], m.y - aim[1]) < m.radius + self.r - CONTACT]
             why = f"{' and '.join(who)} stand{'s' * (len(who) == 1)} there" if who else \
                 "it would overlap scenery or hang off the surface"
-            return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
+            return self._refused((
                 f"its base cannot end at ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) on {target.label}: {why} "
-                "(E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
+                "(E-MOVE-CLIMB)"), notes)
         up = target.z > self.home.z
         low, high = (self.home, target) if up else (target, self.home)
         cands = []
@@ -186,9 +197,9 @@ class Climb:
             if best is None or cost < best[0]:
                 best = (cost, clean)
         if best is None:
-            return MovePlan(self.model.id, (start,), 0.0, 0.0, False, (Violation(0, (
+            return self._refused((
                 f"no face of {target.label} can be reached by walking on {self.home.label} and on from its top "
-                "(E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
+                "(E-MOVE-CLIMB)"), notes)
         return self.check(best[1][1:], notes)
 
     def _plan_from_face(self, aim: Pt, target: Any, notes: list[str]) -> MovePlan:
@@ -200,17 +211,28 @@ class Climb:
         if target is None:
             return self.check([aim], notes)
         if target.index == self.home.index:  # down to the foot
-            w2 = self._walk((x, y, target.z), [aim], plan=True)
+            w2 = self._walk_on((x, y, target.z), aim)
             return self.check([(x, y, target.z), *w2.points[1:]], notes)
         onto = self._inside(target, x, y)
         if target.z < z - Z_TOL or onto is None:
-            return MovePlan(self.model.id, (self.start,), 0.0, 0.0, False, (Violation(0, (
+            return self._refused((
                 f"from the face of {self.mv.face} a Climb goes on up it onto {self.mv.face}'s top or down to its "
                 f"foot on {self.home.label}; ({aim[0]:g}, {aim[1]:g}, z {aim[2]:g}) is on {target.label} "
-                "(E-MOVE-CLIMB)")),), None, 0, self.budget, tuple(notes))
-        w2 = self._walk(onto, [aim], plan=True)
+                "(E-MOVE-CLIMB)"), notes)
+        w2 = self._walk_on(onto, aim)
         up = [(x, y, target.z)] if target.z > z + Z_TOL else []  # (at the face's top: the step over the edge only)
         return self.check([*up, onto, *w2.points[1:]], notes)
+
+    def _refused(self, what: str, notes: list[str]) -> MovePlan:
+        """A climb refused before it moves: the model stays where it is, with why."""
+        return MovePlan(self.model.id, (self.start,), 0.0, 0.0, False, (Violation(0, what),), None, 0, self.budget,
+                        tuple(notes))
+
+    def _walk_on(self, start: Pt, aim: Pt) -> MovePlan:
+        """The walk on from a face's foot or top to ``aim``, whose path is checked legal or
+        not (an unreachable aim: the path to the nearest point it reaches, unbounded)."""
+        w = self._walk(start, [aim], plan=True)
+        return w if w.legal else self._walk(start, [aim], plan=True, bounded=False)
 
     def _inside(self, surface: Any, x: float, y: float) -> Pt | None:
         """Where the base stands just inside ``surface``'s edge nearest (x, y) outside it

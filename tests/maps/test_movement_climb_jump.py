@@ -291,6 +291,40 @@ def test_E_MOVE_CLIMB_every_planned_climb_passes_the_checker(seed: int) -> None:
             assert gap == pytest.approx(R_M + 0.003, abs=0.01)
 
 
+def test_E_MOVE_CLIMB_walks_planned_within_its_budget_answer_as_unbounded_ones(monkeypatch) -> None:
+    """A Climb plans its walks within its budget (``plan_move``'s ``bounded``): every climb
+    the game offers (onto a top, up a face as far as it goes, and on from the face) is
+    legal exactly when its walks planned without a bound make it legal, along the same path."""
+    from skirmish.game.eldfall.choices import climb_jump_aims
+    from skirmish.maps import table_climb
+
+    walk = table_climb.Climb._walk
+
+    def plans(t: Table, aims: list[tuple[float, float, float]], bounded: bool) -> list[tuple]:
+        monkeypatch.setattr(table_climb.Climb, "_walk", walk if bounded else (
+            lambda self, start, pts, *, plan, bounded=True: walk(self, start, pts, plan=plan, bounded=False)))
+        out = [t.plan_move("m", q, kind="climb") for q in aims]
+        return [(p.legal, p.points, p.cost) if p.legal else (False,) for p in out]
+
+    legal = hung = 0
+    for seed in range(8):
+        base, rng = roofs(seed), random.Random(seed)
+        for spd in (3, 5, 8):
+            m = base.models[0]
+            t = base.with_model(Model("m", "red", "M", m.x, m.y, attributes={"SPD": spd}))
+            aims = climb_jump_aims(t, "m", "climb", -(-spd // 2), rng, 0) + climb_aims(t, seed, 2)
+            got = plans(t, aims, True)
+            assert got == plans(t, aims, False)
+            legal += sum(g[0] for g in got)
+            for q, g in zip(aims, got):  # on from where a climb stopped on a face
+                if g[0] and not any(abs(u.z - q[2]) < 1e-6 for u in t.surfaces):
+                    on = t.with_model(Model("m", "red", "M", q[0], q[1], q[2], attributes={"SPD": spd}))
+                    more = climb_jump_aims(on, "m", "climb", -(-spd // 2), rng, 0)
+                    assert plans(on, more, True) == plans(on, more, False)
+                    hung += 1
+    assert legal and hung
+
+
 def test_E_MOVE_CLIMB_cli_json(capsys, tmp_path) -> None:
     import json
 
@@ -404,8 +438,10 @@ def test_E_MOVE_CLIMB_a_climb_that_stops_on_the_face_climbs_on_from_there() -> N
     assert any("stops on the vertical face at z 1.9" in n for n in first.notes)
     air = t.plan_move("a", (5.0, 3.0, 1.0), kind="climb")
     assert not air.legal and "not against a face" in air.violations[0].what
-    inside = t.plan_move("a", (10.0, 10.0, 1.0), kind="climb")  # (its foot is inside the house)
-    assert not inside.legal and "where the model cannot walk" in inside.violations[0].what
+    inside = t.plan_move("a", (10.0, 10.0, 1.0), kind="climb")  # (its foot would be inside the house)
+    assert not inside.legal and "not against a face" in inside.violations[0].what
+    far = t.plan_move("a", (10.0, 6.0 - R_M - 0.003, 1.0), kind="climb")  # (the south face, 5" of walk away)
+    assert not far.legal and "where the model cannot walk" in far.violations[0].what
     hung, _ = _on_face(4, 1.9)
     low, piece = hung.on_face("a")
     assert (low.z, piece) == (0.0, "house") and t.on_face("a") is None
