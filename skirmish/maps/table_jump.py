@@ -61,11 +61,18 @@ class Jump:
     def _blocked(self, s: Any, pts: np.ndarray) -> np.ndarray:
         """Does the hitbox at each point ``(x, y, z)`` run into piece ``s``? (The plan
         distance is measured only where the heights overlap.)"""
-        z0, z1 = s.solid.z0, s.solid.z1
-        out = (z1 > pts[:, 2] + Z_TOL) & (z0 < pts[:, 2] + self.h - Z_TOL)
+        out = self._overlaps(s, pts)
         if out.any():
-            out[out] = shapely.distance(s.solid.footprint, shapely.points(pts[out, :2])) < self.r - CONTACT
+            out[out] = self._reaches(s, pts[out])
         return out
+
+    def _overlaps(self, s: Any, pts: np.ndarray) -> np.ndarray:
+        """Do the hitbox's heights at each point overlap piece ``s``'s?"""
+        return (s.solid.z1 > pts[:, 2] + Z_TOL) & (s.solid.z0 < pts[:, 2] + self.h - Z_TOL)
+
+    def _reaches(self, s: Any, pts: np.ndarray) -> np.ndarray:
+        """Does the base at each point reach into piece ``s``'s footprint (plan distance)?"""
+        return shapely.distance(s.solid.footprint, shapely.points(pts[:, :2])) < self.r - CONTACT
 
     def _first_blocked(self, s: Any, pts: np.ndarray, idx: np.ndarray) -> int:
         """The first of the points ``pts[idx]`` (``idx`` in order along the line) where the
@@ -101,10 +108,14 @@ class Jump:
         return best, who
 
     def _bisect(self, s: Any, a: np.ndarray, b: np.ndarray, lo: float, hi: float, steps: int = 40,
-                depth: int = 5) -> float:
+                depth: int = 3) -> float:
         """The last free parameter of 40 halvings of ``[lo, hi]`` (free at ``lo``, blocked
         by ``s`` at ``hi``): each ``depth`` halvings in one call, every midpoint they may
-        visit tested at once (the same midpoints, the same answer as one at a time)."""
+        visit tested at once (the same midpoints, the same answer as one at a time).
+        Where the heights overlap at both ends they overlap at every midpoint (the height
+        is monotone along the line, rounded or not): only the plan distance is tested."""
+        ends = a + np.array([lo, hi])[:, None] * (b - a)
+        blocked_at = self._reaches if self._overlaps(s, ends).all() else self._blocked
         done = 0
         while done < steps:
             k = min(depth, steps - done)
@@ -115,7 +126,7 @@ class Jump:
                 levels.append(mids)
                 spans = [half for (x, y), m in zip(spans, mids) for half in ((x, m), (m, y))]
             flat = np.array([m for mids in levels for m in mids])
-            blocked = self._blocked(s, a + flat[:, None] * (b - a)).tolist()
+            blocked = blocked_at(s, a + flat[:, None] * (b - a)).tolist()
             node = first = 0
             for mids in levels:
                 if blocked[first + node]:

@@ -204,6 +204,36 @@ def test_E_MOVE_JUMP_first_contact_is_the_halving_one_midpoint_at_a_time(seed: i
     assert hits
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_E_MOVE_JUMP_halvings_on_any_span_of_a_sloped_line_are_the_ones_made_one_at_a_time(seed: int) -> None:
+    """``Jump._bisect`` on any span of a line rising or falling across the pieces' heights
+    (so that the hitbox's heights overlap a piece's at one end only, at both, or at
+    neither) ends where 40 halvings tested one midpoint at a time with the full test
+    (heights, then plan distance) end."""
+    from skirmish.maps.table_jump import Jump
+
+    t = roofs(seed)
+    j = Jump(t, t._mv_mover("m"), 8.0)
+    rng = random.Random(seed)
+    both = 0
+    for _ in range(60):
+        s = rng.choice(t.scenery)
+        c = s.solid.footprint.centroid
+        a = np.array([c.x + rng.uniform(-3, 3), c.y + rng.uniform(-3, 3), rng.uniform(0.0, 5.0)])
+        b = np.array([c.x + rng.uniform(-1, 1), c.y + rng.uniform(-1, 1), rng.uniform(0.0, 5.0)])
+        lo, hi = sorted((rng.uniform(0, 1), rng.uniform(0, 1)))
+        both += bool(j._overlaps(s, a + np.array([lo, hi])[:, None] * (b - a)).all())
+        x, y = lo, hi
+        for _ in range(40):
+            mid = (x + y) / 2
+            if j._blocked(s, (a + mid * (b - a))[None, :])[0]:
+                y = mid
+            else:
+                x = mid
+        assert j._bisect(s, a, b, lo, hi) == x
+    assert 0 < both < 60
+
+
 @settings(max_examples=8, deadline=None, derandomize=True)
 @given(st.integers(0, 100_000), st.floats(0, 360), st.booleans())
 def test_E_MOVE_JUMP_rigid_motions_move_the_answer_with_the_table(seed: int, angle: float, mirror: bool) -> None:
