@@ -631,14 +631,15 @@ class FreeSpace:
     def _obstacle_boxes(self) -> tuple[np.ndarray, np.ndarray]:
         """Boxes ``(lo, hi)`` ((n, 2) each) holding each obstacle's grown corners: its
         capsules' boxes, widened by the corners' error (:func:`grow_convex`)."""
-        n = len(self.obstacles)
-        lo, hi = np.full((n, 2), np.inf), np.full((n, 2), -np.inf)
         own = self.owner >= 0
         caps, owner = self.caps[own], self.owner[own]
         pad = (caps[:, 4] + 2 * self.max_error)[:, None]
-        np.minimum.at(lo, owner, np.minimum(caps[:, 0:2], caps[:, 2:4]) - pad)
-        np.maximum.at(hi, owner, np.maximum(caps[:, 0:2], caps[:, 2:4]) + pad)
-        return lo, hi
+        # (the rows run obstacle by obstacle, each with one at least: capsule_rows)
+        first = np.searchsorted(owner, np.arange(len(self.obstacles)))
+        if not len(first):
+            return np.zeros((0, 2)), np.zeros((0, 2))
+        return (np.minimum.reduceat(np.minimum(caps[:, 0:2], caps[:, 2:4]) - pad, first),
+                np.maximum.reduceat(np.maximum(caps[:, 0:2], caps[:, 2:4]) + pad, first))
 
     def minus(self, extra: Sequence[PlanObstacle]) -> BaseGeometry:
         """:attr:`polygon` with more obstacles taken out (e.g. where a move may not end)."""
@@ -847,8 +848,9 @@ def tangent_pairs(nodes: Nodes, tol: float = 1e-4, near: float = 0.05, block: in
     f = np.float32
     xy = (nodes.xy - (nodes.xy.mean(axis=0) if origin is None else origin)).astype(f)
     x, y = xy[:, 0], xy[:, 1]
-    ei, eo = np.nan_to_num(nodes.e_in).astype(f), np.nan_to_num(nodes.e_out).astype(f)
     free = np.isnan(nodes.e_in[:, 0])
+    ei, eo = nodes.e_in.astype(f), nodes.e_out.astype(f)
+    ei[np.isnan(ei)], eo[np.isnan(eo)] = 0, 0  # (np.nan_to_num's zeros, without its overhead)
     eox, eoy, eix, eiy = eo[:, 0], eo[:, 1], ei[:, 0], ei[:, 1]
     near2, mtol = f(near * near), f(-tol)
     g = nodes.group if nodes.group is not None else np.full(n, -1)

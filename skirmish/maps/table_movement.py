@@ -656,14 +656,12 @@ class _Mover:
                 r_lo = np.where((low_ids[j] == start)[:, None], p1, np.nan)
                 ok, hp, steps, extra = self.descend(p0, p1, hi, lo, relax0=r_up, relax1=r_lo, falls=falls)
                 w = w + extra
-                down = ok & (low_ids[j] != start)
-                for m in np.flatnonzero(down):
-                    add([up_ids[i[m]]], [low_ids[j[m]]], [w[m]], 2, [len(hops)])
-                    hops.append(hp[m])
-                up = ok & steps & (up_ids[i] != start)
-                for m in np.flatnonzero(up):
-                    add([low_ids[j[m]]], [up_ids[i[m]]], [w[m]], 3, [len(hops)])
-                    hops.append([(x, y, b, a) for x, y, a, b in reversed(hp[m])])
+                down = np.flatnonzero(ok & (low_ids[j] != start))
+                add(up_ids[i[down]], low_ids[j[down]], w[down], 2, len(hops) + np.arange(len(down)))
+                hops += [hp[m] for m in down.tolist()]
+                up = np.flatnonzero(ok & steps & (up_ids[i] != start))
+                add(low_ids[j[up]], up_ids[i[up]], w[up], 3, len(hops) + np.arange(len(up)))
+                hops += [[(x, y, b, a) for x, y, a, b in reversed(hp[m])] for m in up.tolist()]
         eu, ev, ew, kind, aux = (np.concatenate(c) for c in zip(*E))
         dist, pred = P.dijkstra(n + 1, np.column_stack([eu, ev]), ew, {start: 0.0}, directed=True)
         return _Net(levels, offset, nodes, xy, level, start, eu, ev, ew, kind, aux, hops, dist, pred, falls, reach)

@@ -331,3 +331,39 @@ def test_grown_corners_are_the_grown_polygons_corners(seed):
         assert len(polys) == len(corners) and o.grown_corners() is corners
         for poly, c in zip(polys, corners):
             assert np.array_equal(np.asarray(poly.exterior.coords)[:-1], c)
+
+
+def test_obstacle_boxes_hold_each_obstacles_grown_corners():
+    """reflex_within's obstacle boxes (made in one pass over the rows, obstacle by
+    obstacle): each obstacle's capsules' box widened by its clearance and the corners'
+    error, which holds every corner of its grown pieces."""
+    for seed in range(30):
+        space = varied_space(seed)
+        lo, hi = space._obstacle_boxes
+        assert lo.shape == hi.shape == (len(space.obstacles), 2)
+        for k, o in enumerate(space.obstacles):
+            caps = o.capsules()
+            pad = caps[:, 4] + 2 * space.max_error
+            ends = np.concatenate([caps[:, 0:2], caps[:, 2:4]])
+            assert np.array_equal(lo[k], (ends - np.r_[pad, pad][:, None]).min(axis=0))
+            assert np.array_equal(hi[k], (ends + np.r_[pad, pad][:, None]).max(axis=0))
+            corners = np.concatenate(o.grown_corners(space.max_error))
+            assert np.all(corners >= lo[k]) and np.all(corners <= hi[k])
+
+
+def test_tangent_pairs_treat_point_nodes_as_free_in_every_direction():
+    """Point nodes (directions NaN) pass the tangent filter in any direction, as zero
+    directions would (np.nan_to_num's): the same pairs, compiled or not."""
+    from skirmish.geometry import kernels
+
+    kernels.load()
+    for seed in range(20):
+        space = varied_space(seed)
+        rng = np.random.default_rng(seed)
+        nodes = P.join_nodes(space.reflex, P.point_nodes(rng.uniform(0, 12, (6, 2)), rng.integers(-1, 2, 6)))
+        zeroed = P.Nodes(nodes.xy, np.nan_to_num(nodes.e_in), np.nan_to_num(nodes.e_out), nodes.group)
+        free = np.isnan(nodes.e_in[:, 0])
+        i, j = P.tangent_pairs(nodes, origin=np.array([6.0, 6.0]))
+        zi, zj = P.tangent_pairs(zeroed, origin=np.array([6.0, 6.0]))
+        assert np.array_equal(i, zi) and np.array_equal(j, zj)
+        assert free.any()
