@@ -119,7 +119,7 @@ class _Arrays(NamedTuple):
     piece_round: np.ndarray
     piece_axis: np.ndarray
     owner_bound: np.ndarray
-    piece_verts: np.ndarray
+    poly_verts: np.ndarray
     owner_box: np.ndarray
 
 
@@ -166,12 +166,29 @@ class Obstacles:
     piece_round = _Assembled[np.ndarray]()  # per piece: the owner is round (its halfplanes are unused padding)
     piece_axis = _Assembled[np.ndarray]()  # per piece: (ox, oy, ux, uy) principal axis through its centroid
     owner_bound = _Assembled[np.ndarray]()  # per owner: a circle (cx, cy, r) containing its footprint
-    piece_verts = _Assembled[np.ndarray]()  # per piece: (W, 2) a convex polygon inside it (circles: inscribed), padded
+    poly_verts = _Assembled[np.ndarray]()  # per piece: (W, 2) a polygon piece's vertices, padded (round: see verts)
     owner_box = _Assembled[np.ndarray]()  # per owner: the bounds (x0, y0, x1, y1) of its footprint (the STRtree's boxes)
 
     @property
     def n_owners(self) -> int:
         return len(self.names)
+
+    def verts(self, piece: np.ndarray) -> np.ndarray:
+        """Per piece of ``piece``, (W, 2) a convex polygon inside it, padded by repeating its
+        last vertex: a polygon piece's vertices; a round piece's inscribed polygon, drawn
+        from its circle here (a moved model's rows need not be redrawn on every board)."""
+        v = self.poly_verts[piece]
+        rnd = np.flatnonzero(self.piece_round[piece])
+        if len(rnd):
+            c = self.piece_circle[piece[rnd]]
+            v[rnd, :_ROUND_VERTS] = c[:, None, :2] + c[:, None, 2:3] * _ROUND_COS_SIN
+            v[rnd, _ROUND_VERTS:] = v[rnd, _ROUND_VERTS - 1:_ROUND_VERTS]
+        return v
+
+    @property
+    def piece_verts(self) -> np.ndarray:
+        """:meth:`verts` of every piece."""
+        return self.verts(np.arange(len(self.piece_round)))
 
     @cached_property
     def tree(self) -> shapely.STRtree:
@@ -249,20 +266,12 @@ def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
 
 
 class _Disc(NamedTuple):
-    """A disc footprint drawn as :class:`Cylinder` draws its own, its closed exterior ring
-    (the coordinates it holds; None where shapely drew it) and its bounds (x0, y0, x1, y1)."""
+    """A disc footprint drawn as :class:`Cylinder` draws its own, its bounds (x0, y0, x1,
+    y1) and its :func:`_bounding_circles` circle (cx, cy, r)."""
 
     poly: Polygon
-    ring: np.ndarray | None
     box: np.ndarray
-
-    def bound(self) -> np.ndarray:
-        """Its :func:`_bounding_circles` circle, read off its ring."""
-        if self.ring is None:
-            return _bounding_circles([self.poly])[0]
-        mid = (self.box[:2] + self.box[2:]) / 2
-        d = self.ring - mid
-        return np.array([mid[0], mid[1], np.hypot(d[:, 0], d[:, 1]).max() * 1.0001 + 1e-9])
+    bound: np.ndarray
 
 
 #: Disc footprints by circle (x, y, r): a model that did not move is the same polygon
@@ -272,8 +281,8 @@ _DISCS: IdentityMemo[_Disc] = IdentityMemo(4096)
 
 def _discs(circles: Sequence[tuple[float, float, float]]) -> list[_Disc]:
     """The footprints of the circles (x, y, r), drawn as :class:`Cylinder` draws its own;
-    the new ones all in one call, their bounds read off the rings drawn (the values
-    shapely reads off the polygons)."""
+    the new ones all in one call, their bounds and bounding circles read off the rings
+    drawn (the values shapely reads off the polygons)."""
     keys = [(float(x), float(y), float(r)) for x, y, r in circles]
     got: list[_Disc | None] = [_DISCS.find(k, ()) for k in keys]
     miss = [i for i, g in enumerate(got) if g is None]
@@ -282,12 +291,17 @@ def _discs(circles: Sequence[tuple[float, float, float]]) -> list[_Disc]:
         ringed = disc_rings(c)
         if ringed is not None:
             rings, boxes = ringed
-            drawn = [_Disc(g, ring, box) for g, ring, box in zip(shapely.polygons(rings), rings, boxes)]
+            polys = shapely.polygons(rings)
+            # (:func:`_bounding_circles` of each, read off its ring)
+            bounds = np.empty((len(c), 3))
+            bounds[:, :2] = (boxes[:, :2] + boxes[:, 2:]) / 2
+            d = rings - bounds[:, None, :2]
+            bounds[:, 2] = np.hypot(d[..., 0], d[..., 1]).max(1) * 1.0001 + 1e-9
         else:  # (rings of other sizes: read by shapely)
             polys = discs(c)
-            drawn = [_Disc(g, None, box) for g, box in zip(polys, shapely.bounds(polys).reshape(-1, 4))]
-        for i, d in zip(miss, drawn):
-            got[i] = _DISCS.put(keys[i], (), d)
+            boxes, bounds = shapely.bounds(polys).reshape(-1, 4), _bounding_circles(list(polys))
+        for i, g, box, bound in zip(miss, polys, boxes, bounds):
+            got[i] = _DISCS.put(keys[i], (), _Disc(g, box, bound))
     return cast(list[_Disc], got)
 
 
@@ -368,7 +382,9 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
         grounded, sealed = sol.grounded.copy(), sol.sealed.copy()
         geoms, circles, parts = list(sol.geoms), list(sol.circles), list(sol.parts)
         new = [cast(tuple[float, float, float, float, float], keys[i]) for i in changed]
-        drawn = _discs([c[:3] for c in new])
+        # (drawn along with them: the discs grown by the default ε, that LoS grows the board
+        # by next, :func:`_grow_like`; one call draws both for little more than one)
+        drawn = _discs([c[:3] for c in new] + [(x, y, r + DEFAULT_TOLERANCE) for x, y, r, _, _ in new])[:len(new)]
         box = bounds.copy()  # (the footprints' bounds, kept for the next board built from this one)
         for i, (x, y, r, lo, hi), disc in zip(changed, new, drawn):
             z0[i], z1[i], geoms[i], circles[i], parts[i], box[i] = lo, hi, disc.poly, (x, y, r), (), disc.box
@@ -524,7 +540,7 @@ _ROWS_SIZE = 8192
 
 
 class _OwnerRows(NamedTuple):
-    verts: list[np.ndarray]
+    verts: list[np.ndarray]  # (a round piece's: none, :meth:`Obstacles.verts`)
     halfplanes: list[np.ndarray]
     round: list[bool]
     axes: list[tuple[float, float, float, float]]
@@ -599,8 +615,10 @@ def _round_rows(circle: tuple[float, float, float], bound: np.ndarray) -> _Owner
     """The rows of a round owner (one piece): ``circle`` (x, y, r), ``bound`` its
     footprint's bounding circle."""
     axis = (circle[0], circle[1], 1.0, 0.0)  # (a disc has no long side)
-    return _OwnerRows([circle[:2] + circle[2] * _ROUND_COS_SIN], [np.zeros((0, 3))], [True], [axis], [circle], axis,
-                      bound)
+    return _OwnerRows([_NO_VERTS], [np.zeros((0, 3))], [True], [axis], [circle], axis, bound)
+
+
+_NO_VERTS = np.zeros((0, 2))
 
 
 def _assemble(solids: _Solids) -> _Arrays:
@@ -633,11 +651,12 @@ def _assemble(solids: _Solids) -> _Arrays:
     owners_a = np.array(owners, int)
     npieces = np.bincount(owners_a, minlength=n) if n else np.zeros(0, int)
     start = np.concatenate([[0], np.cumsum(npieces)[:-1]]) if n else np.zeros(0, int)
-    wmax = max((len(v) for v in verts), default=1)
+    wmax = max((_ROUND_VERTS if r else len(v) for v, r in zip(verts, round_p)), default=1)
     pv = np.zeros((len(verts), wmax, 2))
     for k, v in enumerate(verts):
-        pv[k, : len(v)] = v
-        pv[k, len(v):] = v[-1]
+        if len(v):  # (a round piece's row is left: :meth:`Obstacles.verts`)
+            pv[k, : len(v)] = v
+            pv[k, len(v):] = v[-1]
     axes = np.array(owner_axes, float).reshape(-1, 4)
     circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
     return _Arrays(eff, z1a, sealed, geoms, circ, axes, npieces, owners_a, hp, start,
@@ -728,21 +747,18 @@ def _reassemble(base: Obstacles, changed: list[int], drawn: list[_Disc], solids:
     a = _Arrays._make(map(base.__dict__.__getitem__, _Arrays._fields))
     z0, z1, owner_circle, owner_axis = a.owner_z0.copy(), a.owner_z1.copy(), a.owner_circle.copy(), a.owner_axis.copy()
     sealed, bound, box = a.owner_sealed.copy(), a.owner_bound.copy(), a.owner_box.copy()
-    piece_circle, piece_axis, piece_verts = a.piece_circle.copy(), a.piece_axis.copy(), a.piece_verts.copy()
+    piece_circle, piece_axis = a.piece_circle.copy(), a.piece_axis.copy()
     geoms = list(a.owner_geom)
     for i, disc in zip(changed, drawn):
-        r = _round_rows(cast(tuple[float, float, float], solids.circles[i]), disc.bound())
+        r = _round_rows(cast(tuple[float, float, float], solids.circles[i]), disc.bound)
         p = int(a.owner_pieces_start[i])
         z0[i] = 0.0 if solids.grounded[i] else solids.z0[i]
         z1[i], sealed[i], geoms[i], box[i] = solids.z1[i], solids.sealed[i], solids.geoms[i], disc.box
         owner_circle[i], owner_axis[i], bound[i] = solids.circles[i], r.axis, r.bound
         piece_circle[p], piece_axis[p] = r.circles[0], r.axes[0]
-        v = r.verts[0]
-        piece_verts[p, :len(v)] = v
-        piece_verts[p, len(v):] = v[-1]
     return a._replace(owner_z0=z0, owner_z1=z1, owner_sealed=sealed, owner_geom=tuple(geoms), owner_circle=owner_circle,
                       owner_axis=owner_axis, piece_circle=piece_circle, piece_axis=piece_axis, owner_bound=bound,
-                      piece_verts=piece_verts, owner_box=box)
+                      owner_box=box)
 
 
 def _grow_all(obs: Obstacles, eps: float) -> Obstacles:
@@ -1568,7 +1584,7 @@ def _chains(ks: np.ndarray, rows: _Rows, obs: Obstacles, vP, vQ, D_P, D_Q, zP, z
     sel = rb >= 0  # (rows are sorted by bundle)
     piece = rows.piece[sel]
     owner = obs.piece_owner[piece]
-    return chain_blocks_many(vP[ks], vQ[ks], D_P[ks], D_Q[ks], zP[ks], zQ[ks], rb[sel], obs.piece_verts[piece],
+    return chain_blocks_many(vP[ks], vQ[ks], D_P[ks], D_Q[ks], zP[ks], zQ[ks], rb[sel], obs.verts(piece),
                              obs.owner_z0[owner], obs.owner_z1[owner], obs.owner_sealed[owner], ETA, widen, lazy=True)
 
 

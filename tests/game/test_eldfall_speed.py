@@ -344,6 +344,7 @@ def _assert_same_obstacles(got, fresh):
     assert got.solids.circles == fresh.solids.circles and got.solids.parts == fresh.solids.parts
     assert all(a.equals_exact(b, 0.0) for a, b in zip(got.solids.geoms, fresh.solids.geoms))
     want = los._assemble(fresh.solids)
+    assert np.array_equal(got.piece_verts, fresh.piece_verts)  # (a round piece's drawn from its circle)
     for f in los._Arrays._fields:
         a, b = getattr(got, f), getattr(want, f)
         if f == "owner_geom":

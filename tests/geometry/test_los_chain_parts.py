@@ -632,7 +632,7 @@ def test_E_LOS_disc_bounds_read_off_the_ring_are_shapelys(seed):
     got = los._discs([tuple(row) for row in c.tolist()])
     polys = [d.poly for d in got]
     assert np.array_equal(np.array([d.box for d in got]), shapely.bounds(np.array(polys, dtype=object)))
-    assert np.array_equal(np.array([d.bound() for d in got]), los._bounding_circles(polys))
+    assert np.array_equal(np.array([d.bound for d in got]), los._bounding_circles(polys))
 
 
 @settings(max_examples=25, deadline=None)
@@ -663,3 +663,27 @@ def test_E_LOS_grown_convex_pieces_are_drawn_chord_by_chord(seed, eps):
         want += [(pts[i, 0] + rad * math.cos(a0 + (j + 0.5) * d), pts[i, 1] + rad * math.sin(a0 + (j + 0.5) * d))
                  for j in range(m)]
     assert np.array_equal(shapely.get_coordinates(grow_convex(poly, eps)), shapely.get_coordinates(Polygon(want)))
+
+
+def test_E_LOS_chain_polygons_of_pieces_are_inscribed_in_them():
+    """The chain test's polygon of each piece (``Obstacles.verts``): a polygon piece's own
+    vertices; a round piece's the inscribed 48-gon of its circle, drawn where read (a moved
+    model's rows are not redrawn), padded by repeating its last vertex."""
+    from skirmish.geometry import los
+    from skirmish.geometry.solids import Cylinder, Prism
+
+    box = Polygon([(0, 0), (4, 0), (4, 1), (0, 1)])
+    obs = los.build_obstacles([("a", Cylinder(1.0, 2.0, 0.0, 0.5, 1.0)), ("w", Prism(box, 0.0, 2.0)),
+                               ("b", Cylinder(-3.0, 1.5, 0.0, 0.75, 1.0))]).grown(los.DEFAULT_TOLERANCE)
+    V = obs.piece_verts
+    assert V.shape[1] >= 48
+    for p in range(len(V)):
+        o = int(obs.piece_owner[p])
+        if obs.piece_round[p]:
+            x, y, r = obs.solids.circles[o]
+            want = np.array([x, y]) + r * np.stack([np.cos(np.arange(48) * (2 * np.pi / 48)),
+                                                     np.sin(np.arange(48) * (2 * np.pi / 48))], 1)
+        else:
+            want = np.asarray(shapely.geometry.polygon.orient(obs.solids.parts[o][0], 1.0).exterior.coords)[:-1]
+        assert np.array_equal(V[p, :len(want)], want) and (V[p, len(want):] == want[-1]).all()
+    assert np.array_equal(obs.verts(np.array([2, 0])), V[[2, 0]])
