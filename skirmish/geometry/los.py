@@ -1379,8 +1379,10 @@ def _chain_round(obs: Obstacles, pairs: _Pairs, rows: _Rows, vP: np.ndarray, vQ:
 
 
 def _proof_owners(rows: _Rows, k: int, ch: Chain) -> list[int]:
-    """The owners (sorted) of the solids in bundle ``k``'s chain proof ``ch``."""
-    return [int(o) for o in np.unique(rows.owner[rows.bundle == k][ch.used])]
+    """The owners (sorted) of the solids in bundle ``k``'s chain proof ``ch`` (the bundle's
+    rows are one run: rows are sorted by bundle)."""
+    lo, hi = np.searchsorted(rows.bundle, (k, k + 1)).tolist()
+    return sorted(set(rows.owner[lo:hi][ch.used].tolist()))
 
 
 def _stacked(obs: Obstacles, results: list[LosAnswer | None]) -> list[LosAnswer | None]:
