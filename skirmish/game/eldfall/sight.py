@@ -130,7 +130,7 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
         held = _holds_up(table, m)
         any_of = None if exact is None else np.where(np.asarray(exact, bool).reshape(n, k), -1, np.arange(k)).ravel()
         got = _seen_by(without(table, model.id) if held else table, m, points, ids, () if held else also, any_of)
-        witness = tuple(tuple(a.witness for a in got[i * k:(i + 1) * k]) for i in range(n))
+        witness = tuple(zip(*[iter([a.witness for a in got])] * k))  # (point-major: k at a time)
         return Sight(ids, np.array([a.visible for a in got], bool).reshape(n, k), None, tables, witness)
     pts = np.array([(p[0], p[1]) for p in points], float)
     pv = probe_visibility(without(table, model.id), pts, table.model(model.id), models=ids)
@@ -187,12 +187,11 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     rows' groups (``line_of_sight_batch``)."""
     idx = {mid: k for k, mid in enumerate(rest.model_ids)}
     n, k = len(points), len(ids)
-    targets = np.zeros((n, 6))
-    targets[:, [0, 1, 3]] = np.array([p[:3] for p in points], float).reshape(n, 3)
-    targets[:, [2, 4, 5]] = model.radius, model.hitbox_height, idx.get(model.id, -1)
+    r, h, own = model.radius, model.hitbox_height, idx.get(model.id, -1)
+    targets = np.array([(p[0], p[1], r, p[2], h, own) for p in points], float).reshape(n, 6)  # (Viewer rows)
     others = [rest.models[idx[o]] for o in ids]
-    views = np.array([(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others], float)  # (Viewer rows)
-    src = Viewers(np.tile(views.reshape(-1, 6), (n, 1)))  # point-major: every other at point 0, then 1, ...
+    views = np.array([(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others], float).reshape(k, 6)
+    src = Viewers(np.broadcast_to(views, (n, k, 6)).reshape(n * k, 6))  # point-major: every other at point 0, ...
     dst = Viewers(np.repeat(targets, k, axis=0))
     facing = [o.facing_vector for o in others] * n
     return rest.line_of_sight_with(also, src, dst, facing, any_of, model.id) if also else \
