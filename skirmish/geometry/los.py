@@ -611,14 +611,16 @@ def _owner_rows(circles: Sequence[tuple[float, float, float] | None], parts: Seq
     return [rows for rows in out if rows is not None]
 
 
+#: A round piece's vertices in its rows: none (its inscribed polygon is drawn where read,
+#: :meth:`Obstacles.verts`).
+_NO_VERTS = np.zeros((0, 2))
+
+
 def _round_rows(circle: tuple[float, float, float], bound: np.ndarray) -> _OwnerRows:
     """The rows of a round owner (one piece): ``circle`` (x, y, r), ``bound`` its
     footprint's bounding circle."""
     axis = (circle[0], circle[1], 1.0, 0.0)  # (a disc has no long side)
     return _OwnerRows([_NO_VERTS], [np.zeros((0, 3))], [True], [axis], [circle], axis, bound)
-
-
-_NO_VERTS = np.zeros((0, 2))
 
 
 def _assemble(solids: _Solids) -> _Arrays:
