@@ -43,6 +43,7 @@ def rank(v: int, t: int) -> int:
     return 21 if crit(v, t) else (v if succ(v, t) else 0)
 
 
+@lru_cache(maxsize=None)  # (a pure function of the faces, asked again for every option that reaches them)
 def judge(a: tuple[int, ...], ta: int, b: tuple[int, ...], tb: int, dodged: bool) -> tuple[int, int, int, int]:
     """E-CONF (exact) from the faces: (A crits, A other Hits, B crits, B other Hits)."""
     a_crit = [v for v in a if crit(v, ta)]
