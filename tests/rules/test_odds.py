@@ -59,8 +59,9 @@ def _critical(f: np.ndarray, t: int) -> np.ndarray:
 
 
 def _side_hits(mine: list[np.ndarray], tm: int, theirs: list[np.ndarray], tt: int):
-    crits = 0
-    normal = 0
+    # (counts of at most 3 dice: uint16 arrays keep the 20**5-face meshes small and fast)
+    crits = np.zeros((), dtype=np.uint16)
+    normal = np.zeros((), dtype=np.uint16)
     for f in mine:
         cancelled = np.zeros((), dtype=bool)
         for g in theirs:
@@ -85,7 +86,7 @@ def oracle_hits(ta: int, na: int, tb: int, nb: int, rra: bool = False, rrb: bool
         ja = ja * ~_success(mesh[-1], dodge)
     shape = np.broadcast_shapes(*(m.shape for m in mesh))
     key = np.broadcast_to(((np.asarray(ka) * 8 + ja) * 8 + kb) * 8 + jb, shape).ravel()
-    counts = np.bincount(key.astype(np.int64), minlength=8**4)
+    counts = np.bincount(key, minlength=8**4)
     out = {}
     for code in np.nonzero(counts)[0]:
         code = int(code)
