@@ -120,11 +120,33 @@ def play_fight(setup: FightSetup, policy: Policy, rng: random.Random) -> FightLo
     return FightLog(setup, policy_name(policy), tuple(rounds), state)
 
 
+class _Watched(random.Random):
+    """``rng``'s numbers, noting whether any was drawn (every method of a ``random.Random``
+    draws through ``random`` or ``getrandbits``, so a policy meets the same numbers)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(0)
+        self.rng, self.drawn = rng, False
+
+    def random(self) -> float:
+        self.drawn = True
+        return self.rng.random()
+
+    def getrandbits(self, k: int) -> int:
+        self.drawn = True
+        return self.rng.getrandbits(k)
+
+
 def sample_fights(setup: FightSetup, policy: Policy, fights: int, rng: random.Random) -> Counter[tuple[Result, bool]]:
-    """Monte Carlo: how many of ``fights`` ended ``(result, injured)`` (no logs kept)."""
+    """Monte Carlo: how many of ``fights`` ended ``(result, injured)`` (no logs kept).
+
+    A roll's outcome is remembered where the policy drew no number to choose it (a
+    deterministic choice, as the exact odds take it), so each is worked out once, not
+    once per fight; a choice with a draw is asked again every time."""
     counts: Counter[tuple[Result, bool]] = Counter()
     pools: dict[tuple[Any, ...], Any] = {}
-    choices = policy_rng(rng)  # (a policy that draws numbers never moves the dice)
+    after: dict[tuple[Any, ...], FightState] = {}  # (the fields but the setup, shared by all; the face)
+    choices = _Watched(policy_rng(rng))  # (a policy that draws numbers never moves the dice)
     for _ in range(fights):
         state = setup.start()
         n = 0
@@ -135,7 +157,15 @@ def sample_fights(setup: FightSetup, policy: Policy, fights: int, rng: random.Ra
             p = pools.get(key)
             if p is None:
                 p = pools[key] = state.pool()
-            state = apply_face(state, p.roll(rng).rung.face, policy, choices)[0]
+            face = p.roll(rng).rung.face
+            move = (state.health, state.enemy_health, key, state.drama, face)
+            nxt = after.get(move)
+            if nxt is None:
+                choices.drawn = False
+                nxt = apply_face(state, face, policy, choices)[0]
+                if not choices.drawn:
+                    after[move] = nxt
+            state = nxt
         result = state.result
         assert result is not None
         counts[(result, state.injuries > 0)] += 1
