@@ -3,10 +3,10 @@ face (attack die, defence die, both d20s and the counter's d4)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 from itertools import product
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,33 +24,33 @@ def klass(p: int) -> int:
 
 def brute(ap, dp, ab=(), db=(), dap=0, advantage=False):
     """Every face of every die, straight from the C-EXACT text; returns
-    (P(repelled), damage dist, counter dist, P(overload doubles), P(absorb blocks))."""
+    (P(repelled), damage dist, counter dist, P(overload doubles), P(absorb blocks)).
+    (One array axis a die: a, d, o20, s20, x4 hold every face combination at once.)"""
     ac, dc, cc = klass(ap), klass(dp), klass(dap)
     na = LADDER[ac + ("raise" in ab) + (1 if advantage and ac > 0 else 0)]
     nd = LADDER[dc + ("raise" in db)]
-    rep, dmg, ctr, ov, absb, n = 0, Counter(), Counter(), 0, 0, 0
-    for a, d, o20, s20, x4 in product(range(1, na + 1), range(1, nd + 1), range(1, 21), range(1, 21), range(1, 5)):
-        n += 1
-        av = max(a, ap) if "floor" in ab else a
-        dv = max(d, dp) if "floor" in db else d
-        if dv >= av:
-            rep += 1
-            dmg[0] += 1
-            ctr[(cc or (d if nd == 4 else x4)) if "counter" in db else 0] += 1
-            continue
-        ctr[0] += 1
-        hit = ac or a
-        if a == na or "overload" in ab:
-            if o20 - d - dp > 0:
-                hit *= 2
-                ov += 1
-        if d == nd or "absorb" in db:
-            if s20 - av - ap > 0:
-                hit = max(0, hit - (dc or d))
-                absb += 1
-        dmg[hit] += 1
-    dist = lambda c: {k: Fraction(v, n) for k, v in c.items() if v}  # noqa: E731
-    return Fraction(rep, n), dist(dmg), dist(ctr), Fraction(ov, n), Fraction(absb, n)
+    shape = (na, nd, 20, 20, 4)
+    a, d, o20, s20, x4 = np.meshgrid(*(np.arange(1, k + 1) for k in shape), indexing="ij", sparse=True)
+    n = na * nd * 20 * 20 * 4
+    av = np.maximum(a, ap) if "floor" in ab else a
+    dv = np.maximum(d, dp) if "floor" in db else d
+    repelled = dv >= av
+    counter = (cc or (d if nd == 4 else x4)) if "counter" in db else 0
+    hit = ac or a
+    doubles = ~repelled & ((a == na) | ("overload" in ab)) & (o20 - d - dp > 0)
+    hit = np.where(doubles, hit * 2, hit)
+    blocks = ~repelled & ((d == nd) | ("absorb" in db)) & (s20 - av - ap > 0)
+    hit = np.where(blocks, np.maximum(0, hit - (dc or d)), hit)
+    dmg = np.where(repelled, 0, hit)
+    ctr = np.where(repelled, counter, 0)
+
+    def count(c):
+        return int(np.broadcast_to(c, shape).sum())
+
+    def dist(values):
+        return {k: Fraction(int(v), n) for k, v in enumerate(np.bincount(np.broadcast_to(values, shape).ravel())) if v}
+
+    return Fraction(count(repelled), n), dist(dmg), dist(ctr), Fraction(count(doubles), n), Fraction(count(blocks), n)
 
 
 def nonzero(t):
