@@ -17,6 +17,8 @@ from ..errors import SkirmishError
 
 #: Seconds to wait for the scheduler to answer, and for a first worker to join it.
 CONNECT_TIMEOUT = 10.0
+#: Seconds more to wait for Dask's own connect timeout to report, before the peer is taken as silent.
+CONNECT_GRACE = 2.0
 WORKER_TIMEOUT = 30.0
 
 INSTALL_HINT = ("install the `scale` extra: pip install \".[scale]\" in the checkout, or pip install "
@@ -89,7 +91,7 @@ def _connect(distributed: Any, scheduler: str) -> Any:
             "prints (tcp://host:port)")
     t = threading.Thread(target=attempt, name="skirmish-dask-connect", daemon=True)
     t.start()
-    t.join(CONNECT_TIMEOUT + 2.0)
+    t.join(CONNECT_TIMEOUT + CONNECT_GRACE)
     if t.is_alive():
         raise DaskUnavailable(f"--scheduler {scheduler}: no Dask scheduler answered within {CONNECT_TIMEOUT:g} s "
                               f"(something listens there, but does not speak Dask); {hint}")
