@@ -53,6 +53,32 @@ def test_settle_heap_leaves_a_switched_off_collector_off():
     assert out == ["0"]
 
 
+def _wait_for_workers(group: int, workers: int, timeout: float = 30.0) -> None:
+    """Until the process group ``group`` holds ``workers`` processes besides its leader
+    (Linux's /proc; elsewhere, 3 s as a run's start takes)."""
+    import os
+    import time
+
+    if not os.path.exists("/proc/self/stat"):
+        time.sleep(3)
+        return
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        members = 0
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    stat = f.read()
+            except (OSError, ValueError):
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()  # (state, ppid, pgrp, ... after the name)
+            members += pid.isdigit() and int(pid) != group and int(fields[2]) == group
+        if members >= workers:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no {workers} workers started in {timeout:g} s")
+
+
 def test_ctrl_c_stops_a_run_on_workers_at_once_without_their_tracebacks():
     # (each interrupted worker printed its own traceback under the parent's exit)
     import os
@@ -66,7 +92,8 @@ def test_ctrl_c_stops_a_run_on_workers_at_once_without_their_tracebacks():
     p = subprocess.Popen([sys.executable, "-m", "skirmish", "play", str(SCENARIOS / "mill-ambush.toml"), "--games",
                           "400", "--seed", "1", "--policy", "random", "--workers", "2"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    time.sleep(3)
+    _wait_for_workers(p.pid, 2)
+    time.sleep(0.5)  # (the workers into their games)
     os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130 and out == b"" and err.strip() == b""  # (not "Process ForkPoolWorker-1: ...")
