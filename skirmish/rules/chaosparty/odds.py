@@ -15,7 +15,7 @@ the result.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -37,6 +37,9 @@ class AttackOdds:
     counter_damage: tuple[Fraction, ...]
     overload: Fraction
     absorb: Fraction
+    # (E[min(damage, cap)] by cap, worked out once: the odds are shared from a cache and a
+    # greedy policy asks the same ones for every option it weighs)
+    _capped: dict[int, Fraction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def expected_damage(self) -> Fraction:
@@ -49,7 +52,10 @@ class AttackOdds:
 
     def expected_damage_capped(self, cap: int) -> Fraction:
         """E[min(damage, cap)]: damage beyond the target's tokens is wasted."""
-        return sum((min(k, cap) * p for k, p in enumerate(self.damage)), Fraction(0))
+        e = self._capped.get(cap)
+        if e is None:
+            e = self._capped[cap] = sum((min(k, cap) * p for k, p in enumerate(self.damage)), Fraction(0))
+        return e
 
     def expected_counter_capped(self, cap: int) -> Fraction:
         return sum((min(k, cap) * p for k, p in enumerate(self.counter_damage)), Fraction(0))
