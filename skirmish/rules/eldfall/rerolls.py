@@ -75,6 +75,7 @@ def code(attribute: ModifiedAttribute, face: int) -> int:
     return face if attribute.succeeds(face) else FAIL
 
 
+@lru_cache(maxsize=4096)  # (a pure function of a frozen attribute, asked again every seeded exchange)
 def die_codes(attribute: ModifiedAttribute) -> tuple[tuple[int, int], ...]:
     """Every code of one d20 against ``attribute`` with its weight out of 20."""
     weights: dict[int, int] = {}
