@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -193,15 +194,20 @@ def test_E_MOVE_JUMP_first_contact_is_the_halving_one_midpoint_at_a_time(seed: i
         n = max(2, int(math.ceil(float(np.linalg.norm(b - a)) / 0.01)) + 1)
         ts = np.linspace(0.0, 1.0, n)
         k = int(np.flatnonzero(j._blocked(who, a + ts[:, None] * (b - a)))[0])
-        lo, hi = (ts[k - 1] if k else 0.0), ts[k]
-        for _ in range(40):
-            mid = (lo + hi) / 2
-            if j._blocked(who, (a + mid * (b - a))[None, :])[0]:
-                hi = mid
-            else:
-                lo = mid
-        assert got == lo
+        assert got == _halved(j, who, a, b, (ts[k - 1] if k else 0.0), ts[k])
     assert hits
+
+
+def _halved(j: Any, piece: Any, a: np.ndarray, b: np.ndarray, lo: float, hi: float) -> float:
+    """The oracle of ``Jump._bisect``: 40 halvings of [lo, hi] along a→b, one midpoint at a
+    time with the full test (heights, then plan distance); the last clear fraction."""
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if j._blocked(piece, (a + mid * (b - a))[None, :])[0]:
+            hi = mid
+        else:
+            lo = mid
+    return lo
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -223,14 +229,7 @@ def test_E_MOVE_JUMP_halvings_on_any_span_of_a_sloped_line_are_the_ones_made_one
         b = np.array([c.x + rng.uniform(-1, 1), c.y + rng.uniform(-1, 1), rng.uniform(0.0, 5.0)])
         lo, hi = sorted((rng.uniform(0, 1), rng.uniform(0, 1)))
         both += bool(j._overlaps(s, a + np.array([lo, hi])[:, None] * (b - a)).all())
-        x, y = lo, hi
-        for _ in range(40):
-            mid = (x + y) / 2
-            if j._blocked(s, (a + mid * (b - a))[None, :])[0]:
-                y = mid
-            else:
-                x = mid
-        assert j._bisect(s, a, b, lo, hi) == x
+        assert j._bisect(s, a, b, lo, hi) == _halved(j, s, a, b, lo, hi)
     assert 0 < both < 60
 
 
