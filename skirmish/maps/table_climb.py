@@ -109,11 +109,9 @@ class Climb:
         t = self.table
         if _dist(start, (self.model.x, self.model.y)) > 1e-12 or abs(start[2] - self.model.z) > Z_TOL:
             t = t.with_model(replace(self.model, x=start[0], y=start[1], z=start[2]))
-        if plan and bounded:
-            return t.plan_move(self.model.id, pts[-1], kind="walk", budget=self.budget, declared=True, falls=False,
-                               bounded=True)
         if plan:
-            return t.plan_move(self.model.id, pts[-1], kind="walk", budget=1e6, declared=True, falls=False)
+            return t.plan_move(self.model.id, pts[-1], kind="walk", budget=self.budget if bounded else 1e6,
+                               declared=True, falls=False, bounded=bounded)
         return t.check_move(self.model.id, list(pts), kind="walk", budget=1e6, declared=True)
 
     def _feet(self, low: Any, high: Any, aim: Sequence[float], start: Sequence[float]) -> list[tuple[Pt, Pt]]:
