@@ -12,6 +12,8 @@ from numba import njit
 #: within DET_TOL of 0 are parallel (they make no vertex).
 FEAS_TOL = 1e-9
 DET_TOL = 1e-14
+#: paths.RELAX_TOL (a relaxed end may come this much closer than it already is).
+RELAX_TOL = 1e-9
 
 _jit = njit(cache=True, nogil=True)
 #: Small helpers of the hot loops, inlined where they are called.
@@ -432,11 +434,12 @@ def _pair_interval(px: float, py: float, dx: float, dy: float, cap: np.ndarray, 
 @_inline
 def _relaxed(i: int, cap: np.ndarray, shrink: float, relax0: np.ndarray, relax1: np.ndarray) -> float:
     """``paths._relaxed_clearance`` for one pair: the capsule's clearance lowered to the
-    distance each relax point of segment ``i`` (non-NaN) already has, plus ``shrink``."""
+    distance each relax point of segment ``i`` (non-NaN) already has, less ``RELAX_TOL``,
+    plus ``shrink``."""
     clear = cap[4]
     for rel in (relax0, relax1):
         if not np.isnan(rel[i, 0]):
-            clear = _nmin(clear, _nmax(_segment_distance(rel[i, 0], rel[i, 1], cap), 0.0) + shrink)
+            clear = _nmin(clear, _nmax(_segment_distance(rel[i, 0], rel[i, 1], cap) - RELAX_TOL, 0.0) + shrink)
     return clear
 
 

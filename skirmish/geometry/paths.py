@@ -47,6 +47,10 @@ from . import kernels
 
 #: Numerical slack (inches) for "touching is not overlapping" in exact tests.
 EPS = 1e-9
+#: A relaxed end (``relax0`` / ``relax1``) may come this much closer than it already is
+#: (inches): its own distance, recomputed along the segment, rounds either way, and a
+#: start that moves straight away must not be caught by that rounding.
+RELAX_TOL = 1e-9
 #: Default: the configuration-space polygon's round corners stand at most this far
 #: (inches) outside the true arcs (0.01 in = 0.25 mm).
 MAX_ERROR = 0.01
@@ -382,7 +386,7 @@ def _relaxed_clearance(i: np.ndarray, j: np.ndarray, caps: np.ndarray, shrink: f
         if use.any():
             d = _pair_distance(q[use], caps[j[use]])
             clear = clear.copy()
-            clear[use] = np.minimum(clear[use], np.maximum(d, 0.0) + shrink)
+            clear[use] = np.minimum(clear[use], np.maximum(d - RELAX_TOL, 0.0) + shrink)
     return clear
 
 
@@ -550,8 +554,9 @@ class FreeSpace:
         ``(segment index, capsule index, t_in, t_out)``, sorted by segment, then by ``t_in``.
 
         ``relax0`` / ``relax1`` (rows of points, NaN where unused) lower a capsule's
-        clearance, for that segment, to the distance the point already has from it: a
-        path that starts (or ends) too close to something may move away, never closer.
+        clearance, for that segment, to the distance the point already has from it (less
+        :data:`RELAX_TOL`): a path that starts (or ends) too close to something may move
+        away, never closer.
         """
         return violations(p0, p1, self.caps if caps is None else caps, shrink=shrink, relax0=relax0, relax1=relax1)
 
@@ -937,17 +942,24 @@ def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
 
 
 def visible_nodes(space: FreeSpace, nodes: Nodes, point: Sequence[float], *, relax: bool = False,
-                  caps: np.ndarray | None = None, among: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  slack: float = EPS, caps: np.ndarray | None = None, among: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Nodes a point can go straight to, tangent at the node: ``(indices, distances)``.
-    ``relax``: the point may already be too close to something (see :meth:`FreeSpace.violations`).
+    ``relax``: the point may already be too close to something (see :meth:`FreeSpace.violations`);
+    where it is, every node is tried, tangent or not (from inside a clearance, the way out
+    round a corner meets its node from the obstacle's side), and a way may come ``slack``
+    into the clearances (the tolerance a checker of such a start allows).
     ``among``: only these nodes (indices, in order) are tried."""
     p = np.asarray(point, float).reshape(1, 2)
     idx = np.arange(len(nodes)) if among is None else np.asarray(among, int)
-    cand = idx[nodes.admits(idx, nodes.xy[idx] - p)]
+    rows = space.caps if caps is None else caps
+    inside = relax and len(rows) > 0 and bool((capsule_clearance(p, rows) < -EPS).any())
+    cand = idx if inside else idx[nodes.admits(idx, nodes.xy[idx] - p)]
     if len(cand) == 0:
         return cand, np.zeros(0)
     p0 = np.repeat(p, len(cand), axis=0)
-    ok = space.segments_clear(p0, nodes.xy[cand], caps, relax0=p0 if relax else None)
+    ok = space.segments_clear(p0, nodes.xy[cand], caps, shrink=max(EPS, slack) if inside else EPS,
+                              relax0=p0 if relax else None)
     cand = cand[ok]
     return cand, np.hypot(*(nodes.xy[cand] - p).T)
 

@@ -58,21 +58,22 @@ class Jump:
                        if near and s.solid.z1 <= self.start[2] + Z_TOL}
         self._seen: dict[tuple[float, ...], tuple[Any, ...]] = {}  # (_landed)
 
-    def _blocked(self, s: Any, pts: np.ndarray) -> np.ndarray:
+    def _blocked(self, s: Any, pts: np.ndarray, gap: float = -CONTACT) -> np.ndarray:
         """Does the hitbox at each point ``(x, y, z)`` run into piece ``s``? (The plan
-        distance is measured only where the heights overlap.)"""
+        distance is measured only where the heights overlap.) ``gap``: see :meth:`_reaches`."""
         out = self._overlaps(s, pts)
         if out.any():
-            out[out] = self._reaches(s, pts[out])
+            out[out] = self._reaches(s, pts[out], gap)
         return out
 
     def _overlaps(self, s: Any, pts: np.ndarray) -> np.ndarray:
         """Do the hitbox's heights at each point overlap piece ``s``'s?"""
         return (s.solid.z1 > pts[:, 2] + Z_TOL) & (s.solid.z0 < pts[:, 2] + self.h - Z_TOL)
 
-    def _reaches(self, s: Any, pts: np.ndarray) -> np.ndarray:
-        """Does the base at each point reach into piece ``s``'s footprint (plan distance)?"""
-        return shapely.distance(s.solid.footprint, shapely.points(pts[:, :2])) < self.r - CONTACT
+    def _reaches(self, s: Any, pts: np.ndarray, gap: float = -CONTACT) -> np.ndarray:
+        """Does the base at each point come nearer than ``gap`` to piece ``s``'s footprint
+        (plan distance)? (-CONTACT: it runs into it; 0: it touches it.)"""
+        return shapely.distance(s.solid.footprint, shapely.points(pts[:, :2])) < self.r + gap
 
     def _first_blocked(self, s: Any, pts: np.ndarray, idx: np.ndarray) -> int:
         """The first of the points ``pts[idx]`` (``idx`` in order along the line) where the
@@ -105,17 +106,28 @@ class Jump:
             if hit < 0:
                 continue
             best, who = self._bisect(s, a, b, float(ts[hit - 1]) if hit else 0.0, float(ts[hit])), s
-        return best, who
+        return (best, who) if who is None else (self._touched(who, a, b, best), who)
+
+    def _touched(self, s: Any, a: np.ndarray, b: np.ndarray, hit: float) -> float:
+        """Where the hitbox, running into ``s`` at ``hit`` along ``a → b``, first touches it
+        (its base at no gap: not left inside the piece's clearance, where the contact
+        tolerance lets it run on, and walks would start from inside): the last parameter
+        before ``hit`` of 40 halvings; ``hit`` where ``a`` is nearer than that already."""
+        return hit if self._blocked(s, a[None], 0.0)[0] else self._bisect(s, a, b, 0.0, hit, gap=0.0)
 
     def _bisect(self, s: Any, a: np.ndarray, b: np.ndarray, lo: float, hi: float, steps: int = 40,
-                depth: int = 3) -> float:
+                depth: int = 3, gap: float = -CONTACT) -> float:
         """The last free parameter of 40 halvings of ``[lo, hi]`` (free at ``lo``, blocked
-        by ``s`` at ``hi``): each ``depth`` halvings in one call, every midpoint they may
-        visit tested at once (the same midpoints, the same answer as one at a time).
-        Where the heights overlap at both ends they overlap at every midpoint (the height
-        is monotone along the line, rounded or not): only the plan distance is tested."""
+        by ``s`` at ``hi``; ``gap``: see :meth:`_reaches`): each ``depth`` halvings in one
+        call, every midpoint they may visit tested at once (the same midpoints, the same
+        answer as one at a time). Where the heights overlap at both ends they overlap at
+        every midpoint (the height is monotone along the line, rounded or not): only the
+        plan distance is tested."""
         ends = a + np.array([lo, hi])[:, None] * (b - a)
-        blocked_at = self._reaches if self._overlaps(s, ends).all() else self._blocked
+        test = self._reaches if self._overlaps(s, ends).all() else self._blocked
+
+        def blocked_at(s: Any, pts: np.ndarray) -> np.ndarray:
+            return test(s, pts, gap)
         done = 0
         while done < steps:
             k = min(depth, steps - done)

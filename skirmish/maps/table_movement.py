@@ -629,7 +629,7 @@ class _Mover:
             add(g.edges[:, 1] + o, g.edges[:, 0] + o, g.weights, 0)
         first = offset[self.home]  # (only the nodes within reach are tried)
         idx, dist = P.visible_nodes(self.space(self.home).trav, nodes[self.home], self.start, relax=True,
-                                    among=np.flatnonzero(near[first:first + len(nodes[self.home])]))
+                                    slack=CONTACT, among=np.flatnonzero(near[first:first + len(nodes[self.home])]))
         add(np.full(len(idx), start), idx + offset[self.home], dist, 0)
         for li, lad in enumerate(self.ladders):
             if not lad.usable or lad.low not in offset or lad.high not in offset:

@@ -194,16 +194,18 @@ def test_E_MOVE_JUMP_first_contact_is_the_halving_one_midpoint_at_a_time(seed: i
         n = max(2, int(math.ceil(float(np.linalg.norm(b - a)) / 0.01)) + 1)
         ts = np.linspace(0.0, 1.0, n)
         k = int(np.flatnonzero(j._blocked(who, a + ts[:, None] * (b - a)))[0])
-        assert got == _halved(j, who, a, b, (ts[k - 1] if k else 0.0), ts[k])
+        hit = _halved(j, who, a, b, (ts[k - 1] if k else 0.0), ts[k])
+        # then back to where it first touches (no gap), from the start when it is free of that
+        assert got == (hit if j._blocked(who, a[None], 0.0)[0] else _halved(j, who, a, b, 0.0, hit, gap=0.0))
     assert hits
 
 
-def _halved(j: Any, piece: Any, a: np.ndarray, b: np.ndarray, lo: float, hi: float) -> float:
+def _halved(j: Any, piece: Any, a: np.ndarray, b: np.ndarray, lo: float, hi: float, gap: float = -1e-3) -> float:
     """The oracle of ``Jump._bisect``: 40 halvings of [lo, hi] along a→b, one midpoint at a
-    time with the full test (heights, then plan distance); the last clear fraction."""
+    time with the full test (heights, then plan distance to within ``gap``); the last clear fraction."""
     for _ in range(40):
         mid = (lo + hi) / 2
-        if j._blocked(piece, (a + mid * (b - a))[None, :])[0]:
+        if j._blocked(piece, (a + mid * (b - a))[None, :], gap)[0]:
             hi = mid
         else:
             lo = mid
@@ -230,6 +232,7 @@ def test_E_MOVE_JUMP_halvings_on_any_span_of_a_sloped_line_are_the_ones_made_one
         lo, hi = sorted((rng.uniform(0, 1), rng.uniform(0, 1)))
         both += bool(j._overlaps(s, a + np.array([lo, hi])[:, None] * (b - a)).all())
         assert j._bisect(s, a, b, lo, hi) == _halved(j, s, a, b, lo, hi)
+        assert j._bisect(s, a, b, lo, hi, gap=0.0) == _halved(j, s, a, b, lo, hi, gap=0.0)  # (touching: _touched)
     assert 0 < both < 60
 
 
@@ -431,7 +434,7 @@ def test_e_move_jump_first_contact_tests_only_points_near_each_piece_and_finds_w
                 hit = np.flatnonzero(j._blocked(s, pts))
                 if len(hit) and ts[hit[0]] < best:
                     best, who = j._bisect(s, a, b, float(ts[hit[0] - 1]) if hit[0] else 0.0, float(ts[hit[0]])), s
-            assert got == (best, who)
+            assert got == (best if who is None else j._touched(who, a, b, best), who)
             hits += who is not None
     assert hits >= 3
 
