@@ -115,7 +115,7 @@ def near_segment(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray | 
     f8 = np.float64
     c = np.ascontiguousarray(c, f8)
     return _c()._near_rows(c, np.ascontiguousarray(a, f8), np.ascontiguousarray(d, f8),
-                           np.ascontiguousarray(np.broadcast_to(np.asarray(pad, f8), (len(c),)), f8))
+                           np.array(np.broadcast_to(np.asarray(pad, f8), (len(c),))))  # (a writable copy)
 
 
 def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
