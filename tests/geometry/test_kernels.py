@@ -429,6 +429,30 @@ def test_e_move_kernel_violated_gives_the_numpy_verdicts(seed):
         assert np.array_equal(np.unique(slow_v[0]), np.flatnonzero(slow))  # (the same test)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_e_move_a_relaxed_start_inside_a_clearance_moving_straight_away_is_never_violated(seed):
+    """E-MOVE: a step that starts inside a capsule's clearance (by up to the contact
+    tolerance) and moves straight away from the capsule's segment keeps the relaxed
+    clearance, compiled and numpy alike: the start's own distance, recomputed along the
+    step, is not caught by its rounding (``paths.RELAX_TOL``, the same in both)."""
+    from skirmish.geometry import _compiled, paths
+
+    assert _compiled.RELAX_TOL == paths.RELAX_TOL
+    rng = np.random.default_rng(seed)
+    n = 400
+    caps = np.column_stack([rng.uniform(0, 30, (n, 4)), rng.uniform(0.2, 1.2, n)])
+    a, b = caps[:, 0:2], caps[:, 2:4]
+    foot = a + rng.uniform(0, 1, (n, 1)) * (b - a)  # the nearest point of the segment
+    s = b - a
+    normal = np.column_stack([-s[:, 1], s[:, 0]]) / np.hypot(s[:, 0], s[:, 1])[:, None]
+    normal *= rng.choice([-1.0, 1.0], (n, 1))
+    p0 = foot + normal * (caps[:, 4] - rng.uniform(0, 1e-3, n))[:, None]
+    p1 = p0 + normal * rng.uniform(0.01, 3, (n, 1))
+    for i in range(n):  # (each step against its own capsule)
+        fast, slow = _both_ways(paths.violated, p0[i:i + 1], p1[i:i + 1], caps[i:i + 1], relax0=p0[i:i + 1])
+        assert not fast[0] and not slow[0], i
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_e_los_kernel_within_disc_is_the_clips_one_vertex_at_a_time(seed):
