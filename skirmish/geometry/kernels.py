@@ -22,7 +22,7 @@ import sys
 from itertools import accumulate
 from types import ModuleType
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -49,6 +49,14 @@ def _c() -> ModuleType:
     return _compiled
 
 
+def _own(a: Any, dtype: Any = None) -> np.ndarray:
+    """``a`` as a C-contiguous array of ``dtype`` that a kernel takes as it is: a read-only
+    one (a broadcast view, say) is copied, since numba would compile the kernel again for
+    it (a read-only array is another type to numba; for the largest, some 10 s)."""
+    a = np.ascontiguousarray(a, dtype)
+    return a if a.flags.writeable else a.copy()
+
+
 def wanted(work: int) -> bool:
     """Whether to run a kernel (rather than its numpy twin) on ``work`` items: always once
     the kernels are loaded, before that only for a batch big enough to repay loading them."""
@@ -60,13 +68,13 @@ def vertices(A: np.ndarray) -> np.ndarray:
     crossing of two rows that meets every row within ``_compiled.FEAS_TOL`` (1e-9; rows whose
     determinant is within ``DET_TOL``, 1e-14, of 0 are parallel) (empty when the
     polygon is)."""
-    return _c()._vertices(np.ascontiguousarray(A, dtype=np.float64))
+    return _c()._vertices(_own(A, dtype=np.float64))
 
 
 def vertices_each(A: np.ndarray) -> np.ndarray:
     """:func:`vertices` of each system ``A[b]`` (B, m, 3) at once: (B, k, 2), each row's
     vertices first, in the same order, then NaN (k: the most any row has, at least 1)."""
-    return _c()._vertices_each(np.ascontiguousarray(A, dtype=np.float64))
+    return _c()._vertices_each(_own(A, dtype=np.float64))
 
 
 def feasible_blocks(systems: list[np.ndarray], blocks: list[np.ndarray], which: np.ndarray) -> np.ndarray:
@@ -79,11 +87,11 @@ def feasible_blocks(systems: list[np.ndarray], blocks: list[np.ndarray], which: 
 
 def feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: np.ndarray, which: np.ndarray) -> np.ndarray:
     """:func:`feasible_blocks` with the blocks flat: block ``e`` is ``rows[first[e]:first[e + 1]]``."""
-    S = np.ascontiguousarray(np.concatenate(systems), dtype=np.float64)
+    S = _own(np.concatenate(systems), dtype=np.float64)
     start = np.array(list(accumulate(map(len, systems), initial=0)), np.int64)
     i8 = np.int64
-    return _c()._feasible_blocks(S, start, np.ascontiguousarray(rows, np.float64), np.ascontiguousarray(first, i8),
-                                 np.ascontiguousarray(which, i8))
+    return _c()._feasible_blocks(S, start, _own(rows, np.float64), _own(first, i8),
+                                 _own(which, i8))
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
@@ -91,7 +99,7 @@ def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarra
     Returns (rows, V + 1, 2): the kept vertices and crossings in order, padded by the first
     one; an empty result is all-NaN."""
     f8 = np.float64
-    return _c()._clip(np.ascontiguousarray(verts, f8), np.ascontiguousarray(n, f8), np.ascontiguousarray(c0, f8))
+    return _c()._clip(_own(verts, f8), _own(n, f8), _own(c0, f8))
 
 
 def patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -99,30 +107,30 @@ def patches(box: np.ndarray, D: np.ndarray, H: np.ndarray) -> tuple[np.ndarray, 
     (6, 2) containing the box ∩ the region (disc ``D`` ∩ half-plane ``H``), and whether it
     is non-empty."""
     f8 = np.float64
-    return _c()._patches(np.ascontiguousarray(box, f8), np.ascontiguousarray(D, f8), np.ascontiguousarray(H, f8))
+    return _c()._patches(_own(box, f8), _own(D, f8), _own(H, f8))
 
 
 def project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._project`` compiled (the same bits): the point of each disc ``D`` ∩ half-plane
     ``H`` nearest to ``pt`` (rows)."""
     f8 = np.float64
-    return _c()._project(np.ascontiguousarray(pt, f8), np.ascontiguousarray(D, f8), np.ascontiguousarray(H, f8))
+    return _c()._project(_own(pt, f8), _own(D, f8), _own(H, f8))
 
 
 def near_segment(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray | float) -> np.ndarray:
     """``los._near_segment`` compiled (its verdicts): row by row, whether the circle ``c``
     (x, y, r) comes within ``pad`` of the segment a + t·d, t in [0, 1]."""
     f8 = np.float64
-    c = np.ascontiguousarray(c, f8)
-    return _c()._near_rows(c, np.ascontiguousarray(a, f8), np.ascontiguousarray(d, f8),
-                           np.array(np.broadcast_to(np.asarray(pad, f8), (len(c),))))  # (a writable copy)
+    c = _own(c, f8)
+    return _c()._near_rows(c, _own(a, f8), _own(d, f8),
+                           _own(np.broadcast_to(np.asarray(pad, f8), (len(c),)), f8))
 
 
 def point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     """``paths.point_capsule_distance`` compiled (the same bits): (n, m) distances from the
     points to the capsules' segments (rows ax ay bx by c)."""
     f8 = np.float64
-    return _c()._point_capsule_distance(np.ascontiguousarray(pts, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8))
+    return _c()._point_capsule_distance(_own(pts, f8).reshape(-1, 2), _own(caps, f8))
 
 
 def points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: tuple[float, float, float, float] | None,
@@ -133,11 +141,11 @@ def points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: tuple[float,
     ``starts``), decided by the parity of the edges crossed (the point lies further than
     its clearance from each)."""
     f8 = np.float64
-    pts = np.ascontiguousarray(pts, f8).reshape(-1, 2)
-    return _c()._points_free(pts, np.ascontiguousarray(caps, f8), float(tol),
+    pts = _own(pts, f8).reshape(-1, 2)
+    return _c()._points_free(pts, _own(caps, f8), float(tol),
                              np.array(box if box is not None else (np.nan,) * 4, f8),
-                             np.ones(len(pts), bool) if on is None else np.ascontiguousarray(on, bool),
-                             np.ascontiguousarray(edges, f8).reshape(-1, 4), np.ascontiguousarray(starts, np.int64))
+                             np.ones(len(pts), bool) if on is None else _own(on, bool),
+                             _own(edges, f8).reshape(-1, 4), _own(starts, np.int64))
 
 
 def tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarray, eix: np.ndarray, eiy: np.ndarray,
@@ -145,7 +153,7 @@ def tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
     """``paths.tangent_pairs`` compiled (the same pairs) from its float32 coordinates and
     edge directions, free corners, groups and float32 bounds."""
-    f4, c = np.float32, np.ascontiguousarray
+    f4, c = np.float32, _own
     return _c()._tangent_pairs(c(x, f4), c(y, f4), c(eox, f4), c(eoy, f4), c(eix, f4), c(eiy, f4), c(free, bool),
                                c(group, np.int64), f4(near2), f4(mtol))
 
@@ -154,7 +162,7 @@ def dijkstra(n: int, start: np.ndarray, v: np.ndarray, w: np.ndarray, eid: np.nd
              limit: float) -> tuple[np.ndarray, np.ndarray]:
     """``paths.dijkstra`` compiled (the same distances and predecessors) over its
     adjacency arrays: node ``x``'s out-edges are ``start[x]:start[x + 1]``."""
-    i8, c = np.int64, np.ascontiguousarray
+    i8, c = np.int64, _own
     return _c()._dijkstra(int(n), c(start, i8), c(v, i8), c(w, np.float64), c(eid, i8),
                           np.array(list(sources), i8).reshape(-1), np.array(list(sources.values()), float).reshape(-1),
                           float(limit))
@@ -171,11 +179,11 @@ def _segments_args(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: flo
                    relax1: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]:
     """The capsule kernels' arguments: contiguous rows, relax points NaN where unused."""
     f8 = np.float64
-    p0 = np.ascontiguousarray(p0, f8).reshape(-1, 2)
+    p0 = _own(p0, f8).reshape(-1, 2)
     none = np.full((len(p0), 2), np.nan)
-    r0 = none if relax0 is None else np.ascontiguousarray(relax0, f8).reshape(-1, 2)
-    r1 = none if relax1 is None else np.ascontiguousarray(relax1, f8).reshape(-1, 2)
-    return p0, np.ascontiguousarray(p1, f8).reshape(-1, 2), np.ascontiguousarray(caps, f8), float(shrink), r0, r1
+    r0 = none if relax0 is None else _own(relax0, f8).reshape(-1, 2)
+    r1 = none if relax1 is None else _own(relax1, f8).reshape(-1, 2)
+    return p0, _own(p1, f8).reshape(-1, 2), _own(caps, f8), float(shrink), r0, r1
 
 
 def violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
@@ -192,7 +200,7 @@ def witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.n
     """``los._heights_over`` compiled (the same bits): per row (segment ``bundle[i]`` ×
     the piece it crosses on (t0, t1)) whether no heights clear it; per segment, whether
     it is ruled out, whether some piece may be passed under, and its heights."""
-    f8, c = np.float64, np.ascontiguousarray
+    f8, c = np.float64, _own
     return _c()._witness_heights(c(bundle, np.int64), c(t0, f8), c(t1, f8), c(z0, f8), c(z1, f8), c(sealed, bool),
                                  c(zP, f8), c(zQ, f8), float(eta))
 
@@ -202,14 +210,14 @@ def within_disc(P: np.ndarray, D: np.ndarray, far: float) -> np.ndarray:
     each polygon ``P[i]`` cut by its disc ``D[i]``'s tangent facing each of its vertices
     outside the disc; (rows, 2V, 2), padded by repetition."""
     f8 = np.float64
-    return _c()._within_disc(np.ascontiguousarray(P, f8), np.ascontiguousarray(D, f8), float(far))
+    return _c()._within_disc(_own(P, f8), _own(D, f8), float(far))
 
 
 def chain_prepare(P: np.ndarray, Q: np.ndarray, cP: np.ndarray, cQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray,
                   zP: np.ndarray, zQ: np.ndarray, rb: np.ndarray, verts: np.ndarray, z0: np.ndarray, z1: np.ndarray,
                   sealed: np.ndarray, eta: float, widen: float, slack: float) -> tuple[np.ndarray, ...]:
     """``los_chain._prepare``'s arrays in one compiled pass (see ``_compiled._chain_prepare``)."""
-    f8, c = np.float64, np.ascontiguousarray
+    f8, c = np.float64, _own
     return _c()._chain_prepare(c(P, f8), c(Q, f8), c(cP, f8), c(cQ, f8), c(DP, f8), c(DQ, f8), c(zP, f8), c(zQ, f8),
                                c(rb, np.int64), c(verts, f8), c(z0, f8), c(z1, f8), c(sealed, bool), float(eta),
                                float(widen), float(slack))
@@ -217,7 +225,7 @@ def chain_prepare(P: np.ndarray, Q: np.ndarray, cP: np.ndarray, cQ: np.ndarray, 
 
 def region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox`` compiled (the same bits): the box (n, 4) of each disc ∩ half-plane."""
-    return _c()._region_bbox(np.ascontiguousarray(D, np.float64), np.ascontiguousarray(H, np.float64))
+    return _c()._region_bbox(_own(D, np.float64), _own(H, np.float64))
 
 
 def containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray, b: np.ndarray, piece: np.ndarray,
@@ -228,7 +236,7 @@ def containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray, 
     (bundle ``b``, piece ``piece``): a polygon piece's t-interval from its half-planes, a
     round one's given (``t0r``, ``t1r``), then the heights over it."""
     f8, i8 = np.float64, np.int64
-    c = np.ascontiguousarray
+    c = _own
     return _c()._containment(c(vP, f8), c(vQ, f8), c(DP, f8), c(DQ, f8), c(b, i8), c(piece, i8), c(round_, bool),
                              c(halfplanes, f8), c(t0r, f8), c(t1r, f8), c(zP, f8), c(zQ, f8), c(z0, f8), c(z1, f8),
                              c(sealed, bool), float(eta), float(big))
@@ -240,8 +248,8 @@ def xrange_within(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float =
     when empty): the x-range of its intersection with the convex polygon {n·x >= c - tol}
     (the first ``count[r]`` rows of ``hp[r]`` (E, 3)), and whether they meet: the polygon
     clipped by each half-plane in turn (Sutherland–Hodgman)."""
-    return _c()._xrange(np.ascontiguousarray(k, np.float64), np.ascontiguousarray(hp, np.float64),
-                        np.ascontiguousarray(count, np.int64), float(tol))
+    return _c()._xrange(_own(k, np.float64), _own(hp, np.float64),
+                        _own(count, np.int64), float(tol))
 
 
 def hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -249,7 +257,7 @@ def hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     counter-clockwise order (by edge direction), padded by repeating the last one, and the
     count of each (0 where a point is NaN). An edge joins two points with every point on its
     left (within 1e-12 of the points' scale); of edges of one direction the first is kept."""
-    return _c()._hull_halfplanes(np.ascontiguousarray(pts, np.float64))
+    return _c()._hull_halfplanes(_own(pts, np.float64))
 
 
 def chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -258,7 +266,7 @@ def chords(k: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     line enters and leaves the polygon's interior, (m, n) each ((inf, -inf) where it does
     not cross it)."""
     lines = np.asarray(lines, np.float64)
-    return _c()._chords(np.ascontiguousarray(k, np.float64), np.ascontiguousarray(lines[None] if lines.ndim == 2
+    return _c()._chords(_own(k, np.float64), _own(lines[None] if lines.ndim == 2
                                                                                  else lines))
 
 
@@ -269,7 +277,7 @@ def inside_run(k: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     stretch: the intersection of the lines' chords nudged inwards (by 1e-9 of the scale
     and 1e-6 of its length), each end checked again against the polygon's vertical chord."""
     V = np.asarray(V, np.float64)
-    return _c()._inside_run(np.ascontiguousarray(k, np.float64), np.ascontiguousarray(V[None] if V.ndim == 2 else V))
+    return _c()._inside_run(_own(k, np.float64), _own(V[None] if V.ndim == 2 else V))
 
 
 def clear_of(k: np.ndarray, V: np.ndarray, kidx: np.ndarray, vidx: np.ndarray, wd: float, slack: float
@@ -279,8 +287,8 @@ def clear_of(k: np.ndarray, V: np.ndarray, kidx: np.ndarray, vidx: np.ndarray, w
     polygon or wholly below it, by at least ``wd + slack`` vertically (over every vertex of
     both: the heights are linear in (α, β)); False when either is all NaN."""
     f8, i8 = np.float64, np.int64
-    return _c()._clear_of(np.ascontiguousarray(k, f8), np.ascontiguousarray(V, f8), np.ascontiguousarray(kidx, i8),
-                          np.ascontiguousarray(vidx, i8), float(wd), float(slack))
+    return _c()._clear_of(_own(k, f8), _own(V, f8), _own(kidx, i8),
+                          _own(vidx, i8), float(wd), float(slack))
 
 
 def crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarray, halfplanes: np.ndarray,
@@ -291,9 +299,9 @@ def crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarra
     owner); empty (t0 > t1, or (1, 0) where the piece's ``piece_circle`` is not within
     max(0, -margin) + 1e-9 of the segment)."""
     f8 = np.float64
-    return _c()._crossings(np.ascontiguousarray(pp, f8), np.ascontiguousarray(dd, f8),
-                           np.ascontiguousarray(piece, np.int64), np.ascontiguousarray(circ, f8),
-                           np.ascontiguousarray(halfplanes, f8), np.ascontiguousarray(piece_circle, f8), float(margin))
+    return _c()._crossings(_own(pp, f8), _own(dd, f8),
+                           _own(piece, np.int64), _own(circ, f8),
+                           _own(halfplanes, f8), _own(piece_circle, f8), float(margin))
 
 
 def disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -301,8 +309,8 @@ def disc_containment(P: np.ndarray, Q: np.ndarray, circ: np.ndarray) -> tuple[np
     vertex of ``P[r]`` (V, 2) and q of ``Q[r]``, is inside the circle ``circ[r]``
     (x, y, r): empty when t0 >= t1; NaN where a vertex is."""
     f8 = np.float64
-    return _c()._disc_containment(np.ascontiguousarray(P, f8), np.ascontiguousarray(Q, f8),
-                                  np.ascontiguousarray(circ, f8))
+    return _c()._disc_containment(_own(P, f8), _own(Q, f8),
+                                  _own(circ, f8))
 
 
 def binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -313,7 +321,7 @@ def binding_vertices(k: np.ndarray, b_lo: np.ndarray, b_hi: np.ndarray) -> tuple
     shape = np.broadcast_shapes(np.shape(b_lo), np.shape(b_hi), (len(k),))
     lo, hi, kidx = np.empty(shape), np.empty(shape), np.empty(shape, np.int64)
     lo[...], hi[...], kidx[...] = b_lo, b_hi, np.arange(len(k))
-    a, b = _c()._binding_vertices(np.ascontiguousarray(k, np.float64), kidx.reshape(-1), lo.reshape(-1), hi.reshape(-1))
+    a, b = _c()._binding_vertices(_own(k, np.float64), kidx.reshape(-1), lo.reshape(-1), hi.reshape(-1))
     return a.reshape(shape + (3, 2)), b.reshape(shape + (3, 2))
 
 
@@ -331,16 +339,16 @@ def separators(o: np.ndarray, d: np.ndarray, bundle: np.ndarray, CP: np.ndarray,
     row, whether its chord helps cover another row's covered line (it is then one of that
     proof's solids)."""
     f8, i8 = np.float64, np.int64
-    bundle = np.asarray(bundle, i8)
+    bundle = _own(bundle, i8)
     order = np.argsort(bundle, kind="stable")
     ends = np.searchsorted(bundle[order], np.arange(len(CP) + 1))
     return _c()._separators(
-        np.ascontiguousarray(o, f8), np.ascontiguousarray(d, f8), bundle, np.ascontiguousarray(CP, f8),
-        np.ascontiguousarray(CQ, f8), np.ascontiguousarray(zP, f8), np.ascontiguousarray(zQ, f8),
-        order.astype(i8), ends[:-1].astype(i8), ends[1:].astype(i8), np.ascontiguousarray(piece, i8),
-        np.ascontiguousarray(z0, f8), np.ascontiguousarray(z1, f8), np.ascontiguousarray(sealed, np.bool_),
-        np.ascontiguousarray(round_, np.bool_), np.ascontiguousarray(halfplanes, f8),
-        np.ascontiguousarray(piece_circle, f8), float(eta))
+        _own(o, f8), _own(d, f8), bundle, _own(CP, f8),
+        _own(CQ, f8), _own(zP, f8), _own(zQ, f8),
+        order.astype(i8), ends[:-1].astype(i8), ends[1:].astype(i8), _own(piece, i8),
+        _own(z0, f8), _own(z1, f8), _own(sealed, np.bool_),
+        _own(round_, np.bool_), _own(halfplanes, f8),
+        _own(piece_circle, f8), float(eta))
 
 
 def _warmups() -> list[Callable[[], object]]:
@@ -418,7 +426,7 @@ def round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: n
     test), witness (x0, y0, z0, x1, y1, z1), proof kinds (1 separator, 2 containment) and
     solids (n, owners); its rows (``first``, ``count`` into ``piece``, ``owner``) and
     patches ``vP``, ``vQ`` (n, 6, 2)."""
-    f8, i8, c = np.float64, np.int64, np.ascontiguousarray
+    f8, i8, c = np.float64, np.int64, _own
     return _c()._round_one(c(P, f8), c(Q, f8), c(H, f8), c(zP, f8), c(zQ, f8), c(own_p, i8), c(own_q, i8),
                            c(live, bool), float(thin), c(owner_box, f8), c(obs.owner_bound, f8), c(obs.owner_z0, f8),
                            c(obs.owner_z1, f8), c(obs.owner_sealed, bool), c(obs.owner_circle, f8),
@@ -433,5 +441,5 @@ def convex_corners(xy: np.ndarray, sizes: np.ndarray, inside: np.ndarray, min_tu
     bits): per corner (``xy``, ``sizes[i]`` of them for piece ``i``) whether it is kept so
     far, its directions in and out, its neighbours ``nxt`` and ``prv``, and the
     (corner, the other piece's corner there) pairs, in order."""
-    return _c()._convex_corners(np.ascontiguousarray(xy, np.float64), np.ascontiguousarray(sizes, np.int64),
-                                np.ascontiguousarray(inside, bool), float(min_turn), float(tol))
+    return _c()._convex_corners(_own(xy, np.float64), _own(sizes, np.int64),
+                                _own(inside, bool), float(min_turn), float(tol))

@@ -1,7 +1,8 @@
 """A played game hands the compiled kernels only writable arrays (E-LOS, E-MOVE): numba
 compiles a kernel once per argument type, and a read-only array is another type, so a
 read-only argument (a broadcast view, say) would compile the largest kernels a second
-time, some 10 s on a cold cache, in the middle of a game."""
+time, some 10 s on a cold cache, in the middle of a game. (The wrappers in
+``skirmish.geometry.kernels`` copy a read-only array, ``_own``.)"""
 
 from __future__ import annotations
 

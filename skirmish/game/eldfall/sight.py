@@ -191,7 +191,7 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     targets = np.array([(p[0], p[1], r, p[2], h, own) for p in points], float).reshape(n, 6)  # (Viewer rows)
     others = [rest.models[idx[o]] for o in ids]
     views = np.array([(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others], float).reshape(k, 6)
-    src = Viewers(np.tile(views, (n, 1)))  # point-major: every other at point 0, ... (its own, writable rows)
+    src = Viewers(np.tile(views, (n, 1)))  # point-major: every other at point 0, then 1, ...
     dst = Viewers(np.repeat(targets, k, axis=0))
     facing = [o.facing_vector for o in others] * n
     return rest.line_of_sight_with(also, src, dst, facing, any_of, model.id) if also else \
