@@ -124,10 +124,7 @@ class Jump:
         every midpoint (the height is monotone along the line, rounded or not): only the
         plan distance is tested."""
         ends = a + np.array([lo, hi])[:, None] * (b - a)
-        test = self._reaches if self._overlaps(s, ends).all() else self._blocked
-
-        def blocked_at(s: Any, pts: np.ndarray) -> np.ndarray:
-            return test(s, pts, gap)
+        blocked_at = self._reaches if self._overlaps(s, ends).all() else self._blocked
         done = 0
         while done < steps:
             k = min(depth, steps - done)
@@ -138,7 +135,7 @@ class Jump:
                 levels.append(mids)
                 spans = [half for (x, y), m in zip(spans, mids) for half in ((x, m), (m, y))]
             flat = np.array([m for mids in levels for m in mids])
-            blocked = blocked_at(s, a + flat[:, None] * (b - a)).tolist()
+            blocked = blocked_at(s, a + flat[:, None] * (b - a), gap).tolist()
             node = first = 0
             for mids in levels:
                 if blocked[first + node]:

@@ -31,7 +31,8 @@ def _at(t: Table, x: float, y: float) -> Table:
 
 def _gap(t: Table) -> float:
     m = t.model("a")
-    return float(shapely.distance(shapely.box(10, 8, 12, 16), shapely.Point(m.x, m.y))) - m.radius
+    wall = t.scenery[0].solid.footprint
+    return float(shapely.distance(wall, shapely.Point(m.x, m.y))) - m.radius
 
 
 @pytest.mark.parametrize("inside", list(np.linspace(0.0, CONTACT, 41)))
