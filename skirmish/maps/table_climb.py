@@ -131,8 +131,7 @@ class Climb:
         """The cheapest climb to ``aim`` (on another surface, or on a face: up it from its
         foot) as a :class:`MovePlan`."""
         mv = self.mv
-        target = next((u for u in mv.surfaces if abs(u.z - aim[2]) <= Z_TOL and shapely.covers(u.support, Point(aim[:2]))),
-                      None)
+        target = next((u for u in mv.surfaces if abs(u.z - aim[2]) <= Z_TOL and u.holds_xy(aim[0], aim[1])), None)
         start = self.start
         if mv.face is not None:
             return self._plan_from_face(aim, target, notes)
@@ -244,7 +243,7 @@ class Climb:
         return (float(top[0]), float(top[1]), surface.z)
 
     def _on_surface(self, p: Pt) -> bool:
-        return any(abs(u.z - p[2]) <= Z_TOL and shapely.covers(u.support, Point(p[0], p[1])) for u in self.mv.surfaces)
+        return any(abs(u.z - p[2]) <= Z_TOL and u.holds_xy(p[0], p[1]) for u in self.mv.surfaces)
 
     def _hop(self, a: Pt, b: Pt, at: int, vs: list[Violation]) -> float:
         """The step over the top's edge, between touching the face and standing inside it."""

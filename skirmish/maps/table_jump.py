@@ -148,7 +148,7 @@ class Jump:
 
     def _surface_at(self, xy: np.ndarray, z: float) -> int:
         for u in self.mv.surfaces:
-            if abs(u.z - z) <= Z_TOL and shapely.covers(u.support, Point(*xy)):
+            if abs(u.z - z) <= Z_TOL and u.holds_xy(float(xy[0]), float(xy[1])):
                 return u.index
         return -1
 

@@ -84,6 +84,14 @@ class Surface:
         x0, y0, x1, y1 = self.support.bounds
         return x0, y0, x1, y1
 
+    def holds_xy(self, x: float, y: float) -> bool:
+        """Whether the support holds the plan point ``(x, y)`` (its edge too): ``intersects_xy``,
+        read off the bounds for the table's box."""
+        if self.box:
+            x0, y0, x1, y1 = self.bounds
+            return x0 <= x <= x1 and y0 <= y <= y1
+        return bool(shapely.intersects_xy(self.support, x, y))
+
     @property
     def label(self) -> str:
         if not self.pieces:
@@ -952,7 +960,7 @@ class TableMovement:
         m = t.model(model_id)
         best = None
         for u in self.surfaces:
-            if abs(u.z - m.z) <= Z_TOL and shapely.intersects_xy(u.support, m.x, m.y):  # (covers, for a point)
+            if abs(u.z - m.z) <= Z_TOL and u.holds_xy(m.x, m.y):  # (covers, for a point)
                 best = u
         if best is None:
             tops = ", ".join(f"{u.z:g} ({u.label})" for u in self.surfaces)
@@ -983,9 +991,9 @@ class TableMovement:
         t: Any = self
         m = t.model(model_id)
         if "Flying" in m.states or \
-                any(abs(u.z - m.z) <= Z_TOL and shapely.intersects_xy(u.support, m.x, m.y) for u in self.surfaces):
+                any(abs(u.z - m.z) <= Z_TOL and u.holds_xy(m.x, m.y) for u in self.surfaces):
             return None  # (a Flying model is where it flies: E-STATE-OTHER)
-        below = [u for u in self.surfaces if u.z < m.z - Z_TOL and shapely.intersects_xy(u.support, m.x, m.y)]
+        below = [u for u in self.surfaces if u.z < m.z - Z_TOL and u.holds_xy(m.x, m.y)]
         if not below:
             return None
         low = max(below, key=lambda u: u.z)
@@ -1575,7 +1583,7 @@ class TableMovement:
         p = self._mv_point(to, f"a {kind}'s point")
         if len(p) == 3:
             return p[0], p[1], p[2]
-        tops = [u.z for u in mv.surfaces if shapely.covers(u.support, Point(p[0], p[1]))]
+        tops = [u.z for u in mv.surfaces if u.holds_xy(p[0], p[1])]
         if not tops:
             raise SkirmishError(f"({p[0]:g}, {p[1]:g}) is off the table; a {kind}'s point must be on it")
         return p[0], p[1], max(tops)

@@ -239,3 +239,20 @@ def test_paths_off_roofs_pass_the_checker_and_fall_consistently(seed):
         assert again.points == p.points and again.cost == pytest.approx(p.cost)
         assert again.fall_rolls == p.fall_rolls and again.legal
         assert p.cost <= p.length + 1e-9 or any(lad.usable for lad in t.ladders_of(m.id))
+
+
+def test_e_move_a_surface_holds_a_point_as_intersects_xy_says():
+    """Surface.holds_xy (what finds the surface under a model, a jump's landing, a climb's
+    aim) answers as ``shapely.intersects_xy`` on its support: inside, on the edge (a
+    corner too) and outside, for the table's box (read off its bounds) and a top."""
+    from skirmish.maps.table_movement import Surface
+
+    table = Surface(0, 0.0, shapely.box(0.0, 0.0, 36.0, 24.0), (), True)
+    top = Surface(1, 3.0, shapely.Polygon([(2, 2), (8, 2), (8, 5), (5, 5), (5, 9), (2, 9)]), ("a",))
+    for s in (table, top):
+        x0, y0, x1, y1 = s.support.bounds
+        xs = [x0 - 1e-12, x0, (x0 + x1) / 2, 5.0, x1, x1 + 1e-12, 36.000000000000004]
+        ys = [y0 - 1e-12, y0, (y0 + y1) / 2, 5.0, y1, y1 + 1e-12]
+        for x in xs:
+            for y in ys:
+                assert s.holds_xy(x, y) == bool(shapely.intersects_xy(s.support, x, y)), (s, x, y)
