@@ -570,7 +570,12 @@ class FreeSpace:
     @cached_property
     def grown(self) -> list[Polygon]:
         """Every obstacle grown by its clearance (circumscribed convex polygons)."""
-        todo = [o for o in self.obstacles if self.max_error not in o.__dict__.get("_grown", {})]
+        return self.grown_of(self.obstacles)
+
+    def grown_of(self, obstacles: Sequence[PlanObstacle]) -> list[Polygon]:
+        """:attr:`grown` of ``obstacles`` (some of this space's, in order): the ones not yet
+        grown are grown at once."""
+        todo = [o for o in obstacles if self.max_error not in o.__dict__.get("_grown", {})]
         if todo:
             polys = grow_many(todo, self.max_error)
             k = 0
@@ -578,7 +583,15 @@ class FreeSpace:
                 m = 1 if o.circle is not None else len(o.convex_pieces())
                 o.__dict__.setdefault("_grown", {})[self.max_error] = list(polys[k:k + m])
                 k += m
-        return [g for o in self.obstacles for g in o.grown(self.max_error)]
+        return [g for o in obstacles for g in o.grown(self.max_error)]
+
+    def obstacles_in(self, bounds: tuple[float, float, float, float]) -> list[PlanObstacle]:
+        """The obstacles (in order) whose grown pieces may meet the box ``bounds``
+        (x0, y0, x1, y1): those whose boxes (:attr:`_obstacle_boxes`) meet it."""
+        x0, y0, x1, y1 = bounds
+        lo, hi = self._obstacle_boxes
+        near = np.flatnonzero((lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0))
+        return [self.obstacles[i] for i in near.tolist()]
 
     @cached_property
     def polygon(self) -> BaseGeometry:
@@ -619,9 +632,7 @@ class FreeSpace:
         x0, y0, x1, y1 = x - r - _NEAR, y - r - _NEAR, x + r + _NEAR, y + r + _NEAR
         walls = [w for w in self._walls() if w[:, 0].min() <= x1 and w[:, 0].max() >= x0
                  and w[:, 1].min() <= y1 and w[:, 1].max() >= y0]
-        lo, hi = self._obstacle_boxes
-        near = np.flatnonzero((lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0))
-        nodes = self._reflex_among(walls, [self.obstacles[i] for i in near.tolist()])
+        nodes = self._reflex_among(walls, self.obstacles_in((x0, y0, x1, y1)))
         keep = np.flatnonzero(np.hypot(nodes.xy[:, 0] - x, nodes.xy[:, 1] - y) <= r)
         return Nodes(nodes.xy[keep], nodes.e_in[keep], nodes.e_out[keep])
 

@@ -710,10 +710,9 @@ class _Mover:
             for k in levels:
                 if k != a and self.surfaces[k].z >= A.z - Z_TOL:
                     continue
-                sp = self.space(k)
-                sp.trav.grown  # noqa: B018  (grows them all at once)
-                grown = np.array([g for o in sp.trav.obstacles if o.name not in A.pieces
-                                  for g in o.grown(sp.trav.max_error)], dtype=object)
+                trav = self.space(k).trav  # (only the obstacles whose boxes meet the neighbourhood's can meet it)
+                grown = np.array(trav.grown_of([o for o in trav.obstacles_in(near.bounds) if o.name not in A.pieces]),
+                                 dtype=object)
                 blockers = list(grown[shapely.intersects(grown, near)]) if len(grown) else []
                 if blockers:
                     hit = shapely.intersection(curve, shapely.union_all(blockers).boundary)

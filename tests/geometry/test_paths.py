@@ -351,6 +351,23 @@ def test_obstacle_boxes_hold_each_obstacles_grown_corners():
             assert np.all(corners >= lo[k]) and np.all(corners <= hi[k])
 
 
+def test_obstacles_in_a_box_are_every_one_whose_grown_pieces_meet_it():
+    """FreeSpace.obstacles_in (what drop points and reflex_within grow and read): every
+    obstacle whose grown pieces meet the box, in order (perhaps a few more, never fewer),
+    and grown_of grows them as grown does."""
+    rng = random.Random(7)
+    for seed in range(30):
+        space = varied_space(seed)
+        for _ in range(5):
+            x0, y0 = rng.uniform(-2, 12), rng.uniform(-2, 12)
+            box = (x0, y0, x0 + rng.uniform(0, 6), y0 + rng.uniform(0, 6))
+            got = space.obstacles_in(box)
+            assert got == [o for o in space.obstacles if o in got]  # (in order)
+            want = [o for o in space.obstacles if shapely.intersects(o.grown(space.max_error), shapely.box(*box)).any()]
+            assert all(o in got for o in want)
+            assert space.grown_of(got) == [g for o in got for g in o.grown(space.max_error)]
+
+
 def test_tangent_pairs_treat_point_nodes_as_free_in_every_direction():
     """Point nodes (directions NaN) pass the tangent filter in any direction, as zero
     directions would (np.nan_to_num's): the same pairs, compiled or not."""
