@@ -470,6 +470,17 @@ def _exit_curve(support: BaseGeometry, r: float) -> tuple[BaseGeometry, np.ndarr
     return grown.boundary, P.reflex_nodes(grown).xy, grown.buffer(2 * r + 4 * ENEMY_MARGIN)
 
 
+#: :func:`_exit_hits` per exit curve and obstacles (identity, in order): the scenery's grown
+#: pieces are shared by the movers of one size, so are their answers.
+_EXIT_HITS: IdentityMemo[np.ndarray] = IdentityMemo(256)
+
+
+def _exit_hits(curve: BaseGeometry, blockers: Sequence[BaseGeometry]) -> np.ndarray:
+    """The points ((n, 2), read only) where ``curve`` meets the outline of the union of ``blockers``."""
+    return _EXIT_HITS.get((id(curve), *map(id, blockers)), (curve, *blockers), lambda: shapely.get_coordinates(
+        shapely.intersection(curve, shapely.union_all(blockers).boundary)))
+
+
 def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     m = t.model(model_id)
     key = (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode, t._mv_others)
@@ -715,9 +726,7 @@ class _Mover:
                                  dtype=object)
                 blockers = list(grown[shapely.intersects(grown, near)]) if len(grown) else []
                 if blockers:
-                    hit = shapely.intersection(curve, shapely.union_all(blockers).boundary)
-                    if not hit.is_empty:
-                        found.append(shapely.get_coordinates(hit))
+                    found.append(_exit_hits(curve, blockers))
             pts = np.concatenate(found)
             if not len(pts):
                 continue
