@@ -421,6 +421,32 @@ _WALLS: IdentityMemo[list[np.ndarray]] = IdentityMemo(256)
 _NEAR = 1e-6
 
 
+def within_mask(xy: np.ndarray, within: tuple[float, ...]) -> np.ndarray:
+    """Which points ``xy`` ((n, 2)) lie in the region ``within``: the disc ``(x, y, r)``
+    (``hypot <= r``), or with an aim ``(x, y, r, ax, ay)`` the ellipse of the points whose
+    distance from ``(x, y)`` plus their distance on to ``(ax, ay)`` is at most ``r``: a
+    path from ``(x, y)`` no longer than ``r`` (to the aim) keeps to the region."""
+    x, y, r, *aim = within
+    d = np.hypot(xy[:, 0] - x, xy[:, 1] - y)
+    if aim:
+        d = d + np.hypot(xy[:, 0] - aim[0], xy[:, 1] - aim[1])
+    return d <= r
+
+
+def region_box(within: tuple[float, ...]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The centre and half sizes of a box holding the region ``within`` (:func:`within_mask`)."""
+    x, y, r, *aim = within
+    if not aim:
+        return (x, y), (r, r)
+    ax, ay = aim
+    gap = math.hypot(ax - x, ay - y)
+    a = r / 2  # (the ellipse's half axes: a along the foci, b across)
+    b2 = max(0.0, a * a - gap * gap / 4)
+    ux, uy = ((ax - x) / gap, (ay - y) / gap) if gap > 0 else (1.0, 0.0)
+    return ((x + ax) / 2, (y + ay) / 2), (math.sqrt(a * a * ux * ux + b2 * uy * uy),
+                                          math.sqrt(a * a * uy * uy + b2 * ux * ux))
+
+
 def _support_capsules(support: BaseGeometry, clearance: float) -> np.ndarray:
     """The capsules (rows ax ay bx by c) of ``support``'s edges kept ``clearance`` clear,
     found once per support and clearance (read only)."""
@@ -625,15 +651,16 @@ class FreeSpace:
         other grown piece covers, inside the support."""
         return self._reflex_among(self._walls(), self.obstacles)
 
-    def reflex_within(self, x: float, y: float, r: float) -> Nodes:
-        """The nodes of :attr:`reflex` within ``r`` of ``(x, y)`` (``hypot <= r``), in the
-        same order, found among the pieces near that disc alone: whether a corner is one
+    def reflex_within(self, x: float, y: float, r: float, *aim: float) -> Nodes:
+        """The nodes of :attr:`reflex` in the region ``(x, y, r[, ax, ay])`` (:func:`within_mask`),
+        in the same order, found among the pieces near it alone: whether a corner is one
         hangs only on the pieces whose boxes hold it (:func:`convex_corners`)."""
-        x0, y0, x1, y1 = x - r - _NEAR, y - r - _NEAR, x + r + _NEAR, y + r + _NEAR
+        (cx, cy), (wx, wy) = region_box((x, y, r, *aim))
+        x0, y0, x1, y1 = cx - wx - _NEAR, cy - wy - _NEAR, cx + wx + _NEAR, cy + wy + _NEAR
         walls = [w for w in self._walls() if w[:, 0].min() <= x1 and w[:, 0].max() >= x0
                  and w[:, 1].min() <= y1 and w[:, 1].max() >= y0]
         nodes = self._reflex_among(walls, self.obstacles_in((x0, y0, x1, y1)))
-        keep = np.flatnonzero(np.hypot(nodes.xy[:, 0] - x, nodes.xy[:, 1] - y) <= r)
+        keep = np.flatnonzero(within_mask(nodes.xy, (x, y, r, *aim)))
         return Nodes(nodes.xy[keep], nodes.e_in[keep], nodes.e_out[keep])
 
     def _reflex_among(self, walls: Sequence[np.ndarray], obstacles: Sequence[PlanObstacle]) -> Nodes:
@@ -922,16 +949,17 @@ class Graph:
 
 
 def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
-                within: tuple[float, float, float] | None = None) -> Graph:
+                within: tuple[float, ...] | None = None) -> Graph:
     """The reduced visibility graph of ``space``: reflex corners (:attr:`FreeSpace.reflex`,
     plus ``extra`` point nodes), joined when tangent at both ends and clear.
 
-    ``within=(x, y, r)``: only the reflex corners in that disc (:meth:`FreeSpace.reflex_within`,
-    in the full graph's order), every ``extra`` node, and the edges between the nodes in
-    the disc: exactly the full graph's edges between them, in the same order (the
-    tangent filter's float32 coordinates are taken from the support's centre: a pair gets
-    the same verdict whatever other nodes the graph holds). A path no longer than ``r``
-    from ``(x, y)`` uses no other node or edge."""
+    ``within=(x, y, r[, ax, ay])``: only the reflex corners in that disc or ellipse
+    (:func:`within_mask`; :meth:`FreeSpace.reflex_within`, in the full graph's order),
+    every ``extra`` node, and the edges between the nodes in it: exactly the full graph's
+    edges between them, in the same order (the tangent filter's float32 coordinates are
+    taken from the support's centre: a pair gets the same verdict whatever other nodes
+    the graph holds). A path no longer than ``r`` from ``(x, y)`` (to the aim) uses no
+    other node or edge."""
     nodes = space.reflex if within is None else space.reflex_within(*within)
     if extra is not None and len(extra):
         nodes = join_nodes(nodes, extra)
@@ -940,8 +968,7 @@ def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
     if within is None:
         i, j = tangent_pairs(nodes, origin=origin)
     else:
-        x, y, r = within
-        inside = np.flatnonzero(np.hypot(nodes.xy[:, 0] - x, nodes.xy[:, 1] - y) <= r)
+        inside = np.flatnonzero(within_mask(nodes.xy, within))
         sub = Nodes(nodes.xy[inside], nodes.e_in[inside], nodes.e_out[inside],
                     None if nodes.group is None else nodes.group[inside])
         i, j = tangent_pairs(sub, origin=origin)

@@ -155,7 +155,7 @@ class _Space:
         self.ladder_points: list[tuple[float, float]] = []
         self.drop_points: list[tuple[float, float]] = []
         self.drop_groups: list[int] = []  # the surface each landing point is stepped off from
-        self._graphs: dict[float, P.Graph] = {}
+        self._graphs: dict[tuple[float, ...], P.Graph] = {}
         self._ends_free: dict[tuple[float, float], bool] = {}
 
     @cached_property
@@ -265,18 +265,20 @@ class _Space:
         lands after stepping off a higher surface's edge (``drop_points``)."""
         return self.graph_within(math.inf)
 
-    def graph_within(self, reach: float) -> P.Graph:
-        """:attr:`graph` with only its corners within ``reach`` of where the mover stands,
-        and the edges between nodes there (all of them for ``reach = inf``): the same
-        nodes in the same order, and among them the same edges in the same order
-        (:func:`~skirmish.geometry.paths.build_graph`)."""
-        g = self._graphs.get(reach)
+    def graph_within(self, reach: float, aim: tuple[float, float] | None = None) -> P.Graph:
+        """:attr:`graph` with only its corners within ``reach`` of where the mover stands
+        (with an ``aim``: within ``reach`` from there on to the aim,
+        :func:`~skirmish.geometry.paths.within_mask`), and the edges between nodes there
+        (all of them for ``reach = inf``): the same nodes in the same order, and among
+        them the same edges in the same order (:func:`~skirmish.geometry.paths.build_graph`)."""
+        key = (reach,) if aim is None else (reach, *aim)
+        g = self._graphs.get(key)
         if g is None:
             pts = [*self.ladder_points, *self.drop_points]
             groups = [-1] * len(self.ladder_points) + self.drop_groups
             extra = P.point_nodes(np.array(pts).reshape(-1, 2), np.array(groups, int)) if pts else None
-            within = None if math.isinf(reach) else (*self.mover.start, reach)
-            g = self._graphs[reach] = P.build_graph(self.trav, extra, within=within)
+            within = None if math.isinf(reach) else (*self.mover.start, *key)
+            g = self._graphs[key] = P.build_graph(self.trav, extra, within=within)
         return g
 
     @cached_property
@@ -420,6 +422,9 @@ class _Net:
     #: distance): every cost up to ``reach`` is the full net's, larger ones may be more
     #: (or infinite); ``inf``: the whole net
     reach: float = math.inf
+    #: with an aim, only the paths that reach it within ``reach`` (plan distance, from the
+    #: start on to the aim): the costs of the ways there up to ``reach`` are the full net's
+    aim: tuple[float, float] | None = None
     #: per surface, where a move may finish from (:meth:`TableMovement._mv_finish_nodes`)
     finish: dict[tuple[Any, ...], tuple[np.ndarray, P.Nodes, np.ndarray]] = field(default_factory=dict)
 
@@ -443,12 +448,13 @@ _MOVERS: IdentityMemo[_Mover] = IdentityMemo(64)
 _NETS: IdentityMemo[_Net] = IdentityMemo(64)
 
 
-def _net_key(t: Any, model_id: str, falls: bool, reach: float = math.inf) -> tuple[Any, ...]:
+def _net_key(t: Any, model_id: str, falls: bool, reach: float = math.inf,
+             aim: tuple[float, float] | None = None) -> tuple[Any, ...]:
     m = t.model(model_id)
     others = tuple((o.id, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in t.models
                    if o.id != m.id and o.side != m.side and "Dead" not in o.states)
     return (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode, m.side, m.x, m.y, m.z,
-            m.radius, m.hitbox_height, others, falls, reach)
+            m.radius, m.hitbox_height, others, falls, reach, aim)
 
 
 #: How far beyond a net's reach its nodes keep their edges (rounding of path lengths).
@@ -505,7 +511,7 @@ class _Mover:
                 raise
             self.home, self.face = on[0].index, on[1]
         self._spaces: dict[int, _Space] = {}
-        self._nets: dict[tuple[bool, float], _Net] = {}
+        self._nets: dict[tuple[bool, float, tuple[float, float] | None], _Net] = {}
         self.start = (model.x, model.y)
         #: E-STATE-OTHER: Flying, over scenery and down without falling
         self.flying = "Flying" in model.states
@@ -565,22 +571,26 @@ class _Mover:
         return _replace(base, usable=True)
 
     # -- the shortest-path tree ------------------------------------------------------------
-    def net(self, falls: bool = True, reach: float = math.inf) -> _Net:
+    def net(self, falls: bool = True, reach: float = math.inf, aim: tuple[float, float] | None = None) -> _Net:
         """The movement net, exact for every cost up to ``reach`` (a net built for more
-        reach, or the whole net, is used when there is one). A net is built for ``reach``
-        alone: a Walk's covers a quarter of a Run's disc (a Run on the same board, rarer
-        than the savings, builds its own)."""
-        have = [r for f, r in self._nets if f == falls and r >= reach]
+        reach, or the whole net, is used when there is one); with an ``aim`` (a point),
+        for the costs of the ways there up to ``reach`` (a net without an aim serves too).
+        A net is built for ``reach`` (and ``aim``) alone: a Walk's covers a quarter of a
+        Run's disc, the ways to one point within a budget an ellipse in that disc (a Run
+        on the same board, or a second point, rarer than the savings, builds its own)."""
+        have = [(r, a) for f, r, a in self._nets if f == falls and r >= reach and a in (None, aim)]
         if have:
-            return self._nets[(falls, max(have))]
+            r, a = max(have, key=lambda h: (h[0], h[1] is None))
+            return self._nets[(falls, r, a)]
         refs = (self.table.scenery,)
-        for r in dict.fromkeys((math.inf, reach)):
-            hit = _NETS.find(_net_key(self.table, self.model.id, falls, r), refs)
+        for r, a in dict.fromkeys(((math.inf, None), (reach, None), (reach, aim))):
+            hit = _NETS.find(_net_key(self.table, self.model.id, falls, r, a), refs)
             if hit is not None:
-                self._nets[(falls, r)] = hit
+                self._nets[(falls, r, a)] = hit
                 return hit
-        net = _NETS.put(_net_key(self.table, self.model.id, falls, reach), refs, self._build_net(falls, reach))
-        self._nets[(falls, reach)] = net
+        net = _NETS.put(_net_key(self.table, self.model.id, falls, reach, aim), refs,
+                        self._build_net(falls, reach, aim))
+        self._nets[(falls, reach, aim)] = net
         return net
 
     def _neighbours(self, k: int) -> frozenset[int]:
@@ -616,16 +626,17 @@ class _Mover:
                     todo.append(n)
         return sorted(seen)
 
-    def _build_net(self, falls: bool, reach: float = math.inf) -> _Net:
+    def _build_net(self, falls: bool, reach: float = math.inf, aim: tuple[float, float] | None = None) -> _Net:
         """The net; for a finite ``reach``, only the edges between nodes within ``reach``
-        of the start (plan distance), which every path of that length or less keeps to."""
+        of the start (plan distance; with an ``aim``, from the start on to the aim), which
+        every path of that length or less (to the aim) keeps to."""
         levels = self.reachable_levels()
         self._add_drop_points(levels)
         disc = reach + _REACH_SLACK
         offset, nodes, xy_parts, lvl_parts = {}, {}, [], []
         n = 0
         for k in levels:
-            g = self.space(k).graph_within(disc)
+            g = self.space(k).graph_within(disc, aim)
             offset[k], nodes[k] = n, g.nodes
             xy_parts.append(g.nodes.xy)
             lvl_parts.append(np.full(len(g.nodes), k))
@@ -633,7 +644,7 @@ class _Mover:
         start = n
         xy = np.concatenate([*xy_parts, np.array([self.start])])
         level = np.concatenate([*lvl_parts, [self.home]]).astype(int)
-        near = np.hypot(xy[:, 0] - self.start[0], xy[:, 1] - self.start[1]) <= disc
+        near = P.within_mask(xy, (*self.start, disc) if aim is None else (*self.start, disc, *aim))
         E: list[tuple[np.ndarray, ...]] = []  # (u, v, w, kind, aux)
         hops: list[list[tuple[float, float, int, int]]] = []
 
@@ -642,7 +653,7 @@ class _Mover:
             E.append((u, v, w, np.full(len(u), kind), np.full(len(u), -1) if aux is None else np.asarray(aux, int)))
 
         for k in levels:
-            g = self.space(k).graph_within(disc)
+            g = self.space(k).graph_within(disc, aim)
             o = offset[k]
             add(g.edges[:, 0] + o, g.edges[:, 1] + o, g.weights, 0)
             add(g.edges[:, 1] + o, g.edges[:, 0] + o, g.weights, 0)
@@ -683,7 +694,8 @@ class _Mover:
                 hops += [[(x, y, b, a) for x, y, a, b in reversed(hp[m])] for m in up.tolist()]
         eu, ev, ew, kind, aux = (np.concatenate(c) for c in zip(*E))
         dist, pred = P.dijkstra(n + 1, np.column_stack([eu, ev]), ew, {start: 0.0}, directed=True)
-        return _Net(levels, offset, nodes, xy, level, start, eu, ev, ew, kind, aux, hops, dist, pred, falls, reach)
+        return _Net(levels, offset, nodes, xy, level, start, eu, ev, ew, kind, aux, hops, dist, pred, falls, reach,
+                    aim)
 
     def _with_start(self, nodes: P.Nodes, off: int, k: int, start: int) -> tuple[P.Nodes, np.ndarray]:
         ids = np.arange(len(nodes)) + off
@@ -1508,7 +1520,7 @@ class TableMovement:
         reaches. In Standard mode the path is measured only up to the Movement (E-MODE).
 
         ``bounded=True`` is for a caller that uses the plan only when it is legal: to a
-        point, the movement net is then built only as far as the budget reaches, and a
+        point, the movement net then holds only the ways there within the budget, and a
         point it cannot reach gives no path to the nearest point it can (only the reason;
         the start alone, not checked again), so a legal plan is the same and an illegal one
         stays illegal, but its path and reasons may differ. (To a model it changes nothing.)
@@ -1532,7 +1544,9 @@ class TableMovement:
         if straight is not None:  # (the shortest path, found without the movement net)
             route, why = straight, ""
         else:
-            net = mv.net(falls, budget if bounded and not isinstance(to, str) else math.inf)
+            # (bounded, to a point: only the ways there within the budget)
+            net = mv.net(falls, budget, (float(to[0]), float(to[1]))) if bounded and not isinstance(to, str) \
+                else mv.net(falls)
             if isinstance(to, str):
                 route, why, more = self._mv_route_to_model(mv, net, to)
             else:

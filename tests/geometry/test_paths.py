@@ -368,6 +368,32 @@ def test_obstacles_in_a_box_are_every_one_whose_grown_pieces_meet_it():
             assert space.grown_of(got) == [g for o in got for g in o.grown(space.max_error)]
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_an_ellipse_region_keeps_the_points_on_the_ways_to_its_aim_and_its_box_holds_it(seed):
+    """within_mask with an aim keeps the points whose distance from the start plus the
+    distance on to the aim is at most the reach (a disc without one, as hypot <= r);
+    region_box holds every point it keeps."""
+    rng = np.random.default_rng(seed)
+    x, y, ax, ay = rng.uniform(0, 10, 4)
+    r = math.hypot(ax - x, ay - y) + rng.uniform(0, 4)
+    pts = rng.uniform(-5, 15, (400, 2))
+    for within in ((x, y, r), (x, y, r, ax, ay), (x, y, r, x, y)):
+        keep = P.within_mask(pts, within)
+        d = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
+        want = d <= r if len(within) == 3 else d + np.hypot(pts[:, 0] - within[3], pts[:, 1] - within[4]) <= r
+        assert np.array_equal(keep, want)
+        (cx, cy), (wx, wy) = P.region_box(within)
+        assert np.all(np.abs(pts[keep, 0] - cx) <= wx + 1e-9) and np.all(np.abs(pts[keep, 1] - cy) <= wy + 1e-9)
+        if len(within) == 5:  # (the box is tight: the ellipse's extreme points touch it)
+            fx, fy = within[3:]
+            t = np.linspace(0, 2 * np.pi, 2000)
+            a, c = r / 2, math.hypot(fx - x, fy - y) / 2
+            b, phi = math.sqrt(max(a * a - c * c, 0.0)), math.atan2(fy - y, fx - x)
+            ex = (x + fx) / 2 + a * np.cos(t) * math.cos(phi) - b * np.sin(t) * math.sin(phi)
+            ey = (y + fy) / 2 + a * np.cos(t) * math.sin(phi) + b * np.sin(t) * math.cos(phi)
+            assert abs(np.abs(ex - cx).max() - wx) < 1e-3 and abs(np.abs(ey - cy).max() - wy) < 1e-3
+
+
 def test_tangent_pairs_treat_point_nodes_as_free_in_every_direction():
     """Point nodes (directions NaN) pass the tangent filter in any direction, as zero
     directions would (np.nan_to_num's): the same pairs, compiled or not."""

@@ -37,33 +37,40 @@ def test_e_move_bounded_net_answers_within_the_budget_like_the_whole_net(seed: i
     eb = bounded.end_bounds(mid, pts, within=budget)
     ew = whole.end_bounds(mid, pts)
     nets = bounded._mv_mover(mid)._nets
-    assert nets and all(math.isfinite(reach) for _, reach in nets), "the bounded questions built a bounded net"
+    assert nets and all(math.isfinite(reach) for _, reach, _ in nets), "the bounded questions built a bounded net"
     for got, want in zip(eb, ew):
         assert [z for z, _ in got] == [z for z, _ in want]
         for (_, gb), (_, wb) in zip(got, want):
             assert (gb <= budget + 1e-9) == (wb <= budget + 1e-9)
             if wb <= budget + 1e-9:
                 assert gb == wb
+    aimed, _ = _tables(seed)  # (no end bounds asked first: each plan builds a net for its point alone)
     for (x, y), ends in zip(pts, ew):
         for z, _ in ends[:1]:
-            got = bounded.plan_move(mid, (float(x), float(y), z), budget=budget, declared=True, bounded=True)
             want = whole.plan_move(mid, (float(x), float(y), z), budget=budget, declared=True)
-            assert got.legal == want.legal
-            if want.legal:
-                assert got.points == want.points
-                assert got.length == want.length
-    assert all(math.isfinite(reach) for _, reach in nets), "no bounded question needed the whole net"
+            for t in (bounded, aimed):
+                got = t.plan_move(mid, (float(x), float(y), z), budget=budget, declared=True, bounded=True)
+                assert got.legal == want.legal
+                if want.legal:
+                    assert got.points == want.points
+                    assert got.length == want.length
+    assert all(math.isfinite(reach) for _, reach, _ in nets), "no bounded question needed the whole net"
 
 
 @settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 10_000), pick=st.integers(0, 5), budget=st.floats(0.5, 12.0))
-def test_e_move_bounded_net_keeps_every_cost_within_its_reach(seed: int, pick: int, budget: float) -> None:
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 5), budget=st.floats(0.5, 12.0),
+       aim=st.none() | st.tuples(st.floats(-1.0, 1.0), st.floats(-1.0, 1.0)))
+def test_e_move_bounded_net_keeps_every_cost_within_its_reach(seed: int, pick: int, budget: float,
+                                                              aim: tuple[float, float] | None) -> None:
     """The bounded net holds the whole net's nodes within its reach (and some beyond), in
     the same order; their costs up to the reach are the whole net's, bit for bit; beyond,
-    never less (it holds a subset of the whole net's edges)."""
+    never less (it holds a subset of the whole net's edges). With an aim: the same for the
+    costs of the ways on to the aim (a node's cost plus its straight distance there)."""
     t, _ = _tables(seed)
     mv = t._mv_mover(t.models[pick % len(t.models)].id)
-    part, full = mv._build_net(True, budget), mv._build_net(True)
+    if aim is not None:  # (somewhere within the budget of the start)
+        aim = (mv.start[0] + budget * aim[0], mv.start[1] + budget * aim[1])
+    part, full = mv._build_net(True, budget, aim), mv._build_net(True)
     # each of the bounded net's nodes is the whole net's node at the same place and level, in order
     same = (part.xy[:, None, 0] == full.xy[None, :, 0]) & (part.xy[:, None, 1] == full.xy[None, :, 1]) & (
         part.level[:, None] == full.level[None, :])
@@ -74,12 +81,13 @@ def test_e_move_bounded_net_keeps_every_cost_within_its_reach(seed: int, pick: i
         matched.append(k)
         k += 1
     at = np.array(matched, int)
-    near = np.hypot(full.xy[:, 0] - full.xy[full.start, 0], full.xy[:, 1] - full.xy[full.start, 1]) <= budget
+    on = np.zeros(len(full.xy)) if aim is None else np.hypot(full.xy[:, 0] - aim[0], full.xy[:, 1] - aim[1])
+    near = np.hypot(full.xy[:, 0] - full.xy[full.start, 0], full.xy[:, 1] - full.xy[full.start, 1]) + on <= budget
     assert set(np.flatnonzero(near).tolist()) <= set(at.tolist()), "every node within the reach is kept"
-    inside = full.dist[at] <= budget
+    inside = full.dist[at] + on[at] <= budget
     assert np.array_equal(part.dist[inside], full.dist[at][inside])
     assert np.all(part.dist[~inside] >= full.dist[at][~inside])
-    assert np.all(full.dist[np.setdiff1d(np.arange(len(full.dist)), at)] > budget)
+    assert np.all((full.dist + on)[np.setdiff1d(np.arange(len(full.dist)), at)] > budget)
 
 
 @settings(max_examples=20, deadline=None)
