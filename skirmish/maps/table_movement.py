@@ -1477,15 +1477,13 @@ class TableMovement:
             return
         pt = np.array([xy])
         owners, in_footprint = sp.end_owners(pt)
-        low = {o.name for o in sp.low}
-        models = set(sp.model_ids)
         for o in owners:
             if o < 0:
                 continue
             name = sp.end_name(o)
-            if name in models:
+            if name in sp.model_ids:
                 w.violate(at, f"ends with its hitbox inside {name}'s (E-MOVE-END)", name)
-            elif name in low:
+            elif any(p.name == name for p in sp._pieces.low):
                 w.violate(at, f"ends on {name}: a model ends only on the table or a walkable top, not on a low piece "
                           "it crosses (E-MOVE-SURFACE)", name)
             else:
