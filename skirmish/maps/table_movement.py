@@ -448,13 +448,13 @@ _MOVERS: IdentityMemo[_Mover] = IdentityMemo(64)
 _NETS: IdentityMemo[_Net] = IdentityMemo(64)
 
 
-def _net_key(t: Any, model_id: str, falls: bool, reach: float = math.inf,
-             aim: tuple[float, float] | None = None) -> tuple[Any, ...]:
+def _net_key(t: Any, model_id: str) -> tuple[Any, ...]:
+    """What a net depends on but its falls, reach and aim (see :data:`_NETS`)."""
     m = t.model(model_id)
     others = tuple((o.id, o.x, o.y, o.z, o.radius, o.hitbox_height) for o in t.models
                    if o.id != m.id and o.side != m.side and "Dead" not in o.states)
     return (model_id, id(t.scenery), m.attributes.get("SPD"), t.width, t.depth, t.mode, m.side, m.x, m.y, m.z,
-            m.radius, m.hitbox_height, others, falls, reach, aim)
+            m.radius, m.hitbox_height, others)
 
 
 #: How far beyond a net's reach its nodes keep their edges (rounding of path lengths).
@@ -582,14 +582,13 @@ class _Mover:
         if have:
             r, a = max(have, key=lambda h: (h[0], h[1] is None))
             return self._nets[(falls, r, a)]
-        refs = (self.table.scenery,)
+        refs, key = (self.table.scenery,), _net_key(self.table, self.model.id)
         for r, a in dict.fromkeys(((math.inf, None), (reach, None), (reach, aim))):
-            hit = _NETS.find(_net_key(self.table, self.model.id, falls, r, a), refs)
+            hit = _NETS.find((*key, falls, r, a), refs)
             if hit is not None:
                 self._nets[(falls, r, a)] = hit
                 return hit
-        net = _NETS.put(_net_key(self.table, self.model.id, falls, reach, aim), refs,
-                        self._build_net(falls, reach, aim))
+        net = _NETS.put((*key, falls, reach, aim), refs, self._build_net(falls, reach, aim))
         self._nets[(falls, reach, aim)] = net
         return net
 
