@@ -69,11 +69,20 @@ def feet_nearest(footprints: Sequence[Any], r: float, x: float, y: float) -> np.
     return shapely.get_coordinates(shapely.line_interpolate_point(rings, shapely.line_locate_point(rings, Point(x, y))))
 
 
+#: :func:`face_at` per scenery (identity), point, radius and heights (a model hangs on a face
+#: over many boards).
+_FACES: IdentityMemo[str | None] = IdentityMemo(256)
+
+
 def face_at(scenery: Sequence[Any], x: float, y: float, r: float, z0: float, z1: float) -> str | None:
     """The piece whose vertical face a base of radius ``r`` centred at (x, y) touches from
     outside (its footprint ``r`` away, within ``2 * GAP``) and that spans ``z0`` to
     ``z1``: the tallest such (None: no face). What a climb climbs, and where a model
     hangs after one that stopped (the checker and :meth:`TableMovement.on_face` alike)."""
+    return _FACES.get((id(scenery), x, y, r, z0, z1), (scenery,), lambda: _face_at(scenery, x, y, r, z0, z1))
+
+
+def _face_at(scenery: Sequence[Any], x: float, y: float, r: float, z0: float, z1: float) -> str | None:
     spans = [s for s in scenery if s.solid.z0 <= z0 + Z_TOL and s.solid.z1 >= z1 - Z_TOL]
     best = None
     for s, gap in zip(spans, plan_gaps(spans, x, y)):
