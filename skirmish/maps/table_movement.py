@@ -204,6 +204,13 @@ class _Space:
             bad |= {int(j) for j in np.flatnonzero(np.isin(owner, [polys[h] for h in hit.tolist()]))}
         return sorted({int(owner[j]) for j in bad}), bool(len(hit))
 
+    def contacts(self, xy: Sequence[float]) -> list[str]:
+        """The enemies a base centred at ``xy`` is in contact with (E-MOVE-ENEMY)."""
+        if not len(self.enemy_caps):
+            return []
+        d = np.hypot(self.enemy_caps[:, 0] - xy[0], self.enemy_caps[:, 1] - xy[1]) - self.enemy_caps[:, 4]
+        return [self.enemies[i][0] for i in np.flatnonzero(d <= CONTACT)]
+
     def end_name(self, owner: int) -> str:
         """The piece or model of :attr:`end`'s ``owner`` (>= 0)."""
         names = self._pieces.end.names
@@ -519,6 +526,11 @@ class _Mover:
             if lad.usable:
                 self.space(lad.low).ladder_points.append(lad.foot)
                 self.space(lad.high).ladder_points.append(lad.top)
+
+    @cached_property
+    def start_contacts(self) -> list[str]:
+        """The enemies the model is in contact with where it stands (read only)."""
+        return self.space(self.home).contacts(self.start)
 
     def space(self, k: int) -> _Space:
         sp = self._spaces.get(k)
@@ -1244,7 +1256,7 @@ class TableMovement:
         pieces = self._mv_pieces(mv, pts, surf, w)
         events = self._mv_horizontal_events(mv, pieces, clear=straight)
         spd = mv.model.attributes.get("SPD")
-        contact_now = self._mv_contacts(mv, mv.home, mv.start)
+        contact_now = mv.start_contacts
         over_reported = False
         cut = None
         for n, p in enumerate(pieces):
@@ -1284,7 +1296,8 @@ class TableMovement:
                 if t_cut is not None:
                     cut = p
                     break
-                contact_now = self._mv_contacts(mv, p.surface, p.b)
+                if n + 1 < len(pieces):  # (where the next piece starts)
+                    contact_now = mv.space(p.surface).contacts(p.b)
                 continue
             # vertical: a ladder, a drop or a step up
             a, b = mv.surfaces[p.surface], mv.surfaces[p.to]
@@ -1309,7 +1322,7 @@ class TableMovement:
                 self._mv_check_step_up(mv, p, a, b, w)
             w.points.append((p.a[0], p.a[1], b.z))
             w.length += abs(dz)
-            now = self._mv_contacts(mv, p.to, p.a)
+            now = mv.space(p.to).contacts(p.a)
             new = [e for e in now if e not in contact_now]
             if new:
                 w.stopped = new[0]
@@ -1389,13 +1402,6 @@ class TableMovement:
         above = z1 - sp.surface.z
         return (f"through {sid}: it stands {above:.2f} in above {sp.surface.label}, taller than "
                 f"{mv.model.id}'s hitbox ({mv.h:.2f} in), so it cannot be crossed (E-MOVE-KIND)")
-
-    def _mv_contacts(self, mv: _Mover, k: int, xy: Sequence[float]) -> list[str]:
-        sp = mv.space(k)
-        if not len(sp.enemy_caps):
-            return []
-        d = np.hypot(sp.enemy_caps[:, 0] - xy[0], sp.enemy_caps[:, 1] - xy[1]) - sp.enemy_caps[:, 4]
-        return [sp.enemies[i][0] for i in np.flatnonzero(d <= CONTACT)]
 
     def _mv_ladder_at(self, mv: _Mover, xy: Sequence[float], a: int, b: int) -> Ladder | None:
         return mv.ladder_at(xy, a, b)
