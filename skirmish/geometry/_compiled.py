@@ -519,6 +519,18 @@ def _grow_f(a: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+@_inline
+def _lift(t: float, top0: float, top1: float, m0: float, m1: float, z1: float) -> float:
+    """How far (0: the middle heights ``m0``-``m1``, 1: the tops ``top0``-``top1``) the
+    heights at ``t`` must rise to clear ``z1`` (``los._heights_over``'s ``lam`` at ``t``)."""
+    top = (1 - t) * top0 + t * top1
+    mid = (1 - t) * m0 + t * m1
+    denom = top - mid
+    if denom > 0:
+        return (z1 - mid) / denom
+    return -np.inf if mid >= z1 else np.inf
+
+
 @_jit
 def _witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.ndarray, z1: np.ndarray,
                      sealed: np.ndarray, zP: np.ndarray, zQ: np.ndarray, eta: float
@@ -554,17 +566,8 @@ def _witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.
             continue
         k = bundle[i]
         m0, m1 = heights[k, 0], heights[k, 1]
-        lt = [0.0, 0.0]
-        for e in range(2):
-            t = t0[i] if e == 0 else t1[i]
-            top = (1 - t) * zP[k, 1] + t * zQ[k, 1]
-            mid = (1 - t) * m0 + t * m1
-            denom = top - mid
-            if denom > 0:
-                lt[e] = (z1[i] - mid) / denom
-            else:
-                lt[e] = -np.inf if mid >= z1[i] else np.inf
-        lam[k] = _nmax(lam[k], _nmax(lt[0], lt[1]))
+        lam[k] = _nmax(lam[k], _nmax(_lift(t0[i], zP[k, 1], zQ[k, 1], m0, m1, z1[i]),
+                                     _lift(t1[i], zP[k, 1], zQ[k, 1], m0, m1, z1[i])))
     for k in range(n):
         if bad[k] or amb[k]:
             continue
@@ -618,17 +621,18 @@ def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
 
 
 @_jit
-def _support_one(v: np.ndarray, D: np.ndarray, a0: float, a1: float) -> float:
-    """``los._support`` of one patch ``v`` (W, 2) in its disc ``D`` in direction (a0, a1):
-    NaN where a vertex is (np.max and np.minimum pass NaN on)."""
+def _support_one(v: np.ndarray, D: np.ndarray, g: int, a0: float, a1: float, norm: float) -> float:
+    """``los._support`` of patch ``v[g]`` (W, 2) in its disc ``D[g]`` in direction (a0,
+    a1) of length ``norm`` (np.hypot(a0, a1)): NaN where a vertex is (np.max and
+    np.minimum pass NaN on)."""
     hv = -np.inf
-    for w in range(v.shape[0]):
-        x = a0 * v[w, 0] + a1 * v[w, 1]
+    for w in range(v.shape[1]):
+        x = a0 * v[g, w, 0] + a1 * v[g, w, 1]
         if np.isnan(x):
             return np.nan
         if x > hv:
             hv = x
-    hd = a0 * D[0] + a1 * D[1] + D[2] * np.hypot(a0, a1)
+    hd = a0 * D[g, 0] + a1 * D[g, 1] + D[g, 2] * norm
     if np.isnan(hd):
         return np.nan
     return hv if hv < hd else hd
@@ -649,16 +653,19 @@ def _bound(lo: float, hi: float, never: bool, num: float, den: float) -> tuple[f
 
 @_jit
 def _containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray, b: np.ndarray, piece: np.ndarray,
-                 round_: np.ndarray, hp: np.ndarray, t0r: np.ndarray, t1r: np.ndarray, zP: np.ndarray,
+                 round_: np.ndarray, want: np.ndarray, hp: np.ndarray, t0r: np.ndarray, t1r: np.ndarray, zP: np.ndarray,
                  zQ: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, eta: float, big: float
                  ) -> np.ndarray:
     """``los._blocked_rows``' containment test, row by row: the t-interval where the
     combination (1-t)P + tQ of the bundle's patches lies inside the piece (support
     functions against its half-planes; a round piece's interval is given, ``t0r``/``t1r``),
-    then whether every segment there is below its top and not under its bottom."""
+    then whether every segment there is below its top and not under its bottom; only the
+    rows ``want`` (False elsewhere)."""
     R = b.shape[0]
     out = np.zeros(R, np.bool_)
     for r in range(R):
+        if not want[r]:
+            continue
         g = b[r]
         if round_[r]:
             t0, t1 = t0r[r], t1r[r]
@@ -669,8 +676,9 @@ def _containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray,
                 a0, a1, off = hp[piece[r], k, 0], hp[piece[r], k, 1], hp[piece[r], k, 2]
                 if off >= big / 2:  # (padding: no bound)
                     continue
-                hP = _support_one(vP[g], DP[g], a0, a1)
-                hQ = _support_one(vQ[g], DQ[g], a0, a1)
+                norm = np.hypot(a0, a1)
+                hP = _support_one(vP, DP, g, a0, a1, norm)
+                hQ = _support_one(vQ, DQ, g, a0, a1, norm)
                 lo, hi, never = _bound(lo, hi, never, off - hP, hQ - hP)
             t0 = lo if lo > 0.0 else 0.0
             t1 = -np.inf if never else (hi if hi < 1.0 else 1.0)
@@ -746,12 +754,20 @@ def _xrange(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float
 
 
 @_jit
-def _near(c: np.ndarray, ox: float, oy: float, dx: float, dy: float, lo: float, hi: float, pad: float) -> bool:
-    """Whether the circle ``c`` (x, y, r) comes within ``pad`` of o + t·d, t in [lo, hi]
-    (the twin of ``los._near_segment``)."""
-    wx, wy = c[0] - ox, c[1] - oy
+def _near(c: np.ndarray, j: int, ox: float, oy: float, dx: float, dy: float, lo: float, hi: float, pad: float
+          ) -> bool:
+    """Whether the circle ``c[j]`` (x, y, r) comes within ``pad`` of o + t·d, t in [lo, hi]
+    (the twin of ``los._near_segment``: its verdicts)."""
+    wx, wy = c[j, 0] - ox, c[j, 1] - oy
     t = min(max((wx * dx + wy * dy) / max(dx * dx + dy * dy, 1e-300), lo), hi)
-    return np.hypot(wx - t * dx, wy - t * dy) <= c[2] + pad
+    ex, ey, lim = wx - t * dx, wy - t * dy, c[j, 2] + pad
+    if lim >= 1e-100:  # (the squared distance, off by a few ulps, decides unless it is this near)
+        q, l2 = ex * ex + ey * ey, lim * lim
+        if q < l2 * (1.0 - 1e-9):
+            return True
+        if q > l2 * (1.0 + 1e-9):
+            return False
+    return np.hypot(ex, ey) <= lim
 
 
 @_jit
@@ -760,19 +776,19 @@ def _near_rows(c: np.ndarray, a: np.ndarray, d: np.ndarray, pad: np.ndarray) -> 
     n = c.shape[0]
     out = np.empty(n, np.bool_)
     for i in range(n):
-        out[i] = _near(c[i], a[i, 0], a[i, 1], d[i, 0], d[i, 1], 0.0, 1.0, pad[i])
+        out[i] = _near(c, i, a[i, 0], a[i, 1], d[i, 0], d[i, 1], 0.0, 1.0, pad[i])
     return out
 
 
 @_jit
-def _halfplane_span(hp: np.ndarray, ox: float, oy: float, dx: float, dy: float, margin: float, lo: float,
+def _halfplane_span(hp: np.ndarray, p: int, ox: float, oy: float, dx: float, dy: float, margin: float, lo: float,
                     hi: float) -> tuple[float, float]:
     """The open interval of t within [lo, hi] where o + t·d keeps a·x < b - margin for
-    every row of ``hp`` (padding rows never bind); hi = -inf where a row parallel to d is
-    never kept (the twin of ``los._clip``)."""
-    for e in range(hp.shape[0]):
-        num = hp[e, 2] - margin - (hp[e, 0] * ox + hp[e, 1] * oy)
-        den = hp[e, 0] * dx + hp[e, 1] * dy
+    every row of ``hp[p]`` (padding rows never bind); hi = -inf where a row parallel to d
+    is never kept (the twin of ``los._clip``)."""
+    for e in range(hp.shape[1]):
+        num = hp[p, e, 2] - margin - (hp[p, e, 0] * ox + hp[p, e, 1] * oy)
+        den = hp[p, e, 0] * dx + hp[p, e, 1] * dy
         if den > 0:
             hi = min(hi, num / den)
         elif den < 0:
@@ -783,19 +799,20 @@ def _halfplane_span(hp: np.ndarray, ox: float, oy: float, dx: float, dy: float, 
 
 
 @_jit
-def _line_chord(hp: np.ndarray, circ: np.ndarray, is_round: bool, ox: float, oy: float, dx: float, dy: float
-                ) -> tuple[float, float]:
-    """The open interval of s where o + s·d is inside the piece: its half-planes a·x < b
-    (padding rows never bind), or its circle's chord when round; (inf, -inf) when none."""
+def _line_chord(hp: np.ndarray, circ: np.ndarray, p: int, is_round: bool, ox: float, oy: float, dx: float,
+                dy: float) -> tuple[float, float]:
+    """The open interval of s where o + s·d is inside piece ``p``: its half-planes
+    ``hp[p]`` a·x < b (padding rows never bind), or its circle's ``circ[p]`` chord when
+    round; (inf, -inf) when none."""
     if is_round:
-        wx, wy = circ[0] - ox, circ[1] - oy
+        wx, wy = circ[p, 0] - ox, circ[p, 1] - oy
         sc = wx * dx + wy * dy
-        h2 = circ[2] * circ[2] - (wx * wx + wy * wy - sc * sc)
+        h2 = circ[p, 2] * circ[p, 2] - (wx * wx + wy * wy - sc * sc)
         if h2 > 0:
             half = np.sqrt(h2)
             return sc - half, sc + half
         return np.inf, -np.inf
-    return _halfplane_span(hp, ox, oy, dx, dy, 0.0, -np.inf, np.inf)
+    return _halfplane_span(hp, p, ox, oy, dx, dy, 0.0, -np.inf, np.inf)
 
 
 @_jit
@@ -850,12 +867,12 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
         for c in range(first[b], last[b]):
             r = order[c]
             p = piece[r]
-            if not _near(piece_circle[p], ox, oy, dx, dy, smin, smax, 1e-9):
+            if not _near(piece_circle, p, ox, oy, dx, dy, smin, smax, 1e-9):
                 continue  # (a piece whose bounding circle misses the line's stretch covers none of it)
             need = z0[r] + (0.0 if sealed[r] else eta)
             if not (top < z1[r] and bot >= need):
                 continue
-            a, e = _line_chord(halfplanes[p], piece_circle[p], round_[r], ox, oy, dx, dy)
+            a, e = _line_chord(halfplanes, piece_circle, p, round_[r], ox, oy, dx, dy)
             if max(a, smin) < min(e, smax):
                 lo_buf[n] = a
                 hi_buf[n] = e
@@ -945,10 +962,10 @@ def _crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarr
     for r in range(R):
         px, py, dx, dy = pp[r, 0], pp[r, 1], dd[r, 0], dd[r, 1]
         p = piece[r]
-        if not _near(piece_circle[p], px, py, dx, dy, 0.0, 1.0, pad):
+        if not _near(piece_circle, p, px, py, dx, dy, 0.0, 1.0, pad):
             continue  # (only a piece whose bounding circle comes near the segment is solved)
         if np.isnan(circ[r, 0]):  # a convex piece: its half-planes a·x < b - margin
-            t0[r], t1[r] = _halfplane_span(halfplanes[p], px, py, dx, dy, margin, 0.0, 1.0)
+            t0[r], t1[r] = _halfplane_span(halfplanes, p, px, py, dx, dy, margin, 0.0, 1.0)
             continue
         A = dx * dx + dy * dy
         cx, cy, rad = circ[r, 0], circ[r, 1], circ[r, 2] - margin  # a round owner: its true circle
@@ -1222,10 +1239,10 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
                 continue
             if owner_box[o, 0] > bx1 or owner_box[o, 2] < bx0 or owner_box[o, 1] > by1 or owner_box[o, 3] < by0:
                 continue
-            if not _near(owner_bound[o], P[i, 0], P[i, 1], Q[i, 0] - P[i, 0], Q[i, 1] - P[i, 1], 0.0, 1.0, rad):
+            if not _near(owner_bound, o, P[i, 0], P[i, 1], Q[i, 0] - P[i, 0], Q[i, 1] - P[i, 1], 0.0, 1.0, rad):
                 continue
             for pc in range(owner_start[o], owner_start[o] + owner_npieces[o]):
-                if _near(piece_circle[pc], cP[i, 0], cP[i, 1], cQ[i, 0] - cP[i, 0], cQ[i, 1] - cP[i, 1], 0.0, 1.0,
+                if _near(piece_circle, pc, cP[i, 0], cP[i, 1], cQ[i, 0] - cP[i, 0], cQ[i, 1] - cP[i, 1], 0.0, 1.0,
                          pad):
                     rb[R], rp[R], ro[R] = i, pc, o
                     R += 1
@@ -1241,17 +1258,6 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
     T = ti.shape[0]
     tb, tp, to = rb[ti], rp[ti], ro[ti]
     z0t, z1t, st, rt = owner_z0[to], owner_z1[to], owner_sealed[to], piece_round[tp]
-    t0r = np.zeros(T)
-    t1r = np.zeros(T)
-    rnd = np.flatnonzero(rt)
-    if rnd.shape[0]:
-        circ = np.empty((rnd.shape[0], 3))
-        for k in range(rnd.shape[0]):
-            circ[k] = owner_circle[to[rnd[k]]]
-        a0, a1 = _disc_containment(vP[tb[rnd]], vQ[tb[rnd]], circ)
-        for k in range(rnd.shape[0]):
-            t0r[rnd[k]], t1r[rnd[k]] = a0[k], a1[k]
-    contain = _containment(vP, vQ, P, Q, tb, tp, rt, halfplanes, t0r, t1r, zP, zQ, z0t, z1t, st, eta, big)
     tcount = np.zeros(n, np.int64)
     for k in range(T):
         tcount[tb[k]] += 1
@@ -1274,6 +1280,18 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
                               piece_circle, eta)
         sep |= hit
         also |= nm
+    # containment, where no separator is found
+    t0r = np.zeros(T)
+    t1r = np.zeros(T)
+    rnd = np.flatnonzero(rt & ~sep)
+    if rnd.shape[0]:
+        circ = np.empty((rnd.shape[0], 3))
+        for k in range(rnd.shape[0]):
+            circ[k] = owner_circle[to[rnd[k]]]
+        a0, a1 = _disc_containment(vP[tb[rnd]], vQ[tb[rnd]], circ)
+        for k in range(rnd.shape[0]):
+            t0r[rnd[k]], t1r[rnd[k]] = a0[k], a1[k]
+    contain = _containment(vP, vQ, P, Q, tb, tp, rt, ~sep, halfplanes, t0r, t1r, zP, zQ, z0t, z1t, st, eta, big)
     for k in range(T):
         i = tb[k]
         if sep[k]:

@@ -238,8 +238,8 @@ def containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray, 
     f8, i8 = np.float64, np.int64
     c = _own
     return _c()._containment(c(vP, f8), c(vQ, f8), c(DP, f8), c(DQ, f8), c(b, i8), c(piece, i8), c(round_, bool),
-                             c(halfplanes, f8), c(t0r, f8), c(t1r, f8), c(zP, f8), c(zQ, f8), c(z0, f8), c(z1, f8),
-                             c(sealed, bool), float(eta), float(big))
+                             np.ones(len(b), bool), c(halfplanes, f8), c(t0r, f8), c(t1r, f8), c(zP, f8), c(zQ, f8),
+                             c(z0, f8), c(z1, f8), c(sealed, bool), float(eta), float(big))
 
 
 def xrange_within(k: np.ndarray, hp: np.ndarray, count: np.ndarray, tol: float = 1e-12
