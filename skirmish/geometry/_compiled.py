@@ -909,6 +909,7 @@ def _hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     count = np.zeros(B, np.int64)
     ang = np.empty(P)
     cand = np.empty((P, 3))
+    uniq = np.empty(N, np.int64)
     for b in range(B):
         scale = 0.0
         for i in range(N):
@@ -916,9 +917,22 @@ def _hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             if np.isnan(pts[b, i, 0]) or np.isnan(pts[b, i, 1]):
                 scale = np.nan
         scale = 1e-12 * (1.0 + scale)
+        # (a repeated point adds only the edges of its first occurrence, found before)
+        nu = 0
+        for i in range(N):
+            seen = False
+            for e in range(nu):
+                if pts[b, i, 0] == pts[b, uniq[e], 0] and pts[b, i, 1] == pts[b, uniq[e], 1]:
+                    seen = True
+                    break
+            if not seen:
+                uniq[nu] = i
+                nu += 1
         n = 0
-        for i in range(N):  # an edge joins two points with every point on its left
-            for j in range(N):
+        for ei in range(nu):  # an edge joins two points with every point on its left
+            i = uniq[ei]
+            for ej in range(nu):
+                j = uniq[ej]
                 if i == j:
                     continue
                 ex, ey = pts[b, j, 0] - pts[b, i, 0], pts[b, j, 1] - pts[b, i, 1]
@@ -928,7 +942,8 @@ def _hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 nx, ny = -ey / ln, ex / ln
                 c = nx * pts[b, i, 0] + ny * pts[b, i, 1]
                 edge = True
-                for k in range(N):
+                for ek in range(nu):
+                    k = uniq[ek]
                     if not nx * pts[b, k, 0] + ny * pts[b, k, 1] - c >= -scale:
                         edge = False
                         break
@@ -1066,13 +1081,17 @@ def _clear_of(k: np.ndarray, V: np.ndarray, kidx: np.ndarray, vidx: np.ndarray, 
     n = kidx.shape[0]
     out = np.zeros(n, np.bool_)
     for e in range(n):
-        kk, vv = k[kidx[e]], V[vidx[e]]
+        a, b = kidx[e], vidx[e]
         lo, hi = np.inf, -np.inf
-        for w in range(kk.shape[0]):
-            for v in range(vv.shape[0]):
-                gap = vv[v, 0] + vv[v, 1] * kk[w, 0] - kk[w, 1]
+        for w in range(k.shape[1]):
+            if w and k[a, w, 0] == k[a, 0, 0] and k[a, w, 1] == k[a, 0, 1]:
+                continue  # (a repeat of the first vertex, the padding: the same gaps)
+            for v in range(V.shape[1]):
+                gap = V[b, v, 0] + V[b, v, 1] * k[a, w, 0] - k[a, w, 1]
                 if not np.isnan(gap):
                     lo, hi = min(lo, gap), max(hi, gap)
+            if lo < wd + slack and hi > -wd - slack:
+                break  # (neither can hold any more: the range only grows)
         out[e] = lo <= hi and (hi <= -wd - slack or lo >= wd + slack)
     return out
 
