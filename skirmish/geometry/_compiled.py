@@ -520,6 +520,29 @@ def _grow_f(a: np.ndarray, n: int) -> np.ndarray:
 
 
 @_inline
+def _over_under(ta: float, tb: float, zP0: float, zP1: float, zQ0: float, zQ1: float, z0: float, z1: float,
+                sealed: bool, eta: float) -> tuple[bool, bool]:
+    """Whether every segment of heights ``zP`` → ``zQ`` passes over the piece ``z0``-``z1``
+    crossed on (ta, tb), and whether every one passes under it."""
+    over = ((1 - ta) * zP1 + ta * zQ1 >= z1 - 1e-12) and ((1 - tb) * zP1 + tb * zQ1 >= z1 - 1e-12)
+    need = z0 - (eta if sealed else 0.0)
+    under = ((1 - ta) * zP0 + ta * zQ0 <= need) and ((1 - tb) * zP0 + tb * zQ0 <= need)
+    return over, under
+
+
+@_inline
+def _raised(lam: float, m0: float, m1: float, top0: float, top1: float) -> tuple[float, float]:
+    """The heights from the middle ``m0``-``m1`` raised past ``lam`` of the way to the tops
+    (half of what is left above it; none when ``lam`` <= 0)."""
+    x = lam
+    if not np.isnan(x):
+        x = x if x > 0.0 else 0.0
+        x = x if x < 1.0 else 1.0
+    x = x + (1 - x) / 2 if x > 0 else 0.0
+    return m0 + x * (top0 - m0), m1 + x * (top1 - m1)
+
+
+@_inline
 def _lift(t: float, top0: float, top1: float, m0: float, m1: float, z1: float) -> float:
     """How far (0: the middle heights ``m0``-``m1``, 1: the tops ``top0``-``top1``) the
     heights at ``t`` must rise to clear ``z1`` (``los._heights_over``'s ``lam`` at ``t``)."""
@@ -550,11 +573,7 @@ def _witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.
             continue
         crossed[i] = True
         k = bundle[i]
-        ta, tb = t0[i], t1[i]
-        over = ((1 - ta) * zP[k, 1] + ta * zQ[k, 1] >= z1[i] - 1e-12) and \
-            ((1 - tb) * zP[k, 1] + tb * zQ[k, 1] >= z1[i] - 1e-12)
-        need = z0[i] - (eta if sealed[i] else 0.0)
-        under = ((1 - ta) * zP[k, 0] + ta * zQ[k, 0] <= need) and ((1 - tb) * zP[k, 0] + tb * zQ[k, 0] <= need)
+        over, under = _over_under(t0[i], t1[i], zP[k, 0], zP[k, 1], zQ[k, 0], zQ[k, 1], z0[i], z1[i], sealed[i], eta)
         if not over and not under:
             hard[i] = True
             bad[k] = True
@@ -569,16 +588,8 @@ def _witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.
         lam[k] = _nmax(lam[k], _nmax(_lift(t0[i], zP[k, 1], zQ[k, 1], m0, m1, z1[i]),
                                      _lift(t1[i], zP[k, 1], zQ[k, 1], m0, m1, z1[i])))
     for k in range(n):
-        if bad[k] or amb[k]:
-            continue
-        x = lam[k]
-        if not np.isnan(x):
-            x = x if x > 0.0 else 0.0
-            x = x if x < 1.0 else 1.0
-        x = x + (1 - x) / 2 if x > 0 else 0.0
-        m0, m1 = heights[k, 0], heights[k, 1]
-        heights[k, 0] = m0 + x * (zP[k, 1] - m0)
-        heights[k, 1] = m1 + x * (zQ[k, 1] - m1)
+        if not (bad[k] or amb[k]):
+            heights[k, 0], heights[k, 1] = _raised(lam[k], heights[k, 0], heights[k, 1], zP[k, 1], zQ[k, 1])
     return hard, bad, amb, heights
 
 
@@ -971,32 +982,34 @@ def _hull_halfplanes(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _crossings(pp: np.ndarray, dd: np.ndarray, piece: np.ndarray, circ: np.ndarray, halfplanes: np.ndarray,
                piece_circle: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:
     R = pp.shape[0]
-    t0 = np.ones(R)
-    t1 = np.zeros(R)
-    pad = max(0.0, -margin) + 1e-9
+    t0 = np.empty(R)
+    t1 = np.empty(R)
     for r in range(R):
-        px, py, dx, dy = pp[r, 0], pp[r, 1], dd[r, 0], dd[r, 1]
-        p = piece[r]
-        if not _near(piece_circle, p, px, py, dx, dy, 0.0, 1.0, pad):
-            continue  # (only a piece whose bounding circle comes near the segment is solved)
-        if np.isnan(circ[r, 0]):  # a convex piece: its half-planes a·x < b - margin
-            t0[r], t1[r] = _halfplane_span(halfplanes, p, px, py, dx, dy, margin, 0.0, 1.0)
-            continue
-        A = dx * dx + dy * dy
-        cx, cy, rad = circ[r, 0], circ[r, 1], circ[r, 2] - margin  # a round owner: its true circle
-        ex, ey = px - cx, py - cy
-        B = 2 * (dx * ex + dy * ey)
-        C = ex * ex + ey * ey - rad * rad
-        if A < 1e-24:  # (a point)
-            t0[r], t1[r] = (0.0, 1.0) if C < 0 else (1.0, 0.0)
-            continue
-        disc = B * B - 4 * A * C
-        if disc > 0:
-            sq = np.sqrt(disc)
-            t0[r], t1[r] = max((-B - sq) / (2 * A), 0.0), min((-B + sq) / (2 * A), 1.0)
-        else:
-            t0[r], t1[r] = 1.0, 0.0
+        t0[r], t1[r] = _crossing(pp[r, 0], pp[r, 1], dd[r, 0], dd[r, 1], piece[r], circ, r, halfplanes, piece_circle,
+                                 margin)
     return t0, t1
+
+
+@_inline
+def _crossing(px: float, py: float, dx: float, dy: float, p: int, circ: np.ndarray, r: int, halfplanes: np.ndarray,
+              piece_circle: np.ndarray, margin: float) -> tuple[float, float]:
+    """:func:`_crossings` of one row: piece ``p``, its owner's circle ``circ[r]``."""
+    if not _near(piece_circle, p, px, py, dx, dy, 0.0, 1.0, max(0.0, -margin) + 1e-9):
+        return 1.0, 0.0  # (only a piece whose bounding circle comes near the segment is solved)
+    if np.isnan(circ[r, 0]):  # a convex piece: its half-planes a·x < b - margin
+        return _halfplane_span(halfplanes, p, px, py, dx, dy, margin, 0.0, 1.0)
+    A = dx * dx + dy * dy
+    cx, cy, rad = circ[r, 0], circ[r, 1], circ[r, 2] - margin  # a round owner: its true circle
+    ex, ey = px - cx, py - cy
+    B = 2 * (dx * ex + dy * ey)
+    C = ex * ex + ey * ey - rad * rad
+    if A < 1e-24:  # (a point)
+        return (0.0, 1.0) if C < 0 else (1.0, 0.0)
+    disc = B * B - 4 * A * C
+    if disc > 0:
+        sq = np.sqrt(disc)
+        return max((-B - sq) / (2 * A), 0.0), min((-B + sq) / (2 * A), 1.0)
+    return 1.0, 0.0
 
 
 @_jit
@@ -1156,30 +1169,41 @@ def _binding_vertices(k: np.ndarray, kidx: np.ndarray, b_lo: np.ndarray, b_hi: n
 
 
 @_jit
-def _candidate(ax: float, ay: float, bx: float, by: float, pp: np.ndarray, dd: np.ndarray, bund: np.ndarray,
-               pcs: np.ndarray, circ: np.ndarray, z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray,
-               multi: np.ndarray, halfplanes: np.ndarray, piece_circle: np.ndarray, zP: np.ndarray, zQ: np.ndarray,
-               eta: float) -> tuple[int, float, float]:
-    """One witness candidate, the plan segment (ax, ay) → (bx, by), against a pair's
-    pieces ``pcs`` (``los._try_witnesses`` for one segment): 0 when no heights clear every
-    piece, 1 with the heights when they do, 2 when the exact 2-D problem must decide (a
-    piece it may pass under) or it runs along a seam of one footprint."""
+def _candidate(ax: float, ay: float, bx: float, by: float, tt: np.ndarray, pcs: np.ndarray, circ: np.ndarray,
+               z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, multi: np.ndarray, halfplanes: np.ndarray,
+               piece_circle: np.ndarray, zP: np.ndarray, zQ: np.ndarray, i: int, eta: float) -> tuple[int, float, float]:
+    """One witness candidate, the plan segment (ax, ay) → (bx, by), against pair ``i``'s
+    pieces ``pcs`` (``los._try_witnesses`` for one segment, as :func:`_crossings` and
+    :func:`_witness_heights` find it; ``tt``: room for its crossings): 0 when no heights
+    clear every piece, 1 with the heights when they do, 2 when the exact 2-D problem must
+    decide (a piece it may pass under) or it runs along a seam of one footprint."""
     m = pcs.shape[0]
+    dx, dy = bx - ax, by - ay
+    zP0, zP1, zQ0, zQ1 = zP[i, 0], zP[i, 1], zQ[i, 0], zQ[i, 1]
+    bad, amb = False, False
     for k in range(m):
-        pp[k, 0], pp[k, 1] = ax, ay
-        dd[k, 0], dd[k, 1] = bx - ax, by - ay
-    t0, t1 = _crossings(pp, dd, pcs, circ, halfplanes, piece_circle, eta)
-    _, bad, amb, h = _witness_heights(bund, t0, t1, z0, z1, sealed, zP, zQ, eta)
-    if bad[0]:
+        t0, t1 = _crossing(ax, ay, dx, dy, pcs[k], circ, k, halfplanes, piece_circle, eta)
+        tt[k, 0], tt[k, 1] = t0, t1
+        if t1 - t0 > 1e-12:
+            over, under = _over_under(t0, t1, zP0, zP1, zQ0, zQ1, z0[k], z1[k], sealed[k], eta)
+            bad = bad or not (over or under)
+            amb = amb or (under and not over)
+    if bad:
         return 0, 0.0, 0.0
-    if amb[0]:
+    if amb:
         return 2, 0.0, 0.0
-    if multi.any():
-        b0, b1 = _crossings(pp, dd, pcs, circ, halfplanes, piece_circle, -eta)
-        for k in range(m):
-            if multi[k] and b1[k] - b0[k] >= 0 and not t1[k] - t0[k] > 1e-12:
+    for k in range(m):
+        if multi[k] and not tt[k, 1] - tt[k, 0] > 1e-12:
+            b0, b1 = _crossing(ax, ay, dx, dy, pcs[k], circ, k, halfplanes, piece_circle, -eta)
+            if b1 - b0 >= 0:
                 return 2, 0.0, 0.0
-    return 1, h[0, 0], h[0, 1]
+    m0, m1 = (zP0 + zP1) / 2, (zQ0 + zQ1) / 2
+    lam = 0.0
+    for k in range(m):  # (in row order, as _witness_heights)
+        if tt[k, 1] - tt[k, 0] > 1e-12:
+            lam = _nmax(lam, _nmax(_lift(tt[k, 0], zP1, zQ1, m0, m1, z1[k]), _lift(tt[k, 1], zP1, zQ1, m0, m1, z1[k])))
+    u, w = _raised(lam, m0, m1, zP1, zQ1)
+    return 1, u, w
 
 
 @_jit
@@ -1337,15 +1361,13 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
             continue
         lo, hi = first[i], first[i] + count[i]
         m = hi - lo
-        pp = np.empty((m, 2))
-        dd = np.empty((m, 2))
-        bund = np.zeros(m, np.int64)
+        tt = np.empty((m, 2))
         pcs, circ2 = rp[lo:hi], np.empty((m, 3))
         z0r, z1r, sr = np.empty(m), np.empty(m), np.empty(m, np.bool_)
         multi = np.empty(m, np.bool_)
         for k in range(m):
             o = ro[lo + k]
-            circ2[k] = owner_circle[o]
+            circ2[k, 0], circ2[k, 1], circ2[k, 2] = owner_circle[o, 0], owner_circle[o, 1], owner_circle[o, 2]
             z0r[k], z1r[k], sr[k] = owner_z0[o], owner_z1[o], owner_sealed[o]
             multi[k] = owner_npieces[o] > 1
         code = 0
@@ -1357,8 +1379,8 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
                 continue
             tried[nt, 0], tried[nt, 1], tried[nt, 2], tried[nt, 3] = ax, ay, bx, by
             nt += 1
-            code, u, w = _candidate(ax, ay, bx, by, pp, dd, bund, pcs, circ2, z0r, z1r, sr, multi, halfplanes,
-                                    piece_circle, zP[i:i + 1], zQ[i:i + 1], eta)
+            code, u, w = _candidate(ax, ay, bx, by, tt, pcs, circ2, z0r, z1r, sr, multi, halfplanes, piece_circle,
+                                    zP, zQ, i, eta)
             if code:
                 break
         if code == 0:
@@ -1370,8 +1392,8 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
                         continue  # (a point target's patch corners are one point: its grid is one column)
                     tried[nt, 0], tried[nt, 1], tried[nt, 2], tried[nt, 3] = ax, ay, bx, by
                     nt += 1
-                    code, u, w = _candidate(ax, ay, bx, by, pp, dd, bund, pcs, circ2, z0r, z1r, sr, multi,
-                                            halfplanes, piece_circle, zP[i:i + 1], zQ[i:i + 1], eta)
+                    code, u, w = _candidate(ax, ay, bx, by, tt, pcs, circ2, z0r, z1r, sr, multi, halfplanes,
+                                            piece_circle, zP, zQ, i, eta)
                     if code:
                         break
                 if code:
