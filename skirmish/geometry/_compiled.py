@@ -691,6 +691,8 @@ def _containment(vP: np.ndarray, vQ: np.ndarray, DP: np.ndarray, DQ: np.ndarray,
                 hP = _support_one(vP, DP, g, a0, a1, norm)
                 hQ = _support_one(vQ, DQ, g, a0, a1, norm)
                 lo, hi, never = _bound(lo, hi, never, off - hP, hQ - hP)
+                if never or (hi if hi < 1.0 else 1.0) - (lo if lo > 0.0 else 0.0) <= 1e-12:
+                    break  # (the interval only shrinks: empty for good)
             t0 = lo if lo > 0.0 else 0.0
             t1 = -np.inf if never else (hi if hi < 1.0 else 1.0)
         if not t1 - t0 > 1e-12:  # (NaN too)
@@ -878,11 +880,11 @@ def _separators(o: np.ndarray, d: np.ndarray, bund: np.ndarray, CP: np.ndarray, 
         for c in range(first[b], last[b]):
             r = order[c]
             p = piece[r]
-            if not _near(piece_circle, p, ox, oy, dx, dy, smin, smax, 1e-9):
-                continue  # (a piece whose bounding circle misses the line's stretch covers none of it)
             need = z0[r] + (0.0 if sealed[r] else eta)
             if not (top < z1[r] and bot >= need):
                 continue
+            if not _near(piece_circle, p, ox, oy, dx, dy, smin, smax, 1e-9):
+                continue  # (a piece whose bounding circle misses the line's stretch covers none of it)
             a, e = _line_chord(halfplanes, piece_circle, p, round_[r], ox, oy, dx, dy)
             if max(a, smin) < min(e, smax):
                 lo_buf[n] = a
