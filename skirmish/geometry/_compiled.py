@@ -390,11 +390,11 @@ def _capsule_box(caps: np.ndarray, shrink: float) -> np.ndarray:
 
 
 @_inline
-def _pair_interval(px: float, py: float, dx: float, dy: float, cap: np.ndarray, clear: float, shrink: float
-                   ) -> tuple[float, float]:
-    """``paths.capsule_intervals`` for one (segment, capsule) pair, clipped to [0, 1]: the
-    parameters where the point p + t·d is closer than ``clear - shrink`` to the capsule's
-    segment (lo >= hi: never)."""
+def _pair_line(px: float, py: float, dx: float, dy: float, cap: np.ndarray, clear: float, shrink: float
+               ) -> tuple[float, float]:
+    """``paths.capsule_intervals`` for one (segment, capsule) pair, on the whole line
+    (``clip=False``): the parameters where the point p + t·d is closer than
+    ``clear - shrink`` to the capsule's segment (lo >= hi: never)."""
     inf = np.inf
     dd = dx * dx + dy * dy
     moving = dd > 1e-24
@@ -427,7 +427,15 @@ def _pair_interval(px: float, py: float, dx: float, dy: float, cap: np.ndarray, 
             lo = _nmin(lo, slo)
             hi = _nmax(hi, shi)
     if still_in:
-        lo, hi = -inf, inf
+        return -inf, inf
+    return lo, hi
+
+
+@_inline
+def _pair_interval(px: float, py: float, dx: float, dy: float, cap: np.ndarray, clear: float, shrink: float
+                   ) -> tuple[float, float]:
+    """:func:`_pair_line` clipped to [0, 1]."""
+    lo, hi = _pair_line(px, py, dx, dy, cap, clear, shrink)
     return _nmax(lo, 0.0), _nmin(hi, 1.0)
 
 
@@ -503,6 +511,84 @@ def _violations(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float,
             k += 1
             j, lo, hi = _next_hit(i, j + 1, p0, p1, caps, box, shrink, relax0, relax1)
     return oi[:k], oj[:k], olo[:k], ohi[:k]
+
+
+@_jit
+def _exit_pieces(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, tol: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``paths.exit_param`` up to its inside test: per segment ``i`` and capsule ``j`` the
+    interval (lo, hi) on the segment's line within ``c + tol`` of it (unchecked), and the
+    pieces of the segment between its crossings of the capsules' segments that have some
+    length: segment ``i``'s are ``first[i]:first[i + 1]`` of (``a``, ``b``), each with the
+    point (``x``, ``y``) to test inside."""
+    n, m = p0.shape[0], caps.shape[0]
+    lo = np.empty((n, m))
+    hi = np.empty((n, m))
+    first = np.zeros(n + 1, np.int64)
+    pa, pb, x, y = np.empty((4, n * (m + 1)))
+    cross = np.empty(m + 2)
+    k = 0
+    for i in range(n):
+        px, py = p0[i, 0], p0[i, 1]
+        dx, dy = p1[i, 0] - px, p1[i, 1] - py
+        nc = 1
+        cross[0] = 0.0
+        for j in range(m):
+            lo[i, j], hi[i, j] = _pair_line(px, py, dx, dy, caps[j], caps[j, 4], -tol)
+            ex, ey = caps[j, 2] - caps[j, 0], caps[j, 3] - caps[j, 1]
+            den = dx * ey - dy * ex
+            if not abs(den) > 1e-15:
+                continue
+            wx, wy = caps[j, 0] - px, caps[j, 1] - py
+            t = (wx * ey - wy * ex) / den
+            u = (wx * dy - wy * dx) / den
+            if t >= 0 and u >= 0 and u <= 1:
+                q = nc  # (insertion sort: a handful of crossings)
+                while q > 1 and cross[q - 1] > t:
+                    cross[q] = cross[q - 1]
+                    q -= 1
+                cross[q] = t
+                nc += 1
+        cross[nc] = np.inf
+        for q in range(nc):
+            a, b = cross[q], cross[q + 1]
+            if b > a:
+                mid = (a + b) / 2 if np.isfinite(b) else a + 1.0
+                pa[k], pb[k], x[k], y[k] = a, b, px + mid * dx, py + mid * dy
+                k += 1
+        first[i + 1] = k
+    return lo, hi, first, pa[:k], pb[:k], x[:k], y[:k]
+
+
+@_jit
+def _exit_reach(lo: np.ndarray, hi: np.ndarray, first: np.ndarray, pa: np.ndarray, pb: np.ndarray,
+                inside: np.ndarray) -> np.ndarray:
+    """``paths.exit_param`` after its inside test: per segment, from 0 (NaN unless some
+    interval, of a capsule or an inside piece, holds it) as far as the intervals reach,
+    each starting within 1e-12 of the reach so far."""
+    n, m = lo.shape
+    tau = np.full(n, np.nan)
+    for i in range(n):
+        for j in range(m):
+            if lo[i, j] < hi[i, j] and lo[i, j] <= 0 and hi[i, j] >= 0:
+                tau[i] = 0.0
+        for q in range(first[i], first[i + 1]):
+            if inside[q] and pa[q] <= 0:
+                tau[i] = 0.0
+        if np.isnan(tau[i]):
+            continue
+        t = 0.0
+        grown = True
+        while grown:  # (to the fixed point: the same whatever the order)
+            grown = False
+            for j in range(m):
+                if lo[i, j] < hi[i, j] and lo[i, j] <= t + 1e-12 and hi[i, j] > t:
+                    t, grown = hi[i, j], True
+            for q in range(first[i], first[i + 1]):
+                if inside[q] and pa[q] <= t + 1e-12 and pb[q] > t:
+                    t, grown = pb[q], True
+        tau[i] = t
+    return tau
 
 
 @_jit

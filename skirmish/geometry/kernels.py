@@ -175,6 +175,16 @@ def violated(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, re
     return _c()._violated(*_segments_args(p0, p1, caps, shrink, relax0, relax1))
 
 
+def exit_param(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, tol: float,
+               inside: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """``paths.exit_param`` compiled (the same bits) over the region's edge capsules
+    ``caps`` (rows ax ay bx by r), ``inside`` telling which points (x, y) lie in the region."""
+    f8 = np.float64
+    lo, hi, first, a, b, x, y = _c()._exit_pieces(_own(p0, f8).reshape(-1, 2), _own(p1, f8).reshape(-1, 2),
+                                                  _own(caps, f8), float(tol))
+    return _c()._exit_reach(lo, hi, first, a, b, _own(inside(x, y), bool))
+
+
 def _segments_args(p0: np.ndarray, p1: np.ndarray, caps: np.ndarray, shrink: float, relax0: np.ndarray | None,
                    relax1: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]:
     """The capsule kernels' arguments: contiguous rows, relax points NaN where unused."""
@@ -377,6 +387,7 @@ def _warmups() -> list[Callable[[], object]]:
         lambda: tangent_pairs(z4, z4, z4, z4, z4, z4, np.ones(2, bool), np.full(2, -1), 1e-3, -1e-4),
         lambda: violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2))),
         lambda: violations(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2))),
+        lambda: exit_param(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, lambda x, y: x > 0),
         lambda: near_segment(region[0], np.zeros((1, 2)), np.ones((1, 2)), 0.0),
         lambda: within_disc(square, region[0], 1e18),
         lambda: containment(square, square, region[0], region[0], one, one, flag, pad, np.zeros(1), np.ones(1),

@@ -1033,6 +1033,8 @@ def exit_param(p0: np.ndarray, p1: np.ndarray, region: BaseGeometry, r: float, t
         return np.zeros(0)
     caps = _support_capsules(region, r)
     m = len(caps)
+    if kernels.wanted(n * m):
+        return kernels.exit_param(p0, p1, caps, tol, lambda x, y: shapely.contains_xy(region, x, y))
     i = np.repeat(np.arange(n), m)
     j = np.tile(np.arange(m), n)
     lo, hi = capsule_intervals(p0[i], p1[i], caps[j], -tol, clip=False)

@@ -429,6 +429,39 @@ def test_e_move_kernel_violated_gives_the_numpy_verdicts(seed):
         assert np.array_equal(np.unique(slow_v[0]), np.flatnonzero(slow))  # (the same test)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_e_move_kernel_exit_param_gives_the_twins_bits(seed):
+    """E-MOVE: where a base walking a segment stops resting on a surface (stepping off a
+    roof), compiled and numpy, bit for bit: star-shaped and holed regions, segments
+    across, along edges, through vertices, from outside, standing still."""
+    from skirmish.geometry import paths
+
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(3, 12))
+    ang = np.sort(rng.uniform(0, 2 * np.pi, k))
+    star = shapely.Polygon(np.column_stack([np.cos(ang), np.sin(ang)]) * rng.uniform(2, 6, (k, 1)) + 5)
+    holed = shapely.box(0, 0, 10, 8).difference(shapely.box(3, 3, 5, 5)).union(shapely.box(12, 0, 14, 2))
+    taus = []
+    for region in (star.buffer(0), holed):
+        ring = np.asarray(region.geoms[0].exterior.coords if hasattr(region, "geoms") else region.exterior.coords)
+        n = 40
+        x0, y0, x1, y1 = region.bounds
+        p0 = rng.uniform((x0 - 1, y0 - 1), (x1 + 1, y1 + 1), (n, 2))
+        p1 = p0 + rng.normal(size=(n, 2)) * 3
+        p0[:3] = ring[:3]  # (from a vertex, along an edge)
+        p1[:3] = ring[1:4]
+        p1[3:6] = p0[3:6]  # (standing still)
+        p1[6:9] = 2 * ring[:3] - p0[6:9]  # (through a vertex)
+        for tol in (1e-9, -1e-10):
+            for r in (0.0, 0.5):
+                fast, slow = _both_ways(paths.exit_param, p0, p1, region, r, tol)
+                assert np.array_equal(fast, slow, equal_nan=True)
+                taus.append(slow)
+    tau = np.concatenate(taus)
+    assert np.isnan(tau).any() and (tau <= 1).any() and (tau > 1).any()
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_e_move_a_relaxed_start_inside_a_clearance_moving_straight_away_is_never_violated(seed):
     """E-MOVE: a step that starts inside a capsule's clearance (by up to the contact
