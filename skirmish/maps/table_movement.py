@@ -563,7 +563,7 @@ class _Mover:
                       (float(top[0]), float(top[1])), -1, -1 if high is None else high, 0.0, False)
         if high is None:
             return _replace(base, why=f"{s.id} is not walkable")
-        below = [u for u in self.surfaces if u.z < z_top - Z_TOL and shapely.covers(u.support, Point(*foot))]
+        below = [u for u in self.surfaces if u.z < z_top - Z_TOL and u.holds_xy(float(foot[0]), float(foot[1]))]
         if not below:
             return _replace(base, why="nothing to stand on at its foot")
         low = max(below, key=lambda u: u.z)
@@ -1166,8 +1166,8 @@ class TableMovement:
     def _mv_surface_for(self, mv: _Mover, x: float, y: float, z: float | None, prev: int) -> tuple[int, str]:
         if z is None and len(mv.surfaces) == 1:
             return prev, ""
-        pt = Point(x, y)
         if z is not None:
+            pt = Point(x, y)
             cands = [u for u in mv.surfaces if abs(u.z - z) <= Z_TOL]
             if not cands:
                 tops = ", ".join(f"{u.z:g}" for u in mv.surfaces)
@@ -1177,9 +1177,9 @@ class TableMovement:
                 return prev, f"nothing to stand on at ({x:g}, {y:g}) at z = {z:g}"
             return best.index, ""
         here = mv.surfaces[prev]
-        if len(mv.surfaces) == 1 or shapely.covers(here.support, pt):
+        if len(mv.surfaces) == 1 or here.holds_xy(x, y):
             return prev, ""
-        cands = [u for u in mv.surfaces if u.z <= here.z + mv.h + Z_TOL and shapely.covers(u.support, pt)]
+        cands = [u for u in mv.surfaces if u.z <= here.z + mv.h + Z_TOL and u.holds_xy(x, y)]
         return (max(cands, key=lambda u: u.z).index if cands else prev), ""
 
     def _mv_pieces(self, mv: _Mover, pts: list[tuple[float, float, float]], surf: list[int], w: _Walk) -> list[_Piece]:
