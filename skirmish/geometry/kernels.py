@@ -411,6 +411,8 @@ def _warmups() -> list[Callable[[], object]]:
                                 -np.ones(1, np.int64), np.ones(1, bool), 1e-4, np.zeros((0, 4)), np.zeros((0, 3)), f0,
                                 f0, b0, np.zeros((0, 3)), i0, i0, np.zeros((0, 3)), b0, np.zeros((0, 4)),
                                 np.zeros((0, 1, 3)), 1e-9, 1e18, 4),
+        lambda: chain_solve(A, A, np.zeros((1, 2)), np.ones((1, 2, 3, 3)), flag, np.zeros(1), np.ones(1), np.zeros(1),
+                            np.ones(1), np.ones(1), np.zeros(1), 0.0, 0.0, 0.0, 1.0, 0.0, 1e-10, 64),
     ]
 
 
@@ -454,3 +456,31 @@ def convex_corners(xy: np.ndarray, sizes: np.ndarray, inside: np.ndarray, min_tu
     (corner, the other piece's corner there) pairs, in order."""
     return _c()._convex_corners(_own(xy, np.float64), _own(sizes, np.int64),
                                 _own(inside, bool), float(min_turn), float(tol))
+
+
+_chain: ModuleType | None = None
+
+
+def _cc() -> ModuleType:
+    """:mod:`._chain_compiled`, imported on its first use (as :func:`_c`)."""
+    global _chain
+    if _chain is None:
+        from . import _chain_compiled as mod
+
+        listen_for_compiles(mod.__name__)
+        _chain = mod
+    return _chain
+
+
+def chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.ndarray, free: np.ndarray,
+                ins_lo: np.ndarray, ins_hi: np.ndarray, ka: np.ndarray, kb: np.ndarray, zt: np.ndarray, zb: np.ndarray,
+                d_lo: float, d_hi: float, zlo: float, zhi: float, wd: float, slack: float, max_nodes: int
+                ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
+    """The chain test's search over escape choices on one region (``los_chain._solve_bundle``'s
+    ``solve``): whether some segment escapes every solid keeping ``wd``, its (α, β) and
+    (γ, δ) (NaN when unknown), and per solid whether it was relevant (not escaped by
+    every segment alike)."""
+    f8, c = np.float64, _own
+    return _cc()._chain_solve(c(base, f8), c(zbase, f8), c(Vz, f8), c(plan, f8), c(free, bool), c(ins_lo, f8),
+                              c(ins_hi, f8), c(ka, f8), c(kb, f8), c(zt, f8), c(zb, f8), float(d_lo), float(d_hi),
+                              float(zlo), float(zhi), float(wd), float(slack), int(max_nodes))

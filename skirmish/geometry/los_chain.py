@@ -38,12 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from itertools import accumulate
-from math import isfinite
+from math import isfinite, isnan
 
 import numpy as np
 
-from .kernels import (binding_vertices, chain_prepare, chords, clear_of, clip_polygons, feasible_rows, inside_run,
+from .kernels import (binding_vertices, chain_prepare, chain_solve, chords, clear_of, clip_polygons, inside_run,
                       vertices, vertices_each, within_disc)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
@@ -319,68 +318,19 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     idx = bd.idx
     used = np.zeros(bd.R, bool)
     heights: list[np.ndarray | None] = [None]  # the (γ, δ) of the last escape found
-    escapes = _Escapes(bd)
 
     def solve(wd: float, reg: _Region) -> np.ndarray | None:
         """An escaping (α, β) of ``reg`` keeping ``wd`` from every solid, or None when
-        there is none."""
-        heights[0] = None
-        op = escapes.options(wd, reg)
-        # a solid that every segment of the base region escapes one way is irrelevant
-        rel = op.relevant(reg.Vz)
-        state = [reg.base, reg.zbase]
-        open_ = rel
-        ops = dict(op.of)
-        changed = True
-        while changed and open_:  # propagate the forced choices (all options of a round at once)
-            changed = False
-            feas = op.feasible(state, [e for i in open_ for e in ops[i]])
-            keep = []
-            fixes: list[int] = []
-            for i in open_:
-                ok = [e for e in ops[i] if feas[e]]
-                if not ok:
-                    used[idx[rel]] = True
-                    return None
-                if len(ok) == 1:
-                    fixes.append(ok[0])
-                else:
-                    keep.append(i)
-                    ops[i] = ok
-            for e in fixes:
-                sp = op.space(e)
-                state[sp] = np.concatenate([state[sp], op.block(e)])
-                changed = True
-            open_ = keep
-        nodes = [0]
-
-        def escape(st: list[np.ndarray], depth: int, changed: int = -1,
-                   pt: np.ndarray | None = None) -> np.ndarray | None:
-            # (only the space a choice ``changed`` is enumerated again: the other one is
-            # the parent's, already feasible, with its point ``pt``)
-            if changed != 1:
-                pt = feasible_point(st[0])
-            if pt is None or (changed != 0 and feasible_point(st[1]) is None):
-                return None
-            if depth == len(open_):
-                heights[0] = feasible_point(st[1])
-                return pt
-            nodes[0] += 1
-            if nodes[0] > MAX_NODES:
-                return pt  # gave up: no proof
-            for e in ops[open_[depth]]:
-                sp = op.space(e)
-                nxt = list(st)
-                nxt[sp] = np.concatenate([st[sp], op.block(e)])
-                found = escape(nxt, depth + 1, sp, pt)
-                if found is not None:
-                    return found
-            return None
-
-        found = escape(state, 0)
-        if found is None:
+        there is none (:func:`.kernels.chain_solve`)."""
+        found, pt, gd, rel = chain_solve(reg.base, reg.zbase, reg.Vz, reg.plan, reg.free[wd], reg.ins_lo, reg.ins_hi,
+                                         reg.ka, reg.kb, bd.zt, bd.zb, bd.d_lo, bd.d_hi, bd.zlo, bd.zhi, wd, SLACK,
+                                         MAX_NODES)
+        if not found:
             used[idx[rel]] = True
-        return found
+            heights[0] = None
+            return None
+        heights[0] = None if isnan(gd[0]) else gd
+        return pt
 
     root = _Region(bd.base, bd.Vp, bd.free, bd.ins_lo, bd.ins_hi, bd.ka, bd.kb, bd.plan, bd.zbase, bd.Vz,
                    bd.xP0, bd.xQ1)
@@ -430,113 +380,6 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
         return Chain(False, line=line)
 
     return Chain(False, line=line, widened=widened) if lazy and widen > 0 else widened()
-
-
-class _Escapes:
-    """The ways to escape each solid of a bundle (:meth:`options`), with what they share
-    across its regions."""
-
-    def __init__(self, bd: _Bundle):
-        self.bd = bd
-        self.m = m = len(bd.idx)
-        self.zt, self.zb = bd.zt.tolist(), bd.zb.tolist()
-        self.first = list(range(0, 6 * m + 1, 3))  # (the plan options: 3 rows each)
-        self.which = [0] * (2 * m)
-
-    def options(self, wd: float, reg: _Region) -> _Options:
-        """Per solid that may block, the ways to escape it keeping ``wd``: plan, wholly
-        above or below its line (options 2i, 2i + 1 of solid i, every solid's); heights,
-        over its top or under its base where every line is inside it, else at one end of
-        its x-range (z is linear in x). A solid that every line of the region passes
-        wholly above or below is left out."""
-        first, which = list(self.first), list(self.which)
-        rows: list[list[float]] = []
-        of: dict[int, list[int]] = {}
-        ins_lo, ins_hi, ka, kb = reg.ins_lo.tolist(), reg.ins_hi.tolist(), reg.ka.tolist(), reg.kb.tolist()
-        for i in [j for j, free in enumerate(reg.free[wd].tolist()) if not free]:
-            of[i] = [2 * i, 2 * i + 1]
-            for block in self._heights(i, wd, ins_lo[i], ins_hi[i], ka[i], kb[i]):
-                of[i].append(len(which))
-                rows.extend(block)
-                first.append(first[-1] + len(block))
-                which.append(1)
-        top = 6 * self.m
-        H = np.array(rows).reshape(-1, 3)
-        out = np.concatenate([reg.plan.reshape(top, 3), H])
-        c = out[:top, 2]
-        if wd:  # (x - 0.0 is x)
-            c -= wd
-        c += SLACK
-        return _Options(self.m, of, out, H, first, which)
-
-    def _heights(self, i: int, wd: float, xa: float, xb: float, ka: float, kb: float) -> list[list[list[float]]]:
-        """The (γ, δ) rows of each way over or under solid ``i`` keeping ``wd``, given the
-        abscissae ``xa <= xb`` between which every line is inside it (if any) and the
-        x-range ``[ka, kb]`` where a line may cross it."""
-        bd = self.bd
-        zt, zb = self.zt[i], self.zb[i]
-        top, bot = -(zt + wd) + SLACK, zb - wd + SLACK
-        over, under = zt + wd < bd.zhi + 1e-9, zb - wd > bd.zlo - 1e-9
-        if xa <= xb:  # every line is inside K at these x: over or under there
-            return [b for b, ok in (([[-1.0, -xa, top], [-1.0, -xb, top]], over),
-                                    ([[1.0, xa, bot], [1.0, xb, bot]], under)) if ok]
-        # a segment moved by < wd crosses within [ka - wd, kb + wd]; passing over (under)
-        # it there, a rising segment is over (under) it at the far (near) end, a falling
-        # one at the near (far) end; z is linear in x
-        out = []
-        for far, x in ((False, ka - wd), (True, kb + wd)):
-            if over and not (far and bd.d_hi < 0) and not (not far and bd.d_lo > 0):
-                out.append([[-1.0, -x, top]])  # (no segment rises above its highest end)
-            if under and not (far and bd.d_lo > 0) and not (not far and bd.d_hi < 0):
-                out.append([[1.0, x, bot]])  # (nor sinks below its lowest end)
-        return out
-
-
-@dataclass
-class _Options:
-    """The ways to escape the solids of a region (:meth:`_Escapes.options`): option e
-    escapes in space ``which[e]`` (0 plan (α, β), 1 heights (γ, δ)) by the rows
-    ``rows[first[e]:first[e + 1]]``; solid i by the options ``of[i]``, in order (the
-    options 2j, 2j + 1 of the plan of every solid j come first, then the height ones,
-    whose rows are ``heights``)."""
-
-    m: int
-    of: dict[int, list[int]]
-    rows: np.ndarray
-    heights: np.ndarray
-    first: list[int]
-    which: list[int]
-
-    def space(self, e: int) -> int:
-        """Option ``e``'s space."""
-        return self.which[e]
-
-    def block(self, e: int) -> np.ndarray:
-        """Option ``e``'s rows."""
-        return self.rows[self.first[e]:self.first[e + 1]]
-
-    def relevant(self, V: np.ndarray) -> list[int]:
-        """The solids none of whose height escapes holds at every vertex ``V`` of the
-        (γ, δ) polygon (one that does is escaped by every segment): every height row of
-        every solid checked at once."""
-        top = 6 * self.m
-        rows = self.heights
-        if not len(rows):
-            return list(self.of)
-        sat = np.logical_and.reduce(V @ rows[:, :2].T <= rows[:, 2] + 1e-12, 0)
-        plan = 2 * self.m
-        held = np.logical_and.reduceat(sat, [f - top for f in self.first[plan:-1]]).tolist()  # per height option
-        return [i for i, es in self.of.items() if not any(held[e - plan] for e in es[2:])]
-
-    def feasible(self, state: list[np.ndarray], es: list[int]) -> dict[int, bool]:
-        """Per option of ``es``, whether its space's system in ``state`` with its rows is
-        feasible (:func:`_feasible_rows`)."""
-        first = self.first
-        if len(es) == len(self.which):
-            return dict(enumerate(_feasible_rows(state, self.rows, first, self.which)))
-        rows = np.concatenate([self.rows[first[e]:first[e + 1]] for e in es])
-        starts = list(accumulate((first[e + 1] - first[e] for e in es), initial=0))
-        return dict(zip(es, _feasible_rows(state, rows, starts, [self.which[e] for e in es])))
 
 
 def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_Region] | None:
@@ -770,13 +613,6 @@ def _argmax(values: list[float]) -> int:
         if v > values[best]:
             best = i
     return best
-
-
-def _feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: list[int], which: list[int]) -> list[bool]:
-    """For each block of rows ``rows[first[e]:first[e + 1]]`` (up to 3 rows), whether the
-    system ``systems[which[e]]`` with it is feasible (:func:`.kernels.feasible_rows`)."""
-    got = feasible_rows(systems, rows, np.array(first, np.int64), np.array(which, np.int64))
-    return got.tolist()  # type: ignore[no-any-return]
 
 
 def feasible_point(A: np.ndarray) -> np.ndarray | None:

@@ -407,20 +407,21 @@ def _halfplanes(rng: np.random.Generator, n: int, spread: float) -> np.ndarray:
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 2**32 - 1))
-def test_E_LOS_feasible_rows_agrees_with_the_vertices_of_each_whole_system(seed):
-    """_feasible_rows (the chain test's propagation: every block of rows against one of
-    two systems, in one pass) says a block is feasible exactly when the whole system with
-    it has a vertex meeting every row (brute force)."""
-    from skirmish.geometry.los_chain import _feasible_rows
+def test_E_LOS_feasible_with_agrees_with_the_vertices_of_the_whole_system(seed):
+    """The chain search's feasibility of a system with a block of rows, from the
+    system's own vertices (the propagation: every block against one system), says a
+    block is feasible exactly when the whole system with it has a vertex meeting every
+    row (brute force)."""
+    from skirmish.geometry.kernels import _cc
 
     rng = np.random.default_rng(seed)
     box = np.array([[1.0, 0, 3], [-1.0, 0, 3], [0, 1.0, 3], [0, -1.0, 3]])  # (bounded)
-    systems = [np.concatenate([box, _halfplanes(rng, int(rng.integers(0, 9)), 1.5)]) for _ in range(2)]
-    blocks = [_halfplanes(rng, int(rng.integers(1, 4)), 2.0) for _ in range(12)]
-    which = [int(w) for w in rng.integers(0, 2, len(blocks))]
-    first = np.cumsum([0] + [len(b) for b in blocks]).tolist()
-    got = _feasible_rows(systems, np.concatenate(blocks), first, which)
-    assert got == [_feasible_brute(systems[w], b) for w, b in zip(which, blocks)]
+    system = np.concatenate([box, _halfplanes(rng, int(rng.integers(0, 9)), 1.5)])
+    V = vertices(system)
+    for _ in range(12):
+        block = _halfplanes(rng, int(rng.integers(1, 4)), 2.0)
+        got = _cc()._feasible_with(system, len(system), V, len(V), block, 0, len(block))
+        assert got == _feasible_brute(system, block)
 
 
 def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(monkeypatch):
@@ -432,7 +433,7 @@ def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(mo
 
     seen = [s for s in _chain_inputs(monkeypatch, (3, 4)) if s[11] > 0]
     calls = [0]
-    each = los_chain._feasible_rows
+    each = los_chain.chain_solve
 
     def counted(*a, **k):
         calls[0] += 1
@@ -447,7 +448,7 @@ def test_E_LOS_widened_chain_test_skips_only_the_strips_the_exact_test_proved(mo
         def blocked(self, value: bool) -> None:
             pass
 
-    monkeypatch.setattr(los_chain, "_feasible_rows", counted)
+    monkeypatch.setattr(los_chain, "chain_solve", counted)
     skipping = [los_chain.chain_blocks(*s) for s in seen]
     work = calls[0]
     monkeypatch.setattr(los_chain, "_Region", Unskipped)
@@ -687,3 +688,118 @@ def test_E_LOS_chain_polygons_of_pieces_are_inscribed_in_them():
             want = np.asarray(shapely.geometry.polygon.orient(obs.solids.parts[o][0], 1.0).exterior.coords)[:-1]
         assert np.array_equal(V[p, :len(want)], want) and (V[p, len(want):] == want[-1]).all()
     assert np.array_equal(obs.verts(np.array([2, 0])), V[[2, 0]])
+
+
+def test_E_LOS_chain_search_compiled_gives_the_python_searchs_answers(monkeypatch):
+    """The chain test's search over escape choices on one region, compiled, gives the
+    answers of the plain Python search (its oracle) bit for bit on dense tables' chain
+    tests: found or not, the escaping (α, β), its (γ, δ) and the relevant solids."""
+    seen: list[tuple] = []
+    real = lc.chain_solve
+
+    def record(*args):
+        seen.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(lc, "chain_solve", record)
+    _chain_inputs(monkeypatch, range(1, 7))
+    assert len(seen) >= 30
+    found = 0
+    for args in seen:
+        ok, pt, gd, rel = real(*args)
+        want = _solve_python(*args)
+        assert ok == want[0] and rel.tolist() == want[3]
+        if ok:
+            found += 1
+            assert pt.tolist() == want[1].tolist()
+            assert gd.tolist() == want[2].tolist() if want[2] is not None else np.isnan(gd).all()
+    assert 0 < found < len(seen)
+
+
+def _solve_python(base, zbase, Vz, plan, free, ins_lo, ins_hi, ka, kb, zt, zb, d_lo, d_hi, zlo, zhi, wd, slack,
+                  max_nodes):
+    """The oracle of :func:`.kernels.chain_solve`: per solid not free, the ways to escape
+    it (plan: wholly above or below; heights: over or under it where every line is inside
+    it, else at an end of its crossing range), the relevant solids, the forced choices
+    propagated round by round, then a depth-first search, each system's point the mean of
+    its vertices (:func:`.kernels.vertices`)."""
+    m = len(free)
+    blocks: list[np.ndarray] = [r.copy() for i in range(m) for r in plan[i]]  # options 2i, 2i + 1
+    for b in blocks:
+        b[:, 2] = b[:, 2] - wd + slack if wd else b[:, 2] + slack
+    space = [0] * (2 * m)
+    of: dict[int, list[int]] = {}
+    for i in np.flatnonzero(~free).tolist():
+        of[i] = [2 * i, 2 * i + 1]
+        top, bot = -(zt[i] + wd) + slack, zb[i] - wd + slack
+        over, under = zt[i] + wd < zhi + 1e-9, zb[i] - wd > zlo - 1e-9
+        xa, xb = ins_lo[i], ins_hi[i]
+        if xa <= xb:
+            new = [b for b, go in (([[-1.0, -xa, top], [-1.0, -xb, top]], over),
+                                   ([[1.0, xa, bot], [1.0, xb, bot]], under)) if go]
+        else:
+            new = []
+            for far, x in ((False, ka[i] - wd), (True, kb[i] + wd)):
+                if over and not (far and d_hi < 0) and not (not far and d_lo > 0):
+                    new.append([[-1.0, -x, top]])
+                if under and not (far and d_lo > 0) and not (not far and d_hi < 0):
+                    new.append([[1.0, x, bot]])
+        for b in new:
+            of[i].append(len(blocks))
+            blocks.append(np.array(b))
+            space.append(1)
+
+    def held(e: int) -> bool:  # (products summed as the kernel does: no fused multiply-add)
+        r = blocks[e]
+        return bool((Vz[:, None, 0] * r[:, 0] + Vz[:, None, 1] * r[:, 1] <= r[:, 2] + 1e-12).all())
+
+    rel = [i for i, es in of.items() if not any(held(e) for e in es[2:])]
+    relevant = [i in rel for i in range(m)]
+    state = [base, zbase]
+    open_, ops = rel, dict(of)
+
+    def feasible(A: np.ndarray, b: np.ndarray) -> bool:
+        return len(vertices(np.concatenate([A, b]))) > 0
+
+    changed = True
+    while changed and open_:
+        changed = False
+        feas = {e: feasible(state[space[e]], blocks[e]) for i in open_ for e in ops[i]}
+        keep, fixes = [], []
+        for i in open_:
+            ok = [e for e in ops[i] if feas[e]]
+            if not ok:
+                return False, None, None, relevant
+            if len(ok) == 1:
+                fixes.append(ok[0])
+            else:
+                keep.append(i)
+                ops[i] = ok
+        for e in fixes:
+            state[space[e]] = np.concatenate([state[space[e]], blocks[e]])
+            changed = True
+        open_ = keep
+    nodes = [0]
+    heights: list[np.ndarray | None] = [None]
+
+    def escape(st: list[np.ndarray], depth: int, changed: int, pt: np.ndarray | None) -> np.ndarray | None:
+        if changed != 1:
+            pt = lc.feasible_point(st[0])
+        if pt is None or (changed != 0 and lc.feasible_point(st[1]) is None):
+            return None
+        if depth == len(open_):
+            heights[0] = lc.feasible_point(st[1])
+            return pt
+        nodes[0] += 1
+        if nodes[0] > max_nodes:
+            return pt
+        for e in ops[open_[depth]]:
+            nxt = list(st)
+            nxt[space[e]] = np.concatenate([st[space[e]], blocks[e]])
+            found = escape(nxt, depth + 1, space[e], pt)
+            if found is not None:
+                return found
+        return None
+
+    pt = escape(state, 0, -1, None)
+    return pt is not None, pt, heights[0], relevant
