@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._compiled import DET_TOL, FEAS_TOL, _vertices_into
+from ._compiled import (DET_TOL, FEAS_TOL, _binding_vertices, _clear_of, _clip_one, _inside_run, _nmax, _nmin,
+                        _vertices_into)
 
 _jit = njit(cache=True, nogil=True)
 
@@ -279,3 +280,118 @@ def _chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.n
         else:
             n1 = _push(S1, n1, rows, first[e], first[e + 1])
         d += 1
+
+
+@_jit
+def _band_xrange(poly: np.ndarray, V: np.ndarray, xa: float, xb: float, grow: float, a: np.ndarray,
+                 b: np.ndarray) -> tuple[float, float]:
+    """``los_chain._band_xrange`` of one polygon ``poly`` (W, 2) and the region of
+    vertices ``V`` over [xa, xb] with ``grow`` (the same operations; ``a``, ``b``
+    buffers of W + 1 and W + 2 vertices): (lo, hi), lo > hi where there is none."""
+    W = poly.shape[0]
+    ya0 = yb0 = ya1 = yb1 = 0.0
+    for v in range(V.shape[0]):
+        ya, yb = V[v, 0] + V[v, 1] * xa, V[v, 0] + V[v, 1] * xb
+        if v == 0:
+            ya0, yb0, ya1, yb1 = ya, yb, ya, yb
+        else:
+            ya0, yb0, ya1, yb1 = _nmin(ya0, ya), _nmin(yb0, yb), _nmax(ya1, ya), _nmax(yb1, yb)
+    span = _nmax(xb - xa, 1e-12)
+    for side in range(2):
+        y1, y2, sgn = (ya0, yb0, 1.0) if side == 0 else (ya1, yb1, -1.0)
+        slope = (y2 - y1) / span
+        c = sgn * (y1 - slope * xa) - grow * np.hypot(slope, 1.0)
+        if side == 0:
+            _clip_one(poly, W, -sgn * slope, sgn, c, a)
+        else:
+            _clip_one(a, W + 1, -sgn * slope, sgn, c, b)
+    if np.isnan(b[0, 0]):
+        return np.inf, -np.inf
+    lo, hi = np.inf, -np.inf
+    for w in range(W + 2):  # (np.fmin and np.fmax: NaN left out)
+        x = b[w, 0]
+        if not np.isnan(x):
+            lo, hi = min(lo, x), max(hi, x)
+    return lo, hi
+
+
+@_jit
+def _regions(k: np.ndarray, V: np.ndarray, free0: np.ndarray, freew: np.ndarray, can_pass: np.ndarray,
+             ka: np.ndarray, kb: np.ndarray, ins_lo: np.ndarray, ins_hi: np.ndarray, ends: np.ndarray,
+             end_spans: np.ndarray, x1: float, x2: float, widen: float, slack: float
+             ):  # type: ignore[no-untyped-def]
+    """``los_chain._regions``'s arrays for G regions of vertices ``V`` (G, nV, 2; padded by
+    repetition) inside a parent (its per-solid ``free0``, ``freew``, ``ka``, ``kb``,
+    ``ins_lo``, ``ins_hi``; the same operations as its numpy oracle, in order): per region
+    and solid the binding vertices (G·m, 3, 2 each), free (exactly and widened), the
+    crossing range and the inside stretch (G, m each); per region the least abscissa of
+    the ends (``ends``: P, then Q) its lines can meet on P and the greatest on Q."""
+    G, nV = V.shape[0], V.shape[1]
+    m = k.shape[0]
+    blo, bhi = np.empty(G * m), np.empty(G * m)
+    kidx, vidx = np.empty(G * m, np.int64), np.empty(G * m, np.int64)
+    for g in range(G):
+        lo, hi = V[g, 0, 1], V[g, 0, 1]
+        for v in range(1, nV):
+            lo, hi = _nmin(lo, V[g, v, 1]), _nmax(hi, V[g, v, 1])
+        for i in range(m):
+            blo[g * m + i], bhi[g * m + i], kidx[g * m + i], vidx[g * m + i] = lo, hi, i, g
+    lo_v, hi_v = _binding_vertices(k, kidx, blo, bhi)
+    f0 = _clear_of(k, V, kidx, vidx, 0.0, slack).reshape(G, m)
+    fw = f0.copy() if widen == 0.0 else _clear_of(k, V, kidx, vidx, widen, slack).reshape(G, m)
+    need = np.empty(m, np.int64)
+    n = 0
+    for i in range(m):
+        for g in range(G):
+            f0[g, i] = f0[g, i] or free0[i]
+            fw[g, i] = fw[g, i] or freew[i]
+        every = True
+        for g in range(G):
+            every = every and f0[g, i] and fw[g, i]
+        if can_pass[i] and not every:
+            need[n] = i
+            n += 1
+    # where the regions' lines can meet each solid that matters (within ``widen``), and
+    # the two patches: the polygons padded alike, as the oracle pads them
+    W = max(k.shape[1], ends.shape[1])
+    poly = np.empty((W, 2))
+    a, b = np.empty((W + 1, 2)), np.empty((W + 2, 2))
+    K0, K1 = np.empty((G, m)), np.empty((G, m))
+    L0, L1 = np.empty((G, m)), np.empty((G, m))
+    p_lo, q_hi = np.empty(G), np.empty(G)
+    kn = np.empty((G * n, k.shape[1], 2))
+    Vn = np.empty((G * n, nV, 2))
+    hit = np.zeros((G, n), np.bool_)
+    for g in range(G):
+        K0[g], K1[g], L0[g], L1[g] = ka, kb, ins_lo, ins_hi
+        for j in range(n + 2):
+            src = k[need[j]] if j < n else ends[j - n]
+            w0 = src.shape[0]
+            poly[:w0] = src
+            for w in range(w0, W):
+                poly[w] = src[0]
+            if j < n:
+                lo, hi = _band_xrange(poly, V[g], x1, x2, widen + slack, a, b)
+                i = need[j]
+                hit[g, j] = lo <= hi
+                if hit[g, j]:
+                    K0[g, i], K1[g, i] = _nmax(K0[g, i], lo), _nmin(K1[g, i], hi)
+                else:
+                    f0[g, i] = fw[g, i] = True  # (the lines miss it by more than ``widen``)
+                kn[g * n + j] = k[i]
+                Vn[g * n + j] = V[g]
+            else:
+                sp = end_spans[j - n]
+                lo, hi = _band_xrange(poly, V[g], sp[0], sp[1], sp[2], a, b)
+                if j == n:
+                    p_lo[g] = lo
+                else:
+                    q_hi[g] = hi
+    if n:  # (the parent's abscissae still hold)
+        xa, xb = _inside_run(kn, Vn)
+        for g in range(G):
+            for j in range(n):
+                e, i = g * n + j, need[j]
+                if hit[g, j] and xa[e] <= xb[e]:
+                    L0[g, i], L1[g, i] = _nmin(L0[g, i], xa[e]), _nmax(L1[g, i], xb[e])
+    return lo_v, hi_v, f0, fw, K0, K1, L0, L1, p_lo, q_hi

@@ -413,6 +413,8 @@ def _warmups() -> list[Callable[[], object]]:
                                 np.zeros((0, 1, 3)), 1e-9, 1e18, 4),
         lambda: chain_solve(A, A, np.zeros((1, 2)), np.ones((1, 2, 3, 3)), flag, np.zeros(1), np.ones(1), np.zeros(1),
                             np.ones(1), np.ones(1), np.zeros(1), 0.0, 0.0, 0.0, 1.0, 0.0, 1e-10, 64),
+        lambda: chain_regions(square, lines[None], flag, flag, flag, np.zeros(1), np.ones(1), np.ones(1), np.zeros(1),
+                              square.repeat(2, 0), np.array([[0.0, 1.0, 1e-9]] * 2), 0.0, 1.0, 0.0, 1e-10),
     ]
 
 
@@ -484,3 +486,13 @@ def chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.nd
     return _cc()._chain_solve(c(base, f8), c(zbase, f8), c(Vz, f8), c(plan, f8), c(free, bool), c(ins_lo, f8),
                               c(ins_hi, f8), c(ka, f8), c(kb, f8), c(zt, f8), c(zb, f8), float(d_lo), float(d_hi),
                               float(zlo), float(zhi), float(wd), float(slack), int(max_nodes))
+
+
+def chain_regions(k: np.ndarray, V: np.ndarray, free0: np.ndarray, freew: np.ndarray, can_pass: np.ndarray,
+                  ka: np.ndarray, kb: np.ndarray, ins_lo: np.ndarray, ins_hi: np.ndarray, ends: np.ndarray,
+                  end_spans: np.ndarray, x1: float, x2: float, widen: float, slack: float) -> tuple[np.ndarray, ...]:
+    """``los_chain._regions``'s arrays in one compiled pass (see ``_chain_compiled._regions``)."""
+    f8, c = np.float64, _own
+    return _cc()._regions(c(k, f8), c(V, f8), c(free0, bool), c(freew, bool), c(can_pass, bool), c(ka, f8),
+                          c(kb, f8), c(ins_lo, f8), c(ins_hi, f8), c(ends, f8), c(end_spans, f8), float(x1),
+                          float(x2), float(widen), float(slack))

@@ -37,12 +37,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from math import isfinite, isnan
 
 import numpy as np
 
-from .kernels import (binding_vertices, chain_prepare, chain_solve, chords, clear_of, clip_polygons, inside_run,
+from .kernels import (chain_prepare, chain_regions, chain_solve, chords, clip_polygons,
                       vertices, vertices_each, within_disc)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
@@ -412,38 +412,17 @@ def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_
 def _regions(bd: _Bundle, bases: list[np.ndarray], Vs: list[np.ndarray], V: np.ndarray, parent: _Region,
              widen: float) -> list[_Region]:
     """The :class:`_Region` of rows ``bases[g]`` (vertices ``Vs[g]``, and ``V[g]`` padded
-    by repetition) inside ``parent``, for G regions in one vectorised pass: the parent's
-    facts still hold; each is tightened where the smaller region allows."""
-    G = len(Vs)
-    k = bd.k
-    Vy = V[:, :, 1:]
-    plan = _plan_rows(*binding_vertices(k, np.minimum.reduce(Vy, 1), np.maximum.reduce(Vy, 1)))  # (G, m, 2, 3, 3)
-    free = {wd: fr[None] | _clear_of_each(k, V, wd) for wd, fr in parent.free.items()}  # (G, m) each
-    allfree = np.logical_and.reduce(list(free.values()))
-    need = np.flatnonzero(~allfree.all(0) & bd.can_pass)
-    # where the region's lines can meet each solid that matters, and the two patches
-    # (for a solid, inside the slab, within ``widen`` of them)
-    W = max(k.shape[1], len(bd.fP), len(bd.fQ))
-    polys = np.concatenate([_pad(k[need], W), _pad(bd.ends, W)])
-    spans = np.concatenate([np.array([(bd.x1, bd.x2, widen + SLACK)] * len(need)).reshape(-1, 3), bd.end_spans])
-    P_ = len(polys)
-    lo, hi = _band_xrange(np.concatenate([polys] * G), np.repeat(V, P_, 0), np.concatenate([spans] * G))
-    lo, hi = lo.reshape(G, P_), hi.reshape(G, P_)
-    hit = lo[:, :-2] <= hi[:, :-2]  # (G, need)
-    ka, kb, ins_lo, ins_hi = (np.repeat(a[None], G, 0) for a in (parent.ka, parent.kb, parent.ins_lo, parent.ins_hi))
-    _tighten(ka, need, np.maximum, lo[:, :-2], hit)
-    _tighten(kb, need, np.minimum, hi[:, :-2], hit)
-    for fr in free.values():  # (a solid the lines miss by more than ``widen``: it blocks none)
-        fr[:, need] |= ~hit
-    if len(need):  # (the parent's abscissae still hold)
-        xa, xb = inside_run(np.concatenate([k[need]] * G), np.repeat(V, len(need), 0))
-        xa, xb = xa.reshape(G, -1), xb.reshape(G, -1)
-        more = hit & (xa <= xb)
-        _tighten(ins_lo, need, np.minimum, xa, more)
-        _tighten(ins_hi, need, np.maximum, xb, more)
-    heights = _regions_heights(bd, parent, lo[:, -2], hi[:, -1])
-    return [_Region(bases[g], Vs[g], {wd: fr[g] for wd, fr in free.items()}, ins_lo[g], ins_hi[g], ka[g], kb[g],
-                    plan[g], *heights[g]) for g in range(G)]
+    by repetition) inside ``parent``, for G regions in one compiled pass
+    (:func:`.kernels.chain_regions`): the parent's facts still hold; each is tightened
+    where the smaller region allows."""
+    G, m = len(Vs), len(bd.k)
+    lo_v, hi_v, f0, fw, ka, kb, ins_lo, ins_hi, p_lo, q_hi = chain_regions(
+        bd.k, V, parent.free[0.0], parent.free[widen], bd.can_pass, parent.ka, parent.kb, parent.ins_lo, parent.ins_hi,
+        bd.ends, bd.end_spans, bd.x1, bd.x2, widen, SLACK)
+    plan = _plan_rows(lo_v.reshape(G, m, 3, 2), hi_v.reshape(G, m, 3, 2))  # (G, m, 2, 3, 3)
+    heights = _regions_heights(bd, parent, p_lo, q_hi)
+    return [_Region(bases[g], Vs[g], {0.0: f0[g], widen: fw[g]}, ins_lo[g], ins_hi[g], ka[g], kb[g], plan[g],
+                    *heights[g]) for g in range(G)]
 
 
 def _plan_rows(lo_v: np.ndarray, hi_v: np.ndarray) -> np.ndarray:
@@ -456,13 +435,6 @@ def _plan_rows(lo_v: np.ndarray, hi_v: np.ndarray) -> np.ndarray:
     out[..., 1, :, 0] = -1.0
     out[..., 1, :, 1:] = -hi_v
     return out
-
-
-def _tighten(a: np.ndarray, cols: np.ndarray, op: np.ufunc, by: np.ndarray, where: np.ndarray) -> None:
-    """``a[:, cols] = op(a[:, cols], by)`` where ``where`` holds, in place."""
-    sub = a[:, cols]
-    op(sub, by, out=sub, where=where)
-    a[:, cols] = sub
 
 
 def _pad(k: np.ndarray, W: int) -> np.ndarray:
@@ -523,21 +495,6 @@ def _within_disc(P: np.ndarray, D: np.ndarray) -> np.ndarray:
     (keep u·x <= u·c + r, u the unit direction to the vertex; a vertex inside keeps
     everything). (V + V, 2), padded by repetition."""
     return within_disc(P, D, _FAR)
-
-
-def _clear_of_each(k: np.ndarray, V: np.ndarray, wd: float) -> np.ndarray:
-    """Per polygon ``k[i]`` (W, 2; NaN padding allowed) and vertex set ``V[g]`` of (α, β)
-    (NaN rows ignored): whether every line y = α + βx of the hull of ``V[g]`` passes wholly
-    above it or wholly below it, at least ``wd`` (vertically) clear of it (exact, over
-    every vertex of both: :func:`.kernels.clear_of`): (G, m)."""
-    G, m = len(V), len(k)
-    return clear_of(k, V, *_each_pair(G, m), wd, SLACK).reshape(G, m)
-
-
-@cache
-def _each_pair(G: int, m: int) -> tuple[np.ndarray, np.ndarray]:
-    """The polygon and vertex set indices of each pair (g, i), g-major."""
-    return np.tile(np.arange(m), G), np.repeat(np.arange(G), m)
 
 
 def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: np.ndarray | None,

@@ -803,3 +803,61 @@ def _solve_python(base, zbase, Vz, plan, free, ins_lo, ins_hi, ka, kb, zt, zb, d
 
     pt = escape(state, 0, -1, None)
     return pt is not None, pt, heights[0], relevant
+
+
+def test_E_LOS_chain_regions_compiled_give_the_numpy_oracles_arrays(monkeypatch):
+    """The strips of a chain test's region, tightened in one compiled pass (binding
+    vertices, free solids, crossing ranges, inside stretches, the ends' abscissae), give
+    the arrays of the numpy oracle, bit for bit, on dense tables' chain tests."""
+    seen: list[tuple] = []
+    real = lc.chain_regions
+
+    def record(*args):
+        seen.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(lc, "chain_regions", record)
+    _chain_inputs(monkeypatch, (2, 4, 5))
+    assert len(seen) >= 10
+    for args in seen:
+        with np.errstate(all="ignore"):
+            got, want = real(*args), _regions_numpy(*args)
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            assert np.array_equal(a, b, equal_nan=True)
+
+
+def _regions_numpy(k, V, free0, freew, can_pass, ka, kb, ins_lo, ins_hi, ends, end_spans, x1, x2, widen, slack):
+    """The oracle of :func:`.kernels.chain_regions`: its arrays computed with numpy, one
+    operation over every region and solid at a time."""
+    G, m = len(V), len(k)
+    Vy = V[:, :, 1:]
+    lo_v, hi_v = binding_vertices(k, np.minimum.reduce(Vy, 1), np.maximum.reduce(Vy, 1))
+    pairs = np.tile(np.arange(m), G), np.repeat(np.arange(G), m)
+    f0, fw = (fr[None] | clear_of(k, V, *pairs, wd, slack).reshape(G, m) for wd, fr in ((0.0, free0), (widen, freew)))
+    need = np.flatnonzero(~(f0 & fw).all(0) & can_pass)
+    W = max(k.shape[1], ends.shape[1])
+    polys = np.concatenate([lc._pad(k[need], W), lc._pad(ends, W)])
+    spans = np.concatenate([np.array([(x1, x2, widen + slack)] * len(need)).reshape(-1, 3), end_spans])
+    P_ = len(polys)
+    lo, hi = lc._band_xrange(np.concatenate([polys] * G), np.repeat(V, P_, 0), np.concatenate([spans] * G))
+    lo, hi = lo.reshape(G, P_), hi.reshape(G, P_)
+    hit = lo[:, :-2] <= hi[:, :-2]
+    ka, kb, ins_lo, ins_hi = (np.repeat(a[None], G, 0) for a in (ka, kb, ins_lo, ins_hi))
+
+    def tighten(a: np.ndarray, op: np.ufunc, by: np.ndarray, where: np.ndarray) -> None:
+        sub = a[:, need]
+        op(sub, by, out=sub, where=where)
+        a[:, need] = sub
+
+    tighten(ka, np.maximum, lo[:, :-2], hit)
+    tighten(kb, np.minimum, hi[:, :-2], hit)
+    for fr in (f0, fw):
+        fr[:, need] |= ~hit
+    if len(need):
+        xa, xb = inside_run(np.concatenate([k[need]] * G), np.repeat(V, len(need), 0))
+        xa, xb = xa.reshape(G, -1), xb.reshape(G, -1)
+        more = hit & (xa <= xb)
+        tighten(ins_lo, np.minimum, xa, more)
+        tighten(ins_hi, np.maximum, xb, more)
+    return (lo_v.reshape(-1, 3, 2), hi_v.reshape(-1, 3, 2), f0, fw, ka, kb, ins_lo, ins_hi, lo[:, -2], hi[:, -1])
