@@ -285,9 +285,9 @@ def _chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.n
 @_jit
 def _band_xrange(poly: np.ndarray, V: np.ndarray, xa: float, xb: float, grow: float, a: np.ndarray,
                  b: np.ndarray) -> tuple[float, float]:
-    """``los_chain._band_xrange`` of one polygon ``poly`` (W, 2) and the region of
-    vertices ``V`` over [xa, xb] with ``grow`` (the same operations; ``a``, ``b``
-    buffers of W + 1 and W + 2 vertices): (lo, hi), lo > hi where there is none."""
+    """:func:`.kernels.band_xrange` of one polygon ``poly`` (W, 2) and the region of
+    vertices ``V`` over [xa, xb] with ``grow`` (the operations of its numpy oracle, in
+    order; ``a``, ``b``: buffers of W + 1 and W + 2 vertices): (lo, hi)."""
     W = poly.shape[0]
     ya0 = yb0 = ya1 = yb1 = 0.0
     for v in range(V.shape[0]):
@@ -312,6 +312,17 @@ def _band_xrange(poly: np.ndarray, V: np.ndarray, xa: float, xb: float, grow: fl
         x = b[w, 0]
         if not np.isnan(x):
             lo, hi = min(lo, x), max(hi, x)
+    return lo, hi
+
+
+@_jit
+def _band_xranges(k: np.ndarray, V: np.ndarray, spans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_band_xrange` of each polygon ``k[i]`` with ``V[i]`` and ``spans[i]``."""
+    n, W = k.shape[0], k.shape[1]
+    lo, hi = np.empty(n), np.empty(n)
+    a, b = np.empty((W + 1, 2)), np.empty((W + 2, 2))
+    for i in range(n):
+        lo[i], hi[i] = _band_xrange(k[i], V[i], spans[i, 0], spans[i, 1], spans[i, 2], a, b)
     return lo, hi
 
 

@@ -415,6 +415,7 @@ def _warmups() -> list[Callable[[], object]]:
                             np.ones(1), np.ones(1), np.zeros(1), 0.0, 0.0, 0.0, 1.0, 0.0, 1e-10, 64),
         lambda: chain_regions(square, lines[None], flag, flag, flag, np.zeros(1), np.ones(1), np.ones(1), np.zeros(1),
                               square.repeat(2, 0), np.array([[0.0, 1.0, 1e-9]] * 2), 0.0, 1.0, 0.0, 1e-10),
+        lambda: band_xrange(square, lines[None], np.array([[0.0, 1.0, 1e-9]])),
     ]
 
 
@@ -496,3 +497,12 @@ def chain_regions(k: np.ndarray, V: np.ndarray, free0: np.ndarray, freew: np.nda
     return _cc()._regions(c(k, f8), c(V, f8), c(free0, bool), c(freew, bool), c(can_pass, bool), c(ka, f8),
                           c(kb, f8), c(ins_lo, f8), c(ins_hi, f8), c(ends, f8), c(end_spans, f8), float(x1),
                           float(x2), float(widen), float(slack))
+
+
+def band_xrange(k: np.ndarray, V: np.ndarray, spans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per convex polygon ``k[i]`` (W, 2) lying in [xa, xb], ``spans[i]`` = (xa, xb, grow):
+    the x-range of its part within ``grow`` of the hull of the lines y = α + βx with
+    (α, β) in the polygon of vertices ``V[i]`` (nV, 2), over [xa, xb] (each line there is
+    a segment between its crossings at xa and xb); lo > hi where there is none."""
+    f8 = np.float64
+    return _cc()._band_xranges(_own(k, f8), _own(V, f8), _own(spans, f8))

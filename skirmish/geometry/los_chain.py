@@ -42,8 +42,8 @@ from math import isfinite, isnan
 
 import numpy as np
 
-from .kernels import (chain_prepare, chain_regions, chain_solve, chords, clip_polygons,
-                      vertices, vertices_each, within_disc)
+from .kernels import (band_xrange, chain_prepare, chain_regions, chain_solve, chords, vertices, vertices_each,
+                      within_disc)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -444,30 +444,6 @@ def _pad(k: np.ndarray, W: int) -> np.ndarray:
     return np.concatenate([k, np.repeat(k[:, :1], W - k.shape[1], 1)], 1)
 
 
-def _band_xrange(k: np.ndarray, V: np.ndarray, spans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per convex polygon ``k[i]`` (W, 2) lying in [xa, xb], ``spans[i]`` = (xa, xb, grow):
-    the x-range of its part within ``grow`` of the hull of the lines y = α + βx with
-    (α, β) in the polygon of vertices ``V[i]`` (nV, 2), over [xa, xb] (each line there is
-    a segment between its crossings at xa and xb); lo > hi where there is none."""
-    xa, xb, grow = spans[:, 0], spans[:, 1], spans[:, 2]
-    ya = V[..., 0] + V[..., 1] * xa[:, None]
-    yb = V[..., 0] + V[..., 1] * xb[:, None]
-    span = np.maximum(xb - xa, 1e-12)
-    out = k
-    nrm = np.empty((len(k), 2))
-    for y1, y2, sgn in ((np.minimum.reduce(ya, 1), np.minimum.reduce(yb, 1), 1.0),
-                        (np.maximum.reduce(ya, 1), np.maximum.reduce(yb, 1), -1.0)):
-        slope = (y2 - y1) / span
-        # sgn·(y - y1 - slope (x - xa)) >= -grow·|(-slope, 1)|
-        nrm[:, 0] = -sgn * slope
-        nrm[:, 1] = sgn
-        out = clip_polygons(out, nrm, sgn * (y1 - slope * xa) - grow * np.hypot(slope, 1.0))
-    lo, hi = np.fmin.reduce(out[..., 0], 1), np.fmax.reduce(out[..., 0], 1)  # (np.nanmin's, without its warning)
-    empty = np.isnan(out[:, 0, 0])
-    lo[empty], hi[empty] = np.inf, -np.inf
-    return lo, hi
-
-
 def _regions_heights(bd: _Bundle, parent: _Region, xP0: np.ndarray, xQ1: np.ndarray
                      ) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
     """Per region, the (γ, δ) rows of its segments, their vertices, and the abscissae
@@ -522,7 +498,7 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
             return None
     # heights for this line over every chord: over or under each crossed solid, its ends
     # on its chords of the two patches
-    lo, hi = _band_xrange(bd.ends, ab[None, None].repeat(2, 0), bd.end_spans)
+    lo, hi = band_xrange(bd.ends, ab[None, None].repeat(2, 0), bd.end_spans)
     fixed = [_regions_heights(bd, reg, lo[:1], hi[1:])[0][0]]
     ops: list[list[np.ndarray]] = []
     for c in range(len(crossed)):
