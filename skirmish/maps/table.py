@@ -78,6 +78,14 @@ _COVERS: IdentityMemo[Cover] = IdentityMemo(1024)
 _BLOCKERS: IdentityMemo[tuple[list[Scenery], np.ndarray]] = IdentityMemo(64)
 
 
+def _gaps(x: float, y: float, ends: np.ndarray, cx: float, cy: float) -> np.ndarray:
+    """The plan distance from (cx, cy) to each segment from (x, y) to a row of ``ends``."""
+    dx, dy = ends[:, 0] - x, ends[:, 1] - y
+    sq = dx * dx + dy * dy
+    t = np.clip(((cx - x) * dx + (cy - y) * dy) / np.where(sq > 0, sq, 1.0), 0.0, 1.0)
+    return np.hypot(x + t * dx - cx, y + t * dy - cy)
+
+
 def los_blockers(scenery: tuple[Scenery, ...]) -> tuple[list[Scenery], np.ndarray]:
     """The LoS-blocking pieces of ``scenery``, in order, and their footprints' bounds
     (n, 4): x0, y0, x1, y1 (found once per scenery)."""
@@ -570,7 +578,8 @@ class Table(TableMovement, TableTemplates, Map):
         fewer, and a hidden one whose sight lines all keep clear of the piece stays hidden
         without it: in plan they run within the attacker's radius of the line from its
         centre to the sample. Only the others are asked again on the table without the
-        piece (all of them where something stands on the piece: its solid may change),
+        piece (where models stand on it, those whose lines may meet them too: their solids
+        may change; all of them where more may change, :meth:`_may_clear`),
         those the piece alone hides first (the likeliest to come into view: when one does,
         the rest are not needed). Each ask only needs whether some sample comes into view
         (``any_visible``): one that does outweighs the 1e-9 margin (a sample's area weight
@@ -582,7 +591,7 @@ class Table(TableMovement, TableTemplates, Map):
         names = obs.names
         alone = np.array([bool(near[i]) and r is not None and {names[o] for o in r.blockers} == {piece.id}
                           for i, r in enumerate(answers)], bool)
-        owner = self._alone_owner(piece, obs)
+        owner = self._alone_owner(piece, obs, attacker)
         without = None if owner >= 0 else replace(self, scenery=tuple(o for o in self.scenery if o.id != piece.id))
         more = np.zeros(len(answers), float)
         for ask in (alone, near & ~alone):
@@ -597,13 +606,18 @@ class Table(TableMovement, TableTemplates, Map):
                     return True
         return False
 
-    def _alone_owner(self, piece: Scenery, obs: Obstacles | None = None) -> int:
+    def _alone_owner(self, piece: Scenery, obs: Obstacles | None = None, attacker: str | None = None) -> int:
         """The owner of ``piece`` in ``obs`` (default: :attr:`los_obstacles`; or a board's of
         the same owners and scenery) where taking the piece away changes no other solid
         (nothing rests on it, it rests on nothing and forms no stack with another: E-LOS
         heights, ``build_obstacles``), so the table without it answers as this one
-        searching without that owner; -1 elsewhere (a table is built without it)."""
-        if piece.solid.z0 > 1e-6 or self._held(piece):
+        searching without that owner; -1 elsewhere (a table is built without it). The
+        model ``attacker`` may stand on it: the sight lines from it are searched without
+        its own solid, whatever taking the piece away does to that."""
+        if piece.solid.z0 > 1e-6:
+            return -1
+        on = self._standing_on(piece)
+        if on is None or any(m.id != attacker for m in on):
             return -1
         if obs is None:
             obs = self.los_obstacles
@@ -619,39 +633,78 @@ class Table(TableMovement, TableTemplates, Map):
         got = self._held_pieces.get(piece.id)
         if got is None:
             foot = piece.solid.footprint
-            got = self._held_pieces[piece.id] = \
+            got = self._held_pieces[piece.id] = (
                 any(o.id != piece.id and o.solid.z0 > 1e-6 and shapely.dwithin(o.solid.footprint, foot, 1e-6)
-                    for o in self.scenery) or \
-                any(m.z > 1e-6 and shapely.dwithin(foot, shapely.Point(m.x, m.y), m.radius + 1e-6)
-                    for m in self.models)
-        return got
+                    for o in self.scenery),
+                tuple(m.id for m in self.models
+                      if m.z > 1e-6 and shapely.dwithin(foot, shapely.Point(m.x, m.y), m.radius + 1e-6)))
+        return got[0] or bool(got[1])
+
+    def _standing_on(self, piece: Scenery) -> tuple[Model, ...] | None:
+        """The models standing on ``piece`` (:meth:`_held`) where taking it away changes no
+        other solid than theirs: no floating piece rests on it, and no other floating solid
+        comes within :data:`CONTACT_TOLERANCE` of them (a solid's grounding reads only the
+        solids within touch of it: E-LOS heights, ``build_obstacles``); None elsewhere."""
+        if not self._held(piece):
+            return ()
+        floats, ids = self._held_pieces[piece.id]
+        if floats:
+            return None
+        on = tuple(self.model(i) for i in ids)
+        for m in on:
+            disc = shapely.Point(m.x, m.y)
+            if any(o.solid.z0 > 1e-6 and shapely.dwithin(o.solid.footprint, disc, m.radius + CONTACT_TOLERANCE)
+                   for o in self.scenery) or \
+                    any(o.z > 1e-6 and o.id not in ids and
+                        math.hypot(o.x - m.x, o.y - m.y) <= o.radius + m.radius + CONTACT_TOLERANCE for o in self.models):
+                return None
+        return on
 
     @cached_property
-    def _held_pieces(self) -> dict[str, bool]:
-        """:meth:`_held` by piece id, as asked on this table."""
+    def _held_pieces(self) -> dict[str, tuple[bool, tuple[str, ...]]]:
+        """Per piece id, as asked on this table: whether a floating piece rests on it, and
+        the models standing on it (:meth:`_held`)."""
         return {}
 
     def _may_clear(self, piece: Scenery, attacker: str, answers: list[LosAnswer | None], pts: np.ndarray,
                    meets: np.ndarray | None = None) -> np.ndarray:
         """The hidden samples (``answers`` to ``pts``) that may come into view without
-        ``piece``: those whose sight lines may meet it (:meth:`_lines_may_meet`; ``meets``:
-        its answer for every solved sample where known, each sample's line on its own)."""
+        ``piece``: those whose sight lines may meet a solid that taking it away changes
+        (:meth:`_lines_may_meet` with ``standing``; ``meets``: its answer for every solved
+        sample where known and nothing stands on the piece, each sample's line on its own)."""
         hidden = np.array([r is not None and not r.visible and not r.out_of_arc for r in answers], bool)
-        return hidden & meets if meets is not None else self._lines_may_meet(piece, attacker, pts, hidden)
+        if meets is not None and not self._held(piece):
+            return hidden & meets
+        return self._lines_may_meet(piece, attacker, pts, hidden, standing=True)
 
-    def _lines_may_meet(self, piece: Scenery, attacker: str, pts: np.ndarray, among: np.ndarray) -> np.ndarray:
+    def _lines_may_meet(self, piece: Scenery, attacker: str, pts: np.ndarray, among: np.ndarray,
+                        standing: bool = False) -> np.ndarray:
         """Of the samples ``pts`` in the mask ``among``, those whose sight lines from
         ``attacker`` may meet ``piece``: in plan they run within the attacker's radius of
         the line from its centre to the sample (the solids are grown by ε); every one of
-        them where something stands on the piece (its solid may change without it)."""
+        them where something stands on the piece (its solid may change without it). With
+        ``standing``, those whose lines may meet the piece or a model standing on it (but
+        the attacker: its own solid never blocks them) where only theirs change without
+        it (:meth:`_standing_on`)."""
         ma = self.model(attacker)
         foot = piece.solid.footprint
-        if not among.any() or self._held(piece):
+        if not among.any():
+            return among.copy()
+        on: tuple[Model, ...] | None = ()
+        if self._held(piece):
+            on = self._standing_on(piece) if standing else None
+        if on is None:
             return among.copy()
         at = np.flatnonzero(among)
-        lines = shapely.linestrings(np.stack([np.broadcast_to([ma.x, ma.y], (len(at), 2)), pts[at, :2]], 1))
+        reach = ma.radius + 3 * DEFAULT_TOLERANCE
+        ends = pts[at, :2]
+        lines = shapely.linestrings(np.stack([np.broadcast_to([ma.x, ma.y], (len(at), 2)), ends], 1))
+        meets = shapely.distance(foot, lines) <= reach
+        for m in on:
+            if m.id != attacker:  # (a base is a disc: its distance to a line is the centre's less the radius)
+                meets |= _gaps(ma.x, ma.y, ends, m.x, m.y) <= m.radius + reach
         near = among.copy()
-        near[at] = shapely.distance(foot, lines) <= ma.radius + 3 * DEFAULT_TOLERANCE
+        near[at] = meets
         return near
 
     # -- E-MODE ----------------------------------------------------------------

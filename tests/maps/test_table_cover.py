@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from skirmish.scenario.load import loads
 
 from conftest import table_text
@@ -114,6 +116,44 @@ def test_e_cover_a_piece_something_rests_on_is_not_left_out():
     t = dataclasses.replace(base, scenery=(wall, deck, crate))
     assert t._alone_owner(crate) == t.los_obstacles.names.index("crate")
     assert t._alone_owner(wall) == -1 and t._alone_owner(deck) == -1
+
+
+def test_e_cover_a_piece_models_stand_on():
+    """E-COVER: taking away a piece that models stand on changes their solids, and only
+    theirs (nothing else rests on it or touches them): a sample whose sight lines keep
+    clear of the piece and of them stays hidden on the table without it; and where only
+    the attacker stands on it, the piece is left out of the search of its sight lines
+    (searched without the attacker's own solid): the samples seen are those the table
+    without it sees."""
+    import dataclasses
+    import random
+
+    from skirmish.scenario.generate import random_table
+
+    checked = cleared = left = 0
+    for seed in (1, 2, 3):
+        t = random_table(random.Random(seed), models=8, scenery=25)
+        for piece in [s for s in t.scenery if s.blocks_los and t._held(s)]:
+            on = t._standing_on(piece)
+            assert on, piece.id
+            without = dataclasses.replace(t, scenery=tuple(o for o in t.scenery if o.id != piece.id))
+            for a in t.model_ids:
+                owner = t._alone_owner(piece, attacker=a)
+                assert (owner >= 0) == ([m.id for m in on] == [a]) and t._alone_owner(piece) == -1
+                for b in [b for b in t.model_ids if b != a]:
+                    pts, _, want = t._wanted_samples(a, b)
+                    answers = t._solve_samples(a, pts, want)
+                    hidden = np.array([r is not None and not r.visible and not r.out_of_arc for r in answers])
+                    seen = without._visible_samples(a, b, only=want)[0].astype(bool)
+                    assert not (seen & hidden & ~t._may_clear(piece, a, answers, pts)).any(), (piece.id, a, b)
+                    checked += 1
+                    cleared += (seen & hidden).any()
+                    if owner >= 0:
+                        left_out = [r is not None and r.visible for r in t._solve_samples(a, pts, want,
+                                                                                           leave_out=owner)]
+                        assert left_out == seen.tolist()
+                        left += 1
+    assert checked >= 100 and cleared >= 5 and left >= 20
 
 
 def test_e_cover_asking_whether_any_sample_is_seen_keeps_the_answer():
