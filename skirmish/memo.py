@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from operator import is_
 from typing import Any, Generic, TypeVar
@@ -18,7 +19,9 @@ class IdentityMemo(Generic[T]):
 
     def __init__(self, size: int):
         self.size = size
-        self._store: dict[tuple[Any, ...], tuple[tuple[Any, ...], T]] = {}
+        # (ordered: dropping the oldest of a plain dict scans past every slot deleted before
+        # it, some thousand in a full memo of thousands)
+        self._store: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], T]] = OrderedDict()
 
     def find(self, key: tuple[Any, ...], refs: tuple[Any, ...], default: Any = None) -> T | Any:
         """The answer kept for ``key`` made from ``refs``, else ``default``."""
@@ -30,7 +33,7 @@ class IdentityMemo(Generic[T]):
     def put(self, key: tuple[Any, ...], refs: tuple[Any, ...], value: T) -> T:
         """Keep ``value`` for ``key``, made from ``refs``; returns it."""
         if key not in self._store and len(self._store) >= self.size:
-            del self._store[next(iter(self._store))]
+            self._store.popitem(last=False)
         self._store[key] = (refs, value)
         return value
 
