@@ -97,7 +97,7 @@ class _Solids(NamedTuple):
     z1: np.ndarray  # top
     grounded: np.ndarray  # blocks from the surface up (see :func:`build_obstacles`)
     sealed: np.ndarray  # a segment at exactly its bottom is blocked
-    geoms: tuple[Polygon, ...]  # exact footprint (discs as polygons)
+    geoms: tuple[Polygon | _Disc, ...]  # exact footprint (a disc's polygon drawn where read: :func:`_footprint`)
     circles: tuple[tuple[float, float, float] | None, ...]  # (cx, cy, r) of a round owner
     parts: tuple[tuple[Polygon, ...], ...]  # convex parts of a polygon owner
 
@@ -108,7 +108,6 @@ class _Arrays(NamedTuple):
     owner_z0: np.ndarray
     owner_z1: np.ndarray
     owner_sealed: np.ndarray
-    owner_geom: tuple[Polygon, ...]
     owner_circle: np.ndarray
     owner_axis: np.ndarray
     owner_npieces: np.ndarray
@@ -155,7 +154,6 @@ class Obstacles:
     owner_z0 = _Assembled[np.ndarray]()  # per owner: bottom of the blocking range (0 when grounded)
     owner_z1 = _Assembled[np.ndarray]()  # per owner: top
     owner_sealed = _Assembled[np.ndarray]()  # per owner: a segment at exactly z0 is blocked
-    owner_geom = _Assembled[tuple[Polygon, ...]]()  # per owner: exact footprint (discs as polygons, for culling)
     owner_circle = _Assembled[np.ndarray]()  # per owner: (cx, cy, r), NaN for polygons
     owner_axis = _Assembled[np.ndarray]()  # per owner: (ox, oy, ux, uy) principal axis through the centroid
     owner_npieces = _Assembled[np.ndarray]()
@@ -189,6 +187,12 @@ class Obstacles:
     def piece_verts(self) -> np.ndarray:
         """:meth:`verts` of every piece."""
         return self.verts(np.arange(len(self.piece_round)))
+
+    @cached_property
+    def owner_geom(self) -> tuple[Polygon, ...]:
+        """Per owner: its exact footprint (discs as polygons, for culling; drawn when first
+        asked for: the compiled first round never asks)."""
+        return tuple(map(_footprint, self.solids.geoms))
 
     @cached_property
     def tree(self) -> shapely.STRtree:
@@ -265,24 +269,38 @@ def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
     return out
 
 
-class _Disc(NamedTuple):
-    """A disc footprint drawn as :class:`Cylinder` draws its own, its bounds (x0, y0, x1,
-    y1) and its :func:`_bounding_circles` circle (cx, cy, r)."""
+class _Disc:
+    """A disc footprint drawn as :class:`Cylinder` draws its own: its closed ring (None
+    where drawn by shapely), its bounds (x0, y0, x1, y1) and its
+    :func:`_bounding_circles` circle (cx, cy, r); its polygon is made when first read (a
+    moved model's rows need only the arrays)."""
 
-    poly: Polygon
-    box: np.ndarray
-    bound: np.ndarray
+    __slots__ = ("ring", "box", "bound", "_poly")
+
+    def __init__(self, ring: np.ndarray | None, box: np.ndarray, bound: np.ndarray, poly: Polygon | None = None):
+        self.ring, self.box, self.bound, self._poly = ring, box, bound, poly
+
+    @property
+    def poly(self) -> Polygon:
+        if self._poly is None:
+            self._poly = shapely.polygons(self.ring)
+        return self._poly
 
 
-#: Disc footprints by circle (x, y, r): a model that did not move is the same polygon
+def _footprint(geom: Polygon | _Disc) -> Polygon:
+    """A solid's footprint as a polygon (a disc's drawn now, once)."""
+    return geom.poly if type(geom) is _Disc else geom
+
+
+#: Disc footprints by circle (x, y, r): a model that did not move is the same footprint
 #: on the next board (and :func:`_rows_key` finds its rows by identity).
 _DISCS: IdentityMemo[_Disc] = IdentityMemo(4096)
 
 
 def _discs(circles: Sequence[tuple[float, float, float]]) -> list[_Disc]:
     """The footprints of the circles (x, y, r), drawn as :class:`Cylinder` draws its own;
-    the new ones all in one call, their bounds and bounding circles read off the rings
-    drawn (the values shapely reads off the polygons)."""
+    the new ones' rings all in one call, their bounds and bounding circles read off the
+    rings drawn (the values shapely reads off the polygons)."""
     keys = [(float(x), float(y), float(r)) for x, y, r in circles]
     got: list[_Disc | None] = [_DISCS.find(k, ()) for k in keys]
     miss = [i for i, g in enumerate(got) if g is None]
@@ -291,17 +309,18 @@ def _discs(circles: Sequence[tuple[float, float, float]]) -> list[_Disc]:
         ringed = disc_rings(c)
         if ringed is not None:
             rings, boxes = ringed
-            polys = shapely.polygons(rings)
             # (:func:`_bounding_circles` of each, read off its ring)
             bounds = np.empty((len(c), 3))
             bounds[:, :2] = (boxes[:, :2] + boxes[:, 2:]) / 2
             d = rings - bounds[:, None, :2]
             bounds[:, 2] = np.hypot(d[..., 0], d[..., 1]).max(1) * 1.0001 + 1e-9
+            for i, ring, box, bound in zip(miss, rings, boxes, bounds):
+                got[i] = _DISCS.put(keys[i], (), _Disc(ring, box, bound))
         else:  # (rings of other sizes: read by shapely)
             polys = discs(c)
-            boxes, bounds = shapely.bounds(polys).reshape(-1, 4), _bounding_circles(list(polys))
-        for i, g, box, bound in zip(miss, polys, boxes, bounds):
-            got[i] = _DISCS.put(keys[i], (), _Disc(g, box, bound))
+            for i, g, box, bound in zip(miss, polys, shapely.bounds(polys).reshape(-1, 4),
+                                        _bounding_circles(list(polys))):
+                got[i] = _DISCS.put(keys[i], (), _Disc(None, box, bound, g))
     return cast(list[_Disc], got)
 
 
@@ -312,12 +331,17 @@ def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: floa
     grounded solids whose tops reach its base; it then blocks from z = 0 up.
     """
     names, objs = _split_solids(solids)
-    keys = tuple([(s.x, s.y, s.radius, s.z, s.top) if isinstance(s, Cylinder) else s for s in objs])
-    got = _built_like(names, keys, tol)
+    got = _built_like(names, objs, tol)
     if got is None:
         got = _build(solids, tol)
-    _BUILT.append((objs, keys, tol, got))  # (the next board is built from a recent one)
+    _BUILT.append((objs, tol, got))  # (the next board is built from a recent one)
     return got
+
+
+def _key(s: Cylinder | Prism) -> tuple[float, float, float, float, float] | Prism:
+    """A solid's key, what its obstacle is built from: a cylinder's (x, y, radius, z,
+    top), a prism itself."""
+    return (s.x, s.y, s.radius, s.z, s.top) if isinstance(s, Cylinder) else s
 
 
 def _split_solids(solids: Sequence[tuple[str, Cylinder | Prism]]
@@ -339,55 +363,55 @@ def built_but_for(solids: Sequence[tuple[str, Cylinder | Prism]], owner: int, *,
     new = objs[owner]
     if not isinstance(new, Cylinder):
         return None
-    for old_objs, old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
+    for old_objs, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
         if old_tol != tol or len(old_objs) != len(objs) or not all(map(is_, old_objs[:owner], objs[:owner])) or \
                 not all(map(is_, old_objs[owner + 1:], objs[owner + 1:])) or old.names != names:
             continue
-        was, now = old_keys[owner], (new.x, new.y, new.radius, new.z, new.top)
-        if type(was) is tuple and (was == now or not _near_floating(old.solids, _solid_bounds(old.solids.geoms),
-                                                                     [owner], [was], [now], tol)):
+        was, now = _key(old_objs[owner]), _key(new)
+        if type(was) is tuple and (was == now or not _near_floating(old, [owner], [was], [now], tol)):
             return old
     return None
 
 
-#: Scenes built lately, (their solids, the solids' keys, tol, obstacles): the next board
-#: mostly differs from one of them only in models that moved (:func:`_built_like`). A
-#: solid's key: a cylinder's (x, y, radius, z, top), a prism itself.
-_BUILT: deque[tuple[tuple[Cylinder | Prism, ...], tuple[object, ...], float, Obstacles]] = deque(maxlen=8)
+#: Scenes built lately, (their solids, tol, obstacles): the next board mostly differs
+#: from one of them only in models that moved (:func:`_built_like`).
+_BUILT: deque[tuple[tuple[Cylinder | Prism, ...], float, Obstacles]] = deque(maxlen=8)
 
 
-def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) -> Obstacles | None:
-    """The obstacles of the solids ``keys`` (a cylinder's key: x, y, radius, z, top; a
-    prism is its own key) from a recently built scene of the same owners where only
-    cylinders differ (models that moved), and none of them comes near another floating
-    solid (a floating solid's grounding and sealing read the solids near it, and only
-    those): the scene's arrays with their rows replaced, and the grounding and sealing of
-    each one that floats (on a roof) found as :func:`_build` finds them; the same values
-    (the scene itself where no solid differs: obstacles are immutable). None where that
-    does not apply. Its arrays are then assembled from the scene's."""
-    for _, old_keys, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
-        if old_tol != tol or old.names != names or len(old_keys) != len(keys):
+def _built_like(names: tuple[str, ...], objs: tuple[Cylinder | Prism, ...], tol: float) -> Obstacles | None:
+    """The obstacles of the solids ``objs`` from a recently built scene of the same owners
+    where only cylinders differ (in their :func:`_key`: models that moved), and none of
+    them comes near another floating solid (a floating solid's grounding and sealing
+    read the solids near it, and only those): the scene's arrays with their rows
+    replaced, and the grounding and sealing of each one that floats (on a roof) found as
+    :func:`_build` finds them; the same values (the scene itself where no solid differs:
+    obstacles are immutable). None where that does not apply. Its arrays are then
+    assembled from the scene's."""
+    for old_objs, old_tol, old in reversed(tuple(_BUILT)):  # (a snapshot: another thread may add one)
+        if old_tol != tol or old.names != names or len(old_objs) != len(objs):
             continue
-        changed = [i for i, (a, b) in enumerate(zip(old_keys, keys))
-                   if a is not b and not (type(a) is tuple and a == b)]
-        if len(changed) > _FEW or not all(type(old_keys[i]) is tuple and type(keys[i]) is tuple for i in changed):
+        moved = [i for i, (a, b) in enumerate(zip(old_objs, objs)) if a is not b]
+        if not all(isinstance(old_objs[i], Cylinder) and isinstance(objs[i], Cylinder) for i in moved):
+            continue
+        changed = [i for i in moved if _key(old_objs[i]) != _key(objs[i])]
+        if len(changed) > _FEW:
             continue
         if not changed:  # (the same solids: that very scene, grown and assembled as it is)
             return old
-        sol = old.solids
-        bounds = _solid_bounds(sol.geoms)
-        if _near_floating(sol, bounds, changed, [old_keys[i] for i in changed], [keys[i] for i in changed], tol):
+        before = [_key(old_objs[i]) for i in changed]
+        new = cast(list[tuple[float, float, float, float, float]], [_key(objs[i]) for i in changed])
+        if _near_floating(old, changed, before, new, tol):
             continue
+        sol = old.solids
         z0, z1 = sol.z0.copy(), sol.z1.copy()
         grounded, sealed = sol.grounded.copy(), sol.sealed.copy()
         geoms, circles, parts = list(sol.geoms), list(sol.circles), list(sol.parts)
-        new = [cast(tuple[float, float, float, float, float], keys[i]) for i in changed]
         # (drawn along with them: the discs grown by the default ε, that LoS grows the board
         # by next, :func:`_grow_like`; one call draws both for little more than one)
         drawn = _discs([c[:3] for c in new] + [(x, y, r + DEFAULT_TOLERANCE) for x, y, r, _, _ in new])[:len(new)]
-        box = bounds.copy()  # (the footprints' bounds, kept for the next board built from this one)
+        box = _solid_bounds(sol.geoms).copy()  # (the footprints' bounds, kept for the next board built from this one)
         for i, (x, y, r, lo, hi), disc in zip(changed, new, drawn):
-            z0[i], z1[i], geoms[i], circles[i], parts[i], box[i] = lo, hi, disc.poly, (x, y, r), (), disc.box
+            z0[i], z1[i], geoms[i], circles[i], parts[i], box[i] = lo, hi, disc, (x, y, r), (), disc.box
             grounded[i] = sealed[i] = lo <= tol
         for i in (i for i in changed if z0[i] > tol):  # (no other floating solid is near: supports on the table)
             _ground(i, z0, z1, grounded, sealed, geoms, box, tol)
@@ -405,22 +429,26 @@ def _built_like(names: tuple[str, ...], keys: tuple[object, ...], tol: float) ->
 _BOUNDS: IdentityMemo[np.ndarray] = IdentityMemo(16)
 
 
-def _solid_bounds(geoms: tuple[Polygon, ...]) -> np.ndarray:
+def _solid_bounds(geoms: tuple[Polygon | _Disc, ...]) -> np.ndarray:
     """The footprints' bounds (n, 4): x0, y0, x1, y1 (a board built from another gets them
     from its, :func:`_built_like`)."""
-    return _BOUNDS.get((id(geoms),), (geoms,), lambda: shapely.bounds(_geom_array(geoms)).reshape(-1, 4))
+    return _BOUNDS.get((id(geoms),), (geoms,), lambda: _footprint_bounds(geoms))
 
 
-def _near_floating(sol: _Solids, bounds: np.ndarray, changed: list[int], before: list[object], after: list[object],
-                   tol: float) -> bool:
+def _footprint_bounds(geoms: Sequence[Polygon | _Disc]) -> np.ndarray:
+    """The bounds (n, 4) of the footprints ``geoms`` (every disc's polygon drawn)."""
+    return shapely.bounds(_geom_array(list(map(_footprint, geoms)))).reshape(-1, 4)
+
+
+def _near_floating(old: Obstacles, changed: list[int], before: Sequence[object], after: Sequence[object], tol: float
+                   ) -> bool:
     """Whether a changed cylinder (at ``before`` or ``after``: x, y, radius, z, top) comes
     near (within 2 ``tol`` and rounding, box to box) a floating solid other than itself:
-    one that floats on the old board, or a changed one that floats on either.
-    ``bounds``: the old board's footprints' bounds."""
+    one that floats on the old board ``old``, or a changed one that floats on either."""
     # (plain floats: a few changed cylinders against a few floating solids)
     cyl = list(zip(changed * 2, cast(list[tuple[float, float, float, float, float]], [*before, *after])))
     moved = set(changed)
-    boxes = [(j, bounds[j].tolist()) for j in np.flatnonzero(sol.z0 > tol).tolist() if j not in moved]
+    boxes = [(j, box) for j, box in _floating(old, tol) if j not in moved]
     boxes += [(i, [x - r, y - r, x + r, y + r]) for i, (x, y, r, z, _) in cyl if z > tol]
     for i, (x, y, r, _, _) in cyl:
         pad = r + 2 * tol + 1e-9
@@ -430,20 +458,32 @@ def _near_floating(sol: _Solids, bounds: np.ndarray, changed: list[int], before:
     return False
 
 
+def _floating(obs: Obstacles, tol: float) -> list[tuple[int, list[float]]]:
+    """The floating solids of ``obs`` (a base above ``tol``), each with its footprint's
+    bounds (x0, y0, x1, y1); found once per scene (every board built from it asks)."""
+    got = obs.__dict__.get("_floating")
+    if got is None or got[0] != tol:
+        bounds = _solid_bounds(obs.solids.geoms)
+        got = obs.__dict__["_floating"] = (tol, [(j, bounds[j].tolist())
+                                                 for j in np.flatnonzero(obs.solids.z0 > tol).tolist()])
+    return got[1]
+
+
 def _ground(i: int, z0: np.ndarray, z1: np.ndarray, grounded: np.ndarray, sealed: np.ndarray,
-            geoms: Sequence[Polygon], box: np.ndarray, tol: float) -> None:
+            geoms: Sequence[Polygon | _Disc], box: np.ndarray, tol: float) -> None:
     """Whether floating solid ``i`` is grounded (its footprint covered by grounded solids
     near it whose tops reach its base; then sealed too) or else sealed (resting on a
     solid's top): ``grounded``/``sealed`` of the solids before it in height are final."""
     # (a support whose box stays 2 tol clear of this footprint's adds nothing to its cover)
     near = np.all((box[:, :2] <= box[i, 2:] + 2 * tol) & (box[:, 2:] >= box[i, :2] - 2 * tol), 1)
     near[i] = False
-    supports = [geoms[j] for j in np.flatnonzero(grounded & near).tolist() if z1[j] >= z0[i] - tol]
-    if supports and _covered(geoms[i], supports, tol):
+    supports = [_footprint(geoms[j]) for j in np.flatnonzero(grounded & near).tolist() if z1[j] >= z0[i] - tol]
+    own = _footprint(geoms[i])
+    if supports and _covered(own, supports, tol):
         grounded[i] = sealed[i] = True
     else:
         grounded[i] = False
-        sealed[i] = any(abs(z1[j] - z0[i]) <= tol and geoms[j].intersection(geoms[i]).area > tol
+        sealed[i] = any(abs(z1[j] - z0[i]) <= tol and _footprint(geoms[j]).intersection(own).area > tol
                         for j in range(len(geoms)) if j != i)
 
 
@@ -452,13 +492,13 @@ def _build(solids: Sequence[tuple[str, Cylinder | Prism]], tol: float) -> Obstac
     names: list[str] = []
     z0: list[float] = []
     z1: list[float] = []
-    geoms: list[Polygon] = []
+    geoms: list[Polygon | _Disc] = []
     circles: list[tuple[float, float, float] | None] = []
     parts: list[tuple[Polygon, ...]] = []
     drawn = iter(_discs([(s.x, s.y, s.radius) for _, s in solids if isinstance(s, Cylinder)]))  # (Cylinder.footprint)
     for name, s in solids:
         if isinstance(s, Cylinder):
-            circle, geom, lo, hi = (s.x, s.y, s.radius), next(drawn).poly, s.z, s.top
+            circle, geom, lo, hi = (s.x, s.y, s.radius), next(drawn), s.z, s.top
         elif s.circle is not None:
             circle, geom, lo, hi = s.circle, s.footprint, s.z0, s.z1
         else:
@@ -469,13 +509,13 @@ def _build(solids: Sequence[tuple[str, Cylinder | Prism]], tol: float) -> Obstac
         geoms.append(geom)
         circles.append((circle[0], circle[1], circle[2]) if circle is not None else None)
         parts.append(() if circle is not None else
-                     (s.convex_pieces if isinstance(s, Prism) else convex_decomposition(geom)))
+                     (s.convex_pieces if isinstance(s, Prism) else convex_decomposition(s.footprint)))
     n = len(names)
     z0a, z1a = np.array(z0, float), np.array(z1, float)
     sealed = np.zeros(n, bool)
     grounded = np.zeros(n, bool)
     order = np.argsort(z0a, kind="stable")
-    box = shapely.bounds(_geom_array(geoms)) if n else np.zeros((0, 4))
+    box = _footprint_bounds(geoms) if n else np.zeros((0, 4))
     for i in order:
         if z0a[i] <= tol:
             grounded[i] = sealed[i] = True
@@ -625,7 +665,8 @@ def _round_rows(circle: tuple[float, float, float], bound: np.ndarray) -> _Owner
 
 def _assemble(solids: _Solids) -> _Arrays:
     """The arrays of the owners ``solids``: each owner's rows (:func:`_owner_rows`) in turn."""
-    z0a, z1a, grounded, sealed, geoms, circles, parts = solids
+    z0a, z1a, grounded, sealed, shapes, circles, parts = solids
+    geoms = tuple(map(_footprint, shapes))
     n = len(geoms)
     pieces: list[np.ndarray] = []
     owners: list[int] = []
@@ -661,7 +702,7 @@ def _assemble(solids: _Solids) -> _Arrays:
             pv[k, len(v):] = v[-1]
     axes = np.array(owner_axes, float).reshape(-1, 4)
     circ = np.array([c if c is not None else (math.nan, math.nan, math.nan) for c in circles], float).reshape(-1, 3)
-    return _Arrays(eff, z1a, sealed, geoms, circ, axes, npieces, owners_a, hp, start,
+    return _Arrays(eff, z1a, sealed, circ, axes, npieces, owners_a, hp, start,
                    np.array(circles_p, float).reshape(-1, 3), np.array(round_p, bool),
                    np.array(axes_p, float).reshape(-1, 4), np.array(bounds, float).reshape(-1, 3), pv,
                    shapely.bounds(_geom_array(geoms)).reshape(-1, 4))
@@ -712,7 +753,7 @@ def _grow_like(obs: Obstacles, eps: float) -> Obstacles | None:
         for i, c, disc in zip(changed, gc, drawn):
             z0[i] = 0.0 if new.grounded[i] else new.z0[i] - eps
             z1[i], gr[i], se[i] = new.z1[i] + eps, new.grounded[i], new.sealed[i]
-            geoms[i], circles[i], parts[i] = disc.poly, c, ()
+            geoms[i], circles[i], parts[i] = disc, c, ()
         out = Obstacles(obs.names, _Solids(z0, z1, gr, se, tuple(geoms), tuple(circles), tuple(parts)),
                         obs.grown_by + eps, grown.members)
         out.__dict__["_base"] = (grown, changed, drawn)
@@ -750,15 +791,14 @@ def _reassemble(base: Obstacles, changed: list[int], drawn: list[_Disc], solids:
     z0, z1, owner_circle, owner_axis = a.owner_z0.copy(), a.owner_z1.copy(), a.owner_circle.copy(), a.owner_axis.copy()
     sealed, bound, box = a.owner_sealed.copy(), a.owner_bound.copy(), a.owner_box.copy()
     piece_circle, piece_axis = a.piece_circle.copy(), a.piece_axis.copy()
-    geoms = list(a.owner_geom)
     for i, disc in zip(changed, drawn):
         r = _round_rows(cast(tuple[float, float, float], solids.circles[i]), disc.bound)
         p = int(a.owner_pieces_start[i])
         z0[i] = 0.0 if solids.grounded[i] else solids.z0[i]
-        z1[i], sealed[i], geoms[i], box[i] = solids.z1[i], solids.sealed[i], solids.geoms[i], disc.box
+        z1[i], sealed[i], box[i] = solids.z1[i], solids.sealed[i], disc.box
         owner_circle[i], owner_axis[i], bound[i] = solids.circles[i], r.axis, r.bound
         piece_circle[p], piece_axis[p] = r.circles[0], r.axes[0]
-    return a._replace(owner_z0=z0, owner_z1=z1, owner_sealed=sealed, owner_geom=tuple(geoms), owner_circle=owner_circle,
+    return a._replace(owner_z0=z0, owner_z1=z1, owner_sealed=sealed, owner_circle=owner_circle,
                       owner_axis=owner_axis, piece_circle=piece_circle, piece_axis=piece_axis, owner_bound=bound,
                       owner_box=box)
 
@@ -767,7 +807,8 @@ def _grow_all(obs: Obstacles, eps: float) -> Obstacles:
     z0a, z1a, grounded, sealed, _, circles, parts = obs.solids
     gc = tuple(None if c is None else (c[0], c[1], c[2] + eps) for c in circles)
     drawn = iter(_discs([c for c in gc if c is not None]))
-    grown = [((), next(drawn).poly) if c is not None else _grown_owner(ps, eps) for ps, c in zip(parts, gc)]
+    grown: list[tuple[tuple[Polygon, ...], Polygon | _Disc]] = \
+        [((), next(drawn)) if c is not None else _grown_owner(ps, eps) for ps, c in zip(parts, gc)]
     gp = tuple(g[0] for g in grown)
     gg = tuple(g[1] for g in grown)
     z0g = np.where(grounded, 0.0, z0a - eps)
