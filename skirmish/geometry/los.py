@@ -948,6 +948,21 @@ class LosAnswer:
 
 #: The answer to every pair out of the front arc (E-ARC): one value, shared.
 OUT_OF_ARC = LosAnswer(False, "arc", out_of_arc=True)
+#: A pair seen: the fields of its answer but the witness (:func:`_witnessed`).
+_SEEN = {"visible": True, "stage": "witness", "witness": None, "blockers": (), "bundles": 1, "out_of_arc": False}
+
+
+def _witnessed(w: list[float]) -> LosAnswer:
+    """``LosAnswer(True, "witness", witness=w, bundles=1)`` for the witness ``w`` (x0, y0,
+    z0, x1, y1, z1), made without the frozen dataclass's ``__init__``, which sets its six
+    fields one call at a time (the compiled first round sees hundreds of pairs a game)."""
+    a = object.__new__(LosAnswer)
+    d = a.__dict__
+    d.update(_SEEN)
+    d["witness"] = ((w[0], w[1], w[2]), (w[3], w[4], w[5]))
+    return a
+
+
 #: The answer to a pair of an ``any_of`` group left unsolved (:func:`line_of_sight_batch`):
 #: another pair of its group is visible, so its own answer is moot. One value, shared.
 MOOT = LosAnswer(False, "moot")
@@ -1273,12 +1288,12 @@ def _pair_values(sources: Sequence[Viewer], targets: Sequence[Viewer], facings: 
         if faced:
             F = np.array([facings[i] for i in faced], float).reshape(-1, 2)
             H[faced] = np.column_stack([F, F[:, 0] * S[faced, 0] + F[:, 1] * S[faced, 1]])
-    zP, zQ = np.empty((n, 2)), np.empty((n, 2))
-    zP[:, 0], zP[:, 1] = S[:, 3], S[:, 3] + S[:, 4]
-    zQ[:, 0], zQ[:, 1] = T[:, 3], T[:, 3] + T[:, 4]
+    zP, zQ = S[:, 3:5].copy(), T[:, 3:5].copy()  # (z, h) made (z, z + h)
+    zP[:, 1] += zP[:, 0]
+    zQ[:, 1] += zQ[:, 0]
     # E-ARC: the target must reach into the front half-plane (a pair out of arc is answered
     # before any candidate is looked at: none is looked up)
-    arc = np.einsum("ij,ij->i", H[:, :2], Q[:, :2]) + Q[:, 2] - H[:, 2] < -1e-12
+    arc = H[:, 0] * Q[:, 0] + H[:, 1] * Q[:, 1] + Q[:, 2] - H[:, 2] < -1e-12
     return P, Q, H, zP, zQ, S[:, 5].astype(int), T[:, 5].astype(int), arc
 
 
@@ -1358,9 +1373,10 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
                      else [], int)
     if len(chain):  # the chain test of the first round, on the rows and patches found there
         cnt = count[chain]
-        at = np.repeat(first[chain], cnt) + np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+        start = cnt.cumsum() - cnt
+        at = np.repeat(first[chain] - start, cnt) + np.arange(cnt.sum())
         rows = _Rows(np.repeat(np.arange(len(chain)), cnt), piece[at], owner[at])
-        pairs = _Pairs(P[chain], Q[chain], H[chain], zP[chain], zQ[chain], np.cumsum(cnt) - cnt, cnt, rows.piece,
+        pairs = _Pairs(P[chain], Q[chain], H[chain], zP[chain], zQ[chain], start, cnt, rows.piece,
                        np.zeros(len(chain), bool))
         ids = chain.tolist()
         for i, r in zip(ids, _chain_round(obs, pairs, rows, vP[chain], vQ[chain], thin, [sources[i] for i in ids],
@@ -1368,15 +1384,15 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
             results[i] = r
     seen = [i for i, s in enumerate(st) if s == 1]
     for i, w in zip(seen, wit[seen].tolist()):
-        results[i] = LosAnswer(True, "witness", witness=((w[0], w[1], w[2]), (w[3], w[4], w[5])), bundles=1)
+        results[i] = _witnessed(w)
     blocked = [i for i, s in enumerate(st) if s == 2]
     if blocked:
-        row, who = np.nonzero(named[blocked])  # (row by row, each row's owners in order)
-        owners, start = who.tolist(), 0
+        row, who = named[blocked].nonzero()  # (row by row, each row's owners in order)
+        owners, begin = who.tolist(), 0
         for i, kind, end in zip(blocked, kinds[blocked].tolist(),
-                                np.cumsum(np.bincount(row, minlength=len(blocked))).tolist()):
-            results[i] = _round_one_blocked(kind, tuple(owners[start:end]))
-            start = end
+                                np.bincount(row, minlength=len(blocked)).cumsum().tolist()):
+            results[i] = _round_one_blocked(kind, tuple(owners[begin:end]))
+            begin = end
     results = _stacked(obs, results)
     rest = [i for i in range(n) if results[i] is None]
     if rest:  # (a pair whose chain test above left it open goes on from there: not tested again)

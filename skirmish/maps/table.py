@@ -76,6 +76,8 @@ def reach_at(a: Model, b: str, w: Weapon, d: float) -> Reach:
 _COVERS: IdentityMemo[Cover] = IdentityMemo(1024)
 #: Per scenery (identity): its LoS-blocking pieces and their footprints' bounds.
 _BLOCKERS: IdentityMemo[tuple[list[Scenery], np.ndarray]] = IdentityMemo(64)
+#: Per scenery (identity): its LoS-blocking pieces' named solids (every board's).
+_BLOCKING_SOLIDS: IdentityMemo[list[tuple[str, Any]]] = IdentityMemo(64)
 
 
 def _gaps(x: float, y: float, ends: np.ndarray, cx: float, cy: float) -> np.ndarray:
@@ -294,7 +296,9 @@ class Table(TableMovement, TableTemplates, Map):
     @cached_property
     def _los_solids(self) -> list[tuple[str, Any]]:
         """The named solids of :attr:`los_obstacles`, in owner order."""
-        return [(m.id, m.hitbox) for m in self.models] + [(s.id, s.solid) for s in self.scenery if s.blocks_los]
+        scenery = _BLOCKING_SOLIDS.get((id(self.scenery),), (self.scenery,),
+                                       lambda: [(s.id, s.solid) for s in self.scenery if s.blocks_los])
+        return [(m.id, m.hitbox) for m in self.models] + scenery
 
     def los_obstacles_ending_on(self, model_id: str) -> Obstacles:
         """Obstacles that answer every sight line with an end on model ``model_id`` as
