@@ -421,6 +421,8 @@ def _built_like(names: tuple[str, ...], objs: tuple[Cylinder | Prism, ...], tol:
         if "owner_z0" in old.__dict__:  # (its arrays from old's: only an assembled one, so no chain of bases)
             out.__dict__["_base"] = (old, changed, drawn)
         out.__dict__["_like"] = (weakref.ref(old), changed)  # (grown from old's grown set, :func:`_grow_bases`)
+        out.__dict__["_floating"] = (tol, [(j, b) for j, b in _floating(old, tol) if j not in changed] +
+                                     [(i, box[i].tolist()) for i in changed if z0[i] > tol])
         return out
     return None
 
@@ -460,7 +462,8 @@ def _near_floating(old: Obstacles, changed: list[int], before: Sequence[object],
 
 def _floating(obs: Obstacles, tol: float) -> list[tuple[int, list[float]]]:
     """The floating solids of ``obs`` (a base above ``tol``), each with its footprint's
-    bounds (x0, y0, x1, y1); found once per scene (every board built from it asks)."""
+    bounds (x0, y0, x1, y1), in no set order; found once per scene (every board built
+    from it asks), or kept from the scene it was built from (:func:`_built_like`)."""
     got = obs.__dict__.get("_floating")
     if got is None or got[0] != tol:
         bounds = _solid_bounds(obs.solids.geoms)
@@ -527,12 +530,18 @@ def _build(solids: Sequence[tuple[str, Cylinder | Prism]], tol: float) -> Obstac
 #: Whether solids (grown by a tolerance) cover a footprint, by the very objects (a model
 #: standing on a roof is the same disc on the same roof on every board until it moves).
 _COVERED: IdentityMemo[bool] = IdentityMemo(4096)
+#: Supports joined and grown by a tolerance, by the very objects (a roof's supports are
+#: the same pieces wherever a model stands on it).
+_SUPPORTS: IdentityMemo[shapely.Geometry] = IdentityMemo(256)
 
 
 def _covered(geom: Polygon, supports: list[Polygon], tol: float) -> bool:
     """Whether ``supports`` grown by ``tol`` cover ``geom`` (the footprint stands on them)."""
-    return _COVERED.get((id(geom), *map(id, supports), tol), (geom, *supports),
-                        lambda: bool(shapely.union_all(supports).buffer(tol).covers(geom)))
+    def make() -> bool:
+        grown = _SUPPORTS.get((*map(id, supports), tol), tuple(supports),
+                              lambda: shapely.union_all(supports).buffer(tol))
+        return bool(grown.covers(geom))
+    return _COVERED.get((id(geom), *map(id, supports), tol), (geom, *supports), make)
 
 
 #: Vertices of the polygon inscribed in a round piece for the chain test.
@@ -1378,9 +1387,8 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
         rows = _Rows(np.repeat(np.arange(len(chain)), cnt), piece[at], owner[at])
         pairs = _Pairs(P[chain], Q[chain], H[chain], zP[chain], zQ[chain], start, cnt, rows.piece,
                        np.zeros(len(chain), bool))
-        ids = chain.tolist()
-        for i, r in zip(ids, _chain_round(obs, pairs, rows, vP[chain], vQ[chain], thin, [sources[i] for i in ids],
-                                          [targets[i] for i in ids])):
+        ends = (Viewers(Viewers.of(sources).rows[chain]), Viewers(Viewers.of(targets).rows[chain]))  # (read where tried)
+        for i, r in zip(chain.tolist(), _chain_round(obs, pairs, rows, vP[chain], vQ[chain], thin, *ends)):
             results[i] = r
     seen = [i for i, s in enumerate(st) if s == 1]
     for i, w in zip(seen, wit[seen].tolist()):
