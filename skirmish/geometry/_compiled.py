@@ -1316,8 +1316,9 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
     (containment, separators) on the tall ones, the centre and corner witness
     candidates, then the grid of every patch corner and the centre. Per pair: status (0
     left to the search, 1 a witness, 2 blocked, 3 for the chain test), the witness (x0,
-    y0, z0, x1, y1, z1), the proof's kinds (1 separator, 2 containment) and its solids
-    (per owner); the rows (pair's ``first`` and ``count``, piece, owner) and the patches.
+    y0, z0, x1, y1, z1), the proof's kinds (1 separator, 2 containment) and, for a pair
+    blocked, its solids (``owners[at[i]:at[i + 1]]``, in order); the rows (pair's
+    ``first`` and ``count``, piece, owner) and the patches.
     A pair whose first round needs more (an empty or thin patch, a candidate that may
     pass under a piece, one along a seam) is left to the search."""
     n, no = P.shape[0], owner_z0.shape[0]
@@ -1492,7 +1493,22 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
             status[i] = 1
             wit[i, 0], wit[i, 1], wit[i, 2] = ax, ay, u
             wit[i, 3], wit[i, 4], wit[i, 5] = bx, by, w
-    return status, wit, kinds, named, first, count, rp, ro, vP, vQ
+    # the solids of each pair proved blocked, in owner order: its run of ``owners``
+    at = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        at[i + 1] = at[i]
+        if status[i] == 2:
+            for o in range(no):
+                at[i + 1] += named[i, o]
+    owners = np.empty(at[n], np.int64)
+    for i in range(n):
+        if status[i] == 2:
+            k = at[i]
+            for o in range(no):
+                if named[i, o]:
+                    owners[k] = o
+                    k += 1
+    return status, wit, kinds, at, owners, first, count, rp, ro, vP, vQ
 
 
 @_jit

@@ -439,9 +439,9 @@ def round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: n
     (``P``/``Q`` discs, ``H`` half-planes, ``zP``/``zQ`` heights, own owners, ``live``: in
     arc) and the grown obstacles ``obs`` (``owner_box``: their footprints' bounds): per
     pair its status (0: left to the search, 1: a witness, 2: blocked, 3: for the chain
-    test), witness (x0, y0, z0, x1, y1, z1), proof kinds (1 separator, 2 containment) and
-    solids (n, owners); its rows (``first``, ``count`` into ``piece``, ``owner``) and
-    patches ``vP``, ``vQ`` (n, 6, 2)."""
+    test), witness (x0, y0, z0, x1, y1, z1), proof kinds (1 separator, 2 containment) and,
+    blocked, solids (``owners[at[i]:at[i + 1]]``, in order); its rows (``first``,
+    ``count`` into ``piece``, ``owner``) and patches ``vP``, ``vQ`` (n, 6, 2)."""
     f8, i8, c = np.float64, np.int64, _own
     return _c()._round_one(c(P, f8), c(Q, f8), c(H, f8), c(zP, f8), c(zQ, f8), c(own_p, i8), c(own_q, i8),
                            c(live, bool), float(thin), c(owner_box, f8), c(obs.owner_bound, f8), c(obs.owner_z0, f8),

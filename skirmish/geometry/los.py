@@ -1366,7 +1366,7 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
     the moot ones of ``any_of``."""
     n = len(sources)
     P, Q, H, zP, zQ, own_p, own_q, arc = _pair_values(sources, targets, facings)
-    status, wit, kinds, named, first, count, piece, owner, vP, vQ = kernels.round_one(
+    status, wit, kinds, proof_at, proof, first, count, piece, owner, vP, vQ = kernels.round_one(
         P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs, ETA, _BIG, CORNER_CANDIDATES)
     # (on lists: a batch is a few dozen pairs; the kernel's status is 0 for a pair out of arc)
     arcs, st = arc.tolist(), status.tolist()
@@ -1395,12 +1395,9 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
         results[i] = _witnessed(w)
     blocked = [i for i, s in enumerate(st) if s == 2]
     if blocked:
-        row, who = named[blocked].nonzero()  # (row by row, each row's owners in order)
-        owners, begin = who.tolist(), 0
-        for i, kind, end in zip(blocked, kinds[blocked].tolist(),
-                                np.bincount(row, minlength=len(blocked)).cumsum().tolist()):
-            results[i] = _round_one_blocked(kind, tuple(owners[begin:end]))
-            begin = end
+        who, ends, kind = proof.tolist(), proof_at.tolist(), kinds.tolist()
+        for i in blocked:
+            results[i] = _round_one_blocked(kind[i], tuple(who[ends[i]:ends[i + 1]]))
     results = _stacked(obs, results)
     rest = [i for i in range(n) if results[i] is None]
     if rest:  # (a pair whose chain test above left it open goes on from there: not tested again)
