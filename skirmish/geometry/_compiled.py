@@ -1304,24 +1304,38 @@ def _seen_segment(tried: np.ndarray, nt: int, ax: float, ay: float, bx: float, b
 
 
 @_jit
-def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: np.ndarray, own_p: np.ndarray,
-               own_q: np.ndarray, live: np.ndarray, thin: float, owner_box: np.ndarray, owner_bound: np.ndarray,
+def _round_one(src: np.ndarray, dst: np.ndarray, H: np.ndarray, thin: float, owner_box: np.ndarray, owner_bound: np.ndarray,
                owner_z0: np.ndarray, owner_z1: np.ndarray, owner_sealed: np.ndarray, owner_circle: np.ndarray,
                owner_start: np.ndarray, owner_npieces: np.ndarray, piece_circle: np.ndarray, piece_round: np.ndarray,
                piece_axis: np.ndarray, halfplanes: np.ndarray, eta: float, big: float, ncorner: int
                ) -> tuple[np.ndarray, ...]:
-    """The first round of ``los.line_of_sight_batch`` for every ``live`` pair, in one
-    compiled pass over the kernels it calls (the same operations, the same bits): the
-    whole regions as the bundle, the corridor's pieces, the single-solid proofs
-    (containment, separators) on the tall ones, the centre and corner witness
-    candidates, then the grid of every patch corner and the centre. Per pair: status (0
-    left to the search, 1 a witness, 2 blocked, 3 for the chain test), the witness (x0,
-    y0, z0, x1, y1, z1), the proof's kinds (1 separator, 2 containment) and, for a pair
-    blocked, its solids (``owners[at[i]:at[i + 1]]``, in order); the rows (pair's
-    ``first`` and ``count``, piece, owner) and the patches.
-    A pair whose first round needs more (an empty or thin patch, a candidate that may
-    pass under a piece, one along a seam) is left to the search."""
-    n, no = P.shape[0], owner_z0.shape[0]
+    """The first round of ``los.line_of_sight_batch`` for every pair in arc (E-ARC: the
+    target ``dst[i]`` reaches into the front half-plane ``H[i]`` of the source ``src[i]``;
+    both viewer rows x, y, r, z, h, owner), in one compiled pass over the kernels it
+    calls (the same operations, the same bits): the whole regions as the bundle, the
+    corridor's pieces, the single-solid proofs (containment, separators) on the tall
+    ones, the centre and corner witness candidates, then the grid of every patch corner
+    and the centre. Per pair: whether it is out of arc, status (0 left to the search or
+    out of arc, 1 a witness, 2 blocked, 3 for the chain test), the witness (x0, y0, z0,
+    x1, y1, z1), the proof's kinds (1 separator, 2 containment) and, for a pair blocked,
+    its solids (``owners[at[i]:at[i + 1]]``, in order); the rows (pair's ``first`` and
+    ``count``, piece, owner) and the patches. A pair whose first round needs more (an
+    empty or thin patch, a candidate that may pass under a piece, one along a seam) is
+    left to the search."""
+    n, no = src.shape[0], owner_z0.shape[0]
+    # the pairs' discs (x, y, r), heights (z0, z1) and own owners, as ``los._pair_values``
+    P, Q = np.empty((n, 3)), np.empty((n, 3))
+    zP, zQ = np.empty((n, 2)), np.empty((n, 2))
+    own_p, own_q = np.empty(n, np.int64), np.empty(n, np.int64)
+    arc = np.empty(n, np.bool_)
+    for i in range(n):
+        for k in range(3):
+            P[i, k], Q[i, k] = src[i, k], dst[i, k]
+        zP[i, 0], zP[i, 1] = src[i, 3], src[i, 4] + src[i, 3]
+        zQ[i, 0], zQ[i, 1] = dst[i, 3], dst[i, 4] + dst[i, 3]
+        own_p[i], own_q[i] = int(src[i, 5]), int(dst[i, 5])
+        arc[i] = H[i, 0] * Q[i, 0] + H[i, 1] * Q[i, 1] + Q[i, 2] - H[i, 2] < -1e-12
+    live = ~arc
     status = np.zeros(n, np.int64)
     wit = np.full((n, 6), np.nan)
     kinds = np.zeros(n, np.int64)
@@ -1508,7 +1522,7 @@ def _round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: 
                 if named[i, o]:
                     owners[k] = o
                     k += 1
-    return status, wit, kinds, at, owners, first, count, rp, ro, vP, vQ
+    return arc, status, wit, kinds, at, owners, first, count, rp, ro, vP, vQ
 
 
 @_jit

@@ -406,9 +406,8 @@ def _warmups() -> list[Callable[[], object]]:
         lambda: chain_prepare(P, Q, P.mean(1), Q.mean(1), circle - 3.0, circle + 3.0, np.zeros((1, 2)),
                               np.ones((1, 2)), np.zeros(1, np.int64), square, np.zeros(1), np.ones(1),
                               np.zeros(1, bool), 1e-9, 0.0, 1e-10),
-        lambda: _c()._round_one(circle, circle + [4.0, 0.0, 0.0], np.array([[0.0, 0.0, -1e18]]),
-                                np.array([[0.0, 1.0]]), np.array([[0.0, 1.0]]), -np.ones(1, np.int64),
-                                -np.ones(1, np.int64), np.ones(1, bool), 1e-4, np.zeros((0, 4)), np.zeros((0, 3)), f0,
+        lambda: _c()._round_one(np.array([[0.0, 0.0, 1.0, 0.0, 1.0, -1.0]]),
+                                np.array([[4.0, 0.0, 1.0, 0.0, 1.0, -1.0]]), np.array([[0.0, 0.0, -1e18]]), 1e-4, np.zeros((0, 4)), np.zeros((0, 3)), f0,
                                 f0, b0, np.zeros((0, 3)), i0, i0, np.zeros((0, 3)), b0, np.zeros((0, 4)),
                                 np.zeros((0, 1, 3)), 1e-9, 1e18, 4),
         lambda: chain_solve(A, A, np.zeros((1, 2)), np.ones((1, 2, 3, 3)), flag, np.zeros(1), np.ones(1), np.zeros(1),
@@ -432,20 +431,19 @@ def load(*, reverse: bool = False) -> None:
         step()
 
 
-def round_one(P: np.ndarray, Q: np.ndarray, H: np.ndarray, zP: np.ndarray, zQ: np.ndarray, own_p: np.ndarray,
-              own_q: np.ndarray, live: np.ndarray, thin: float, owner_box: np.ndarray, obs: Obstacles, eta: float,
-              big: float, ncorner: int) -> tuple[np.ndarray, ...]:
+def round_one(S: np.ndarray, T: np.ndarray, H: np.ndarray, thin: float, owner_box: np.ndarray, obs: Obstacles,
+              eta: float, big: float, ncorner: int) -> tuple[np.ndarray, ...]:
     """``los.line_of_sight_batch``'s first round compiled (the same bits) over the pairs
-    (``P``/``Q`` discs, ``H`` half-planes, ``zP``/``zQ`` heights, own owners, ``live``: in
-    arc) and the grown obstacles ``obs`` (``owner_box``: their footprints' bounds): per
-    pair its status (0: left to the search, 1: a witness, 2: blocked, 3: for the chain
-    test), witness (x0, y0, z0, x1, y1, z1), proof kinds (1 separator, 2 containment) and,
-    blocked, solids (``owners[at[i]:at[i + 1]]``, in order); its rows (``first``,
-    ``count`` into ``piece``, ``owner``) and patches ``vP``, ``vQ`` (n, 6, 2)."""
+    (``S``/``T`` the sources' and targets' viewer rows, ``H`` the front half-planes) and
+    the grown obstacles ``obs`` (``owner_box``: their footprints' bounds): per pair
+    whether it is out of arc (E-ARC), its status (0: left to the search or out of arc,
+    1: a witness, 2: blocked, 3: for the chain test), witness (x0, y0, z0, x1, y1, z1),
+    proof kinds (1 separator, 2 containment) and, blocked, solids (``owners[at[i]:at[i +
+    1]]``, in order); its rows (``first``, ``count`` into ``piece``, ``owner``) and
+    patches ``vP``, ``vQ`` (n, 6, 2)."""
     f8, i8, c = np.float64, np.int64, _own
-    return _c()._round_one(c(P, f8), c(Q, f8), c(H, f8), c(zP, f8), c(zQ, f8), c(own_p, i8), c(own_q, i8),
-                           c(live, bool), float(thin), c(owner_box, f8), c(obs.owner_bound, f8), c(obs.owner_z0, f8),
-                           c(obs.owner_z1, f8), c(obs.owner_sealed, bool), c(obs.owner_circle, f8),
+    return _c()._round_one(c(S, f8), c(T, f8), c(H, f8), float(thin), c(owner_box, f8), c(obs.owner_bound, f8),
+                           c(obs.owner_z0, f8), c(obs.owner_z1, f8), c(obs.owner_sealed, bool), c(obs.owner_circle, f8),
                            c(obs.owner_pieces_start, i8), c(obs.owner_npieces, i8), c(obs.piece_circle, f8),
                            c(obs.piece_round, bool), c(obs.piece_axis, f8), c(obs.halfplanes, f8), float(eta),
                            float(big), int(ncorner))

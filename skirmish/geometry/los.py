@@ -1284,9 +1284,19 @@ def _pair_values(sources: Sequence[Viewer], targets: Sequence[Viewer], facings: 
                  ) -> tuple[np.ndarray, ...]:
     """The pairs' discs P and Q (x, y, r), front half-planes H (nx, ny, c0; none: c0 =
     -BIG), heights zP and zQ (z0, z1), own owners, and whether each is out of arc."""
-    n = len(sources)
     S, T = Viewers.of(sources).rows, Viewers.of(targets).rows
-    P, Q = np.ascontiguousarray(S[:, :3]), np.ascontiguousarray(T[:, :3])  # (C arrays: the kernels' signature)
+    H = _halfplanes(S, facings)
+    P, Q, zP, zQ = _ends(S, T)
+    # E-ARC: the target must reach into the front half-plane (a pair out of arc is answered
+    # before any candidate is looked at: none is looked up; the compiled round tests it so)
+    arc = H[:, 0] * Q[:, 0] + H[:, 1] * Q[:, 1] + Q[:, 2] - H[:, 2] < -1e-12
+    return P, Q, H, zP, zQ, S[:, 5].astype(int), T[:, 5].astype(int), arc
+
+
+def _halfplanes(S: np.ndarray, facings: Sequence[tuple[float, float] | None]) -> np.ndarray:
+    """The front half-planes H (nx, ny, c0; none: c0 = -BIG) of the sources ``S`` (viewer
+    rows) facing ``facings``."""
+    n = len(S)
     H = np.zeros((n, 3))
     faced = [i for i, f in enumerate(facings) if f is not None]
     if len(faced) == n:  # (every source faced: no rows picked)
@@ -1297,13 +1307,17 @@ def _pair_values(sources: Sequence[Viewer], targets: Sequence[Viewer], facings: 
         if faced:
             F = np.array([facings[i] for i in faced], float).reshape(-1, 2)
             H[faced] = np.column_stack([F, F[:, 0] * S[faced, 0] + F[:, 1] * S[faced, 1]])
+    return H
+
+
+def _ends(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The discs P and Q (x, y, r) and heights zP and zQ (z0, z1) of the sources ``S`` and
+    targets ``T`` (viewer rows)."""
+    P, Q = np.ascontiguousarray(S[:, :3]), np.ascontiguousarray(T[:, :3])  # (C arrays: the kernels' signature)
     zP, zQ = S[:, 3:5].copy(), T[:, 3:5].copy()  # (z, h) made (z, z + h)
     zP[:, 1] += zP[:, 0]
     zQ[:, 1] += zQ[:, 0]
-    # E-ARC: the target must reach into the front half-plane (a pair out of arc is answered
-    # before any candidate is looked at: none is looked up)
-    arc = H[:, 0] * Q[:, 0] + H[:, 1] * Q[:, 1] + Q[:, 2] - H[:, 2] < -1e-12
-    return P, Q, H, zP, zQ, S[:, 5].astype(int), T[:, 5].astype(int), arc
+    return P, Q, zP, zQ
 
 
 def _pairs_arrays(obs: Obstacles, sources: Sequence[Viewer], targets: Sequence[Viewer],
@@ -1365,9 +1379,10 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
     bit for bit. The pairs still open are searched as before (:func:`_search`), but for
     the moot ones of ``any_of``."""
     n = len(sources)
-    P, Q, H, zP, zQ, own_p, own_q, arc = _pair_values(sources, targets, facings)
-    status, wit, kinds, proof_at, proof, first, count, piece, owner, vP, vQ = kernels.round_one(
-        P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs, ETA, _BIG, CORNER_CANDIDATES)
+    S, T = Viewers.of(sources).rows, Viewers.of(targets).rows
+    H = _halfplanes(S, facings)
+    arc, status, wit, kinds, proof_at, proof, first, count, piece, owner, vP, vQ = kernels.round_one(
+        S, T, H, thin, obs.owner_box, obs, ETA, _BIG, CORNER_CANDIDATES)
     # (on lists: a batch is a few dozen pairs; the kernel's status is 0 for a pair out of arc)
     arcs, st = arc.tolist(), status.tolist()
     results: list[LosAnswer | None] = [OUT_OF_ARC if a else None for a in arcs]  # E-ARC
@@ -1385,10 +1400,11 @@ def _first_round_compiled(obs: Obstacles, sources: Sequence[Viewer], targets: Se
         start = cnt.cumsum() - cnt
         at = np.repeat(first[chain] - start, cnt) + np.arange(cnt.sum())
         rows = _Rows(np.repeat(np.arange(len(chain)), cnt), piece[at], owner[at])
-        pairs = _Pairs(P[chain], Q[chain], H[chain], zP[chain], zQ[chain], start, cnt, rows.piece,
-                       np.zeros(len(chain), bool))
-        ends = (Viewers(Viewers.of(sources).rows[chain]), Viewers(Viewers.of(targets).rows[chain]))  # (read where tried)
-        for i, r in zip(chain.tolist(), _chain_round(obs, pairs, rows, vP[chain], vQ[chain], thin, *ends)):
+        Sc, Tc = S[chain], T[chain]
+        P, Q, zP, zQ = _ends(Sc, Tc)
+        pairs = _Pairs(P, Q, H[chain], zP, zQ, start, cnt, rows.piece, np.zeros(len(chain), bool))
+        for i, r in zip(chain.tolist(), _chain_round(obs, pairs, rows, vP[chain], vQ[chain], thin, Viewers(Sc),
+                                                     Viewers(Tc))):  # (a Viewer made only where a witness is tried)
             results[i] = r
     seen = [i for i, s in enumerate(st) if s == 1]
     for i, w in zip(seen, wit[seen].tolist()):

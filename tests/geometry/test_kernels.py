@@ -156,9 +156,10 @@ def test_e_los_compiled_first_round_gives_the_searchs_answers(table):
         src = [t._viewer(a) for a in ids for b in ids if a != b]
         dst = [t._viewer(b) for a in ids for b in ids if a != b]
         fac = [t.model(a).facing_vector for a in ids for b in ids if a != b]
-        P, Q, H, zP, zQ, own_p, own_q, arc = los._pair_values(src, dst, fac)
-        status = kernels.round_one(P, Q, H, zP, zQ, own_p, own_q, ~arc, thin, obs.owner_box, obs, los.ETA,
-                                   los._BIG, los.CORNER_CANDIDATES)[0]
+        S, T = los.Viewers.of(src).rows, los.Viewers.of(dst).rows
+        arc, status = kernels.round_one(S, T, los._halfplanes(S, fac), thin, obs.owner_box, obs, los.ETA, los._BIG,
+                                        los.CORNER_CANDIDATES)[:2]
+        assert np.array_equal(arc, los._pair_values(src, dst, fac)[-1])
         fast = los.line_of_sight_batch(obs, src, dst, fac)
         slow = los._search(obs, src, dst, fac, thin)
         assert fast == slow
