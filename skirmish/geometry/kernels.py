@@ -376,7 +376,6 @@ def _warmups() -> list[Callable[[], object]]:
     return [
         lambda: vertices(A),
         lambda: vertices_each(A[None]),
-        lambda: feasible_blocks([A], [A[:1]], np.zeros(1, int)),
         lambda: clip_polygons(square, np.array([[1.0, 0.0]]), np.zeros(1)),
         lambda: patches(region_bbox(*region), *region),
         lambda: project(np.zeros((1, 2)), *region),
@@ -395,9 +394,6 @@ def _warmups() -> list[Callable[[], object]]:
         lambda: witness_heights(one, np.zeros(1), np.ones(1), np.zeros(1), np.ones(1), flag, np.zeros((1, 2)),
                                 np.ones((1, 2)), 1e-9),
         lambda: chords(square, lines),
-        lambda: inside_run(square, lines[None]),
-        lambda: clear_of(square, lines[None], one, one, 0.0, 0.0),
-        lambda: binding_vertices(square, np.zeros(1), np.ones(1)),
         lambda: disc_containment(square, square, circle),
         lambda: crossings(pt, d, one, circle, A[None], circle, 0.0),
         lambda: separators(pt, d, one, square, square, np.zeros((1, 2)), np.ones((1, 2)), one, np.zeros(1),
@@ -422,7 +418,9 @@ def load(*, reverse: bool = False) -> None:
     """Compile (or load from the disk cache) every kernel the library calls now, rather
     than on the first query that needs it: for a long-running process or a benchmark.
     (``hull_halfplanes`` and ``xrange_within``, now called only by the tests' oracle of
-    :func:`chain_prepare`, compile on first use.) ``reverse``: in the opposite order. Two
+    :func:`chain_prepare`, and ``feasible_blocks``, ``inside_run``, ``clear_of`` and
+    ``binding_vertices``, called only inside the chain kernels and by the tests, compile
+    on first use.) ``reverse``: in the opposite order. Two
     processes that load a cold cache at once in opposite orders compile about half the
     kernels each, each loading what the other has compiled and cached (the test suite's
     workers do)."""
