@@ -249,6 +249,8 @@ def _points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: np.ndarray,
     ``starts[f]``) crossed to its right."""
     n, m, ne, nf = pts.shape[0], caps.shape[0], edges.shape[0], starts.shape[0]
     out = np.zeros(n, np.bool_)
+    # (a point off a capsule's box grown by a little more than its clearance keeps it)
+    near = _capsule_box(caps, -1e-9)
     for i in range(n):
         x, y = pts[i, 0], pts[i, 1]
         if np.isnan(box[0]):
@@ -258,6 +260,8 @@ def _points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: np.ndarray,
             continue
         ok = True
         for j in range(m):
+            if x < near[j, 0] or x > near[j, 1] or y < near[j, 2] or y > near[j, 3]:
+                continue
             if not _segment_distance(x, y, caps[j]) - caps[j, 4] >= -tol:
                 ok = False
                 break
