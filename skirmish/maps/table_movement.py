@@ -179,11 +179,16 @@ class _Space:
     def ends_free(self, pts: np.ndarray) -> np.ndarray:
         """Whether the base may end at each of ``pts`` ((n, 2)): :meth:`end_free`, each
         point's verdict kept (a point drawn is tested again when planned)."""
-        keys = [(x, y) for x, y in pts.tolist()]
-        new = [i for i, key in enumerate(keys) if key not in self._ends_free]
+        keys = list(map(tuple, pts.tolist()))
+        seen = self._ends_free
+        if seen.keys().isdisjoint(keys):  # (a batch of points drawn afresh: the usual case)
+            free = self.end_free(pts)
+            seen.update(zip(keys, free.tolist()))
+            return free
+        new = [i for i, key in enumerate(keys) if key not in seen]
         if new:
-            self._ends_free.update(zip([keys[i] for i in new], self.end_free(pts[new]).tolist()))
-        return np.array([self._ends_free[key] for key in keys], bool)
+            seen.update(zip([keys[i] for i in new], self.end_free(pts[new]).tolist()))
+        return np.array([seen[key] for key in keys], bool)
 
     def end_free(self, pts: np.ndarray) -> np.ndarray:
         """:attr:`end`'s ``point_free`` (tol 1e-7) at ``pts``, without it: the pieces' end
@@ -628,6 +633,11 @@ class _Mover:
         return frozenset(out)
 
     def reachable_levels(self) -> list[int]:
+        """The surfaces the model can reach, in order (read only)."""
+        return self._levels
+
+    @cached_property
+    def _levels(self) -> list[int]:
         seen, todo = {self.home}, [self.home]
         while todo:
             k = todo.pop()
@@ -1915,15 +1925,18 @@ class TableMovement:
             nxy = net.xy[fin]
             bound = (net.dist[fin][None, :] + np.hypot(Q[:, None, 0] - nxy[None, :, 0],
                                                        Q[:, None, 1] - nxy[None, :, 1])).min(axis=1)
+        pts, bounds = Q.tolist(), bound.tolist()  # (a few points: looped over in Python)
         for k in levels:
             x0, y0, x1, y1 = mv.surfaces[k].bounds
             # (a point off the surface's bounds cannot end on it: no other surface is built)
-            near = np.flatnonzero((Q[:, 0] >= x0) & (Q[:, 0] <= x1) & (Q[:, 1] >= y0) & (Q[:, 1] <= y1))
-            if not len(near):
+            near = [i for i, (x, y) in enumerate(pts) if x0 <= x <= x1 and y0 <= y <= y1]
+            if not near:
                 continue
             z = mv.surfaces[k].z
-            for i in near[mv.space(k).ends_free(Q[near])].tolist():
-                out[i].append((z, float(bound[i])))
+            free = mv.space(k).ends_free(Q if len(near) == len(Q) else Q[near]).tolist()
+            for i, ok in zip(near, free):
+                if ok:
+                    out[i].append((z, bounds[i]))
         return out
 
     # -- the movement range ------------------------------------------------------------------
