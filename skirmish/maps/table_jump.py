@@ -29,6 +29,7 @@ import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
+from ..memo import IdentityMemo
 from ..rules.eldfall.movement import fall_rolls
 from .results import MovePlan, Violation
 from .tolerances import CONTACT, Z_TOL
@@ -41,21 +42,45 @@ def _p(x: float, y: float, z: float) -> str:
     return f"({x:.2f}, {y:.2f}, z {z:g})"
 
 
+#: Per scenery (identity): its pieces, their footprints and the footprints' bounds.
+_FEET: IdentityMemo[tuple[list[Any], np.ndarray, np.ndarray]] = IdentityMemo(64)
+
+#: How much nearer than a distance tested a footprint's box must come for the footprint
+#: to be measured (rounding of the two).
+_BOX_SLACK = 1e-9
+
+
+def _feet(scenery: Sequence[Any]) -> tuple[list[Any], np.ndarray, np.ndarray]:
+    """The pieces of ``scenery``, their footprints and the footprints' bounds (read only: :data:`_FEET`)."""
+    def make() -> tuple[list[Any], np.ndarray, np.ndarray]:
+        feet = np.array([s.solid.footprint for s in scenery], dtype=object)
+        return list(scenery), feet, shapely.bounds(feet).reshape(-1, 4)
+    return _FEET.get((id(scenery),), (scenery,), make)
+
+
+def _box_gap(boxes: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The plan distance from each box (x0, y0, x1, y1) to the box ``lo``–``hi``: no more
+    than from any point of the one to any of the other."""
+    dx = np.maximum(np.maximum(boxes[:, 0] - hi[0], lo[0] - boxes[:, 2]), 0.0)
+    dy = np.maximum(np.maximum(boxes[:, 1] - hi[1], lo[1] - boxes[:, 3]), 0.0)
+    return np.hypot(dx, dy)
+
+
 class Jump:
     """One model's jump on one table (see the module)."""
 
     def __init__(self, table: Any, mv: Any, budget: float):
         self.table, self.mv, self.budget = table, mv, budget
-        self.pieces = [s for s in table.scenery]
+        self.pieces, self.feet, self.boxes = _feet(table.scenery)
         self.r, self.h = mv.r, mv.h
         self.start = np.array([mv.model.x, mv.model.y, mv.surfaces[mv.home].z])
-        self.feet = np.array([s.solid.footprint for s in self.pieces], dtype=object)
-        self.boxes = shapely.bounds(self.feet).reshape(-1, 4)
-        at0 = shapely.points(self.start[:2])
-        # what it stands on or touches when it takes off is not in its way
-        touch = shapely.distance(self.feet, at0) < self.r + CONTACT if self.pieces else np.zeros(0, bool)
-        self.ignore = {s.id for s, near in zip(self.pieces, touch.tolist())
-                       if near and s.solid.z1 <= self.start[2] + Z_TOL}
+        # what it stands on or touches when it takes off is not in its way (only a piece whose
+        # box comes that near may: measured)
+        at = self.start[:2]
+        near = np.flatnonzero(_box_gap(self.boxes, at, at) < self.r + CONTACT + _BOX_SLACK).tolist()
+        touch = shapely.distance(self.feet[near], shapely.points(at)) < self.r + CONTACT if near else []
+        self.ignore = {self.pieces[i].id for i, t in zip(near, touch)
+                       if t and self.pieces[i].solid.z1 <= self.start[2] + Z_TOL}
         self._seen: dict[tuple[float, ...], tuple[Any, ...]] = {}  # (_landed)
 
     def _blocked(self, s: Any, pts: np.ndarray, gap: float = -CONTACT) -> np.ndarray:
@@ -94,8 +119,12 @@ class Jump:
         pts = a + ts[:, None] * (b - a)
         best, who = 1.0, None
         line = shapely.linestrings([a[:2], b[:2]]) if np.linalg.norm(b[:2] - a[:2]) > 1e-12 else shapely.points(a[:2])
-        gap = shapely.distance(self.feet, line).tolist() if self.pieces else []
-        for s, g, (x0, y0, x1, y1) in zip(self.pieces, gap, self.boxes.tolist()):
+        # (only a piece whose box comes within reach of the line's may: measured)
+        near = np.flatnonzero(_box_gap(self.boxes, np.minimum(a[:2], b[:2]), np.maximum(a[:2], b[:2]))
+                              < self.r - CONTACT + _BOX_SLACK).tolist()
+        gap = shapely.distance(self.feet[near], line).tolist() if near else []
+        for i, g in zip(near, gap):
+            s, (x0, y0, x1, y1) = self.pieces[i], self.boxes[i].tolist()
             if s.id in self.ignore or g >= self.r - CONTACT:
                 continue  # never within the base's reach along the line (as _blocked judges it)
             # only the points within reach of the footprint's box may be within reach of it
