@@ -216,6 +216,14 @@ class _Space:
         d = np.hypot(self.enemy_caps[:, 0] - xy[0], self.enemy_caps[:, 1] - xy[1]) - self.enemy_caps[:, 4]
         return [self.enemies[i][0] for i in np.flatnonzero(d <= CONTACT)]
 
+    def far_from_enemies(self, pts: Sequence[tuple[float, float]]) -> bool:
+        """Whether every point of ``pts`` keeps more than :data:`ENEMY_MARGIN` beyond base
+        contact with every enemy: a way between two such points that is clear in
+        :attr:`trav` (which keeps that margin, lowered only at its ends where they come
+        nearer) comes into no contact."""
+        caps = self.enemy_caps.tolist()  # (a few points and enemies: in Python)
+        return all(math.hypot(cx - x, cy - y) - c > ENEMY_MARGIN + 1e-6 for x, y in pts for cx, cy, _, _, c in caps)
+
     def end_name(self, owner: int) -> str:
         """The piece or model of :attr:`end`'s ``owner`` (>= 0)."""
         names = self._pieces.end.names
@@ -1353,8 +1361,9 @@ class TableMovement:
     def _mv_horizontal_events(self, mv: _Mover, pieces: list[_Piece], clear: bool = False
                               ) -> dict[int, list[tuple[float, int, str, Any]]]:
         """Violations and contacts along every horizontal piece, batched by surface.
-        ``clear``: the pieces are known to keep the checking space's clearances (a straight
-        route, :meth:`_mv_walk`): only the enemies are tested."""
+        ``clear``: the pieces are known to keep the planning space's clearances (a straight
+        route, :meth:`_mv_walk`): only the enemies are tested, and only where an end comes
+        near one (:meth:`_Space.far_from_enemies`)."""
         out: dict[int, list[tuple[float, int, str, Any]]] = {}
         by_surface: dict[int, list[int]] = {}
         for n, p in enumerate(pieces):
@@ -1363,30 +1372,32 @@ class TableMovement:
         for k, idx in by_surface.items():
             sp = mv.space(k)
             surface = mv.surfaces[k]
-            p0 = np.array([pieces[n].a for n in idx], float)  # (whole-number points too: NaN rows below)
-            p1 = np.array([pieces[n].b for n in idx], float)
-            relax = np.full_like(p0, np.nan)
-            if idx[0] == 0 and k == mv.home:
-                relax[0] = mv.start
-            relaxed = np.array([pieces[n].relax for n in idx])
-            i, j, lo, _ = (_NO_EVENTS if clear else sp.check.violations(p0, p1, shrink=CONTACT, relax0=relax))
-            for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
-                owner = int(sp.check.owner[b])
-                if owner < 0:
-                    if relaxed[a]:
-                        continue
-                    out.setdefault(idx[a], []).append((t, 2, self._mv_edge_message(mv, surface), None))
-                else:
-                    sid = sp.check.names[owner]
-                    out.setdefault(idx[a], []).append((t, 2, self._mv_blocker_message(mv, sp, sid), sid))
-            if relaxed.any():
-                r_idx = np.flatnonzero(relaxed)
+            ends = [pieces[n].a for n in idx], [pieces[n].b for n in idx]
+            p0 = np.array(ends[0], float)  # (whole-number points too: NaN rows below)
+            p1 = np.array(ends[1], float)
+            relaxed = [pieces[n].relax for n in idx]
+            if not clear:
+                relax = np.full_like(p0, np.nan)
+                if idx[0] == 0 and k == mv.home:
+                    relax[0] = mv.start
+                i, j, lo, _ = sp.check.violations(p0, p1, shrink=CONTACT, relax0=relax)
+                for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
+                    owner = int(sp.check.owner[b])
+                    if owner < 0:
+                        if relaxed[a]:
+                            continue
+                        out.setdefault(idx[a], []).append((t, 2, self._mv_edge_message(mv, surface), None))
+                    else:
+                        sid = sp.check.names[owner]
+                        out.setdefault(idx[a], []).append((t, 2, self._mv_blocker_message(mv, sp, sid), sid))
+            r_idx = [a for a, r in enumerate(relaxed) if r]
+            if r_idx:
                 tau = P.exit_param(p0[r_idx], p1[r_idx], surface.support, mv.r, CONTACT)
-                for a, t in zip(r_idx.tolist(), tau.tolist()):
+                for a, t in zip(r_idx, tau.tolist()):
                     if math.isnan(t) or t < 1.0 - 1e-7:
                         out.setdefault(idx[a], []).append((0.0 if math.isnan(t) else t, 2,
                                                            self._mv_edge_message(mv, surface), None))
-            if len(sp.enemy_caps):
+            if len(sp.enemy_caps) and not (clear and sp.far_from_enemies([*ends[0], *ends[1]])):
                 i, j, lo, _ = P.violations(p0, p1, sp.enemy_caps, shrink=-CONTACT)
                 for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
                     out.setdefault(idx[a], []).append((t, 0, "contact", sp.enemies[b][0]))
