@@ -191,25 +191,31 @@ def _project(pt: np.ndarray, D: np.ndarray, H: np.ndarray) -> np.ndarray:
     n = pt.shape[0]
     out = np.empty((n, 2))
     for i in range(n):
-        cx, cy, r = D[i, 0], D[i, 1], D[i, 2]
-        vx, vy = pt[i, 0] - cx, pt[i, 1] - cy
-        d = np.hypot(vx, vy)
-        scale = r / max(d, 1e-300) if d > r else 1.0
-        qx, qy = cx + vx * scale, cy + vy * scale
-        nx, ny, c0 = H[i, 0], H[i, 1], H[i, 2]
-        if nx * qx + ny * qy < c0 - 1e-15:  # behind the half-plane: onto its chord of the disc
-            off = c0 - (nx * cx + ny * cy)
-            mx, my = cx + nx * off, cy + ny * off
-            half = np.sqrt(max(r * r - off * off, 0.0))
-            tx, ty = -ny, nx
-            s = (pt[i, 0] - mx) * tx + (pt[i, 1] - my) * ty
-            if s < -half:
-                s = -half
-            elif s > half:
-                s = half
-            qx, qy = mx + tx * s, my + ty * s
-        out[i, 0], out[i, 1] = qx, qy
+        out[i, 0], out[i, 1] = _project_one(pt[i, 0], pt[i, 1], D, H, i)
     return out
+
+
+@_inline
+def _project_one(x: float, y: float, D: np.ndarray, H: np.ndarray, i: int) -> tuple[float, float]:
+    """:func:`_project` of the point (x, y) onto region ``i``."""
+    cx, cy, r = D[i, 0], D[i, 1], D[i, 2]
+    vx, vy = x - cx, y - cy
+    d = np.hypot(vx, vy)
+    scale = r / max(d, 1e-300) if d > r else 1.0
+    qx, qy = cx + vx * scale, cy + vy * scale
+    nx, ny, c0 = H[i, 0], H[i, 1], H[i, 2]
+    if nx * qx + ny * qy < c0 - 1e-15:  # behind the half-plane: onto its chord of the disc
+        off = c0 - (nx * cx + ny * cy)
+        mx, my = cx + nx * off, cy + ny * off
+        half = np.sqrt(max(r * r - off * off, 0.0))
+        tx, ty = -ny, nx
+        s = (x - mx) * tx + (y - my) * ty
+        if s < -half:
+            s = -half
+        elif s > half:
+            s = half
+        qx, qy = mx + tx * s, my + ty * s
+    return qx, qy
 
 
 @_jit
@@ -1261,15 +1267,14 @@ def _binding_vertices(k: np.ndarray, kidx: np.ndarray, b_lo: np.ndarray, b_hi: n
 
 
 @_jit
-def _candidate(ax: float, ay: float, bx: float, by: float, tt: np.ndarray, pcs: np.ndarray, circ: np.ndarray,
+def _candidate(ax: float, ay: float, bx: float, by: float, m: int, tt: np.ndarray, pcs: np.ndarray, circ: np.ndarray,
                z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, multi: np.ndarray, halfplanes: np.ndarray,
                piece_circle: np.ndarray, zP: np.ndarray, zQ: np.ndarray, i: int, eta: float) -> tuple[int, float, float]:
     """One witness candidate, the plan segment (ax, ay) → (bx, by), against pair ``i``'s
-    pieces ``pcs`` (``los._try_witnesses`` for one segment, as :func:`_crossings` and
+    first ``m`` pieces ``pcs`` (``los._try_witnesses`` for one segment, as :func:`_crossings` and
     :func:`_witness_heights` find it; ``tt``: room for its crossings): 0 when no heights
     clear every piece, 1 with the heights when they do, 2 when the exact 2-D problem must
     decide (a piece it may pass under) or it runs along a seam of one footprint."""
-    m = pcs.shape[0]
     dx, dy = bx - ax, by - ay
     zP0, zP1, zQ0, zQ1 = zP[i, 0], zP[i, 1], zQ[i, 0], zQ[i, 1]
     bad, amb = False, False
@@ -1352,6 +1357,8 @@ def _round_one(src: np.ndarray, dst: np.ndarray, H: np.ndarray, thin: float, own
     cP = np.full((n, 2), np.nan)
     cQ = np.full((n, 2), np.nan)
     go = np.zeros(n, np.bool_)
+    p = np.empty((n, 2))  # (the centres' projections: only where the pair goes on)
+    q = np.empty((n, 2))
     for i in range(n):
         small = max(np.hypot(bP[i, 2] - bP[i, 0], bP[i, 3] - bP[i, 1]),
                     np.hypot(bQ[i, 2] - bQ[i, 0], bQ[i, 3] - bQ[i, 1])) < thin
@@ -1363,8 +1370,8 @@ def _round_one(src: np.ndarray, dst: np.ndarray, H: np.ndarray, thin: float, own
                     sp += vP[i, v, k]
                     sq += vQ[i, v, k]
                 cP[i, k], cQ[i, k] = sp / V, sq / V
-    p = _project(cP, P, H)
-    q = _project(cQ, Q, H)
+            p[i, 0], p[i, 1] = _project_one(cP[i, 0], cP[i, 1], P, H, i)
+            q[i, 0], q[i, 1] = _project_one(cQ[i, 0], cQ[i, 1], Q, H, i)
     # the corridor's pieces near the bundle, pair by pair (rows sorted by pair)
     count = np.zeros(n, np.int64)
     cap = int(go.sum()) * int(owner_npieces.sum())
@@ -1454,52 +1461,53 @@ def _round_one(src: np.ndarray, dst: np.ndarray, H: np.ndarray, thin: float, own
             named[i, to[k]] = True
     # witness candidates where no proof was found: the centre, then the corners (in order);
     # then (before the chain test) the grid of every patch corner and the centre on each side
-    corners_p = np.empty((V, n, 2))
-    corners_q = np.empty((V, n, 2))
-    for c in range(V):
-        corners_p[c] = _project(np.ascontiguousarray(vP[:, c, :]), P, H)
-        corners_q[c] = _project(np.ascontiguousarray(vQ[:, c, :]), Q, H)
     tried = np.empty((ncorner + 1 + (V + 1) * (V + 1), 4))  # each pair's witness segments tried so far
+    ends = np.empty((2, V + 1, 2))  # a pair's patch corners projected into its regions, then p, q
+    most = count.max() if n else 0  # (room for the rows of any pair)
+    tt = np.empty((most, 2))
+    pcs, circ2 = np.empty(most, np.int64), np.empty((most, 3))
+    z0r, z1r, sr = np.empty(most), np.empty(most), np.empty(most, np.bool_)
+    multi = np.empty(most, np.bool_)
     for i in range(n):
         if not go[i]:
             continue
         if kinds[i]:
             status[i] = 2
             continue
-        lo, hi = first[i], first[i] + count[i]
-        m = hi - lo
-        tt = np.empty((m, 2))
-        pcs, circ2 = rp[lo:hi], np.empty((m, 3))
-        z0r, z1r, sr = np.empty(m), np.empty(m), np.empty(m, np.bool_)
-        multi = np.empty(m, np.bool_)
+        for c in range(V):
+            ends[0, c, 0], ends[0, c, 1] = _project_one(vP[i, c, 0], vP[i, c, 1], P, H, i)
+            ends[1, c, 0], ends[1, c, 1] = _project_one(vQ[i, c, 0], vQ[i, c, 1], Q, H, i)
+        ends[0, V, 0], ends[0, V, 1], ends[1, V, 0], ends[1, V, 1] = p[i, 0], p[i, 1], q[i, 0], q[i, 1]
+        lo, m = first[i], count[i]
         for k in range(m):
             o = ro[lo + k]
+            pcs[k] = rp[lo + k]
             circ2[k, 0], circ2[k, 1], circ2[k, 2] = owner_circle[o, 0], owner_circle[o, 1], owner_circle[o, 2]
             z0r[k], z1r[k], sr[k] = owner_z0[o], owner_z1[o], owner_sealed[o]
             multi[k] = owner_npieces[o] > 1
         code = 0
         nt = 0  # (rows of ``tried``: a candidate tried again fails again)
         for c in range(ncorner + 1):
-            ax, ay = (p[i, 0], p[i, 1]) if c == 0 else (corners_p[c - 1, i, 0], corners_p[c - 1, i, 1])
-            bx, by = (q[i, 0], q[i, 1]) if c == 0 else (corners_q[c - 1, i, 0], corners_q[c - 1, i, 1])
+            e = V if c == 0 else c - 1
+            ax, ay, bx, by = ends[0, e, 0], ends[0, e, 1], ends[1, e, 0], ends[1, e, 1]
             if _seen_segment(tried, nt, ax, ay, bx, by):
                 continue
             tried[nt, 0], tried[nt, 1], tried[nt, 2], tried[nt, 3] = ax, ay, bx, by
             nt += 1
-            code, u, w = _candidate(ax, ay, bx, by, tt, pcs, circ2, z0r, z1r, sr, multi, halfplanes, piece_circle,
+            code, u, w = _candidate(ax, ay, bx, by, m, tt, pcs, circ2, z0r, z1r, sr, multi, halfplanes, piece_circle,
                                     zP, zQ, i, eta)
             if code:
                 break
         if code == 0:
             for a in range(V + 1):
-                ax, ay = (p[i, 0], p[i, 1]) if a == V else (corners_p[a, i, 0], corners_p[a, i, 1])
+                ax, ay = ends[0, a, 0], ends[0, a, 1]
                 for c in range(V + 1):
-                    bx, by = (q[i, 0], q[i, 1]) if c == V else (corners_q[c, i, 0], corners_q[c, i, 1])
+                    bx, by = ends[1, c, 0], ends[1, c, 1]
                     if _seen_segment(tried, nt, ax, ay, bx, by):
                         continue  # (a point target's patch corners are one point: its grid is one column)
                     tried[nt, 0], tried[nt, 1], tried[nt, 2], tried[nt, 3] = ax, ay, bx, by
                     nt += 1
-                    code, u, w = _candidate(ax, ay, bx, by, tt, pcs, circ2, z0r, z1r, sr, multi, halfplanes,
+                    code, u, w = _candidate(ax, ay, bx, by, m, tt, pcs, circ2, z0r, z1r, sr, multi, halfplanes,
                                             piece_circle, zP, zQ, i, eta)
                     if code:
                         break
