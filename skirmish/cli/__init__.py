@@ -125,7 +125,7 @@ def _drop_stdout() -> None:
 
 #: What a terminal shows while a fresh install compiles the geometry kernels.
 COMPILE_NOTICE = ("skirmish: compiling the geometry kernels for their first use on this machine "
-                  "(once: up to a minute; cached afterwards)...")
+                  "(once: about a minute; cached afterwards)...")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,5 +1,5 @@
 """The notice of the kernels' first compile (:mod:`.kernels`): what a fresh install waits
-for on its first query, up to a minute, once. Kept apart from the kernels (no numpy, no
+for on its first query, about a minute, once. Kept apart from the kernels (no numpy, no
 numba here) so that a command line can ask for it without importing them."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ _notice: Callable[[], None] | None = None
 def on_first_compile(notice: Callable[[], None] | None) -> None:
     """Have ``notice()`` called once, when the first kernel that numba's disk cache does
     not hold starts compiling (None: no call). A fresh install compiles the kernels a
-    query needs on its first use, for up to a minute, once: a command line tells its
+    query needs on its first use, for about a minute, once: a command line tells its
     user why it waits."""
     global _notice
     _notice = notice

@@ -18,6 +18,7 @@ batch agree).
 
 from __future__ import annotations
 
+import importlib
 import sys
 from itertools import accumulate
 from types import ModuleType
@@ -36,17 +37,23 @@ if TYPE_CHECKING:
 WORTH_LOADING = 20_000
 
 
-_compiled: ModuleType | None = None
+_loaded: dict[str, ModuleType] = {}
+
+
+def _load(name: str) -> ModuleType:
+    """The compiled module ``name`` of this package, imported on its first use (numba is
+    imported only then, on the first kernel call)."""
+    mod = _loaded.get(name)
+    if mod is None:
+        mod = importlib.import_module(f".{name}", __package__)
+        listen_for_compiles(mod.__name__)
+        _loaded[name] = mod
+    return mod
 
 
 def _c() -> ModuleType:
-    global _compiled
-    if _compiled is None:
-        from . import _compiled as mod  # (numba is imported only here, on the first kernel call)
-
-        listen_for_compiles(mod.__name__)
-        _compiled = mod
-    return _compiled
+    """:mod:`._compiled`, imported on its first use."""
+    return _load("_compiled")
 
 
 def _own(a: Any, dtype: Any = None) -> np.ndarray:
@@ -457,18 +464,9 @@ def convex_corners(xy: np.ndarray, sizes: np.ndarray, inside: np.ndarray, min_tu
                                 _own(inside, bool), float(min_turn), float(tol))
 
 
-_chain: ModuleType | None = None
-
-
 def _cc() -> ModuleType:
-    """:mod:`._chain_compiled`, imported on its first use (as :func:`_c`)."""
-    global _chain
-    if _chain is None:
-        from . import _chain_compiled as mod
-
-        listen_for_compiles(mod.__name__)
-        _chain = mod
-    return _chain
+    """:mod:`._chain_compiled`, imported on its first use."""
+    return _load("_chain_compiled")
 
 
 def chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.ndarray, free: np.ndarray,

@@ -112,6 +112,21 @@ def _chain_inputs(monkeypatch, seeds: tuple[int, ...]) -> list[tuple]:
     return seen
 
 
+def _calls_of(monkeypatch, name: str, seeds) -> list[tuple]:
+    """The arguments of every call to ``los_chain.<name>`` while the chain tests of the
+    dense tables ``seeds`` run."""
+    seen: list[tuple] = []
+    real = getattr(lc, name)
+
+    def record(*args):
+        seen.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(lc, name, record)
+    _chain_inputs(monkeypatch, seeds)
+    return seen
+
+
 def test_E_LOS_chain_tests_in_one_batch_agree_with_one_by_one(monkeypatch):
     """The chain tests of a dense table, run in one batch, give the same answers (proof,
     solids used, thin, escaping line) as one bundle at a time."""
@@ -470,15 +485,8 @@ def test_E_LOS_chain_preparation_compiled_gives_the_numpy_oracles_arrays(monkeyp
     """The chain test's preparation in one compiled pass (frames, slab, base regions,
     height rows, solids clipped to the slab and what the search reads of them) gives the
     arrays of the numpy oracle, bit for bit, on dense tables' chain tests."""
-    seen: list[tuple] = []
     real = lc.chain_prepare
-
-    def record(*args):
-        seen.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(lc, "chain_prepare", record)
-    _chain_inputs(monkeypatch, range(1, 9))
+    seen = _calls_of(monkeypatch, "chain_prepare", range(1, 9))
     assert sum(len(a[0]) for a in seen) >= 20
     names = ("ok d n fP fQ x1 x2 base Vp d_lo d_hi zlo zhi zfull Vz rising falling k live kx0 kx1 lo_v hi_v zbot "
              "free0 freew can_pass xa xb").split()
@@ -694,15 +702,8 @@ def test_E_LOS_chain_search_compiled_gives_the_python_searchs_answers(monkeypatc
     """The chain test's search over escape choices on one region, compiled, gives the
     answers of the plain Python search (its oracle) bit for bit on dense tables' chain
     tests: found or not, the escaping (α, β), its (γ, δ) and the relevant solids."""
-    seen: list[tuple] = []
     real = lc.chain_solve
-
-    def record(*args):
-        seen.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(lc, "chain_solve", record)
-    _chain_inputs(monkeypatch, range(1, 7))
+    seen = _calls_of(monkeypatch, "chain_solve", range(1, 7))
     assert len(seen) >= 30
     found = 0
     for args in seen:
@@ -809,15 +810,8 @@ def test_E_LOS_chain_regions_compiled_give_the_numpy_oracles_arrays(monkeypatch)
     """The strips of a chain test's region, tightened in one compiled pass (binding
     vertices, free solids, crossing ranges, inside stretches, the ends' abscissae), give
     the arrays of the numpy oracle, bit for bit, on dense tables' chain tests."""
-    seen: list[tuple] = []
     real = lc.chain_regions
-
-    def record(*args):
-        seen.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(lc, "chain_regions", record)
-    _chain_inputs(monkeypatch, (2, 4, 5))
+    seen = _calls_of(monkeypatch, "chain_regions", (2, 4, 5))
     assert len(seen) >= 10
     for args in seen:
         with np.errstate(all="ignore"):
