@@ -21,7 +21,7 @@ HELD_TOL = 1e-12
 def _point(S: np.ndarray, n: int, buf: np.ndarray, out: np.ndarray) -> bool:
     """``los_chain.feasible_point`` of the rows ``S[:n]`` into ``out``: the mean of the
     vertices (summed in order, as numpy's reduce); False when there are none."""
-    return _mean(buf, _vertices_into(S, 0, n, S[:0], 0, buf, False), out)
+    return _mean(buf, _vertices_into(S, 0, n, buf), out)
 
 
 @_jit
@@ -42,7 +42,7 @@ def _mean(V: np.ndarray, k: int, out: np.ndarray) -> bool:
 @_jit
 def _feasible_with(S: np.ndarray, n: int, V: np.ndarray, nv: int, rows: np.ndarray, lo: int, hi: int) -> bool:
     """Whether the rows ``S[:n]`` and ``rows[lo:hi]`` have a vertex (as ``_vertices_into``
-    with ``first``), given the vertices ``V[:nv]`` of ``S[:n]``: one of those meeting the
+    of them all would find), given the vertices ``V[:nv]`` of ``S[:n]``: one of those meeting the
     new rows, or a crossing of a new row with another row meeting every row (the same
     crossings, computed alike, checked alike)."""
     for a in range(nv):
@@ -200,8 +200,8 @@ def _chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.n
     nv0 = nv1 = -1  # the vertices V0[:nv0] of S0[:n0] and V1[:nv1] of S1[:n1] (-1: not known)
     while changed and L > 0:  # propagate the forced choices
         changed = False
-        nv0 = _vertices_into(S0, 0, n0, S0[:0], 0, V0, False)
-        nv1 = _vertices_into(S1, 0, n1, S1[:0], 0, V1, False)
+        nv0 = _vertices_into(S0, 0, n0, V0)
+        nv1 = _vertices_into(S1, 0, n1, V1)
         for q in range(L):
             i = opn[q]
             for c in range(nof[i]):

@@ -21,25 +21,21 @@ _inline = njit(cache=True, nogil=True, inline="always")
 
 
 @_jit
-def _vertices_into(A: np.ndarray, lo: int, hi: int, extra: np.ndarray, ne: int, out: np.ndarray,
-                   first: bool) -> int:
-    """The vertices of {a·x <= c} over rows ``A[lo:hi]`` and ``extra[:ne]``: written to
-    ``out``; their count. With ``first``, stop at the first one."""
-    m = hi - lo
-    t = m + ne
+def _vertices_into(A: np.ndarray, lo: int, hi: int, out: np.ndarray) -> int:
+    """The vertices of {a·x <= c} over rows ``A[lo:hi]``: written to ``out``; their count."""
     n = 0
-    for i in range(t):
-        ri = A[lo + i] if i < m else extra[i - m]
-        for j in range(i + 1, t):
-            rj = A[lo + j] if j < m else extra[j - m]
+    for i in range(lo, hi):
+        ri = A[i]
+        for j in range(i + 1, hi):
+            rj = A[j]
             det = ri[0] * rj[1] - ri[1] * rj[0]
             if not abs(det) > DET_TOL:  # (parallel, or NaN: no vertex)
                 continue
             u = (ri[2] * rj[1] - ri[1] * rj[2]) / det
             v = (ri[0] * rj[2] - ri[2] * rj[0]) / det
             ok = True
-            for k in range(t):
-                rk = A[lo + k] if k < m else extra[k - m]
+            for k in range(lo, hi):
+                rk = A[k]
                 if not u * rk[0] + v * rk[1] <= rk[2] + FEAS_TOL:  # (a NaN meets no row)
                     ok = False
                     break
@@ -47,8 +43,6 @@ def _vertices_into(A: np.ndarray, lo: int, hi: int, extra: np.ndarray, ne: int, 
                 out[n, 0] = u
                 out[n, 1] = v
                 n += 1
-                if first:
-                    return n
     return n
 
 
@@ -56,7 +50,7 @@ def _vertices_into(A: np.ndarray, lo: int, hi: int, extra: np.ndarray, ne: int, 
 def _vertices(A: np.ndarray) -> np.ndarray:
     m = A.shape[0]
     out = np.empty((max(m * (m - 1) // 2, 1), 2))
-    n = _vertices_into(A, 0, m, A[:0], 0, out, False)
+    n = _vertices_into(A, 0, m, out)
     return out[:n]
 
 
@@ -66,21 +60,8 @@ def _vertices_each(A: np.ndarray) -> np.ndarray:
     out = np.full((B, max(m * (m - 1) // 2, 1), 2), np.nan)
     most = 1
     for b in range(B):
-        most = max(most, _vertices_into(A[b], 0, m, A[b, :0], 0, out[b], False))
+        most = max(most, _vertices_into(A[b], 0, m, out[b]))
     return out[:, :most]
-
-
-@_jit
-def _feasible_blocks(S: np.ndarray, start: np.ndarray, rows: np.ndarray, first: np.ndarray,
-                     which: np.ndarray) -> np.ndarray:
-    nb = which.shape[0]
-    found = np.zeros(nb, np.bool_)
-    out = np.empty((1, 2))
-    for b in range(nb):
-        s = which[b]
-        blk = rows[first[b]:first[b + 1]]
-        found[b] = _vertices_into(S, start[s], start[s + 1], blk, blk.shape[0], out, True) > 0
-    return found
 
 
 @_jit

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import importlib
 import sys
-from itertools import accumulate
 from types import ModuleType
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -82,23 +81,6 @@ def vertices_each(A: np.ndarray) -> np.ndarray:
     """:func:`vertices` of each system ``A[b]`` (B, m, 3) at once: (B, k, 2), each row's
     vertices first, in the same order, then NaN (k: the most any row has, at least 1)."""
     return _c()._vertices_each(_own(A, dtype=np.float64))
-
-
-def feasible_blocks(systems: list[np.ndarray], blocks: list[np.ndarray], which: np.ndarray) -> np.ndarray:
-    """For each block of rows ``blocks[e]`` (1 to 3 rows), whether ``systems[which[e]]``
-    with it has a vertex (as :func:`vertices`): stops at the first one found."""
-    first = np.zeros(len(blocks) + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, blocks), np.int64, len(blocks)), out=first[1:])
-    return feasible_rows(systems, np.concatenate(blocks) if blocks else np.zeros((0, 3)), first, which)
-
-
-def feasible_rows(systems: list[np.ndarray], rows: np.ndarray, first: np.ndarray, which: np.ndarray) -> np.ndarray:
-    """:func:`feasible_blocks` with the blocks flat: block ``e`` is ``rows[first[e]:first[e + 1]]``."""
-    S = _own(np.concatenate(systems), dtype=np.float64)
-    start = np.array(list(accumulate(map(len, systems), initial=0)), np.int64)
-    i8 = np.int64
-    return _c()._feasible_blocks(S, start, _own(rows, np.float64), _own(first, i8),
-                                 _own(which, i8))
 
 
 def clip_polygons(verts: np.ndarray, n: np.ndarray, c0: np.ndarray) -> np.ndarray:
@@ -425,9 +407,8 @@ def load(*, reverse: bool = False) -> None:
     """Compile (or load from the disk cache) every kernel the library calls now, rather
     than on the first query that needs it: for a long-running process or a benchmark.
     (``hull_halfplanes`` and ``xrange_within``, now called only by the tests' oracle of
-    :func:`chain_prepare`, and ``feasible_blocks``, ``inside_run``, ``clear_of`` and
-    ``binding_vertices``, called only inside the chain kernels and by the tests, compile
-    on first use.) ``reverse``: in the opposite order. Two
+    :func:`chain_prepare`, and ``inside_run``, ``clear_of`` and ``binding_vertices``,
+    called only inside the chain kernels and by the tests, compile on first use.) ``reverse``: in the opposite order. Two
     processes that load a cold cache at once in opposite orders compile about half the
     kernels each, each loading what the other has compiled and cached (the test suite's
     workers do)."""

@@ -9,7 +9,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.geometry.kernels import feasible_blocks, vertices, vertices_each
+from skirmish.geometry.kernels import vertices, vertices_each
 
 _BOX = np.array([[1.0, 0.0, 5.0], [-1.0, 0.0, 5.0], [0.0, 1.0, 5.0], [0.0, -1.0, 5.0]])
 
@@ -56,22 +56,6 @@ def _is_corner(c: np.ndarray, k: int) -> bool:
     a, b, n = c[k - 1], c[k], c[(k + 1) % len(c)]
     u, v = b - a, n - b
     return abs(u[0] * v[1] - u[1] * v[0]) > 1e-9 * (1 + np.hypot(*u) * np.hypot(*v))
-
-
-@settings(max_examples=80, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 10), st.integers(1, 12))
-def test_e_los_kernel_feasible_blocks_is_non_emptiness(seed, m, nb):
-    rng = np.random.default_rng(seed)
-    systems = [_system(rng, m), _system(rng, max(m - 1, 1))]
-    blocks = [_system(rng, int(rng.integers(1, 4)))[4:] for _ in range(nb)]
-    which = rng.integers(0, 2, nb)
-    got = feasible_blocks(systems, blocks, which)
-    for e in range(nb):
-        region = _shapely_region(np.vstack([systems[which[e]], blocks[e]]))
-        if region.is_empty:
-            assert not got[e]
-        elif region.area > 1e-6:
-            assert got[e]
 
 
 @settings(max_examples=40, deadline=None)
