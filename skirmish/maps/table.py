@@ -33,6 +33,7 @@ from ..geometry.los import (
     line_of_sight_batch,
     surface_samples,
 )
+from ..geometry.paths import point_capsule_distance
 from ..geometry.solids import Cylinder
 from ..rules.eldfall.modes import Mode, apply_mode, parse_mode, premeasure_limit
 from ..rules.eldfall.sizes import BASE_THICKNESS, size_rank
@@ -78,14 +79,6 @@ _COVERS: IdentityMemo[Cover] = IdentityMemo(1024)
 _BLOCKERS: IdentityMemo[tuple[list[Scenery], np.ndarray]] = IdentityMemo(64)
 #: Per scenery (identity): its LoS-blocking pieces' named solids (every board's).
 _BLOCKING_SOLIDS: IdentityMemo[list[tuple[str, Any]]] = IdentityMemo(64)
-
-
-def _gaps(x: float, y: float, ends: np.ndarray, cx: float, cy: float) -> np.ndarray:
-    """The plan distance from (cx, cy) to each segment from (x, y) to a row of ``ends``."""
-    dx, dy = ends[:, 0] - x, ends[:, 1] - y
-    sq = dx * dx + dy * dy
-    t = np.clip(((cx - x) * dx + (cy - y) * dy) / np.where(sq > 0, sq, 1.0), 0.0, 1.0)
-    return np.hypot(x + t * dx - cx, y + t * dy - cy)
 
 
 def los_blockers(scenery: tuple[Scenery, ...]) -> tuple[list[Scenery], np.ndarray]:
@@ -701,12 +694,12 @@ class Table(TableMovement, TableTemplates, Map):
             return among.copy()
         at = np.flatnonzero(among)
         reach = ma.radius + 3 * DEFAULT_TOLERANCE
-        ends = pts[at, :2]
-        lines = shapely.linestrings(np.stack([np.broadcast_to([ma.x, ma.y], (len(at), 2)), ends], 1))
-        meets = shapely.distance(foot, lines) <= reach
+        caps = np.zeros((len(at), 5))  # (the sight lines' plan segments, as capsule rows)
+        caps[:, 0], caps[:, 1], caps[:, 2:4] = ma.x, ma.y, pts[at, :2]
+        meets = shapely.distance(foot, shapely.linestrings(caps[:, :4].reshape(-1, 2, 2))) <= reach
         for m in on:
             if m.id != attacker:  # (a base is a disc: its distance to a line is the centre's less the radius)
-                meets |= _gaps(ma.x, ma.y, ends, m.x, m.y) <= m.radius + reach
+                meets |= point_capsule_distance(np.array([[m.x, m.y]]), caps)[0] <= m.radius + reach
         near = among.copy()
         near[at] = meets
         return near
