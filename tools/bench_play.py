@@ -9,7 +9,9 @@ second of CPU, the median activations per game and the CPU per activation (the
 games of two versions may differ: a policy that draws its samples differently plays
 other moves from the same seed).
 
-The process is set up as ``skirmish play --games`` sets up its own: the compiled kernels
+Games are played as ``skirmish play --games`` plays them, without writing their event
+logs (a baseline from before ``log=False`` writes them). The process is set up as
+``skirmish play --games`` sets up its own: the compiled kernels
 loaded, and :func:`skirmish.scale.settle_heap` of the code measured (the objects made at
 start-up frozen out of the garbage collector's full passes, the youngest generation's
 threshold raised), for the baseline too (each with its own).
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import json
 import random
 import statistics
@@ -71,12 +74,17 @@ def bench_table(seed: int):
     return with_builtin_power(random_table(random.Random(seed), models=10, scenery=25))
 
 
+#: Games are played as ``skirmish play --games`` plays them: without writing their event
+#: logs (``log=False``), where the code measured has that (a baseline from before it logs).
+UNLOGGED = {"log": False} if "log" in inspect.signature(play_game).parameters else {}
+
+
 def timed(table, policies, seed: int) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds, activations) of one game."""
     t0, c0 = time.perf_counter(), time.process_time()
-    rec = play_game(table, parse_settings(None, table), policies, random.Random(seed), seed=seed)
+    rec = play_game(table, parse_settings(None, table), policies, random.Random(seed), seed=seed, **UNLOGGED)
     return (time.perf_counter() - t0, time.process_time() - c0,
-            sum(e["role"] == "activation" for e in rec.events))
+            getattr(rec, "sequences", 0) or sum(e["role"] == "activation" for e in rec.events))
 
 
 def run(case: str, games: int, seed: int) -> dict[str, float]:

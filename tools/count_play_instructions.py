@@ -11,7 +11,8 @@ time (one per core), and prints the ratio.
 Each side warms up first (kernels loaded, its process set up as ``skirmish play --games``
 sets up its own with that side's ``settle_heap``, one game played); only the measured games are
 counted (callgrind's instrumentation is switched on around them with
-``callgrind_control``). Under callgrind a game runs some 50 times slower: three random
+``callgrind_control``). Games are played as ``--games`` plays them, without writing their
+event logs (``log=False``; a side from before it writes them). Under callgrind a game runs some 50 times slower: three random
 games take about five minutes, greedy ones longer.
 
     python tools/count_play_instructions.py [--case random] [--games 3] [--seed 1] [--against /tmp/main]
@@ -51,9 +52,11 @@ except ImportError:
     settle_heap = gc.freeze
 settle_heap()
 table = bench_table(seed)
+import inspect
+unlogged = {"log": False} if "log" in inspect.signature(play_game).parameters else {}  # (as --games plays)
 def play(s):
     play_game(table, parse_settings(None, table), {side: load_policy(case, "eldfall") for side in table.sides},
-              random.Random(s), seed=s)
+              random.Random(s), seed=s, **unlogged)
 play(seed + 1000)  # (a warm-up game, not counted)
 def wait_for(name):
     while not os.path.exists(os.path.join(flags, name)):

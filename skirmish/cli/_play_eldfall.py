@@ -58,18 +58,19 @@ def _loaded(path: str) -> tuple[Table, GameSettings, Script]:
     return load_game(path)
 
 
-def play_one(job: tuple[str, str, int, int]) -> GameRecord:
+def play_one(job: tuple[str, str, int, int], *, log: bool = True) -> GameRecord:
     """Game ``i`` of a run seeded ``seed`` (the single game of ``--seed`` is game
-    ``--game``, 0 by default); each worker loads the scenario file once."""
+    ``--game``, 0 by default); each worker loads the scenario file once. ``log=False``:
+    played without writing its event log (the same game)."""
     path, spec, seed, i = job
     table, settings, script = _loaded(path)
     policies = parse_policy_specs(spec, table.all_sides(), "eldfall")
-    return play_game(table, settings, policies, job_rng(seed, i), seed=seed, script=script)
+    return play_game(table, settings, policies, job_rng(seed, i), seed=seed, script=script, log=log)
 
 
 def summary_of(job: tuple[str, str, int, int]) -> dict[str, Any]:
-    """The summary of :func:`play_one`'s game alone (a run of many keeps no event logs)."""
-    return play_one(job).summary
+    """The summary of :func:`play_one`'s game alone (a run of many writes no event logs)."""
+    return play_one(job, log=False).summary
 
 
 def game_report(summaries: Sequence[dict[str, Any]], sides: Sequence[str], seed: int) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from skirmish.cli import main
 from skirmish.errors import ScenarioError, SkirmishError
-from skirmish.game.eldfall import EldfallGame, IllegalChoice, Move, Reaction, parse_settings
+from skirmish.game.eldfall import EldfallGame, IllegalChoice, Move, Reaction, parse_settings, play_game
 from skirmish.game.eldfall.choices import NOTHING as NOTHING_ACTION, SPECIAL_MOVES
 from skirmish.game.eldfall.loop import PLANNER_KIND
 from skirmish.game.eldfall.settings import check_playable, load_game
@@ -148,6 +148,17 @@ def test_e_round_same_seed_same_game(small):
     a = _play(small, 11)[1]
     b = _play(small, 11)[1]
     assert a.events == b.events and a.summary == b.summary
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_e_round_a_game_played_without_its_log_is_the_same_game(small, seed):
+    table, settings, _ = load_game(small)
+    records = [play_game(table, settings, {s: load_policy("random", "eldfall") for s in table.sides},
+                         random.Random(seed), seed=seed, log=log) for log in (True, False)]
+    logged, quiet = records
+    assert quiet.events == () and logged.events
+    assert quiet.summary == logged.summary and quiet.turns == logged.turns
+    assert quiet.sequences == logged.sequences == sum(e["role"] == "activation" for e in logged.events)
 
 
 def test_e_round_vp_scores_out_of_play_models(small):

@@ -96,12 +96,14 @@ class MoveResult:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A played game: one JSON-ready event per activation, reaction and phase roll,
-    and the summary ``{seed, winner, vp, rounds, states}``."""
+    """A played game: one JSON-ready event per activation, reaction and phase roll
+    (none when played with ``log=False``), and the summary ``{seed, winner, vp,
+    rounds, states}``."""
 
     events: tuple[dict[str, Any], ...]
     summary: dict[str, Any]
     turns: tuple[tuple[int, int, str], ...] = ()  # (round, turn, Active side) as played
+    sequences: int = 0  # the Activation Sequences played (as many as the log's activations)
 
     def __repr__(self) -> str:  # (the events are the whole log: read them, or the summary)
         s = self.summary
@@ -132,7 +134,7 @@ class EldfallGame:
     receive this object as ``game`` (read ``game.state`` and the helper queries)."""
 
     def __init__(self, table: Table, settings: GameSettings, policies: Mapping[str, Policy], rng: random.Random,
-                 *, seed: int | None = None, script: Script | None = None):
+                 *, seed: int | None = None, script: Script | None = None, log: bool = True):
         where = table.source or "<table>"
         if not isinstance(rng, random.Random):
             raise RuleInputError(f"rng: pass a random.Random (seeded: the dice), got {type(rng).__name__}")
@@ -165,6 +167,7 @@ class EldfallGame:
         self.policy_rng = random.Random(rng.getrandbits(64))
         self.seed = seed
         self.events: list[dict[str, Any]] = []
+        self.log = log  # (False: no events are written; the game is the same)
         self.turns: list[tuple[int, int, str]] = []
         self.sequence = 0
         first = settings.first or self._initiative(table)
@@ -241,11 +244,12 @@ class EldfallGame:
             placed = dataclasses.replace(m, x=x, y=y, z=z, facing=facing_toward(x, y, cx, cy, m.facing))
             table = dataclasses.replace(table, models=(*table.models, placed))
             self.state = GameState.start(table, self.settings, first, sides)
-            self.events.append({"round": 0, "turn": 0, "active": side, "sequence": None, "model": m.id,
-                                "role": "deploy", "ap": 0, "at": [x, y, z], "facing": round(placed.facing, 2),
-                                "zone": list(zone), "movement": {"kind": "deploy", "length": 0.0, "path": [[x, y, z]],
-                                                                 "facing": round(placed.facing, 2)},
-                                "text": f"{m.id} ({side}) deploys at {_place((x, y, z))} facing {placed.facing:.0f}°"})
+            if self.log:
+                self.events.append({
+                    "round": 0, "turn": 0, "active": side, "sequence": None, "model": m.id, "role": "deploy", "ap": 0,
+                    "at": [x, y, z], "facing": round(placed.facing, 2), "zone": list(zone),
+                    "movement": {"kind": "deploy", "length": 0.0, "path": [[x, y, z]], "facing": round(placed.facing, 2)},
+                    "text": f"{m.id} ({side}) deploys at {_place((x, y, z))} facing {placed.facing:.0f}°"})
         return dataclasses.replace(table, catalogue=dataclasses.replace(table.catalogue, reserve=()))
 
     # -- the game ----------------------------------------------------------------------
@@ -269,7 +273,7 @@ class EldfallGame:
             played = rnd
             if ended:
                 break
-        return GameRecord(tuple(self.events), self.summary(played), tuple(self.turns))
+        return GameRecord(tuple(self.events), self.summary(played), tuple(self.turns), self.sequence)
 
     def summary(self, rounds: int) -> dict[str, Any]:
         """E-ROUND default scoring: each enemy model Incapacitated or Dead scores its VP
@@ -327,6 +331,8 @@ class EldfallGame:
                                   + ("back with 1 HP, Weakened" if r.success else "stays Incapacitated"))
 
     def _phase_event(self, model: str, kind: str, face: int | None, success: bool, text: str) -> None:
+        if not self.log:
+            return
         st = self.state
         self.events.append({"round": st.round, "turn": st.turn, "active": st.active, "sequence": None,
                             "model": model, "role": "strategic", "ap": st.unit(model).ap,
@@ -1127,6 +1133,8 @@ class EldfallGame:
     def _log_sequence(self, seq: _Sequence, action: Action, logs: dict[str, list[dict[str, Any]]],
                       falls: list[Any], changed: set[str], dodge_moves: Mapping[str, MoveResult],
                       turned: Mapping[str, str]) -> None:
+        if not self.log:
+            return
         st = self.state
         involved = {seq.mover, *seq.reactions, *(e.get("target") for es in logs.values() for e in es
                                                  if e.get("target"))}
@@ -1374,6 +1382,7 @@ def _check_scripted(policies: Mapping[str, Policy], script: Script | None, table
 
 
 def play_game(table: Table, settings: GameSettings, policies: Mapping[str, Policy], rng: random.Random,
-              *, seed: int | None = None, script: Script | None = None) -> GameRecord:
-    """Play one game from ``rng`` (the same seed gives the same game)."""
-    return EldfallGame(table, settings, policies, rng, seed=seed, script=script).play()
+              *, seed: int | None = None, script: Script | None = None, log: bool = True) -> GameRecord:
+    """Play one game from ``rng`` (the same seed gives the same game). ``log=False``: the
+    same game without its event log (``events`` empty; what a run of many keeps)."""
+    return EldfallGame(table, settings, policies, rng, seed=seed, script=script, log=log).play()
