@@ -40,8 +40,10 @@ def with_fields(value: T, **changes: object) -> T:
     copies) again, and nothing found on ``value`` (cached properties) carried over."""
     cls: type = type(value)
     out: T = object.__new__(cls)
-    own = value.__dict__
-    out.__dict__.update({f: own[f] for f in _names(cls)}, **changes)
+    own, new = value.__dict__, out.__dict__
+    for f in _names(cls):
+        new[f] = own[f]
+    new.update(changes)
     return out
 
 
