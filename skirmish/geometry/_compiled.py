@@ -269,6 +269,100 @@ def _points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: np.ndarray,
 
 
 @_inline
+def _geos_point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """GEOS's ``Distance::pointToSegment`` (the same operations: the bits of
+    ``shapely.distance`` from a point to a polygon it lies outside)."""
+    if ax == bx and ay == by:
+        return np.sqrt((px - ax) * (px - ax) + (py - ay) * (py - ay))
+    len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay)
+    r = ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / len2
+    if r <= 0.0:
+        return np.sqrt((px - ax) * (px - ax) + (py - ay) * (py - ay))
+    if r >= 1.0:
+        return np.sqrt((px - bx) * (px - bx) + (py - by) * (py - by))
+    s = ((ay - py) * (bx - ax) - (ax - px) * (by - ay)) / len2
+    return abs(s) * np.sqrt(len2)
+
+
+@_jit
+def _footprint_within(px: float, py: float, edges: np.ndarray, lo: int, hi: int, box: np.ndarray, d: float) -> bool:
+    """Whether ``shapely.distance`` from the footprint (ring edges ``edges[lo:hi]``, bounds
+    ``box``) to the point is below ``d`` > 0: some edge nearer than ``d`` (GEOS's arithmetic),
+    else the point inside (distance 0), by the parity of the edges crossed (it lies at
+    least ``d`` from each)."""
+    for k in range(lo, hi):
+        if _geos_point_segment(px, py, edges[k, 0], edges[k, 1], edges[k, 2], edges[k, 3]) < d:
+            return True
+    if px < box[0] or px > box[2] or py < box[1] or py > box[3]:
+        return False
+    odd = False
+    for k in range(lo, hi):
+        ay, by = edges[k, 1], edges[k, 3]
+        if (ay > py) != (by > py) and px < edges[k, 0] + (py - ay) * (edges[k, 2] - edges[k, 0]) / (by - ay):
+            odd = not odd
+    return odd
+
+
+@_jit
+def _base_runs_into(a: np.ndarray, d: np.ndarray, t: float, edges: np.ndarray, lo: int, hi: int, box: np.ndarray,
+                    z0: float, z1: float, h: float, reach: float, ztol: float) -> bool:
+    """``table_jump.Jump._blocked`` at ``a + t·d``: the hitbox's heights overlap the
+    piece's (``z0``–``z1``) and its base centre comes nearer than ``reach`` to the footprint."""
+    z = a[2] + t * d[2]
+    if not (z1 > z + ztol and z0 < z + h - ztol):
+        return False
+    return _footprint_within(a[0] + t * d[0], a[1] + t * d[1], edges, lo, hi, box, reach)
+
+
+@_jit
+def _halve_to_contact(a: np.ndarray, d: np.ndarray, lo: float, hi: float, edges: np.ndarray, e0: int, e1: int,
+                      box: np.ndarray, z0: float, z1: float, h: float, reach: float, ztol: float) -> float:
+    """``table_jump.Jump._bisect``: the last free parameter of 40 halvings of ``[lo, hi]``."""
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if _base_runs_into(a, d, mid, edges, e0, e1, box, z0, z1, h, reach, ztol):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+@_jit
+def _jump_first_hit(a: np.ndarray, b: np.ndarray, n: int, pieces: np.ndarray, edges: np.ndarray,
+                    starts: np.ndarray, boxes: np.ndarray, heights: np.ndarray, r: float, h: float, contact: float,
+                    ztol: float) -> tuple[float, int]:
+    """``table_jump.Jump._first_hit`` over the candidate ``pieces`` (in order; footprint
+    ``p``'s edges ``edges[starts[p]:starts[p + 1]]``, bounds ``boxes[p]``, heights
+    ``heights[p]``): the parameter where the hitbox first touches a piece and that piece
+    (1.0, -1: none). The same samples (``np.linspace(0, 1, n)``), halvings and bits."""
+    d = b - a
+    step = 1.0 / (n - 1)
+    best, who = 1.0, -1
+    reach = r - contact
+    for p in pieces:
+        e0, e1, box, z0, z1 = starts[p], starts[p + 1], boxes[p], heights[p, 0], heights[p, 1]
+        prev = 0.0
+        for i in range(n):
+            t = 1.0 if i == n - 1 else i * step
+            if not t < best:
+                break
+            x, y = a[0] + t * d[0], a[1] + t * d[1]
+            gx = max(max(box[0] - x, x - box[2]), 0.0)
+            gy = max(max(box[1] - y, y - box[3]), 0.0)
+            if np.hypot(gx, gy) < reach + 1e-9 and \
+                    _base_runs_into(a, d, t, edges, e0, e1, box, z0, z1, h, reach, ztol):
+                best = _halve_to_contact(a, d, prev if i else 0.0, t, edges, e0, e1, box, z0, z1, h, reach, ztol)
+                who = p
+                break
+            prev = t
+    if who >= 0:  # where it first touches (no gap), from the start when that is free of it
+        e0, e1, box, z0, z1 = starts[who], starts[who + 1], boxes[who], heights[who, 0], heights[who, 1]
+        if not _base_runs_into(a, d, 0.0, edges, e0, e1, box, z0, z1, h, r, ztol):
+            best = _halve_to_contact(a, d, 0.0, best, edges, e0, e1, box, z0, z1, h, r, ztol)
+    return best, who
+
+
+@_inline
 def _tangent_at(eox: np.float32, eoy: np.float32, eix: np.float32, eiy: np.float32, dx: np.float32, dy: np.float32,
                 lim: np.float32) -> bool:
     """Whether direction (dx, dy) is tangent at a corner with edge directions ``eo``,

@@ -137,6 +137,21 @@ def points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: tuple[float,
                              _own(edges, f8).reshape(-1, 4), _own(starts, np.int64))
 
 
+def jump_first_hit(a: np.ndarray, b: np.ndarray, n: int, pieces: np.ndarray, edges: np.ndarray,
+                   starts: np.ndarray, boxes: np.ndarray, heights: np.ndarray, r: float, h: float, contact: float,
+                   ztol: float) -> tuple[float, int]:
+    """``table_jump.Jump._first_hit`` compiled (the same bits) over the candidate pieces
+    ``pieces`` (indices, in order; footprint ``p``'s ring edges ax ay bx by from
+    ``starts[p]`` to ``starts[p + 1]``, its bounds ``boxes[p]``, its heights z0 z1
+    ``heights[p]``): the parameter on ``a → b`` where the hitbox (radius ``r``, height
+    ``h``) first touches a piece, and that piece (1.0, -1: none)."""
+    f8 = np.float64
+    t, who = _c()._jump_first_hit(_own(a, f8), _own(b, f8), int(n), _own(pieces, np.int64), _own(edges, f8),
+                                  _own(starts, np.int64), _own(boxes, f8), _own(heights, f8), float(r), float(h),
+                                  float(contact), float(ztol))
+    return float(t), int(who)
+
+
 def tangent_pairs(x: np.ndarray, y: np.ndarray, eox: np.ndarray, eoy: np.ndarray, eix: np.ndarray, eiy: np.ndarray,
                   free: np.ndarray, group: np.ndarray, near2: float | np.float32, mtol: float | np.float32
                   ) -> tuple[np.ndarray, np.ndarray]:
@@ -371,6 +386,8 @@ def _warmups() -> list[Callable[[], object]]:
         lambda: point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5))),
         lambda: points_free(np.zeros((1, 2)), np.ones((1, 5)), 1e-9, (0.0, 0.0, 1.0, 1.0), None, np.ones((1, 4)),
                             np.zeros(1, int)),
+        lambda: jump_first_hit(np.zeros(3), np.ones(3), 3, one, np.ones((1, 4)), np.array([0, 1]),
+                               np.ones((1, 4)), np.ones((1, 2)), 0.5, 1.0, 1e-3, 1e-6),
         lambda: dijkstra(2, np.array([0, 1, 1]), np.array([1]), np.array([1.0]), np.array([0]), {0: 0.0}, np.inf),
         lambda: tangent_pairs(z4, z4, z4, z4, z4, z4, np.ones(2, bool), np.full(2, -1), 1e-3, -1e-4),
         lambda: violated(np.zeros((1, 2)), np.ones((1, 2)), np.ones((1, 5)), 1e-9, None, np.zeros((1, 2))),

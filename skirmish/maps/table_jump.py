@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
+from ..geometry import kernels
 from ..memo import IdentityMemo
 from ..rules.eldfall.movement import fall_rolls
 from .results import MovePlan, Violation
@@ -42,19 +43,35 @@ def _p(x: float, y: float, z: float) -> str:
     return f"({x:.2f}, {y:.2f}, z {z:g})"
 
 
-#: Per scenery (identity): its pieces, their footprints and the footprints' bounds.
-_FEET: IdentityMemo[tuple[list[Any], np.ndarray, np.ndarray]] = IdentityMemo(64)
+class _Feet(NamedTuple):
+    """A scenery's pieces and their footprints as :class:`Jump` measures them."""
+
+    pieces: list[Any]
+    feet: np.ndarray  # (the footprints)
+    boxes: np.ndarray  # (their bounds x0, y0, x1, y1)
+    edges: np.ndarray  # (their rings' edges ax, ay, bx, by: piece p's from starts[p] to starts[p + 1])
+    starts: np.ndarray
+    heights: np.ndarray  # (the pieces' z0, z1)
+
+
+#: Per scenery (identity): :class:`_Feet`.
+_FEET: IdentityMemo[_Feet] = IdentityMemo(64)
 
 #: How much nearer than a distance tested a footprint's box must come for the footprint
 #: to be measured (rounding of the two).
 _BOX_SLACK = 1e-9
 
 
-def _feet(scenery: Sequence[Any]) -> tuple[list[Any], np.ndarray, np.ndarray]:
-    """The pieces of ``scenery``, their footprints and the footprints' bounds (read only: :data:`_FEET`)."""
-    def make() -> tuple[list[Any], np.ndarray, np.ndarray]:
+def _feet(scenery: Sequence[Any]) -> _Feet:
+    """The pieces of ``scenery`` and their footprints (read only: :data:`_FEET`)."""
+    def make() -> _Feet:
         feet = np.array([s.solid.footprint for s in scenery], dtype=object)
-        return list(scenery), feet, shapely.bounds(feet).reshape(-1, 4)
+        edges = [np.vstack([np.hstack([c[:-1], c[1:]]) for c in map(shapely.get_coordinates,
+                                                                      shapely.get_rings(shapely.get_parts(f)))])
+                 for f in feet]
+        return _Feet(list(scenery), feet, shapely.bounds(feet).reshape(-1, 4),
+                     np.vstack(edges) if edges else np.zeros((0, 4)), np.cumsum([0] + [len(e) for e in edges]),
+                     np.array([(s.solid.z0, s.solid.z1) for s in scenery], float).reshape(-1, 2))
     return _FEET.get((id(scenery),), (scenery,), make)
 
 
@@ -71,7 +88,8 @@ class Jump:
 
     def __init__(self, table: Any, mv: Any, budget: float):
         self.table, self.mv, self.budget = table, mv, budget
-        self.pieces, self.feet, self.boxes = _feet(table.scenery)
+        self.scene = _feet(table.scenery)
+        self.pieces, self.feet, self.boxes = self.scene.pieces, self.scene.feet, self.scene.boxes
         self.r, self.h = mv.r, mv.h
         self.start = np.array([mv.model.x, mv.model.y, mv.surfaces[mv.home].z])
         # what it stands on or touches when it takes off is not in its way (only a piece whose
@@ -113,20 +131,28 @@ class Jump:
         return -1
 
     def _first_hit(self, a: np.ndarray, b: np.ndarray) -> tuple[float, Any]:
-        """The first parameter on ``a → b`` where the hitbox runs into a piece (1.0, None: none)."""
+        """The first parameter on ``a → b`` where the hitbox runs into a piece (1.0, None: none);
+        compiled where the kernels are loaded (``kernels.jump_first_hit``, the same bits)."""
         n = max(2, int(math.ceil(float(np.linalg.norm(b - a)) / STEP)) + 1)
-        ts = np.linspace(0.0, 1.0, n)
-        pts = a + ts[:, None] * (b - a)
-        best, who = 1.0, None
         line = shapely.linestrings([a[:2], b[:2]]) if np.linalg.norm(b[:2] - a[:2]) > 1e-12 else shapely.points(a[:2])
         # (only a piece whose box comes within reach of the line's may: measured)
         near = np.flatnonzero(_box_gap(self.boxes, np.minimum(a[:2], b[:2]), np.maximum(a[:2], b[:2]))
                               < self.r - CONTACT + _BOX_SLACK).tolist()
         gap = shapely.distance(self.feet[near], line).tolist() if near else []
-        for i, g in zip(near, gap):
+        # (never within the base's reach along the line, as _blocked judges it: not in its way)
+        cand = [i for i, g in zip(near, gap) if g < self.r - CONTACT and self.pieces[i].id not in self.ignore]
+        if not cand:
+            return 1.0, None
+        if kernels.wanted(n * len(cand)):
+            sc = self.scene
+            t, k = kernels.jump_first_hit(a, b, n, np.array(cand, np.int64), sc.edges, sc.starts, sc.boxes,
+                                          sc.heights, self.r, self.h, CONTACT, Z_TOL)
+            return t, (self.pieces[k] if k >= 0 else None)
+        ts = np.linspace(0.0, 1.0, n)
+        pts = a + ts[:, None] * (b - a)
+        best, who = 1.0, None
+        for i in cand:
             s, (x0, y0, x1, y1) = self.pieces[i], self.boxes[i].tolist()
-            if s.id in self.ignore or g >= self.r - CONTACT:
-                continue  # never within the base's reach along the line (as _blocked judges it)
             # only the points within reach of the footprint's box may be within reach of it
             dx = np.maximum(np.maximum(x0 - pts[:, 0], pts[:, 0] - x1), 0.0)
             dy = np.maximum(np.maximum(y0 - pts[:, 1], pts[:, 1] - y1), 0.0)

@@ -236,6 +236,39 @@ def test_E_MOVE_JUMP_halvings_on_any_span_of_a_sloped_line_are_the_ones_made_one
     assert 0 < both < 60
 
 
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(st.integers(0, 100_000))
+def test_E_MOVE_JUMP_first_contact_compiled_is_the_shapely_one_bit_for_bit(seed: int) -> None:
+    """``Jump._first_hit`` compiled (GEOS's point-to-segment arithmetic, the parity of the
+    edges crossed inside) gives its shapely twin's parameter and piece, bit for bit: roofs,
+    a round piece, a piece with a hole; lines from the model, and from above falling deep
+    into a piece (the base centre inside its footprint)."""
+    from skirmish.geometry import kernels
+    from skirmish.maps.table_jump import Jump
+
+    t = roofs(seed)
+    ring = shapely.Point(22, 30).buffer(2.5).difference(shapely.Point(22, 30).buffer(1.2))
+    barrel = shapely.Point(38, 30).buffer(0.8)
+    t = Table(60.0, 60.0, t.models, (*t.scenery, Scenery("ring", Prism(ring, 0.0, 2.0), "polygon", ()),
+                                     Scenery("barrel", Prism(barrel, 0.0, 1.2), "polygon", ())))
+    j = Jump(t, t._mv_mover("m"), 8.0)
+    rng = random.Random(seed)
+    keep, hits = kernels.wanted, 0
+    try:
+        for k in range(80):
+            c = rng.choice(t.scenery).solid.footprint.centroid
+            a = j.start if k % 2 else np.array([c.x + rng.uniform(-4, 4), c.y + rng.uniform(-4, 4), rng.uniform(0, 8)])
+            b = np.array([c.x + rng.uniform(-2, 2), c.y + rng.uniform(-2, 2), rng.uniform(0, 6)])
+            kernels.wanted = lambda work: True
+            fast = j._first_hit(a, b)
+            kernels.wanted = lambda work: False
+            assert fast == j._first_hit(a, b)
+            hits += fast[1] is not None
+    finally:
+        kernels.wanted = keep
+    assert hits
+
+
 @settings(max_examples=8, deadline=None, derandomize=True)
 @given(st.integers(0, 100_000), st.floats(0, 360), st.booleans())
 def test_E_MOVE_JUMP_rigid_motions_move_the_answer_with_the_table(seed: int, angle: float, mirror: bool) -> None:
