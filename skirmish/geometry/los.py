@@ -55,7 +55,7 @@ from shapely.geometry import LineString, Polygon
 from ..memo import IdentityMemo
 from . import kernels
 from .los_chain import Chain, _next_index, chain_blocks_many, feasible_point
-from .solids import Cylinder, Prism, convex_decomposition, disc_rings, discs, halfplanes_rings
+from .solids import Cylinder, Prism, convex_decomposition, discs, halfplanes_rings, origin_ring
 
 #: A segment nearer than this to an obstacle's surface only touches it (inches).
 ETA = 1e-9
@@ -270,15 +270,46 @@ def _bounding_circles(geoms: Sequence[Polygon]) -> np.ndarray:
 
 
 class _Disc:
-    """A disc footprint drawn as :class:`Cylinder` draws its own: its closed ring (None
-    where drawn by shapely), its bounds (x0, y0, x1, y1) and its
-    :func:`_bounding_circles` circle (cx, cy, r); its polygon is made when first read (a
-    moved model's rows need only the arrays)."""
+    """A disc footprint drawn as :class:`Cylinder` draws its own: its bounds (x0, y0, x1,
+    y1) and, made when first read, its closed ring, its :func:`_bounding_circles` circle
+    (cx, cy, r) and its polygon (a moved model's rows need only the bounds and, grown,
+    the circle). Drawn as GEOS's disc at the origin moved to the centre
+    (``solids.discs``): the values shapely reads off the polygon, the bounds the origin
+    ring's moved (rounding is monotonic); a radius that draws no such ring, by shapely."""
 
-    __slots__ = ("ring", "box", "bound", "_poly")
+    __slots__ = ("box", "_at", "_ring", "_bound", "_poly")
 
-    def __init__(self, ring: np.ndarray | None, box: np.ndarray, bound: np.ndarray, poly: Polygon | None = None):
-        self.ring, self.box, self.bound, self._poly = ring, box, bound, poly
+    def __init__(self, x: float, y: float, r: float):
+        origin, box = origin_ring(r)
+        if len(origin) >= 4:
+            x0, y0, x1, y1 = box.tolist()
+            self.box = (x0 + x, y0 + y, x1 + x, y1 + y)
+            self._at: tuple[np.ndarray, float, float] | None = (origin, x, y)
+            self._ring: np.ndarray | None = None
+            self._bound: np.ndarray | None = None
+            self._poly: Polygon | None = None
+        else:
+            self._poly = discs(np.array([[x, y, r]], float))[0]
+            self.box = tuple(shapely.bounds(self._poly).tolist())
+            self._bound = _bounding_circles([self._poly])[0]
+            self._at = self._ring = None
+
+    @property
+    def ring(self) -> np.ndarray | None:
+        """The closed ring (m, 2) (None where drawn by shapely)."""
+        if self._ring is None and self._at is not None:
+            origin, x, y = self._at
+            self._ring = origin + (x, y)
+        return self._ring
+
+    @property
+    def bound(self) -> np.ndarray:
+        if self._bound is None:
+            x0, y0, x1, y1 = self.box
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            d = cast(np.ndarray, self.ring) - (cx, cy)
+            self._bound = np.array([cx, cy, np.hypot(d[:, 0], d[:, 1]).max() * 1.0001 + 1e-9])
+        return self._bound
 
     @property
     def poly(self) -> Polygon:
@@ -298,30 +329,13 @@ _DISCS: IdentityMemo[_Disc] = IdentityMemo(4096)
 
 
 def _discs(circles: Sequence[tuple[float, float, float]]) -> list[_Disc]:
-    """The footprints of the circles (x, y, r), drawn as :class:`Cylinder` draws its own;
-    the new ones' rings all in one call, their bounds and bounding circles read off the
-    rings drawn (the values shapely reads off the polygons)."""
-    keys = [(float(x), float(y), float(r)) for x, y, r in circles]
-    got: list[_Disc | None] = [_DISCS.find(k, ()) for k in keys]
-    miss = [i for i, g in enumerate(got) if g is None]
-    if miss:
-        c = np.array([keys[i] for i in miss], float).reshape(-1, 3)
-        ringed = disc_rings(c)
-        if ringed is not None:
-            rings, boxes = ringed
-            # (:func:`_bounding_circles` of each, read off its ring)
-            bounds = np.empty((len(c), 3))
-            bounds[:, :2] = (boxes[:, :2] + boxes[:, 2:]) / 2
-            d = rings - bounds[:, None, :2]
-            bounds[:, 2] = np.hypot(d[..., 0], d[..., 1]).max(1) * 1.0001 + 1e-9
-            for i, ring, box, bound in zip(miss, rings, boxes, bounds):
-                got[i] = _DISCS.put(keys[i], (), _Disc(ring, box, bound))
-        else:  # (rings of other sizes: read by shapely)
-            polys = discs(c)
-            for i, g, box, bound in zip(miss, polys, shapely.bounds(polys).reshape(-1, 4),
-                                        _bounding_circles(list(polys))):
-                got[i] = _DISCS.put(keys[i], (), _Disc(None, box, bound, g))
-    return cast(list[_Disc], got)
+    """The footprints of the circles (x, y, r), drawn as :class:`Cylinder` draws its own."""
+    out = []
+    for x, y, r in circles:
+        key = (float(x), float(y), float(r))
+        got = _DISCS.find(key, ())
+        out.append(got if got is not None else _DISCS.put(key, (), _Disc(*key)))
+    return out
 
 
 def build_obstacles(solids: Sequence[tuple[str, Cylinder | Prism]], *, tol: float = 1e-6) -> Obstacles:
@@ -406,9 +420,7 @@ def _built_like(names: tuple[str, ...], objs: tuple[Cylinder | Prism, ...], tol:
         z0, z1 = sol.z0.copy(), sol.z1.copy()
         grounded, sealed = sol.grounded.copy(), sol.sealed.copy()
         geoms, circles, parts = list(sol.geoms), list(sol.circles), list(sol.parts)
-        # (drawn along with them: the discs grown by the default ε, that LoS grows the board
-        # by next, :func:`_grow_like`; one call draws both for little more than one)
-        drawn = _discs([c[:3] for c in new] + [(x, y, r + DEFAULT_TOLERANCE) for x, y, r, _, _ in new])[:len(new)]
+        drawn = _discs([c[:3] for c in new])
         box = _solid_bounds(sol.geoms).copy()  # (the footprints' bounds, kept for the next board built from this one)
         for i, (x, y, r, lo, hi), disc in zip(changed, new, drawn):
             z0[i], z1[i], geoms[i], circles[i], parts[i], box[i] = lo, hi, disc, (x, y, r), (), disc.box

@@ -163,7 +163,7 @@ def disc_rings(circles: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     coordinates, bit for bit."""
     c = np.asarray(circles, float).reshape(-1, 3)
     radii = c[:, 2].tolist()
-    drawn = {r: _origin_ring(r) for r in radii}
+    drawn = {r: origin_ring(r) for r in radii}
     size = len(next(iter(drawn.values()))[0]) if drawn else 0
     if size < 4 or any(len(ring) != size for ring, _ in drawn.values()):
         return None
@@ -177,9 +177,9 @@ def disc_rings(circles: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return ring + c[:, None, :2], boxes
 
 
-def _origin_ring(r: float) -> tuple[np.ndarray, np.ndarray]:
+def origin_ring(r: float) -> tuple[np.ndarray, np.ndarray]:
     """The ring (closed) of the disc of radius ``r`` at the origin as GEOS draws it, and its
-    bounds (x0, y0, x1, y1); kept."""
+    bounds (x0, y0, x1, y1); kept. Moved to a centre, the disc's ring there (:func:`discs`)."""
     got = _RINGS.get(r)
     if got is None:
         if len(_RINGS) > 256:
