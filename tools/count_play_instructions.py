@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: What each side runs under callgrind: warm up, wait for the go, play, say done, wait.
 PLAYER = """
-import gc, os, random, sys, time
+import gc, inspect, os, random, sys, time
 root, case, games, seed, flags = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 sys.path.insert(0, root)
 sys.path.insert(0, os.path.join(root, "tools"))
@@ -52,7 +52,6 @@ except ImportError:
     settle_heap = gc.freeze
 settle_heap()
 table = bench_table(seed)
-import inspect
 unlogged = {"log": False} if "log" in inspect.signature(play_game).parameters else {}  # (as --games plays)
 def play(s):
     play_game(table, parse_settings(None, table), {side: load_policy(case, "eldfall") for side in table.sides},

@@ -225,6 +225,18 @@ def _point_capsule_distance(pts: np.ndarray, caps: np.ndarray) -> np.ndarray:
     return out
 
 
+@_inline
+def _inside_edges(x: float, y: float, edges: np.ndarray, lo: int, hi: int) -> bool:
+    """Whether (x, y) lies inside the footprint whose ring edges (ax ay bx by) are
+    ``edges[lo:hi]``, by the parity of the edges crossed to its right."""
+    odd = False
+    for k in range(lo, hi):
+        ay, by = edges[k, 1], edges[k, 3]
+        if (ay > y) != (by > y) and x < edges[k, 0] + (y - ay) * (edges[k, 2] - edges[k, 0]) / (by - ay):
+            odd = not odd
+    return odd
+
+
 @_jit
 def _points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: np.ndarray, on: np.ndarray,
                  edges: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -255,13 +267,7 @@ def _points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: np.ndarray,
         if not ok:
             continue
         for f in range(nf):
-            hi = starts[f + 1] if f + 1 < nf else ne
-            odd = False
-            for k in range(starts[f], hi):
-                ay, by = edges[k, 1], edges[k, 3]
-                if (ay > y) != (by > y) and x < edges[k, 0] + (y - ay) * (edges[k, 2] - edges[k, 0]) / (by - ay):
-                    odd = not odd
-            if odd:
+            if _inside_edges(x, y, edges, starts[f], starts[f + 1] if f + 1 < nf else ne):
                 ok = False
                 break
         out[i] = ok
@@ -295,12 +301,7 @@ def _footprint_within(px: float, py: float, edges: np.ndarray, lo: int, hi: int,
             return True
     if px < box[0] or px > box[2] or py < box[1] or py > box[3]:
         return False
-    odd = False
-    for k in range(lo, hi):
-        ay, by = edges[k, 1], edges[k, 3]
-        if (ay > py) != (by > py) and px < edges[k, 0] + (py - ay) * (edges[k, 2] - edges[k, 0]) / (by - ay):
-            odd = not odd
-    return odd
+    return _inside_edges(px, py, edges, lo, hi)
 
 
 @_jit
