@@ -315,71 +315,75 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     :func:`_false_escape_cut`), the region is cut in strips and each searched again with
     its own, tighter, plan–height ties (:func:`_parts`): the bundle is blocked when every
     strip is."""
-    idx = bd.idx
-    used = np.zeros(bd.R, bool)
-    heights: list[np.ndarray | None] = [None]  # the (γ, δ) of the last escape found
+    sr = _Search(bd, widen)
+    root = _Region(bd.base, bd.Vp, bd.free, bd.ins_lo, bd.ins_hi, bd.ka, bd.kb, bd.plan, bd.zbase, bd.Vz,
+                   bd.xP0, bd.xQ1)
+    exact = sr.search(0.0, root, 0)
+    if exact is None:
+        return Chain(True, sr.used)
+    a, b = float(exact[0]), float(exact[1])
+    u = bd.d + b * bd.n
+    line = (bd.cP + a * bd.n, u / float(np.hypot(*u)))
 
-    def solve(wd: float, reg: _Region) -> np.ndarray | None:
+    def widened() -> Chain:
+        sr.cuts = 0
+        if widen > 0 and sr.search(widen, root, 0) is None:
+            return Chain(True, sr.used, thin=True, line=line)
+        return Chain(False, line=line)
+
+    return Chain(False, line=line, widened=widened) if lazy and widen > 0 else widened()
+
+
+class _Search:
+    """:func:`_solve_bundle`'s search over one bundle's regions (a class, not nested
+    functions: a recursive closure is a reference cycle, garbage only the collector frees)."""
+
+    def __init__(self, bd: _Bundle, widen: float):
+        self.bd, self.widen = bd, widen
+        self.used = np.zeros(bd.R, bool)  # the solids a blocked region's proof used
+        self.heights: np.ndarray | None = None  # the (γ, δ) of the last escape found
+        self.cuts = 0  # strips searched
+
+    def solve(self, wd: float, reg: _Region) -> np.ndarray | None:
         """An escaping (α, β) of ``reg`` keeping ``wd`` from every solid, or None when
         there is none (:func:`.kernels.chain_solve`)."""
+        bd = self.bd
         found, pt, gd, rel = chain_solve(reg.base, reg.zbase, reg.Vz, reg.plan, reg.free[wd], reg.ins_lo, reg.ins_hi,
                                          reg.ka, reg.kb, bd.zt, bd.zb, bd.d_lo, bd.d_hi, bd.zlo, bd.zhi, wd, SLACK,
                                          MAX_NODES)
         if not found:
-            used[idx[rel]] = True
-            heights[0] = None
+            self.used[bd.idx[rel]] = True
+            self.heights = None
             return None
-        heights[0] = None if isnan(gd[0]) else gd
+        self.heights = None if isnan(gd[0]) else gd
         return pt
 
-    root = _Region(bd.base, bd.Vp, bd.free, bd.ins_lo, bd.ins_hi, bd.ka, bd.kb, bd.plan, bd.zbase, bd.Vz,
-                   bd.xP0, bd.xQ1)
-    cuts = [0]  # strips searched
-
-    def search(wd: float, reg: _Region, depth: int) -> np.ndarray | None:
-        """:func:`solve`, cutting ``reg`` in strips where its escape is a false one. A
+    def search(self, wd: float, reg: _Region, depth: int) -> np.ndarray | None:
+        """:meth:`solve`, cutting ``reg`` in strips where its escape is a false one. A
         region whose segments the exact test proved blocked is thin too: the widened
         test skips it."""
         if reg.blocked:
             return None
-        pt = solve(wd, reg)
+        pt = self.solve(wd, reg)
         if pt is None:
             reg.blocked = wd == 0.0
             return None
-        if depth >= SPLIT_DEPTH or cuts[0] >= MAX_PARTS:
+        if depth >= SPLIT_DEPTH or self.cuts >= MAX_PARTS:
             return pt
         if reg.parts is None:
-            x = _false_escape_cut(bd, reg, pt, wd, heights[0])
+            x = _false_escape_cut(self.bd, reg, pt, wd, self.heights)
             if x is None:
                 return pt
-            reg.parts = _parts(bd, reg, widen, x, SPLIT_INTO)
+            reg.parts = _parts(self.bd, reg, self.widen, x, SPLIT_INTO)
         if reg.parts is None:
             return pt
         for h in reg.parts:
-            cuts[0] += not h.blocked
-            found = search(wd, h, depth + 1)
+            self.cuts += not h.blocked
+            found = self.search(wd, h, depth + 1)
             if found is not None:
                 return found
         reg.blocked = wd == 0.0
         return None
-
-    def plan_line(ab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        a, b = float(ab[0]), float(ab[1])
-        u = bd.d + b * bd.n
-        return bd.cP + a * bd.n, u / float(np.hypot(*u))
-
-    exact = search(0.0, root, 0)
-    if exact is None:
-        return Chain(True, used)
-    line = plan_line(exact)
-
-    def widened() -> Chain:
-        cuts[0] = 0
-        if widen > 0 and search(widen, root, 0) is None:
-            return Chain(True, used, thin=True, line=line)
-        return Chain(False, line=line)
-
-    return Chain(False, line=line, widened=widened) if lazy and widen > 0 else widened()
 
 
 def _parts(bd: _Bundle, reg: _Region, widen: float, xs: float, n: int) -> list[_Region] | None:
@@ -473,6 +477,20 @@ def _within_disc(P: np.ndarray, D: np.ndarray) -> np.ndarray:
     return within_disc(P, D, _FAR)
 
 
+def _heights_clear(st: np.ndarray, j: int, ops: list[list[np.ndarray]], nodes: list[int], max_nodes: int) -> bool:
+    """Whether the height constraints ``st`` with one option of each of ``ops[j:]`` (over
+    or under a crossed solid) leave a feasible point (:func:`_false_escape_cut`); past
+    ``max_nodes`` choices tried (counted in ``nodes[0]``) it gives up and says yes."""
+    if feasible_point(st) is None:
+        return False
+    if j == len(ops):
+        return True
+    nodes[0] += 1
+    if nodes[0] > max_nodes:
+        return True  # (gave up: take the escape as it is)
+    return any(_heights_clear(np.concatenate([st, r]), j + 1, ops, nodes, max_nodes) for r in ops[j])
+
+
 def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: np.ndarray | None,
                       max_nodes: int = 64) -> float | None:
     """Where to cut ``reg`` after its search found the plan line ``ab`` = (α, β), with
@@ -511,19 +529,7 @@ def _false_escape_cut(bd: _Bundle, reg: _Region, ab: np.ndarray, wd: float, gd: 
             fixed.append(o[0])
         else:
             ops.append(o)
-    nodes = [0]
-
-    def clear(st: np.ndarray, j: int) -> bool:
-        if feasible_point(st) is None:
-            return False
-        if j == len(ops):
-            return True
-        nodes[0] += 1
-        if nodes[0] > max_nodes:
-            return True  # (gave up: take the escape as it is)
-        return any(clear(np.concatenate([st, r]), j + 1) for r in ops[j])
-
-    if all(ops) and clear(np.concatenate(fixed), 0):
+    if all(ops) and _heights_clear(np.concatenate(fixed), 0, ops, [0], max_nodes):
         return None
     if miss is None or gd is None:
         c = _argmax([b - a for a, b in zip(xe, xf)])

@@ -21,6 +21,7 @@ air, only where the model ends (E-MOVE-END).
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -87,7 +88,9 @@ class Jump:
     """One model's jump on one table (see the module)."""
 
     def __init__(self, table: Any, mv: Any, budget: float):
-        self.table, self.mv, self.budget = table, mv, budget
+        # (a weak reference: the table keeps its jumps, and a strong one back would make
+        # each table a cycle the garbage collector must free)
+        self._table, self.mv, self.budget = weakref.ref(table), mv, budget
         self.scene = _feet(table.scenery)
         self.pieces, self.feet, self.boxes = self.scene.pieces, self.scene.feet, self.scene.boxes
         self.r, self.h = mv.r, mv.h
@@ -293,7 +296,9 @@ class Jump:
     def end_violations(self, final: tuple[float, float, float], k: int, at: int) -> list[Violation]:
         """Where the jump leaves the model on surface ``k``: E-MOVE-END, E-MOVE-SURFACE
         (the table's own end test: the whole base on the surface, clear of models)."""
-        return list(self.table._mv_end_violations(self.mv, k, (final[0], final[1]), at))
+        table = self._table()
+        assert table is not None, "a Jump is used through its table"
+        return list(table._mv_end_violations(self.mv, k, (final[0], final[1]), at))
 
     def plan(self, to: Sequence[float], notes: list[str], *, declared_path: Sequence[Sequence[float]] | None = None
              ) -> MovePlan:

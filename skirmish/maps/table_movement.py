@@ -133,17 +133,18 @@ class _Space:
     :meth:`way_clear`): many a space tests only those."""
 
     def __init__(self, mover: _Mover, surface: Surface):
-        self.mover = mover
+        # (the mover's radius and start, not the mover: it keeps its spaces)
+        self.r, self.start = mover.r, mover.start
         self.surface = surface
-        t, m = mover.table, mover.model
+        m = mover.model
         r, h, z = mover.r, mover.h, surface.z
         top = z + h
-        sc = self._pieces = _pieces_on(t.scenery, surface, r, h, mover.flying)
+        sc = self._pieces = _pieces_on(mover.scenery, surface, r, h, mover.flying)
         #: each piece's heights (read only: shared by the movers of this size here)
         self.heights: dict[str, tuple[float, float]] = sc.heights
         self.enemies: list[tuple[str, float, float, float]] = []
         self.friends: list[tuple[str, float, float, float]] = []
-        for oid, side, x, y, oz, rad, oh, dead in t._mv_others:
+        for oid, side, x, y, oz, rad, oh, dead in mover.others:
             if oid == m.id or oz > top + CONTACT or oz + oh < z - CONTACT:
                 continue
             # E-STATE-DEAD: a Dead model is moved through like a friend (and never ended on)
@@ -169,7 +170,7 @@ class _Space:
         return self._turned(False)
 
     def _turned(self, way: bool) -> list[P.PlanObstacle]:
-        sc, r, here = self._pieces, self.mover.r, self.mover.start
+        sc, r, here = self._pieces, self.r, self.start
         out = list(sc.blockers if way else sc.low)
         for w, i, s in sc.round:
             if w == way:
@@ -232,7 +233,7 @@ class _Space:
     def _model_obstacles(self, models: Sequence[tuple[str, float, float, float]], clearance: float
                          ) -> list[P.PlanObstacle]:
         """Round obstacles of ``models`` kept ``clearance`` clear, turned towards the mover."""
-        here = self.mover.start
+        here = self.start
         return [P.PlanObstacle.round(i, clearance, (x, y, rad), _phase((x, y), here)) for i, x, y, rad in models]
 
     def _rows(self, *parts: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -242,7 +243,7 @@ class _Space:
     @cached_property
     def trav(self) -> P.FreeSpace:
         """Planning: the support, the blockers, the enemies kept a little beyond contact."""
-        r = self.mover.r
+        r = self.r
         return P.FreeSpace(self.surface.support, r, [*self.blockers, *self._model_obstacles(self.enemies,
                                                                                           r + ENEMY_MARGIN)],
                            box=self.surface.box, rows=self._trav_rows)
@@ -251,7 +252,7 @@ class _Space:
     def _trav_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """:attr:`trav`'s capsule rows (and owners)."""
         ne = len(self.enemies)
-        return self._rows(_grown_rows(self._discs[:ne], self.mover.r + ENEMY_MARGIN, len(self._pieces.blockers)))
+        return self._rows(_grown_rows(self._discs[:ne], self.r + ENEMY_MARGIN, len(self._pieces.blockers)))
 
     def way_clear(self, p0: np.ndarray, p1: np.ndarray, *, relax0: np.ndarray | None = None,
                   relax1: np.ndarray | None = None) -> np.ndarray:
@@ -268,7 +269,7 @@ class _Space:
     def end(self) -> P.FreeSpace:
         """Ending: also the low pieces and every model (touching is fine). Moves test it in
         parts, without making it (:meth:`end_free`, :meth:`end_owners`)."""
-        r = self.mover.r
+        r = self.r
         models = self._model_obstacles((*self.enemies, *self.friends), r)
         sc = self._pieces  # (its round pieces' polygons are never made: unturned)
         return P.FreeSpace(self.surface.support, r, [*sc.blockers, *sc.low, *models], box=self.surface.box,
@@ -277,7 +278,7 @@ class _Space:
     @cached_property
     def _end_discs(self) -> tuple[np.ndarray, np.ndarray]:
         """:attr:`end`'s capsule rows (and owners) of the models."""
-        return _grown_rows(self._discs, self.mover.r, len(self._pieces.blockers) + len(self._pieces.low))
+        return _grown_rows(self._discs, self.r, len(self._pieces.blockers) + len(self._pieces.low))
 
     @cached_property
     def graph(self) -> P.Graph:
@@ -297,15 +298,15 @@ class _Space:
             pts = [*self.ladder_points, *self.drop_points]
             groups = [-1] * len(self.ladder_points) + self.drop_groups
             extra = P.point_nodes(np.array(pts).reshape(-1, 2), np.array(groups, int)) if pts else None
-            within = None if math.isinf(reach) else (*self.mover.start, *key)
+            within = None if math.isinf(reach) else (*self.start, *key)
             g = self._graphs[key] = P.build_graph(self.trav, extra, within=within)
         return g
 
     @cached_property
     def end_polygon(self) -> BaseGeometry:
         """Where the base centre may end a move on this surface (conservative polygon)."""
-        r = self.mover.r
-        here = self.mover.start
+        r = self.r
+        here = self.start
         extra = [*self.low, *(P.PlanObstacle(i, r, circle=(x, y, rad), phase=_phase((x, y), here))
                               for i, x, y, rad in self.friends)]
         return self.trav.minus(extra)
@@ -313,7 +314,7 @@ class _Space:
     @cached_property
     def _enemy_discs(self) -> list[P.PlanObstacle]:
         """The enemies as round obstacles kept a little beyond contact (unturned: for shadows)."""
-        return [P.PlanObstacle(i, self.mover.r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
+        return [P.PlanObstacle(i, self.r + ENEMY_MARGIN, circle=(x, y, rad)) for i, x, y, rad in self.enemies]
 
     @cached_property
     def casters(self) -> P.Casters:
@@ -515,7 +516,11 @@ def _mover_key(t: Any, model_id: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]
 
 class _Mover:
     def __init__(self, table: Any, model: Model):
-        self.table = table
+        # (what it reads of ``table``, not the table: a table keeps its movers, and a
+        # reference back would make each table a cycle the garbage collector must free)
+        self.scenery: tuple[Scenery, ...] = table.scenery
+        self.others: tuple[tuple[str, str, float, float, float, float, float, bool], ...] = table._mv_others
+        self.net_key = _net_key(table, model.id)
         self.model = model
         self.r = model.radius
         self.h = model.hitbox_height
@@ -554,7 +559,7 @@ class _Mover:
     @cached_property
     def ladders(self) -> list[Ladder]:
         out = []
-        for s in self.table.scenery:
+        for s in self.scenery:
             for pt in s.ladders:
                 out.append(self._ladder(s, pt))
         return out
@@ -585,7 +590,7 @@ class _Mover:
             return _replace(base, why=f"its foot is blocked for a base of {2 * r:.2f} in on {low.label}")
         if not self.space(high).trav.point_free(top, tol=1e-7)[0]:
             return _replace(base, why=f"a base of {2 * r:.2f} in does not fit on the top beside it")
-        for o in self.table.scenery:
+        for o in self.scenery:
             z0, z1 = o.solid.z0, o.solid.z1
             if o.id == s.id or z1 <= low.z + Z_TOL or z0 >= z_top + self.h - Z_TOL:
                 continue
@@ -607,7 +612,7 @@ class _Mover:
         if have:
             r, a = max(have, key=lambda h: (h[0], h[1] is None))
             return self._nets[(falls, r, a)]
-        refs, key = (self.table.scenery,), _net_key(self.table, self.model.id)
+        refs, key = (self.scenery,), self.net_key
         for r, a in dict.fromkeys(((math.inf, None), (reach, None), (reach, aim))):
             hit = _NETS.find((*key, falls, r, a), refs)
             if hit is not None:

@@ -15,6 +15,7 @@ the legal options, or a Move the movement checker refuses, raises
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import random
@@ -601,12 +602,15 @@ class EldfallGame:
             try:
                 got: MoveResult | IllegalChoice = self._plan(model_id, move, table)
             except IllegalChoice as e:
-                got = e
+                # (kept as a copy without the frames it went through, and raised as a new
+                # copy: with them it would hold this game in a reference cycle, which only
+                # the garbage collector frees)
+                got = copy.copy(e)
             if len(self._plans) > 4096:
                 self._plans.clear()
             hit = self._plans[(model_id, move)] = (table, u, got)
         if isinstance(hit[2], IllegalChoice):
-            raise hit[2]
+            raise copy.copy(hit[2])
         return hit[2]
 
     def _plan(self, model_id: str, move: Move, table: Table) -> MoveResult:
