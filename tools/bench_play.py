@@ -5,9 +5,12 @@ with 25 scenery pieces and 5 models a side.
 Targets (issue 13): one greedy-vs-greedy game ≤ 3 s median; random vs random ≥ 20
 games/s on one core. Each line gives the median wall time per game, the median CPU
 time (``time.process_time``: the machine is shared, so wall time is noisy), games per
-second of CPU, the median activations per game and the CPU per activation (the
-games of two versions may differ: a policy that draws its samples differently plays
-other moves from the same seed).
+second of CPU at that median, the median activations per game and the CPU per
+activation (the games of two versions may differ: a policy that draws its samples
+differently plays other moves from the same seed), then the throughput: the games
+played over their total CPU time. Game lengths vary a lot from seed to seed, so the
+random case plays 30 games by default (a random game takes some 50 ms) and the greedy
+one 3.
 
 Games are played as ``skirmish play --games`` plays them, without writing their event
 logs (a baseline from before ``log=False`` writes them). The process is set up as
@@ -25,7 +28,7 @@ machine whose speed drifts, the side measured first is not favoured. A second li
 gives each side's best round too (its least disturbed one: a shared machine that slows
 down for a while only ever adds time) and their ratio.
 
-    python tools/bench_play.py [--games 3] [--seed 1] [--against /tmp/main [--rounds 2]]
+    python tools/bench_play.py [--games N] [--seed 1] [--only random] [--against /tmp/main [--rounds 2]]
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from skirmish.game.policy import load_policy  # noqa: E402
 from skirmish.scenario.generate import random_table  # noqa: E402
 
 CASES = {"random": "random vs random", "greedy": "greedy vs greedy"}
+DEFAULT_GAMES = {"random": 30, "greedy": 3}
 
 
 def settle() -> None:
@@ -101,7 +105,7 @@ def run(case: str, games: int, seed: int) -> dict[str, float]:
         pol = {s: load_policy(case, "eldfall") for s in table.sides}
         runs.append(timed(table, pol, seed + i))
     return {"wall": statistics.median(r[0] for r in runs), "cpu": statistics.median(r[1] for r in runs),
-            "activations": statistics.median(r[2] for r in runs)}
+            "activations": statistics.median(r[2] for r in runs), "throughput": games / sum(r[1] for r in runs)}
 
 
 def run_elsewhere(root: str, case: str, games: int, seed: int) -> dict[str, float]:
@@ -132,7 +136,7 @@ def alternated(case: str, games: int, seed: int, against: str, rounds: int
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--games", type=int, help="games per case (default: 30 random, 3 greedy)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=sorted(CASES), help="one case only")
     ap.add_argument("--against", metavar="DIR", help="a checkout to compare with (e.g. main), timed in the same run")
@@ -144,15 +148,18 @@ def main() -> None:
         print(json.dumps(run(args.raw, args.games, args.seed)))
         return
     for case in ([args.only] if args.only else ["random", "greedy"]):
+        games = args.games or DEFAULT_GAMES[case]
         if args.against:
-            r, b = alternated(case, args.games, args.seed, args.against, max(1, args.rounds))
+            r, b = alternated(case, games, args.seed, args.against, max(1, args.rounds))
         else:
-            r = run(case, args.games, args.seed)
+            r = run(case, games, args.seed)
         target = "target ≥ 20 games/s" if case == "random" else "target ≤ 3 s"
         per = r["cpu"] / max(r["activations"], 1)
         line = (f"{CASES[case] + ', 5 a side, 25 pieces':<40} median {fmt(r['wall'])} wall, {fmt(r['cpu'])} CPU "
                 f"per game ({1 / r['cpu']:.2f} games/s of CPU; {target}; {r['activations']:.0f} activations, "
                 f"{fmt(per).strip()} CPU each)")
+        if "throughput" in r:
+            line += f"\n{'':<40} {games} games at {r['throughput']:.2f} games/s of CPU (their total)"
         if args.against:
             bper = b["cpu"] / max(b["activations"], 1)
             line += (f"\n{'':<40} baseline {fmt(b['cpu'])} CPU ({b['activations']:.0f} activations, "
