@@ -148,7 +148,7 @@ def main() -> None:
         print(json.dumps(run(args.raw, args.games, args.seed)))
         return
     for case in ([args.only] if args.only else ["random", "greedy"]):
-        games = args.games or DEFAULT_GAMES[case]
+        games = DEFAULT_GAMES[case] if args.games is None else args.games
         if args.against:
             r, b = alternated(case, games, args.seed, args.against, max(1, args.rounds))
         else:
@@ -158,8 +158,7 @@ def main() -> None:
         line = (f"{CASES[case] + ', 5 a side, 25 pieces':<40} median {fmt(r['wall'])} wall, {fmt(r['cpu'])} CPU "
                 f"per game ({1 / r['cpu']:.2f} games/s of CPU; {target}; {r['activations']:.0f} activations, "
                 f"{fmt(per).strip()} CPU each)")
-        if "throughput" in r:
-            line += f"\n{'':<40} {games} games at {r['throughput']:.2f} games/s of CPU (their total)"
+        line += f"\n{'':<40} {games} games at {r['throughput']:.2f} games/s of CPU (their total)"
         if args.against:
             bper = b["cpu"] / max(b["activations"], 1)
             line += (f"\n{'':<40} baseline {fmt(b['cpu'])} CPU ({b['activations']:.0f} activations, "
