@@ -475,6 +475,32 @@ def _capsule_box(caps: np.ndarray, shrink: float) -> np.ndarray:
     return box
 
 
+@_jit
+def _obstacles_in(caps: np.ndarray, owner: np.ndarray, n: int, pad: float, x0: float, y0: float, x1: float,
+                  y1: float) -> np.ndarray:
+    """``paths.FreeSpace.obstacles_in``: the obstacles (of ``n``, in order) whose box meets
+    the box x0, y0, x1, y1; an obstacle's box holds its capsules' (rows with that
+    ``owner``; -1: none) each grown by its clearance and ``pad``."""
+    lo = np.full((n, 2), np.inf)
+    hi = np.full((n, 2), -np.inf)
+    for k in range(caps.shape[0]):
+        o = owner[k]
+        if o < 0:
+            continue
+        c = caps[k, 4] + pad
+        lo[o, 0] = min(lo[o, 0], min(caps[k, 0], caps[k, 2]) - c)
+        lo[o, 1] = min(lo[o, 1], min(caps[k, 1], caps[k, 3]) - c)
+        hi[o, 0] = max(hi[o, 0], max(caps[k, 0], caps[k, 2]) + c)
+        hi[o, 1] = max(hi[o, 1], max(caps[k, 1], caps[k, 3]) + c)
+    out = np.empty(n, np.int64)
+    m = 0
+    for o in range(n):
+        if lo[o, 0] <= x1 and hi[o, 0] >= x0 and lo[o, 1] <= y1 and hi[o, 1] >= y0:
+            out[m] = o
+            m += 1
+    return out[:m]
+
+
 @_inline
 def _pair_line(px: float, py: float, dx: float, dy: float, cap: np.ndarray, clear: float, shrink: float
                ) -> tuple[float, float]:

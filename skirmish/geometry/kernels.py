@@ -137,6 +137,16 @@ def points_free(pts: np.ndarray, caps: np.ndarray, tol: float, box: tuple[float,
                              _own(edges, f8).reshape(-1, 4), _own(starts, np.int64))
 
 
+def obstacles_in(caps: np.ndarray, owner: np.ndarray, n: int, pad: float,
+                 bounds: tuple[float, float, float, float]) -> np.ndarray:
+    """``paths.FreeSpace.obstacles_in`` compiled (the same obstacles): the indices, in
+    order, of the ``n`` obstacles whose box (their capsule rows' boxes, by ``owner``, each
+    grown by its clearance and ``pad``) meets ``bounds`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = bounds
+    return _c()._obstacles_in(_own(caps, np.float64), _own(owner, np.int64), int(n), float(pad), float(x0),
+                              float(y0), float(x1), float(y1))
+
+
 def jump_first_hit(a: np.ndarray, b: np.ndarray, n: int, pieces: np.ndarray, edges: np.ndarray,
                    starts: np.ndarray, boxes: np.ndarray, heights: np.ndarray, r: float, h: float, contact: float,
                    ztol: float) -> tuple[float, int]:
@@ -386,6 +396,7 @@ def _warmups() -> list[Callable[[], object]]:
         lambda: point_capsule_distance(np.zeros((1, 2)), np.ones((1, 5))),
         lambda: points_free(np.zeros((1, 2)), np.ones((1, 5)), 1e-9, (0.0, 0.0, 1.0, 1.0), None, np.ones((1, 4)),
                             np.zeros(1, int)),
+        lambda: obstacles_in(np.ones((1, 5)), one, 1, 0.01, (0.0, 0.0, 1.0, 1.0)),
         lambda: jump_first_hit(np.zeros(3), np.ones(3), 3, one, np.ones((1, 4)), np.array([0, 1]),
                                np.ones((1, 4)), np.ones((1, 2)), 0.5, 1.0, 1e-3, 1e-6),
         lambda: dijkstra(2, np.array([0, 1, 1]), np.array([1]), np.array([1.0]), np.array([0]), {0: 0.0}, np.inf),

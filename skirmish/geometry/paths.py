@@ -614,9 +614,12 @@ class FreeSpace:
     def obstacles_in(self, bounds: tuple[float, float, float, float]) -> list[PlanObstacle]:
         """The obstacles (in order) whose grown pieces may meet the box ``bounds``
         (x0, y0, x1, y1): those whose boxes (:attr:`_obstacle_boxes`) meet it."""
-        x0, y0, x1, y1 = bounds
-        lo, hi = self._obstacle_boxes
-        near = np.flatnonzero((lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0))
+        if kernels.wanted(len(self.caps)):
+            near = kernels.obstacles_in(self.caps, self.owner, len(self.obstacles), 2 * self.max_error, bounds)
+        else:
+            x0, y0, x1, y1 = bounds
+            lo, hi = self._obstacle_boxes
+            near = np.flatnonzero((lo[:, 0] <= x1) & (hi[:, 0] >= x0) & (lo[:, 1] <= y1) & (hi[:, 1] >= y0))
         return [self.obstacles[i] for i in near.tolist()]
 
     @cached_property
@@ -961,14 +964,16 @@ def build_graph(space: FreeSpace, extra: Nodes | None = None, *,
     the graph holds). A path no longer than ``r`` from ``(x, y)`` (to the aim) uses no
     other node or edge."""
     nodes = space.reflex if within is None else space.reflex_within(*within)
+    corners = len(nodes)
     if extra is not None and len(extra):
         nodes = join_nodes(nodes, extra)
     x0, y0, x1, y1 = space.support_bounds
     origin = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    if within is None:
+    if within is None or len(nodes) == corners:  # (reflex_within's corners lie in the region)
         i, j = tangent_pairs(nodes, origin=origin)
     else:
-        inside = np.flatnonzero(within_mask(nodes.xy, within))
+        inside = np.concatenate([np.arange(corners),
+                                 corners + np.flatnonzero(within_mask(nodes.xy[corners:], within))])
         sub = Nodes(nodes.xy[inside], nodes.e_in[inside], nodes.e_out[inside],
                     None if nodes.group is None else nodes.group[inside])
         i, j = tangent_pairs(sub, origin=origin)

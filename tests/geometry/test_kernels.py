@@ -561,6 +561,30 @@ def test_e_move_kernel_points_free_gives_the_numpy_verdicts(seed, clearance, box
     assert deep.any() and not fast[deep].any()  # (the crossing test decides these)
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_e_move_kernel_obstacles_in_a_box_are_the_numpy_ones(seed):
+    """E-MOVE: the obstacles whose boxes meet a box (drop points, a graph's corners near
+    the mover), compiled and numpy: the same ones in the same order, for polygons,
+    round obstacles and a support's edges (no owner), boxes anywhere and empty."""
+    from skirmish.geometry import paths
+
+    rng = np.random.default_rng(seed)
+    obs = []
+    for i in range(int(rng.integers(0, 12))):
+        x, y = rng.uniform(0, 20, 2)
+        if rng.uniform() < 0.3:
+            obs.append(paths.PlanObstacle(f"m{i}", 0.5, circle=(x, y, rng.uniform(0.2, 1))))
+        else:
+            obs.append(paths.PlanObstacle(f"p{i}", rng.uniform(0.01, 1), polygon=shapely.box(x, y, x + 2, y + 3)))
+    space = paths.FreeSpace(shapely.Polygon([(0, 0), (24, 0), (24, 24), (12, 18), (0, 24)]), 0.5, obs)
+    for _ in range(20):
+        x0, y0 = rng.uniform(-3, 25, 2)
+        box = (x0, y0, x0 + rng.uniform(-1, 8), y0 + rng.uniform(0, 8))
+        fast, slow = _both_ways(space.obstacles_in, box)
+        assert fast == slow
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_e_move_kernel_tangent_pairs_are_the_numpy_pairs(seed):
