@@ -1279,7 +1279,13 @@ class TableMovement:
         pieces = self._mv_pieces(mv, pts, surf, w)
         events = self._mv_horizontal_events(mv, pieces, clear=straight)
         spd = mv.model.attributes.get("SPD")
-        contact_now = mv.start_contacts
+
+        def contacts(at: tuple[int, tuple[float, float]] | None) -> list[str]:
+            """The enemies in contact with the base at ``at`` (surface, point; None: the start)."""
+            return mv.start_contacts if at is None else mv.space(at[0]).contacts(at[1])
+
+        # (where the piece walked starts: the contacts there are rarely asked for, found then)
+        here: tuple[int, tuple[float, float]] | None = None
         over_reported = False
         cut = None
         for n, p in enumerate(pieces):
@@ -1293,7 +1299,7 @@ class TableMovement:
                 t_cut, touching = None, None
                 for t, _, what, who in evs:
                     if what == "contact":
-                        if who in contact_now and t <= 1e-9:
+                        if t <= 1e-9 and who in contacts(here):
                             continue
                         t_cut, w.stopped, touching = t, who, who
                         break
@@ -1319,8 +1325,7 @@ class TableMovement:
                 if t_cut is not None:
                     cut = p
                     break
-                if n + 1 < len(pieces):  # (where the next piece starts)
-                    contact_now = mv.space(p.surface).contacts(p.b)
+                here = (p.surface, p.b)  # (where the next piece starts)
                 continue
             # vertical: a ladder, a drop or a step up
             a, b = mv.surfaces[p.surface], mv.surfaces[p.to]
@@ -1346,12 +1351,13 @@ class TableMovement:
             w.points.append((p.a[0], p.a[1], b.z))
             w.length += abs(dz)
             now = mv.space(p.to).contacts(p.a)
-            new = [e for e in now if e not in contact_now]
+            before = contacts(here) if now else []
+            new = [e for e in now if e not in before]
             if new:
                 w.stopped = new[0]
                 cut = p
                 break
-            contact_now = now
+            here = (p.to, p.a)
         if not w.cut_by_budget and not (straight and cut is None):
             last = cut if cut is not None else (pieces[-1] if pieces else None)
             s_end = mv.home if last is None else (last.to if last.vertical else last.surface)
@@ -1378,9 +1384,12 @@ class TableMovement:
             sp = mv.space(k)
             surface = mv.surfaces[k]
             ends = [pieces[n].a for n in idx], [pieces[n].b for n in idx]
+            relaxed = [pieces[n].relax for n in idx]
+            enemies = len(sp.enemy_caps) > 0 and not (clear and sp.far_from_enemies([*ends[0], *ends[1]]))
+            if clear and not enemies and not any(relaxed):
+                continue  # (nothing to meet)
             p0 = np.array(ends[0], float)  # (whole-number points too: NaN rows below)
             p1 = np.array(ends[1], float)
-            relaxed = [pieces[n].relax for n in idx]
             if not clear:
                 relax = np.full_like(p0, np.nan)
                 if idx[0] == 0 and k == mv.home:
@@ -1402,7 +1411,7 @@ class TableMovement:
                     if math.isnan(t) or t < 1.0 - 1e-7:
                         out.setdefault(idx[a], []).append((0.0 if math.isnan(t) else t, 2,
                                                            self._mv_edge_message(mv, surface), None))
-            if len(sp.enemy_caps) and not (clear and sp.far_from_enemies([*ends[0], *ends[1]])):
+            if enemies:
                 i, j, lo, _ = P.violations(p0, p1, sp.enemy_caps, shrink=-CONTACT)
                 for a, b, t in zip(i.tolist(), j.tolist(), lo.tolist()):
                     out.setdefault(idx[a], []).append((t, 0, "contact", sp.enemies[b][0]))
