@@ -32,15 +32,18 @@ class IdentityMemo(Generic[T]):
 
     def put(self, key: tuple[Any, ...], refs: tuple[Any, ...], value: T) -> T:
         """Keep ``value`` for ``key``, made from ``refs``; returns it."""
-        if key not in self._store and len(self._store) >= self.size:
-            self._store.popitem(last=False)
-        self._store[key] = (refs, value)
+        store = self._store
+        store[key] = (refs, value)  # (a key kept already keeps its place: the store does not grow)
+        if len(store) > self.size:
+            store.popitem(last=False)
         return value
 
     def get(self, key: tuple[Any, ...], refs: tuple[Any, ...], make: Callable[[], T]) -> T:
         """The answer kept for ``key`` made from ``refs``, else ``make()``, kept."""
-        got = self.find(key, refs, _MISSING)
-        return self.put(key, refs, make()) if got is _MISSING else got
+        hit = self._store.get(key)  # (find's test, inline: the memos' hot path)
+        if hit is not None and len(hit[0]) == len(refs) and all(map(is_, hit[0], refs)):
+            return hit[1]
+        return self.put(key, refs, make())
 
     def clear(self) -> None:
         """Forget every answer."""

@@ -115,16 +115,17 @@ def engagers(state: GameState, model_id: str) -> tuple[str, ...]:
     if not u.in_play or "Flying" in u.states:
         return ()
     t = state.table
-    m = state.model(model_id)
+    model, hypot = t.model, math.hypot
+    m = model(model_id)
     x, y, r = m.x, m.y, m.radius
     out = []
     for e in state.in_play(state.enemy_of(u.side)):
         if e.states & _NOT_ENGAGING:
             continue
-        em = t.model(e.id)
+        em = model(e.id)
         melee, far = _melee(em)
         # (E-DIST is never shorter than the gap between the bases: far enemies are not measured)
-        if not melee or math.hypot(em.x - x, em.y - y) - r > far:
+        if not melee or hypot(em.x - x, em.y - y) - r > far:
             continue
         d = t.distance(e.id, model_id)
         if any(reach_band(em, w, d) is not None for w in melee) and t.line_of_sight(e.id, model_id).visible:
@@ -152,11 +153,21 @@ def _melee(model: Model) -> tuple[tuple[Weapon, ...], float]:
     return got[4]
 
 
+#: Per (model id, engaged, reaction), the last answer of :func:`weapons_in_hand`, after the
+#: weapons and attributes (identity) it was found for (asked again and again of one model).
+_HAND: dict[tuple[str, bool, bool], tuple[tuple[Weapon, ...], Mapping[str, int], tuple[Weapon, ...]]] = {}
+
+
 def weapons_in_hand(model: Model, engaged: bool, *, reaction: bool = False) -> tuple[Weapon, ...]:
     """The weapons ``model`` may use: its usable weapons, only melee ones while Engaged
     (E-STATE-ENGAGED: only melee Attacks; a spell is used like a ranged weapon). A
     ``reaction`` (an Attack of Opportunity) rolls to hit: no template weapons."""
-    return tuple(w for w in usable_weapons(model) if not (engaged and w.ranged) and not (reaction and w.template))
+    key = (model.id, engaged, reaction)
+    got = _HAND.get(key)
+    if got is None or got[0] is not model.weapons or got[1] is not model.attributes:
+        hand = tuple(w for w in usable_weapons(model) if not (engaged and w.ranged) and not (reaction and w.template))
+        got = _HAND[key] = (model.weapons, model.attributes, hand)
+    return got[2]
 
 
 def with_rerolls(ex: Exchange, k: int) -> Exchange:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -167,25 +167,34 @@ def path_samples(points: tuple[tuple[float, ...], ...], step: float = 2.0, most:
     return tuple(dedup)
 
 
-def nearest_on_path(path: Sequence[Sequence[float]], x: float, y: float) -> tuple[tuple[float, float, float], float]:
-    """The point (x, y, z) of ``path`` nearest (x, y) in plan (z interpolated along its
-    stretch), and how far along the path it lies (plan inches from the start)."""
+def nearest_on_path(path: Sequence[Sequence[float]], points: Iterable[Sequence[float]]
+                    ) -> list[tuple[tuple[float, float, float], float]]:
+    """For each plan point (x, y) of ``points``: the point (x, y, z) of ``path`` nearest
+    it in plan (z interpolated along its stretch), and how far along the path that lies
+    (plan inches from the start)."""
     pts = [(float(p[0]), float(p[1]), float(p[2]) if len(p) > 2 else 0.0) for p in path]
-    best = pts[0]
-    ax, ay, az = best
-    best_d, best_s, run = math.hypot(ax - x, ay - y), 0.0, 0.0
-    for bx, by, bz in pts[1:]:
+    hypot = math.hypot
+    stretches = []  # (start, plan offset, its length and square, rise, plan inches before it)
+    run = 0.0
+    for (ax, ay, az), (bx, by, bz) in zip(pts, pts[1:]):
         dx, dy = bx - ax, by - ay
-        seg = math.hypot(dx, dy)
+        seg = hypot(dx, dy)
         if seg > 1e-12:
-            t = min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / (seg * seg)))
-            qx, qy = ax + t * dx, ay + t * dy
-            d = math.hypot(qx - x, qy - y)
-            if d < best_d - 1e-12:
-                best, best_d, best_s = (qx, qy, az + t * (bz - az)), d, run + t * seg
+            stretches.append((ax, ay, az, dx, dy, seg, seg * seg, bz - az, run))
         run += seg
-        ax, ay, az = bx, by, bz
-    return best, best_s
+    out = []
+    for p in points:
+        x, y = p[0], p[1]
+        best = pts[0]
+        best_d, best_s = hypot(best[0] - x, best[1] - y), 0.0
+        for ax, ay, az, dx, dy, seg, seg2, rise, before in stretches:
+            t = min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / seg2))
+            qx, qy = ax + t * dx, ay + t * dy
+            d = hypot(qx - x, qy - y)
+            if d < best_d - 1e-12:
+                best, best_d, best_s = (qx, qy, az + t * rise), d, before + t * seg
+        out.append((best, best_s))
+    return out
 
 
 def with_moments(path: Sequence[Sequence[float]], samples: Sequence[tuple[float, float, float]],
@@ -196,7 +205,7 @@ def with_moments(path: Sequence[Sequence[float]], samples: Sequence[tuple[float,
     for p in extra:
         if all(math.dist(p, q) > 1e-6 for q in out):
             out.append(p)
-    along = {q: nearest_on_path(path, q[0], q[1])[1] for q in out}
+    along = {q: s for q, (_, s) in zip(out, nearest_on_path(path, out))}
     return tuple(sorted(out, key=lambda q: along[q]))
 
 

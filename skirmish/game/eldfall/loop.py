@@ -58,6 +58,8 @@ from .state import OUT, GameState, Unit, attributes_of, facing_toward
 SAMPLES = {"walk": 4, "run": 3, "dodge": 3, "climb": 1, "jump": 2, "deploy": 6}
 #: The movement planner's kind for each game movement (a Run and a Dodge move are walks with their budget).
 PLANNER_KIND = {"walk": "walk", "run": "walk", "dodge": "walk", "climb": "climb", "jump": "jump"}
+#: States a Dead model no longer has (dropped at the end of Resolution).
+_NOT_WHEN_DEAD = frozenset({"Crouched", "Engaged"})
 #: The Dodge move's stays: as it is, or Crouching at the end (E-ACTION-DODGE).
 _STAY, _STAY_CROUCHING = Move("idle"), Move("idle", crouch="end")
 
@@ -365,7 +367,7 @@ class EldfallGame:
         """E-AP-SPEND: the Active side activates models with AP, in any order, until
         none has AP or it stops."""
         while True:
-            ready = tuple(sorted(u.id for u in self.state.in_play(side) if u.ap > 0))
+            ready = tuple(sorted([u.id for u in self.state.in_play(side) if u.ap > 0]))
             if not ready:
                 return
             choice = self.ask(side, Decision("activate", side, (*ready, None), context={"round": self.state.round}))
@@ -582,12 +584,18 @@ class EldfallGame:
 
     def _face_nearest(self, model_id: str, xy: tuple[float, float]) -> float:
         st = self.state
-        m = st.model(model_id)
-        enemies = [st.model(e.id) for e in st.in_play(st.enemy_of(m.side))]
-        if not enemies:
+        model, hypot = st.table.model, math.hypot
+        m = model(model_id)
+        x, y = xy
+        near, near_d = None, math.inf
+        for u in st.in_play(st.enemy_of(m.side)):  # (the first nearest)
+            e = model(u.id)
+            d = hypot(e.x - x, e.y - y)
+            if near is None or d < near_d:
+                near, near_d = e, d
+        if near is None:
             return m.facing
-        e = min(enemies, key=lambda e: math.hypot(e.x - xy[0], e.y - xy[1]))
-        return facing_toward(xy[0], xy[1], e.x, e.y, m.facing)
+        return facing_toward(x, y, near.x, near.y, m.facing)
 
     def plan(self, model_id: str, move: Move, table: Table | None = None) -> MoveResult:
         """Check ``move`` with the movement planner (E-MOVE-*); :class:`IllegalChoice` if it is not legal.
@@ -650,7 +658,7 @@ class EldfallGame:
         budget = self.budget(model_id, move.kind, u.states)
         kind = PLANNER_KIND[move.kind]
         try:
-            to = tuple(float(c) for c in move.to)
+            to = tuple(map(float, move.to))
             plan = table.plan_move(model_id, to, kind=kind, budget=budget, declared=True, bounded=True)
             via = tuple(plan.points[1:])
             if kind == "jump":  # E-MOVE-JUMP: the line aimed at ``to``; it may end short and drop (E-FALL)
@@ -661,7 +669,7 @@ class EldfallGame:
         if not plan.legal:
             why = "; ".join(v.what for v in plan.violations) or "not legal"
             raise IllegalChoice(model_id, f"{move.kind} to {move.to}: {why}", move)
-        path = tuple((float(p[0]), float(p[1]), float(p[2])) for p in plan.points)
+        path = tuple([(float(p[0]), float(p[1]), float(p[2])) for p in plan.points])
         end = path[-1]
         if foes and not any(_straight_at(path, self.state.model(e)) for e in foes):
             raise IllegalChoice(model_id, f"Engaged by {', '.join(foes)}: a Walk goes straight at one engager "
@@ -673,7 +681,7 @@ class EldfallGame:
             face = m.facing if prev is None else facing_toward(prev[0], prev[1], end[0], end[1], m.facing)
         spd = float(attributes_of(m, u.states)["SPD"])
         return MoveResult(move.kind, plan, path, path_samples(path), face % 360.0,
-                          tuple(tuple(float(c) for c in p) for p in via), move.crouch, spd)  # type: ignore[misc]
+                          tuple(tuple(map(float, p)) for p in via), move.crouch, spd)  # type: ignore[misc]
 
     def apply_move(self, model_id: str, move: Move) -> MoveResult:
         mr = self.plan(model_id, move)
@@ -699,16 +707,13 @@ class EldfallGame:
         extra = []
         found: dict[str, list[float]] = {}
         mm = st.model(model_id)
-        for u in st.in_play(st.reactive):
-            if u.ap < 1:
-                continue
-            rm = st.model(u.id)
-            near, _ = nearest_on_path(mr.path, rm.x, rm.y)
+        reactors = [st.model(u.id) for u in st.in_play(st.reactive) if u.ap >= 1]
+        for rm, (near, _) in zip(reactors, nearest_on_path(mr.path, [(rm.x, rm.y) for rm in reactors])):
             *ds, d = distances_to_cylinders_at(rm.hitbox, (*mr.samples, near), mm.radius, mm.hitbox_height)
-            found[u.id] = ds
+            found[rm.id] = ds
             if d >= min(ds) - 1e-9:
                 continue
-            hand = self._hand(u.id, reaction=True)
+            hand = self._hand(rm.id, reaction=True)
 
             def offers(dist: float) -> set[tuple[str, int]]:  # (weapon, band) in reach; Awareness
                 got = {(w.name, b) for w in hand if (b := reach_band(rm, w, dist)) is not None}
@@ -769,9 +774,8 @@ class EldfallGame:
         that changes the answer (a ranged weapon in hand: E-STATE-ENGAGED)."""
         m = self.state.model(model_id)
         hand = weapons_in_hand(m, False, reaction=reaction)
-        if any(w.ranged for w in hand) and self.engaged_by(model_id):
-            return weapons_in_hand(m, True, reaction=reaction)
-        return hand
+        melee = weapons_in_hand(m, True, reaction=reaction)  # (the hand less its ranged weapons: both kept)
+        return melee if len(melee) < len(hand) and self.engaged_by(model_id) else hand
 
     def _seen_along(self, seq: _Sequence, reactor: str) -> list[bool]:
         """Per path point, LoS from ``reactor``'s front arc to the mover there, solved for
@@ -786,7 +790,7 @@ class EldfallGame:
                 [(seq.mover, e) for e, ws in self._in_reach(seq.mover).items() if ws]
             n = len(seq.move.samples)
             reach = [self._reach_along(seq, r) for r in ids]  # (per reactor, per point: the weapons)
-            exact = np.array([[bool(ws[i]) for ws in reach] for i in range(n)], bool).reshape(n, len(ids))
+            exact = np.array([bool(ws[i]) for i in range(n) for ws in reach], bool).reshape(n, len(ids))
             seq.sight = sight_along(self.state.table, self.state.model(seq.mover), seq.move.samples, ids, also=also,
                                     exact=exact)
             seq.tables = seq.sight.tables
@@ -873,8 +877,8 @@ class EldfallGame:
         Engaged: melee only, E-STATE-ENGAGED)."""
         st = self.state
         m, hand, dist = st.model(model_id), self._hand(model_id), st.table.distance
-        return {e.id: [w for w in hand if reach_band(m, w, dist(model_id, e.id)) is not None]  # (Table.reach)
-                for e in st.in_play(st.enemy_of(st.unit(model_id).side))}
+        return {e.id: [w for w in hand if reach_band(m, w, d) is not None]  # (Table.reach)
+                for e in st.in_play(st.enemy_of(st.unit(model_id).side)) for d in (dist(model_id, e.id),)}
 
     # resolution -------------------------------------------------------------------------
     def _resolve(self, seq: _Sequence, action: Action) -> None:
@@ -1117,7 +1121,8 @@ class EldfallGame:
         for u in self.state.units.values():
             states = u.states
             if "Dead" in states:
-                states = states - {"Crouched", "Engaged"}
+                if states & _NOT_WHEN_DEAD:
+                    states = states - _NOT_WHEN_DEAD
             elif u.hp <= 0 and "Incapacitated" not in states:
                 states = states | {"Incapacitated", "Crouched"}
             ap = 0 if states & OUT else u.ap

@@ -47,12 +47,15 @@ def sample_ends(table: Table, model_id: str, rng: random.Random, n: int, budget:
         return []
     left = 30 * n if tries is None else tries
     out: list[T] = []
+    draw, wide, deep = rng.random, x1 - x0, y1 - y0  # (rng.uniform(x0, x1), rng.uniform(y0, y1): the same draws)
+    mx, my, hypot = m.x, m.y, math.hypot
     while len(out) < n and left > 0:
         pts: list[tuple[float, float]] = []
         while len(pts) < BATCH and left > 0:
             left -= 1
-            x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
-            if math.hypot(x - m.x, y - m.y) <= budget:
+            x = x0 + wide * draw()
+            y = y0 + deep * draw()
+            if hypot(x - mx, y - my) <= budget:
                 pts.append((round(x, 4), round(y, 4)))
         if not pts:
             continue
@@ -60,9 +63,11 @@ def sample_ends(table: Table, model_id: str, rng: random.Random, n: int, budget:
             ok = [z for z, cost in ends if cost <= budget + 1e-9]
             if len(ok) > 1:
                 rng.shuffle(ok)
-            got = next((g for z in ok if (g := accept((x, y, z))) is not None), None)
-            if got is not None:
-                out.append(got)
-                if len(out) == n:
+            for z in ok:  # (the first surface accepted)
+                got = accept((x, y, z))
+                if got is not None:
+                    out.append(got)
                     break
+            if len(out) == n:
+                break
     return out

@@ -120,11 +120,9 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
     (``line_of_sight_batch``'s ``any_of``); None: every entry is solved."""
     ids = tuple(others)
     n, k = len(points), len(ids)
-    seen_by = np.zeros((n, k), bool)
-    sees = np.zeros((n, k), bool) if both else None
     tables = PathTables(table, model, points)
     if not (n and k):
-        return Sight(ids, seen_by, sees, tables)
+        return Sight(ids, np.zeros((n, k), bool), np.zeros((n, k), bool) if both else None, tables)
     if not both:
         m = table.model(model.id)
         held = _holds_up(table, m)
@@ -132,18 +130,18 @@ def sight_along(table: Table, model: Model, points: Sequence[Sequence[float]], o
         got = _seen_by(without(table, model.id) if held else table, m, points, ids, () if held else also, any_of)
         witness = tuple(zip(*[iter([a.witness for a in got])] * k))  # (point-major: k at a time)
         return Sight(ids, np.array([a.visible for a in got], bool).reshape(n, k), None, tables, witness)
+    seen_by = np.zeros((n, k), bool)
+    sees = np.zeros((n, k), bool)
     pts = np.array([(p[0], p[1]) for p in points], float)
     pv = probe_visibility(without(table, model.id), pts, table.model(model.id), models=ids)
     z = np.array([p[2] for p in points], float)
     batched = pv.standable & (np.abs(pv.z - z) <= Z_TOL)
     seen_by[batched] = pv.seen_by[batched]
-    if sees is not None:
-        sees[batched] = pv.sees[batched]
+    sees[batched] = pv.sees[batched]
     for i in np.flatnonzero(~batched).tolist():  # the exact one-table answer for the rest
         t = tables[i]
         seen_by[i] = [s.visible for s in t.line_of_sight_pairs([(o, model.id) for o in ids])]
-        if sees is not None:
-            sees[i] = [s.visible for s in t.line_of_sight_pairs([(model.id, o) for o in ids], arc="all")]
+        sees[i] = [s.visible for s in t.line_of_sight_pairs([(model.id, o) for o in ids], arc="all")]
     return Sight(ids, seen_by, sees, tables)
 
 
@@ -191,7 +189,7 @@ def _seen_by(rest: Table, model: Model, points: Sequence[Sequence[float]], ids: 
     targets = np.array([(p[0], p[1], r, p[2], h, own) for p in points], float).reshape(n, 6)  # (Viewer rows)
     others = [rest.models[idx[o]] for o in ids]
     views = np.array([(o.x, o.y, o.radius, o.z, o.hitbox_height, idx[o.id]) for o in others], float).reshape(k, 6)
-    src = Viewers(np.tile(views, (n, 1)))  # point-major: every other at point 0, then 1, ...
+    src = Viewers(np.concatenate([views] * n))  # point-major: every other at point 0, then 1, ...
     dst = Viewers(np.repeat(targets, k, axis=0))
     facing = [o.facing_vector for o in others] * n
     return rest.line_of_sight_with(also, src, dst, facing, any_of, model.id) if also else \

@@ -7,14 +7,13 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from types import MappingProxyType
 
 from ...maps.pieces import Model
 from ...maps.table import Table
 from ...memo import IdentityMemo
 from ...rules.eldfall.sizes import FLAT_STATES
-from ...values import with_fields
+from ...values import cached, with_fields
 from .settings import GameSettings
 
 #: States that take a model out of play (E-ROUND, E-MORALE).
@@ -110,12 +109,12 @@ class GameState:
     def in_play(self, side: str) -> tuple[Unit, ...]:
         return self._by_side.get(side, ((), ()))[1]
 
-    @cached_property
+    @cached
     def unit_states(self) -> tuple[frozenset[str], ...]:
         """Every unit's States, in the units' order (asked many times of one state)."""
         return tuple(u.states for u in self.units.values())
 
-    @cached_property
+    @cached
     def _by_side(self) -> dict[str, tuple[tuple[Unit, ...], tuple[Unit, ...]]]:
         """Per side, its units and those in play (asked many times of one state)."""
         mine: dict[str, tuple[list[Unit], list[Unit]]] = {}
@@ -124,7 +123,7 @@ class GameState:
             if lists is None:
                 lists = mine[u.side] = ([], [])
             lists[0].append(u)
-            if u.in_play:
+            if not u.states & OUT:  # (in play)
                 lists[1].append(u)
         return {side: (tuple(every), tuple(playing)) for side, (every, playing) in mine.items()}
 
@@ -187,7 +186,9 @@ def attributes_of(model: Model, states: frozenset[str]) -> Mapping[str, int]:
     is halved once however many States halve it, and halved and doubled is unchanged.
     (Read only: found once per attributes and States.)"""
     attrs = model.attributes
-    return _ATTRIBUTES.get((id(attrs), frozenset(states)), (attrs,), lambda: _attributes_of(attrs, states))
+    key, refs = (id(attrs), frozenset(states)), (attrs,)
+    got = _ATTRIBUTES.find(key, refs)
+    return _ATTRIBUTES.put(key, refs, _attributes_of(attrs, states)) if got is None else got
 
 
 def _attributes_of(attributes: Mapping[str, int], states: frozenset[str]) -> Mapping[str, int]:
