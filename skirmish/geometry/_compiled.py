@@ -791,6 +791,78 @@ def _witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.
     return hard, bad, amb, heights
 
 
+@_inline
+def _side_rows(A: np.ndarray, m: int, ta: float, tb: float, over: bool, z1: float, need: float) -> int:
+    """Append to ``A`` (``m`` rows so far) the two rows that keep heights over the piece
+    crossed on (ta, tb) (>= ``z1`` at both ends) or under it (<= ``need``); the new count."""
+    for t in (ta, tb):
+        if over:
+            A[m, 0], A[m, 1], A[m, 2] = -(1 - t), -t, -z1
+        else:
+            A[m, 0], A[m, 1], A[m, 2] = 1 - t, t, need
+        m += 1
+    return m
+
+
+@_jit
+def _heights_lp(under: np.ndarray, starts: np.ndarray, idx: np.ndarray, t0: np.ndarray, t1: np.ndarray,
+                z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, zP: np.ndarray, zQ: np.ndarray, eta: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``los._heights_lp`` of each segment ``k`` in ``under`` over its rows
+    ``idx[starts[k]:starts[k + 1]]`` (the same rows in the same order, the same vertices,
+    their mean summed in order): whether heights were found, and the heights."""
+    found = np.zeros(under.shape[0], np.bool_)
+    hts = np.zeros((under.shape[0], 2))
+    for u in range(under.shape[0]):
+        k = under[u]
+        lo, hi = starts[k], starts[k + 1]
+        m = hi - lo
+        over = np.empty(m, np.bool_)
+        under_ok = np.empty(m, np.bool_)
+        nboth = 0
+        stuck = False
+        for j in range(m):
+            i = idx[lo + j]
+            over[j], under_ok[j] = _over_under(t0[i], t1[i], zP[k, 0], zP[k, 1], zQ[k, 0], zQ[k, 1], z0[i], z1[i],
+                                               sealed[i], eta)
+            if not over[j] and not under_ok[j]:
+                stuck = True
+            if over[j] and under_ok[j]:
+                nboth += 1
+        if stuck or nboth > 10:
+            continue
+        A = np.empty((4 + 2 * m, 3))
+        A[0, 0], A[0, 1], A[0, 2] = -1.0, 0.0, -zP[k, 0]
+        A[1, 0], A[1, 1], A[1, 2] = 1.0, 0.0, zP[k, 1]
+        A[2, 0], A[2, 1], A[2, 2] = 0.0, -1.0, -zQ[k, 0]
+        A[3, 0], A[3, 1], A[3, 2] = 0.0, 1.0, zQ[k, 1]
+        nf = 4
+        for side in (True, False):  # (the pieces only passed over, then those only passed under)
+            for j in range(m):
+                if over[j] != under_ok[j] and over[j] == side:
+                    i = idx[lo + j]
+                    nf = _side_rows(A, nf, t0[i], t1[i], side, z1[i], z0[i] - (eta if sealed[i] else 0.0))
+        verts = np.empty(((nf + 2 * nboth) * (nf + 2 * nboth - 1) // 2 + 1, 2))
+        for mask in range(1 << nboth):
+            nr, b = nf, 0
+            for j in range(m):
+                if over[j] and under_ok[j]:
+                    i = idx[lo + j]
+                    nr = _side_rows(A, nr, t0[i], t1[i], not (mask >> b) & 1, z1[i],
+                                    z0[i] - (eta if sealed[i] else 0.0))
+                    b += 1
+            nv = _vertices_into(A, 0, nr, verts)
+            if nv:
+                sx, sy = verts[0, 0], verts[0, 1]
+                for v in range(1, nv):
+                    sx += verts[v, 0]
+                    sy += verts[v, 1]
+                found[u] = True
+                hts[u, 0], hts[u, 1] = sx / nv, sy / nv
+                break
+    return found, hts
+
+
 @_jit
 def _region_bbox(D: np.ndarray, H: np.ndarray) -> np.ndarray:
     """``los._region_bbox``: the box of each disc ∩ half-plane (its four extreme points

@@ -229,6 +229,16 @@ def witness_heights(bundle: np.ndarray, t0: np.ndarray, t1: np.ndarray, z0: np.n
                                  c(zP, f8), c(zQ, f8), float(eta))
 
 
+def heights_lp(under: np.ndarray, starts: np.ndarray, idx: np.ndarray, t0: np.ndarray, t1: np.ndarray,
+               z0: np.ndarray, z1: np.ndarray, sealed: np.ndarray, zP: np.ndarray, zQ: np.ndarray, eta: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``los._heights_lp`` compiled (the same bits) for each segment ``k`` of ``under``
+    over the rows ``idx[starts[k]:starts[k + 1]]``: whether heights were found, and them."""
+    f8, i8, c = np.float64, np.int64, _own
+    return _c()._heights_lp(c(under, i8), c(starts, i8), c(idx, i8), c(t0, f8), c(t1, f8), c(z0, f8), c(z1, f8),
+                            c(sealed, bool), c(zP, f8), c(zQ, f8), float(eta))
+
+
 def within_disc(P: np.ndarray, D: np.ndarray, far: float) -> np.ndarray:
     """``los_chain._within_disc`` in one compiled pass (the same clips, the same bits):
     each polygon ``P[i]`` cut by its disc ``D[i]``'s tangent facing each of its vertices

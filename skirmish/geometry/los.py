@@ -2008,14 +2008,20 @@ def _witness_heights(rows: _Rows, n: int, p: np.ndarray, q: np.ndarray, obs: Obs
     b = rows.bundle[r]
     order = np.argsort(b, kind="stable")
     starts = np.searchsorted(b[order], np.arange(n + 1))
-    for k in under:
-        sel = r[order[starts[k]:starts[k + 1]]]
-        h = _heights_lp(t0[sel], t1[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
-        if h is None:
-            ok[k] = False
-            culprits[int(k)] = sorted({int(o) for o in rows.owner[sel]})
-        else:
-            heights[k] = h
+    idx = r[order]
+    if kernels.wanted(len(idx)):
+        found, hts = kernels.heights_lp(under, starts, idx, t0, t1, z0, z1, sealed, zP, zQ, ETA)
+    else:
+        found, hts = np.zeros(len(under), bool), np.zeros((len(under), 2))
+        for u, k in enumerate(under):
+            sel = idx[starts[k]:starts[k + 1]]
+            h = _heights_lp(t0[sel], t1[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
+            if h is not None:
+                found[u], hts[u] = True, h
+    heights[under[found]] = hts[found]
+    for k in under[~found]:
+        ok[k] = False
+        culprits[int(k)] = sorted({int(o) for o in rows.owner[idx[starts[k]:starts[k + 1]]]})
     return ok, heights, culprits
 
 

@@ -220,6 +220,49 @@ def test_e_los_witness_heights_kernel_gives_the_numpy_heights(monkeypatch):
     assert min(seen.values()) > 100, seen
 
 
+def test_e_los_heights_lp_kernel_solves_each_segment_as_the_numpy_lp():
+    """E-LOS witnesses: the small 2D problem of a segment that may pass under some piece
+    (heights over or under each one it crosses), compiled for many segments at once and
+    solved one by one in numpy: the same verdicts and the same heights, bit for bit, over
+    random segments with up to a dozen crossed pieces, some of them tried both ways."""
+    from skirmish.geometry import kernels, los
+
+    rng = np.random.default_rng(7)
+    n, per = 600, rng.integers(1, 12, 600)
+    starts = np.concatenate([[0], np.cumsum(per)])
+    R = int(starts[-1])
+    idx = rng.permutation(R)  # (a segment's rows need not be contiguous)
+    t0 = rng.uniform(0, 1, R)
+    t1 = np.minimum(t0 + rng.uniform(0.01, 0.5, R), 1.0)
+    z0 = rng.uniform(0, 3, R)
+    z1 = z0 + rng.uniform(0.1, 3, R)
+    sealed = rng.random(R) < 0.5
+    lo = rng.uniform(-1, 2, (n, 2))
+    zP = np.stack([lo[:, 0], lo[:, 0] + rng.uniform(0.5, 5, n)], 1)
+    zQ = np.stack([lo[:, 1], lo[:, 1] + rng.uniform(0.5, 5, n)], 1)
+    under = np.flatnonzero(rng.random(n) < 0.9)
+    found, hts = kernels.heights_lp(under, starts, idx, t0, t1, z0, z1, sealed, zP, zQ, los.ETA)
+    for u, k in enumerate(under):
+        sel = idx[starts[k]:starts[k + 1]]
+        h = los._heights_lp(t0[sel], t1[sel], z0[sel], z1[sel], sealed[sel], zP[k], zQ[k])
+        assert found[u] == (h is not None), k
+        if h is not None:
+            assert (hts[u, 0], hts[u, 1]) == h, k
+    assert found.sum() > 50 and (~found).sum() > 50, (found.sum(), (~found).sum())
+    # (some found segments had pieces they could pass over or under: the branches were tried)
+    b = np.repeat(np.arange(n), per)
+    rows = idx  # row idx[j] belongs to segment b[j]
+    lift = lambda z, t: (1 - t) * z[b, 0] + t * z[b, 1]  # noqa: E731
+    ta, tb = t0[rows], t1[rows]
+    top, bottom = np.stack([zP[:, 1], zQ[:, 1]], 1), np.stack([zP[:, 0], zQ[:, 0]], 1)
+    need = z0[rows] - np.where(sealed[rows], los.ETA, 0.0)
+    over = (lift(top, ta) >= z1[rows] - 1e-12) & (lift(top, tb) >= z1[rows] - 1e-12)
+    below = (lift(bottom, ta) <= need) & (lift(bottom, tb) <= need)
+    either = np.zeros(n, bool)
+    either[b[over & below]] = True
+    assert either[under[found]].sum() > 20
+
+
 def _convex(rng: np.random.Generator, verts: int) -> np.ndarray:
     ang = np.sort(rng.uniform(0, 2 * np.pi, verts))
     return np.stack([np.cos(ang), np.sin(ang)], 1) * rng.uniform(0.5, 2.0) + rng.normal(size=2)
