@@ -162,8 +162,8 @@ def main() -> None:
         if args.against:
             bper = b["cpu"] / max(b["activations"], 1)
             line += (f"\n{'':<40} baseline {fmt(b['cpu'])} CPU ({b['activations']:.0f} activations, "
-                     f"{fmt(bper).strip()} CPU each)   ratio x{b['cpu'] / r['cpu']:,.1f} per game, "
-                     f"x{bper / per:,.1f} per activation")
+                     f"{fmt(bper).strip()} CPU each)   ratio x{b['cpu'] / r['cpu']:,.2f} per game, "
+                     f"x{bper / per:,.2f} per activation")
             line += (f"\n{'':<40} best round {fmt(r['cpu_best'])} CPU against {fmt(b['cpu_best'])}   "
                      f"ratio x{b['cpu_best'] / r['cpu_best']:,.2f}")
         print(line, flush=True)
