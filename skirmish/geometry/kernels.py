@@ -420,6 +420,8 @@ def _warmups() -> list[Callable[[], object]]:
                             np.zeros((1, 2)), np.ones((1, 2)), np.zeros(1), np.ones(1), flag, 1e-9, 1e18),
         lambda: witness_heights(one, np.zeros(1), np.ones(1), np.zeros(1), np.ones(1), flag, np.zeros((1, 2)),
                                 np.ones((1, 2)), 1e-9),
+        lambda: heights_lp(one, np.array([0, 1]), one, np.zeros(1), np.ones(1), np.zeros(1), np.ones(1), flag,
+                           np.zeros((1, 2)), np.ones((1, 2)), 1e-9),
         lambda: chords(square, lines),
         lambda: disc_containment(square, square, circle),
         lambda: crossings(pt, d, one, circle, A[None], circle, 0.0),

@@ -263,6 +263,30 @@ def test_e_los_heights_lp_kernel_solves_each_segment_as_the_numpy_lp():
     assert either[under[found]].sum() > 20
 
 
+_LOAD_CHECK = """
+import inspect, re
+from skirmish.geometry import kernels
+kernels.load()
+called = set(re.findall(r"_cc?\\(\\)\\.(_[a-z_]+)\\(", inspect.getsource(kernels)))
+later = {"_hull_halfplanes", "_xrange", "_inside_run", "_clear_of", "_binding_vertices"}
+assert later < called and len(called) > 30, called
+mods = [kernels._c(), kernels._cc()]
+print(sorted(n for n in called - later if not next(getattr(m, n) for m in mods if hasattr(m, n)).signatures))
+"""
+
+
+def test_load_compiles_every_kernel_the_library_calls():
+    """``kernels.load()`` (what a benchmark or a long run calls first) leaves no kernel the
+    wrappers call to compile, or load from the disk cache, in the middle of a query: in a
+    fresh process, each has a signature once it returns (but the few its docstring names,
+    which only the tests' oracles and other kernels call)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _LOAD_CHECK], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def _convex(rng: np.random.Generator, verts: int) -> np.ndarray:
     ang = np.sort(rng.uniform(0, 2 * np.pi, verts))
     return np.stack([np.cos(ang), np.sin(ang)], 1) * rng.uniform(0.5, 2.0) + rng.normal(size=2)
