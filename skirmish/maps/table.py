@@ -696,7 +696,7 @@ class Table(TableMovement, TableTemplates, Map):
         reach = ma.radius + 3 * DEFAULT_TOLERANCE
         caps = np.zeros((len(at), 5))  # (the sight lines' plan segments, as capsule rows)
         caps[:, 0], caps[:, 1], caps[:, 2:4] = ma.x, ma.y, pts[at, :2]
-        meets = shapely.distance(foot, shapely.linestrings(caps[:, :4].reshape(-1, 2, 2))) <= reach
+        meets = shapely.dwithin(foot, shapely.linestrings(caps[:, :4].reshape(-1, 2, 2)), reach)
         for m in on:
             if m.id != attacker:  # (a base is a disc: its distance to a line is the centre's less the radius)
                 meets |= point_capsule_distance(np.array([[m.x, m.y]]), caps)[0] <= m.radius + reach
