@@ -283,6 +283,40 @@ def _chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.n
 
 
 @_jit
+def _chain_solve_each(ok: np.ndarray, base: np.ndarray, zfull: np.ndarray, rising: np.ndarray, falling: np.ndarray,
+                      Vz: np.ndarray, nVz: np.ndarray, at: np.ndarray, plan: np.ndarray, free: np.ndarray,
+                      ins_lo: np.ndarray, ins_hi: np.ndarray, ka: np.ndarray, kb: np.ndarray, zt: np.ndarray,
+                      zb: np.ndarray, d_lo: np.ndarray, d_hi: np.ndarray, zlo: np.ndarray, zhi: np.ndarray,
+                      slack: float, max_nodes: int):  # type: ignore[no-untyped-def]
+    """:func:`_chain_solve`'s exact search (wd = 0) on each bundle ``b`` with ``ok[b]``,
+    over its base region (rows ``base[b]``, the heights' rows of ``zfull[b]`` that hold
+    as ``los_chain._height_sel`` picks them, vertices ``Vz[b, :nVz[b]]``) and its live
+    rows ``at[b]:at[b + 1]``: per bundle whether it found an escape, its (α, β) and
+    (γ, δ) (NaN where none), per live row whether it was relevant."""
+    found = np.zeros(ok.shape[0], np.bool_)
+    pts, gds = np.full((ok.shape[0], 2), np.nan), np.full((ok.shape[0], 2), np.nan)
+    rel = np.zeros(free.shape[0], np.bool_)
+    zs = np.empty((14, 3))
+    for b in range(ok.shape[0]):
+        if not ok[b]:
+            continue
+        n = 0
+        for j in range(14):
+            if j < 6 or j >= 10 or (rising[b] and j < 8) or (falling[b] and j >= 8):
+                zs[n] = zfull[b, j]
+                n += 1
+        lo, hi = at[b], at[b + 1]
+        f, pt, gd, r = _chain_solve(base[b], zs[:n], Vz[b, :nVz[b]], plan[lo:hi], free[lo:hi], ins_lo[lo:hi],
+                                  ins_hi[lo:hi], ka[lo:hi], kb[lo:hi], zt[lo:hi], zb[lo:hi], d_lo[b], d_hi[b],
+                                  zlo[b], zhi[b], 0.0, slack, max_nodes)
+        found[b] = f
+        if f:
+            pts[b], gds[b] = pt, gd
+        rel[lo:hi] = r
+    return found, pts, gds, rel
+
+
+@_jit
 def _band_xrange(poly: np.ndarray, V: np.ndarray, xa: float, xb: float, grow: float, a: np.ndarray,
                  b: np.ndarray) -> tuple[float, float]:
     """:func:`.kernels.band_xrange` of one polygon ``poly`` (W, 2) and the region of

@@ -42,8 +42,8 @@ from math import isfinite, isnan
 
 import numpy as np
 
-from .kernels import (band_xrange, chain_prepare, chain_regions, chain_solve, chords, vertices, vertices_each,
-                      within_disc)
+from .kernels import (band_xrange, chain_prepare, chain_regions, chain_solve, chain_solve_each, chords, vertices,
+                      vertices_each, within_disc)
 
 #: Slack (inches) by which constraints are loosened: the test errs towards "not proven".
 SLACK = 1e-10
@@ -145,6 +145,7 @@ class _Bundle:
     zQ: np.ndarray
     xP0: float  # P's least abscissa in the frame: where the segments may start at the furthest
     xQ1: float  # Q's greatest: where they may end at the furthest
+    escape: tuple[np.ndarray, np.ndarray]  # the exact search's escape from the base region: (α, β), (γ, δ)
 
     @cached_property
     def ends(self) -> np.ndarray:
@@ -165,8 +166,9 @@ def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarr
     """:func:`chain_blocks` for B bundles at once: ``P``/``Q`` (B, V, 2), ``DP``/``DQ``
     (B, 3), ``zP``/``zQ`` (B, 2); the solids are rows, ``row_bundle`` (R,) sorted, naming
     each row's bundle. The geometry (frames, slab clipping, corridor ranges, the base
-    regions, the inside stretches) is computed for every row in one vectorised pass; the
-    search over escape choices then runs per bundle. A proof's ``used`` indexes the
+    regions, the inside stretches) is computed for every row in one vectorised pass, and
+    the search over escape choices on each base region in one compiled pass; the search
+    goes on per bundle where that one escapes. A proof's ``used`` indexes the
     bundle's own rows, in order. With ``lazy``, a bundle whose exact test leaves a line
     defers its widened test to :attr:`Chain.widened`."""
     B = len(P)
@@ -176,22 +178,28 @@ def chain_blocks_many(P: np.ndarray, Q: np.ndarray, DP: np.ndarray, DQ: np.ndarr
     with np.errstate(all="ignore"):
         prepared = _prepare(P, Q, DP, DQ, zP, zQ, row_bundle, verts, z0, z1, sealed, eta, widen, starts)
     for b, prep in enumerate(prepared):
-        if prep is not None:
+        if isinstance(prep, _Bundle):
             out[b] = _solve_bundle(prep, widen, lazy)
+        elif prep is not None:
+            out[b] = prep
     return out
 
 
 def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen: float,
-             starts: np.ndarray) -> list[_Bundle | None]:
+             starts: np.ndarray) -> list[_Bundle | Chain | None]:
     """The vectorised part of :func:`chain_blocks_many`: per bundle its :class:`_Bundle`,
-    or None where the test cannot apply (P not wholly before Q, an empty base region).
-    The arrays come from one compiled pass (:func:`.kernels.chain_prepare`): per bundle,
-    the frame whose x axis runs from P to Q, the slab between them, the base region of
-    (α, β) (the lines cross both slab walls within the patches' ranges and meet both end
-    discs and both patches) and the (γ, δ) rows of the heights; per solid, its polygon
-    clipped to the slab, the x-range where a segment can cross it (within the corridor
-    conv(P ∪ Q)), its binding vertices, whether every line of the base region passes it
-    wholly above or below, and where every line is inside it."""
+    or None where the test cannot apply (P not wholly before Q, an empty base region),
+    or its answer where the exact search of its base region, run on every bundle in one
+    compiled pass (:func:`.kernels.chain_solve_each`), finds no escape (most bundles):
+    the :class:`Chain` :func:`_solve_bundle` would give (a bundle that escapes keeps its
+    escape for :func:`_solve_bundle`). The arrays come from one compiled pass
+    (:func:`.kernels.chain_prepare`): per bundle, the frame whose x axis runs from P to
+    Q, the slab between them, the base region of (α, β) (the lines cross both slab walls
+    within the patches' ranges and meet both end discs and both patches) and the (γ, δ)
+    rows of the heights; per solid, its polygon clipped to the slab, the x-range where a
+    segment can cross it (within the corridor conv(P ∪ Q)), its binding vertices, whether
+    every line of the base region passes it wholly above or below, and where every line
+    is inside it."""
     P, Q = _within_disc(P, DP), _within_disc(Q, DQ)  # (the ends lie in both)
     cP, cQ = np.add.reduce(P, 1) / P.shape[1], np.add.reduce(Q, 1) / Q.shape[1]  # (the means, as P.mean(1))
     (ok, d, n, fP, fQ, x1, x2, base, Vp_all, d_lo, d_hi, zlo, zhi, zfull, Vz_all, rising, falling, k, live, kx0, kx1,
@@ -200,28 +208,39 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     # (a bundle's live rows are one run of the rows, sorted by bundle: each row array is
     # gathered once, each bundle takes its slice)
     runs = np.flatnonzero(live)
-    at = np.searchsorted(runs, starts).tolist()
+    bounds = np.searchsorted(runs, starts)
+    at = bounds.tolist()
     plan = _plan_rows(lo_v[runs], hi_v[runs])
     free0, freew, zt, zbot, kx0, kx1, k, can_pass = (
         a[runs] for a in (free0, freew, z1, zbot, kx0, kx1, k, can_pass))
     inside = xa <= xb
     ins_lo, ins_hi = np.where(inside, xa, np.inf)[runs], np.where(inside, xb, -np.inf)[runs]
     first = starts.tolist()
-    nVp, nVz = ((~np.isnan(a[..., 0])).sum(1).tolist() for a in (Vp_all, Vz_all))  # (vertices first)
+    nv = [(~np.isnan(a[..., 0])).sum(1) for a in (Vp_all, Vz_all)]  # (vertices first)
+    escaped, pts, gds, rel = chain_solve_each(ok, base, zfull, rising, falling, Vz_all, nv[1], bounds, plan, free0,
+                                              ins_lo, ins_hi, kx0, kx1, zt, zbot, d_lo, d_hi, zlo, zhi, SLACK,
+                                              MAX_NODES)
+    nVp, nVz = (c.tolist() for c in nv)
     xP0, xQ1 = np.fmin.reduce(fP[..., 0], 1).tolist(), np.fmax.reduce(fQ[..., 0], 1).tolist()  # (NaN rows left out)
     fPs, fQs = _numbers(fP), _numbers(fQ)
-    out: list[_Bundle | None] = []
-    for b, (good, up, down, dl, dh, zl, zh, xl, xr) in enumerate(zip(
-            ok.tolist(), rising.tolist(), falling.tolist(), d_lo.tolist(), d_hi.tolist(), zlo.tolist(), zhi.tolist(),
-            x1.tolist(), x2.tolist())):
+    out: list[_Bundle | Chain | None] = []
+    for b, (good, esc, up, down, dl, dh, zl, zh, xl, xr) in enumerate(zip(
+            ok.tolist(), escaped.tolist(), rising.tolist(), falling.tolist(), d_lo.tolist(), d_hi.tolist(),
+            zlo.tolist(), zhi.tolist(), x1.tolist(), x2.tolist())):
         if not good:
             out.append(None)
             continue
         g = slice(at[b], at[b + 1])
+        if not esc:
+            used = np.zeros(first[b + 1] - first[b], bool)
+            used[runs[g][rel[g]] - first[b]] = True
+            out.append(Chain(True, used))
+            continue
         out.append(_Bundle(base[b], zfull[b, _HEIGHT_SEL[up, down]], Vp_all[b, :nVp[b]], Vz_all[b, :nVz[b]], cP[b],
                            d[b], n[b], dl, dh, zl, zh, runs[g] - first[b], plan[g], {0.0: free0[g], widen: freew[g]},
                            ins_lo[g], ins_hi[g], zt[g], zbot[g], kx0[g], kx1[g], first[b + 1] - first[b], k[g],
-                           can_pass[g], xl, xr, fPs[b], fQs[b], zP[b:b + 1], zQ[b:b + 1], xP0[b], xQ1[b]))
+                           can_pass[g], xl, xr, fPs[b], fQs[b], zP[b:b + 1], zQ[b:b + 1], xP0[b], xQ1[b],
+                           (pts[b], gds[b])))
     return out
 
 
@@ -318,7 +337,7 @@ def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:
     sr = _Search(bd, widen)
     root = _Region(bd.base, bd.Vp, bd.free, bd.ins_lo, bd.ins_hi, bd.ka, bd.kb, bd.plan, bd.zbase, bd.Vz,
                    bd.xP0, bd.xQ1)
-    exact = sr.search(0.0, root, 0)
+    exact = sr.search(0.0, root, 0, bd.escape)
     if exact is None:
         return Chain(True, sr.used)
     a, b = float(exact[0]), float(exact[1])
@@ -355,16 +374,21 @@ class _Search:
             self.used[bd.idx[rel]] = True
             self.heights = None
             return None
+        return self.escaped(pt, gd)
+
+    def escaped(self, pt: np.ndarray, gd: np.ndarray) -> np.ndarray:
+        """The escape (α, β) = ``pt``, its heights ``gd`` = (γ, δ) kept (NaN: unknown)."""
         self.heights = None if isnan(gd[0]) else gd
         return pt
 
-    def search(self, wd: float, reg: _Region, depth: int) -> np.ndarray | None:
+    def search(self, wd: float, reg: _Region, depth: int,
+               known: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
         """:meth:`solve`, cutting ``reg`` in strips where its escape is a false one. A
         region whose segments the exact test proved blocked is thin too: the widened
-        test skips it."""
+        test skips it. ``known``: the escape :meth:`solve` would find, found already."""
         if reg.blocked:
             return None
-        pt = self.solve(wd, reg)
+        pt = self.solve(wd, reg) if known is None else self.escaped(*known)
         if pt is None:
             reg.blocked = wd == 0.0
             return None

@@ -717,6 +717,33 @@ def test_E_LOS_chain_search_compiled_gives_the_python_searchs_answers(monkeypatc
     assert 0 < found < len(seen)
 
 
+def test_E_LOS_chain_search_of_every_base_region_at_once_gives_chain_solves_answers(monkeypatch):
+    """:func:`.kernels.chain_solve_each` (the exact search of every bundle's base region
+    in one compiled pass) gives per bundle what :func:`.kernels.chain_solve` gives on
+    that region alone, on dense tables' chain tests: found or not, the escape (α, β) and
+    (γ, δ), the relevant solids."""
+    seen = _calls_of(monkeypatch, "chain_solve_each", range(1, 7))
+    assert len(seen) >= 10
+    found = blocked = 0
+    for args in seen:
+        ok, base, zfull, rising, falling, Vz, nVz, at, plan, free, ins_lo, ins_hi, ka, kb, zt, zb = args[:16]
+        d_lo, d_hi, zlo, zhi, slack, max_nodes = args[16:]
+        got, pts, gds, rel = lc.chain_solve_each(*args)
+        assert not got[~ok].any()
+        for b in np.flatnonzero(ok).tolist():
+            g = slice(at[b], at[b + 1])
+            want, pt, gd, want_rel = lc.chain_solve(
+                base[b], zfull[b, lc._HEIGHT_SEL[bool(rising[b]), bool(falling[b])]], Vz[b, :nVz[b]], plan[g],
+                free[g], ins_lo[g], ins_hi[g], ka[g], kb[g], zt[g], zb[g], d_lo[b], d_hi[b], zlo[b], zhi[b], 0.0,
+                slack, max_nodes)
+            assert got[b] == want and rel[g].tolist() == want_rel.tolist()
+            if want:
+                assert pts[b].tolist() == pt.tolist() and np.array_equal(gds[b], gd, equal_nan=True)
+            found += want
+            blocked += not want
+    assert found and blocked
+
+
 def _solve_python(base, zbase, Vz, plan, free, ins_lo, ins_hi, ka, kb, zt, zb, d_lo, d_hi, zlo, zhi, wd, slack,
                   max_nodes):
     """The oracle of :func:`.kernels.chain_solve`: per solid not free, the ways to escape
