@@ -283,14 +283,14 @@ def _chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.n
 
 
 @_jit
-def _chain_solve_each(ok: np.ndarray, base: np.ndarray, zfull: np.ndarray, rising: np.ndarray, falling: np.ndarray,
-                      Vz: np.ndarray, nVz: np.ndarray, at: np.ndarray, plan: np.ndarray, free: np.ndarray,
-                      ins_lo: np.ndarray, ins_hi: np.ndarray, ka: np.ndarray, kb: np.ndarray, zt: np.ndarray,
-                      zb: np.ndarray, d_lo: np.ndarray, d_hi: np.ndarray, zlo: np.ndarray, zhi: np.ndarray,
-                      slack: float, max_nodes: int):  # type: ignore[no-untyped-def]
+def _chain_solve_each(ok: np.ndarray, base: np.ndarray, zfull: np.ndarray, sel: np.ndarray, rising: np.ndarray,
+                      falling: np.ndarray, Vz: np.ndarray, nVz: np.ndarray, at: np.ndarray, plan: np.ndarray,
+                      free: np.ndarray, ins_lo: np.ndarray, ins_hi: np.ndarray, ka: np.ndarray, kb: np.ndarray,
+                      zt: np.ndarray, zb: np.ndarray, d_lo: np.ndarray, d_hi: np.ndarray, zlo: np.ndarray,
+                      zhi: np.ndarray, slack: float, max_nodes: int):  # type: ignore[no-untyped-def]
     """:func:`_chain_solve`'s exact search (wd = 0) on each bundle ``b`` with ``ok[b]``,
-    over its base region (rows ``base[b]``, the heights' rows of ``zfull[b]`` that hold
-    as ``los_chain._height_sel`` picks them, vertices ``Vz[b, :nVz[b]]``) and its live
+    over its base region (rows ``base[b]``, the heights' rows of ``zfull[b]`` that hold,
+    ``sel[rising[b], falling[b]]``, vertices ``Vz[b, :nVz[b]]``) and its live
     rows ``at[b]:at[b + 1]``: per bundle whether it found an escape, its (α, β) and
     (γ, δ) (NaN where none), per live row whether it was relevant."""
     found = np.zeros(ok.shape[0], np.bool_)
@@ -301,8 +301,9 @@ def _chain_solve_each(ok: np.ndarray, base: np.ndarray, zfull: np.ndarray, risin
         if not ok[b]:
             continue
         n = 0
+        rows = sel[int(rising[b]), int(falling[b])]
         for j in range(14):
-            if j < 6 or j >= 10 or (rising[b] and j < 8) or (falling[b] and j >= 8):
+            if rows[j]:
                 zs[n] = zfull[b, j]
                 n += 1
         lo, hi = at[b], at[b + 1]

@@ -437,7 +437,8 @@ def _warmups() -> list[Callable[[], object]]:
                                 np.zeros((0, 3)), b0, np.zeros((0, 4)), np.zeros((0, 1, 3)), 1e-9, 1e18, 4),
         lambda: chain_solve(A, A, np.zeros((1, 2)), np.ones((1, 2, 3, 3)), flag, np.zeros(1), np.ones(1), np.zeros(1),
                             np.ones(1), np.ones(1), np.zeros(1), 0.0, 0.0, 0.0, 1.0, 0.0, 1e-10, 64),
-        lambda: chain_solve_each(np.ones(1, bool), A[None], np.ones((1, 14, 3)), flag, flag, np.zeros((1, 1, 2)),
+        lambda: chain_solve_each(np.ones(1, bool), A[None], np.ones((1, 14, 3)), np.ones((2, 2, 14), bool), flag,
+                                 flag, np.zeros((1, 1, 2)),
                                  one + 1, np.array([0, 1]), np.ones((1, 2, 3, 3)), flag, np.zeros(1), np.ones(1),
                                  np.zeros(1), np.ones(1), np.ones(1), np.zeros(1), np.zeros(1), np.zeros(1),
                                  np.zeros(1), np.ones(1), 1e-10, 64),
@@ -508,20 +509,21 @@ def chain_solve(base: np.ndarray, zbase: np.ndarray, Vz: np.ndarray, plan: np.nd
                               float(zlo), float(zhi), float(wd), float(slack), int(max_nodes))
 
 
-def chain_solve_each(ok: np.ndarray, base: np.ndarray, zfull: np.ndarray, rising: np.ndarray, falling: np.ndarray,
-                     Vz: np.ndarray, nVz: np.ndarray, at: np.ndarray, plan: np.ndarray, free: np.ndarray,
-                     ins_lo: np.ndarray, ins_hi: np.ndarray, ka: np.ndarray, kb: np.ndarray, zt: np.ndarray,
-                     zb: np.ndarray, d_lo: np.ndarray, d_hi: np.ndarray, zlo: np.ndarray, zhi: np.ndarray, slack: float,
-                     max_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def chain_solve_each(ok: np.ndarray, base: np.ndarray, zfull: np.ndarray, sel: np.ndarray, rising: np.ndarray,
+                     falling: np.ndarray, Vz: np.ndarray, nVz: np.ndarray, at: np.ndarray, plan: np.ndarray,
+                     free: np.ndarray, ins_lo: np.ndarray, ins_hi: np.ndarray, ka: np.ndarray, kb: np.ndarray,
+                     zt: np.ndarray, zb: np.ndarray, d_lo: np.ndarray, d_hi: np.ndarray, zlo: np.ndarray,
+                     zhi: np.ndarray, slack: float, max_nodes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`chain_solve`'s exact search on the base region of each bundle of
-    :func:`chain_prepare` at once (see ``_chain_compiled._chain_solve_each``): per bundle
+    :func:`chain_prepare` at once (see ``_chain_compiled._chain_solve_each``; ``sel``: the
+    heights' rows that hold, by rising and falling, ``los_chain._HEIGHT_MASK``): per bundle
     whether some segment escapes, its (α, β) and (γ, δ) (NaN where none), per live row
     (bundle ``b``'s are ``at[b]:at[b + 1]``) whether its solid was relevant."""
     f8, i8, c = np.float64, np.int64, _own
-    return _cc()._chain_solve_each(c(ok, bool), c(base, f8), c(zfull, f8), c(rising, bool), c(falling, bool),
-                                   c(Vz, f8), c(nVz, i8), c(at, i8), c(plan, f8), c(free, bool), c(ins_lo, f8),
-                                   c(ins_hi, f8), c(ka, f8), c(kb, f8), c(zt, f8), c(zb, f8), c(d_lo, f8),
-                                   c(d_hi, f8), c(zlo, f8), c(zhi, f8), float(slack), int(max_nodes))
+    return _cc()._chain_solve_each(c(ok, bool), c(base, f8), c(zfull, f8), c(sel, bool), c(rising, bool),
+                                   c(falling, bool), c(Vz, f8), c(nVz, i8), c(at, i8), c(plan, f8), c(free, bool),
+                                   c(ins_lo, f8), c(ins_hi, f8), c(ka, f8), c(kb, f8), c(zt, f8), c(zb, f8),
+                                   c(d_lo, f8), c(d_hi, f8), c(zlo, f8), c(zhi, f8), float(slack), int(max_nodes))
 
 
 def chain_regions(k: np.ndarray, V: np.ndarray, free0: np.ndarray, freew: np.ndarray, can_pass: np.ndarray,

@@ -217,7 +217,7 @@ def _prepare(P, Q, DP, DQ, zP, zQ, rb, verts, z0, z1, sealed, eta: float, widen:
     ins_lo, ins_hi = np.where(inside, xa, np.inf)[runs], np.where(inside, xb, -np.inf)[runs]
     first = starts.tolist()
     nv = [(~np.isnan(a[..., 0])).sum(1) for a in (Vp_all, Vz_all)]  # (vertices first)
-    escaped, pts, gds, rel = chain_solve_each(ok, base, zfull, rising, falling, Vz_all, nv[1], bounds, plan, free0,
+    escaped, pts, gds, rel = chain_solve_each(ok, base, zfull, _HEIGHT_MASK, rising, falling, Vz_all, nv[1], bounds, plan, free0,
                                               ins_lo, ins_hi, kx0, kx1, zt, zbot, d_lo, d_hi, zlo, zhi, SLACK,
                                               MAX_NODES)
     nVp, nVz = (c.tolist() for c in nv)
@@ -325,6 +325,8 @@ def _numbers(f: np.ndarray) -> np.ndarray | list[np.ndarray]:
 
 
 _HEIGHT_SEL = {(r, f): np.array(_height_sel(r, f)) for r in (False, True) for f in (False, True)}
+#: :func:`_height_sel` as a mask ``[rising, falling, row]`` (the compiled search's copy of it)
+_HEIGHT_MASK = np.array([[[j in _height_sel(r, f) for j in range(14)] for f in (False, True)] for r in (False, True)])
 
 
 def _solve_bundle(bd: _Bundle, widen: float, lazy: bool = False) -> Chain:

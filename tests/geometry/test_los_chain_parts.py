@@ -726,8 +726,8 @@ def test_E_LOS_chain_search_of_every_base_region_at_once_gives_chain_solves_answ
     assert len(seen) >= 10
     found = blocked = 0
     for args in seen:
-        ok, base, zfull, rising, falling, Vz, nVz, at, plan, free, ins_lo, ins_hi, ka, kb, zt, zb = args[:16]
-        d_lo, d_hi, zlo, zhi, slack, max_nodes = args[16:]
+        ok, base, zfull, sel, rising, falling, Vz, nVz, at, plan, free, ins_lo, ins_hi, ka, kb, zt, zb = args[:17]
+        d_lo, d_hi, zlo, zhi, slack, max_nodes = args[17:]
         got, pts, gds, rel = lc.chain_solve_each(*args)
         assert not got[~ok].any()
         for b in np.flatnonzero(ok).tolist():
